@@ -1,0 +1,64 @@
+import { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { requireCaller } from './http/authenticate.js';
+import { correlationId } from './http/correlation.js';
+import { API_PREFIX, type AppEnv } from './http/env.js';
+import { notFound, onError } from './http/errors.js';
+import { globalRateLimit } from './http/global-limit.js';
+import { buildOpenApiDocument } from './http/openapi.js';
+import { mountRestOperations } from './http/rest.js';
+import { stageEndpoint, type StageDispatcher } from './http/stage-endpoint.js';
+import { mcpHandler } from './mcp/server.js';
+import { allOperations } from './operations.js';
+import { OperationRegistry, type Operation } from './registry.js';
+import type { Services } from './services.js';
+
+export interface AppOptions {
+  /** The ports, fixed (Node, tests) or built per request from bindings (Workers). */
+  services: Services | ((c: Context<AppEnv>) => Services);
+  operations?: readonly Operation[];
+  /** The client address for the per-IP limit; the entry point knows where it comes from. */
+  clientIp?: (c: Context<AppEnv>) => string | undefined;
+  /** The run engine's stage runner, behind POST /queues/<kind>. */
+  stages?: StageDispatcher;
+}
+
+export type App = OpenAPIHono<AppEnv>;
+
+/**
+ * The one app factory: production, the Node entry and every test build the app here, so they all
+ * run the same middleware in the same order (architecture, "A request").
+ */
+export function createApp(options: AppOptions): { app: App; registry: OperationRegistry } {
+  const registry = new OperationRegistry(options.operations ?? allOperations);
+  const app: App = new OpenAPIHono<AppEnv>();
+  const resolveServices = typeof options.services === 'function' ? options.services : () => options.services as Services;
+  let openApiDocument: unknown;
+
+  app.onError(onError);
+  app.notFound(notFound);
+
+  app.use('*', correlationId);
+  app.use('*', async (c, next) => {
+    const services = resolveServices(c);
+    c.set('services', services);
+    const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+    c.set('clientIp', forwarded || options.clientIp?.(c) || 'unknown');
+    await next();
+  });
+
+  app.use(`${API_PREFIX}/*`, globalRateLimit);
+
+  app.get(`${API_PREFIX}/openapi.json`, (c) => {
+    openApiDocument ??= buildOpenApiDocument(registry, c.get('services').config.publicUrl);
+    return c.json(openApiDocument as object);
+  });
+
+  app.use(`${API_PREFIX}/*`, requireCaller);
+  app.all(`${API_PREFIX}/mcp`, mcpHandler(registry));
+  mountRestOperations(app, registry);
+
+  app.post('/queues/:kind', stageEndpoint(options.stages));
+
+  return { app, registry };
+}

@@ -1,0 +1,102 @@
+import { systemClock, type Clock } from '../platform/clock.js';
+import type { AppConfig } from '../platform/config.js';
+import type { Database } from '../platform/db/port.js';
+import type { RateLimiter } from '../platform/limiter/port.js';
+import { MemoryRateLimiter } from '../platform/limiter/memory.js';
+import { UpstashRateLimiter } from '../platform/limiter/upstash.js';
+import { createLogger, type Logger } from '../platform/log.js';
+import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
+import { OpenAiCompatibleProvider, openAiEmbedder } from '../platform/model/openai.js';
+import type { Embedder, ModelProvider } from '../platform/model/port.js';
+import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../platform/model/workers-ai.js';
+import { LocalTransport } from '../queues/transport/local.js';
+import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
+import { QStashTransport } from '../queues/transport/qstash.js';
+import { API_PREFIX } from './http/env.js';
+import { identityProviderFromConfig } from './identity/identity-provider.js';
+import type { Services } from './services.js';
+
+/**
+ * Choose every adapter from configuration, in one place (architecture: "the adapter is chosen once,
+ * from validated configuration, at the entry point"). Runtime-neutral: no PGlite, no node:fs, so the
+ * Worker can use it too; the database handle is opened by the entry point and passed in.
+ */
+export interface ServiceInputs {
+  config: AppConfig;
+  db: Database;
+  /** The OAuth signing secret (from config, or generated and kept by the embedded default). */
+  oauthSecret: string;
+  /** Signing keys for the local transport when QStash is not configured. */
+  localQueueKeys?: SigningKeys;
+  clock?: Clock;
+  log?: Logger;
+  limiter?: RateLimiter;
+  workersAi?: WorkersAiBinding;
+  /** Keep one memory limiter alive across requests (Workers build services per request). */
+  memoryLimiter?: MemoryRateLimiter;
+}
+
+export function buildServices(inputs: ServiceInputs): Services {
+  const { config } = inputs;
+  const clock = inputs.clock ?? systemClock;
+  const log = inputs.log ?? createLogger(config.LOG_LEVEL);
+  const limiter =
+    inputs.limiter ??
+    (config.UPSTASH_REDIS_REST_URL && config.UPSTASH_REDIS_REST_TOKEN
+      ? new UpstashRateLimiter({ url: config.UPSTASH_REDIS_REST_URL, token: config.UPSTASH_REDIS_REST_TOKEN })
+      : (inputs.memoryLimiter ?? new MemoryRateLimiter(clock)));
+
+  let queue: QueueTransport;
+  let queueSigningKeys: SigningKeys;
+  if (config.QSTASH_TOKEN && config.QSTASH_CURRENT_SIGNING_KEY && config.QSTASH_NEXT_SIGNING_KEY) {
+    queue = new QStashTransport({ token: config.QSTASH_TOKEN, publicUrl: config.publicUrl, baseUrl: config.QSTASH_URL });
+    queueSigningKeys = { current: config.QSTASH_CURRENT_SIGNING_KEY, next: config.QSTASH_NEXT_SIGNING_KEY };
+  } else {
+    if (!inputs.localQueueKeys) throw new Error('the local queue transport needs signing keys');
+    queueSigningKeys = inputs.localQueueKeys;
+    queue = new LocalTransport({
+      publicUrl: config.publicUrl,
+      keys: queueSigningKeys,
+      clock,
+      onError: (error, request) => log.warn('local delivery failed', { kind: request.kind, error }),
+    });
+  }
+
+  const { model, embedder } = chooseModel(config, inputs.workersAi);
+
+  return {
+    config,
+    db: inputs.db,
+    limiter,
+    queue,
+    queueSigningKeys,
+    model,
+    embedder,
+    clock,
+    log,
+    credentials: {
+      oauth: { secret: new TextEncoder().encode(inputs.oauthSecret), issuer: config.publicUrl, audience: `${config.publicUrl}${API_PREFIX}` },
+      identityProvider: identityProviderFromConfig(config),
+    },
+  };
+}
+
+function chooseModel(config: AppConfig, workersAi: WorkersAiBinding | undefined): { model: ModelProvider; embedder: Embedder } {
+  if (config.MODEL_PROVIDER === 'openai' && config.OPENAI_BASE_URL && config.OPENAI_MODEL && config.OPENAI_EMBEDDING_MODEL) {
+    const provider = new OpenAiCompatibleProvider({
+      baseUrl: config.OPENAI_BASE_URL,
+      apiKey: config.OPENAI_API_KEY,
+      model: config.OPENAI_MODEL,
+      embeddingModel: config.OPENAI_EMBEDDING_MODEL,
+    });
+    return { model: provider, embedder: openAiEmbedder(provider) };
+  }
+  if (config.MODEL_PROVIDER === 'workers_ai') {
+    if (!workersAi) throw new Error('MODEL_PROVIDER=workers_ai needs the AI binding (Workers only)');
+    return {
+      model: new WorkersAiProvider(workersAi, config.WORKERS_AI_MODEL),
+      embedder: new WorkersAiEmbedder(workersAi, config.WORKERS_AI_EMBEDDING_MODEL),
+    };
+  }
+  return { model: new LocalModelProvider(), embedder: new LocalHashEmbedder() };
+}

@@ -1,0 +1,48 @@
+import WebSocket from 'ws';
+import type { AppConfig } from '../../platform/config.js';
+import { acquireDataDirLock, type DataDirLock } from '../../platform/db/data-dir-lock.js';
+import { migrateDatabase } from '../../platform/db/migrate.js';
+import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
+import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+
+export interface NodeDatabase {
+  handle: PgliteHandle | NeonHandle;
+  /** Where the data lives, for messages. */
+  location: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Open the database a Node process works on: Neon when DATABASE_URL is set, else PGlite in DATA_DIR
+ * under an exclusive lock (one process per folder). Migrations are applied before anything else.
+ */
+export async function openNodeDatabase(config: AppConfig, purpose: string): Promise<NodeDatabase> {
+  if (config.DATABASE_URL) {
+    const handle = openNeon({ connectionString: config.DATABASE_URL, webSocketConstructor: WebSocket });
+    await migrateDatabase(handle);
+    return { handle, location: redactUrl(config.DATABASE_URL), close: () => handle.close() };
+  }
+  const lock: DataDirLock = acquireDataDirLock(config.DATA_DIR, purpose);
+  try {
+    const handle = await openPglite({ dataDir: config.DATA_DIR });
+    await migrateDatabase(handle);
+    return {
+      handle,
+      location: config.DATA_DIR,
+      close: async () => {
+        try {
+          await handle.close();
+        } finally {
+          lock.release();
+        }
+      },
+    };
+  } catch (e) {
+    lock.release();
+    throw e;
+  }
+}
+
+function redactUrl(url: string): string {
+  return url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:[MASKED]@');
+}

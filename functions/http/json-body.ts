@@ -1,0 +1,31 @@
+import type { Context } from 'hono';
+import { ApiError } from '../../platform/errors.js';
+
+const MAX_BODY_BYTES = 1_048_576;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
+
+/**
+ * Read a JSON request body. An empty body reads as {} (the schema then names what is missing);
+ * a body with a non-JSON content type, malformed JSON or more than 1 MiB is 400 invalid_argument.
+ */
+export async function readJsonBody(c: Context): Promise<unknown> {
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  const text = await c.req.text();
+  if (text.length > MAX_BODY_BYTES) throw tooLarge();
+  if (text.trim() === '') return {};
+  const contentType = c.req.header('content-type');
+  if (!contentType || !JSON_TYPE.test(contentType)) {
+    throw new ApiError('invalid_argument', 'Content-Type must be application/json.', {
+      content_type: contentType ?? null,
+      expected: 'application/json',
+    });
+  }
+  try {
+    return JSON.parse(text) as unknown;
+  } catch (e) {
+    throw new ApiError('invalid_argument', `Malformed JSON body: ${e instanceof Error ? e.message : 'parse error'}.`, { body: 'malformed_json' });
+  }
+}
+
+const tooLarge = () => new ApiError('invalid_argument', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { body: 'too_large', max_bytes: MAX_BODY_BYTES });

@@ -1,0 +1,36 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
+import type { Context } from 'hono';
+import { runOperation, type InvocationScope } from '../invoke.js';
+import type { Operation, OperationRegistry } from '../registry.js';
+import { API_PREFIX, type AppEnv } from './env.js';
+import { readJsonBody } from './json-body.js';
+import { setRateLimitHeaders } from './rate-limit-headers.js';
+
+/** Hono path for an OpenAPI-style operation path: "/research/{id}" → "/api/platform/v1/research/:id". */
+export const honoPath = (op: Operation): string => API_PREFIX + op.path.replace(/\{(\w+)\}/g, ':$1');
+
+export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry): InvocationScope {
+  return {
+    registry,
+    services: c.get('services'),
+    caller: c.get('caller'),
+    correlationId: c.get('correlationId'),
+    signal: c.req.raw.signal,
+  };
+}
+
+/** Every declared operation becomes a REST route; success bodies are wrapped as {data: ...}. */
+export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: OperationRegistry): void {
+  for (const op of registry.all()) {
+    app.on(op.method.toUpperCase(), honoPath(op), async (c) => {
+      const outcome = await runOperation(op, invocationScope(c, registry), async () => ({
+        params: c.req.param() as Record<string, string>,
+        query: c.req.query(),
+        body: op.body ? await readJsonBody(c) : undefined,
+      }));
+      const global = c.get('rateLimit');
+      if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);
+      return c.json({ data: outcome.output }, outcome.status);
+    });
+  }
+}

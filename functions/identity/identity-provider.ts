@@ -1,0 +1,77 @@
+import { sql, and, eq } from 'drizzle-orm';
+import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { memberships, users, workspaces } from '../../schema/index.js';
+import type { Database } from '../../platform/db/port.js';
+import { ApiError } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import type { Caller } from './caller.js';
+import { jwtFailure } from './oauth-tokens.js';
+import { BUNDLE_TABLE, DEFAULT_BUNDLE, isScope, type Scope } from './scopes.js';
+
+/** An external identity provider whose JWTs this service accepts (issuer, audience, keys from configuration). */
+export interface IdentityProvider {
+  issuer: string;
+  audience: string;
+  key: JWTVerifyGetKey | Uint8Array;
+  /** Claim holding the workspace (business) id. */
+  workspaceClaim: string;
+  emailClaim: string;
+}
+
+export function identityProviderFromConfig(cfg: {
+  IDP_ISSUER?: string | undefined;
+  IDP_AUDIENCE?: string | undefined;
+  IDP_JWKS_URL?: string | undefined;
+  IDP_JWT_SECRET?: string | undefined;
+  IDP_WORKSPACE_CLAIM: string;
+  IDP_EMAIL_CLAIM: string;
+}): IdentityProvider | null {
+  if (!cfg.IDP_ISSUER || !cfg.IDP_AUDIENCE) return null;
+  const key = cfg.IDP_JWKS_URL ? createRemoteJWKSet(new URL(cfg.IDP_JWKS_URL)) : new TextEncoder().encode(cfg.IDP_JWT_SECRET ?? '');
+  return { issuer: cfg.IDP_ISSUER, audience: cfg.IDP_AUDIENCE, key, workspaceClaim: cfg.IDP_WORKSPACE_CLAIM, emailClaim: cfg.IDP_EMAIL_CLAIM };
+}
+
+/**
+ * Verify an identity-provider JWT and resolve it to a member of the workspace it names. The role
+ * always comes from our membership table; the token's `scope` claim narrows what it may do (absent
+ * means the default Customer agent bundle).
+ */
+export async function authenticateIdentityProviderToken(db: Database, idp: IdentityProvider, token: string, now: Date): Promise<Caller> {
+  let payload: Record<string, unknown>;
+  try {
+    const verified =
+      idp.key instanceof Uint8Array
+        ? await jwtVerify(token, idp.key, { issuer: idp.issuer, audience: idp.audience, currentDate: now, algorithms: ['HS256', 'HS384', 'HS512'] })
+        : await jwtVerify(token, idp.key, { issuer: idp.issuer, audience: idp.audience, currentDate: now });
+    payload = verified.payload;
+  } catch (e) {
+    throw jwtFailure(e);
+  }
+  const workspaceId = payload[idp.workspaceClaim];
+  const email = payload[idp.emailClaim];
+  if (typeof workspaceId !== 'string' || !isUuid(workspaceId)) {
+    throw new ApiError('invalid_token', `The token has no valid "${idp.workspaceClaim}" claim.`);
+  }
+  if (typeof email !== 'string' || !email.includes('@')) throw new ApiError('invalid_token', `The token has no valid "${idp.emailClaim}" claim.`);
+  const [row] = await db
+    .select({ userId: users.id, email: users.email, role: memberships.role, workspaceName: workspaces.name })
+    .from(users)
+    .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.workspaceId, workspaceId)))
+    .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
+    .where(sql`lower(${users.email}) = lower(${email})`);
+  if (!row) throw new ApiError('forbidden', 'The token holder is not a member of the workspace it names.');
+  const scopeClaim = payload.scope;
+  const scopes: Scope[] =
+    typeof scopeClaim === 'string' ? scopeClaim.split(/\s+/).filter(isScope) : [...BUNDLE_TABLE[DEFAULT_BUNDLE].scopes];
+  return {
+    workspaceId,
+    workspaceName: row.workspaceName,
+    userId: row.userId,
+    email: row.email,
+    role: row.role,
+    scopes: new Set(scopes),
+    authMethod: 'identity_provider',
+    credentialId: typeof payload.sub === 'string' ? payload.sub : row.userId,
+    bundle: null,
+  };
+}

@@ -1,0 +1,104 @@
+import { and, eq } from 'drizzle-orm';
+import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
+import { memberships, oauthTokens, users, workspaces } from '../../schema/index.js';
+import type { Database } from '../../platform/db/port.js';
+import { newId } from '../../platform/ids.js';
+import { ApiError } from '../../platform/errors.js';
+import type { Caller } from './caller.js';
+import { isScope, type Scope } from './scopes.js';
+
+/** How this service signs the OAuth access tokens it issues (HS256, secret from configuration). */
+export interface TokenIssuer {
+  secret: Uint8Array;
+  /** The authorization server's issuer identifier (the service's public URL). */
+  issuer: string;
+  /** The protected resource: the API base URL. */
+  audience: string;
+}
+
+export async function issueAccessToken(
+  db: Database,
+  issuer: TokenIssuer,
+  input: { workspaceId: string; userId: string; clientId: string; scopes: readonly Scope[]; ttlSeconds: number; now: Date },
+): Promise<{ accessToken: string; tokenId: string; expiresAt: Date }> {
+  const tokenId = newId();
+  const iat = Math.floor(input.now.getTime() / 1000);
+  const expiresAt = new Date((iat + input.ttlSeconds) * 1000);
+  await db.insert(oauthTokens).values({
+    id: tokenId,
+    workspaceId: input.workspaceId,
+    userId: input.userId,
+    clientId: input.clientId,
+    scopes: [...input.scopes],
+    expiresAt,
+  });
+  const accessToken = await new SignJWT({ business_id: input.workspaceId, scope: input.scopes.join(' '), client_id: input.clientId })
+    .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
+    .setIssuer(issuer.issuer)
+    .setAudience(issuer.audience)
+    .setSubject(input.userId)
+    .setJti(tokenId)
+    .setIssuedAt(iat)
+    .setExpirationTime(iat + input.ttlSeconds)
+    .sign(issuer.secret);
+  return { accessToken, tokenId, expiresAt };
+}
+
+/**
+ * Verify an access token this service issued. The signature proves origin; the database row is
+ * the truth for revocation and scopes; membership is re-checked on every request (Auth 9), so a
+ * member removed from the workspace loses access at once.
+ */
+export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date): Promise<Caller> {
+  let jti: string | undefined;
+  try {
+    const { payload } = await jwtVerify(token, issuer.secret, {
+      issuer: issuer.issuer,
+      audience: issuer.audience,
+      algorithms: ['HS256'],
+      currentDate: now,
+    });
+    jti = payload.jti;
+  } catch (e) {
+    throw jwtFailure(e);
+  }
+  if (!jti) throw new ApiError('invalid_token', 'The access token has no token id.');
+  const [row] = await db
+    .select({
+      id: oauthTokens.id,
+      workspaceId: oauthTokens.workspaceId,
+      workspaceName: workspaces.name,
+      userId: oauthTokens.userId,
+      email: users.email,
+      role: memberships.role,
+      scopes: oauthTokens.scopes,
+      expiresAt: oauthTokens.expiresAt,
+      revokedAt: oauthTokens.revokedAt,
+    })
+    .from(oauthTokens)
+    .innerJoin(workspaces, eq(workspaces.id, oauthTokens.workspaceId))
+    .innerJoin(users, eq(users.id, oauthTokens.userId))
+    .leftJoin(memberships, and(eq(memberships.workspaceId, oauthTokens.workspaceId), eq(memberships.userId, oauthTokens.userId)))
+    .where(eq(oauthTokens.id, jti));
+  if (!row) throw new ApiError('invalid_token', 'The access token is not known.');
+  if (row.revokedAt) throw new ApiError('invalid_token', 'The access token has been revoked.');
+  if (row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The access token has expired.');
+  if (!row.role) throw new ApiError('forbidden', 'The token owner is no longer a member of this workspace.');
+  return {
+    workspaceId: row.workspaceId,
+    workspaceName: row.workspaceName,
+    userId: row.userId,
+    email: row.email,
+    role: row.role,
+    scopes: new Set(row.scopes.filter(isScope)),
+    authMethod: 'oauth',
+    credentialId: row.id,
+    bundle: null,
+  };
+}
+
+/** Map a jose failure to the 401 a client should act on. */
+export function jwtFailure(e: unknown): ApiError {
+  if (e instanceof joseErrors.JWTExpired) return new ApiError('expired_token', 'The token has expired.');
+  return new ApiError('invalid_token', 'The token is not valid.');
+}

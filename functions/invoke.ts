@@ -1,0 +1,147 @@
+import { ApiError } from '../platform/errors.js';
+import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
+import { parseOrThrow } from '../platform/validation.js';
+import type { Caller } from './identity/caller.js';
+import { roleAtLeast } from './identity/scopes.js';
+import { consumeQuota } from './limits/quota.js';
+import type { Operation, OperationContext, OperationOutcome, OperationRegistry } from './registry.js';
+import type { Services } from './services.js';
+
+/**
+ * The one path every caller takes into an operation (REST, MCP, agents in-process):
+ * visibility → scopes → role → per-operation limit → validation → quota → handler → output check.
+ */
+
+export interface InvocationScope {
+  registry: OperationRegistry;
+  services: Services;
+  caller: Caller;
+  correlationId: string;
+  signal: AbortSignal;
+}
+
+export interface RawInput {
+  params?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+}
+
+/** Refuse a caller who may not run the operation at all; the answer never depends on the input. */
+export function authorizeOperation(op: Operation, caller: Caller): void {
+  if (op.visibility === 'console') {
+    throw new ApiError('not_on_public_api', `${op.id} is available in the console only, not on the public API.`, { operation: op.id });
+  }
+  const missing = op.scopes.filter((s) => !caller.scopes.has(s));
+  if (missing.length > 0) {
+    throw new ApiError('scope_denied', `${op.id} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`, {
+      operation: op.id,
+      required_scopes: [...op.scopes],
+      missing_scopes: missing,
+    });
+  }
+  if (!roleAtLeast(caller.role, op.minRole)) {
+    throw new ApiError('insufficient_role', `${op.id} needs workspace role ${op.minRole} or above; yours is ${caller.role}.`, {
+      operation: op.id,
+      required_role: op.minRole,
+      role: caller.role,
+    });
+  }
+}
+
+async function applyOperationLimit(op: Operation, scope: InvocationScope): Promise<RateLimitResult | undefined> {
+  if (!op.rateLimit) return undefined;
+  const result = await scope.services.limiter.limit(`op:${op.id}:user:${scope.caller.userId}`, op.rateLimit);
+  if (!result.success) {
+    throw rateLimitedError(result, op.rateLimit, scope.services.clock.now(), `${op.id} allows ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.`);
+  }
+  return result;
+}
+
+export function rateLimitedError(result: RateLimitResult, rule: RateLimitRule, now: Date, message: string): ApiError {
+  const retryAfter = Math.max(1, Math.ceil((result.reset - now.getTime()) / 1000));
+  return new ApiError(
+    'rate_limited',
+    `Rate limit exceeded: ${message} Retry after ${retryAfter} s.`,
+    { retry_after_seconds: retryAfter, limit: result.limit, window_seconds: rule.windowSeconds },
+    {
+      headers: {
+        'Retry-After': String(retryAfter),
+        'X-RateLimit-Limit': String(result.limit),
+        'X-RateLimit-Remaining': '0',
+        'X-RateLimit-Reset': String(Math.ceil(result.reset / 1000)),
+      },
+    },
+  );
+}
+
+/**
+ * Run an operation. The input is loaded only after the caller is authorized and counted, so a caller
+ * without access learns nothing from how their payload would have been judged.
+ */
+export async function runOperation(op: Operation, scope: InvocationScope, loadInput: () => Promise<RawInput>): Promise<OperationOutcome> {
+  authorizeOperation(op, scope.caller);
+  const rateLimit = await applyOperationLimit(op, scope);
+  const raw = await loadInput();
+  const input = {
+    ...(op.params ? parseOrThrow(op.params, raw.params ?? {}) : {}),
+    ...(op.query ? parseOrThrow(op.query, raw.query ?? {}) : {}),
+    ...(op.body ? parseOrThrow(op.body, raw.body ?? {}) : {}),
+  } as Record<string, unknown>;
+  if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, scope.services.clock.now());
+  const result = await op.handler(contextFor(scope), input);
+  const checked = op.output.safeParse(result);
+  if (!checked.success) {
+    scope.services.log.error('operation output does not match its schema', {
+      operation: op.id,
+      correlation_id: scope.correlationId,
+      issues: checked.error.issues.slice(0, 5),
+    });
+    throw new ApiError('internal', 'The operation produced an invalid response. Retry with backoff and quote the correlation id.');
+  }
+  return { output: checked.data, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
+}
+
+/**
+ * Split a flat argument object (MCP tool arguments, an agent's tool call) into path, query and body
+ * by the operation's declared fields, refusing any field the operation does not declare.
+ */
+export function splitFlatInput(op: Operation, flat: Record<string, unknown>): RawInput {
+  const params: Record<string, unknown> = {};
+  const query: Record<string, unknown> = {};
+  const body: Record<string, unknown> = {};
+  const paramKeys = new Set(Object.keys(op.params?.shape ?? {}));
+  const queryKeys = new Set(Object.keys(op.query?.shape ?? {}));
+  const bodyKeys = new Set(Object.keys(op.body?.shape ?? {}));
+  const unknown: string[] = [];
+  for (const [key, value] of Object.entries(flat)) {
+    if (paramKeys.has(key)) params[key] = value;
+    else if (queryKeys.has(key)) query[key] = value;
+    else if (bodyKeys.has(key)) body[key] = value;
+    else unknown.push(key);
+  }
+  if (unknown.length > 0) {
+    const allowed = [...paramKeys, ...queryKeys, ...bodyKeys];
+    throw new ApiError('invalid_argument', `Invalid request: unknown field "${unknown[0]}"; allowed: ${allowed.join(', ') || '(none)'}`, {
+      fields: unknown.map((field) => ({ field, problem: `unknown field "${field}"`, code: 'unknown_field', allowed })),
+    });
+  }
+  return { params, query, body: op.body ? body : undefined };
+}
+
+/** The in-process call path (agents): same checks as REST and MCP, as the same caller. */
+export async function invokeOperation(scope: InvocationScope, operationId: string, flat: Record<string, unknown>): Promise<unknown> {
+  const op = scope.registry.get(operationId);
+  if (!op) throw new ApiError('invalid_argument', `Unknown operation "${operationId}".`, { operation: operationId });
+  const outcome = await runOperation(op, scope, async () => splitFlatInput(op, flat));
+  return outcome.output;
+}
+
+function contextFor(scope: InvocationScope): OperationContext {
+  return {
+    caller: scope.caller,
+    services: scope.services,
+    correlationId: scope.correlationId,
+    signal: scope.signal,
+    invoke: (operationId, input) => invokeOperation(scope, operationId, input),
+  };
+}

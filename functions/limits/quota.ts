@@ -1,0 +1,83 @@
+import { and, eq, sql } from 'drizzle-orm';
+import { usageCounters, workspaces } from '../../schema/index.js';
+import type { Queryable } from '../../platform/db/port.js';
+import { ApiError } from '../../platform/errors.js';
+
+/** Verb families with a monthly per-workspace cap (spec, Errors 1 and Limits). */
+export const QUOTA_FAMILIES = ['search', 'enrich', 'lookalike', 'evals', 'research', 'optimizer'] as const;
+export type QuotaFamily = (typeof QUOTA_FAMILIES)[number];
+
+/**
+ * Caps that hold unless a workspace overrides them (workspaces.quota_overrides). Research and the
+ * optimizer have caps in the spec; the other families are optional and unset costs nothing.
+ */
+export const DEFAULT_MONTHLY_CAPS: Record<QuotaFamily, number | null> = {
+  search: null,
+  enrich: null,
+  lookalike: null,
+  evals: null,
+  research: 100,
+  optimizer: 1000,
+};
+
+export interface QuotaStatus {
+  limit: number;
+  used: number;
+  remaining: number;
+  /** ISO time the month rolls over (UTC). */
+  resets_at: string;
+}
+
+export const periodOf = (now: Date): string => now.toISOString().slice(0, 7);
+const nextPeriodStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+
+async function capFor(db: Queryable, workspaceId: string, family: QuotaFamily): Promise<number | null> {
+  const [row] = await db.select({ overrides: workspaces.quotaOverrides }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  const override = row?.overrides?.[family];
+  return override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
+}
+
+/** The family's standing this month, or null when the family is not metered for this workspace. */
+export async function readQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
+  const limit = await capFor(db, workspaceId, family);
+  if (limit === null) return null;
+  const [row] = await db
+    .select({ used: usageCounters.used })
+    .from(usageCounters)
+    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))));
+  const used = row?.used ?? 0;
+  return { limit, used, remaining: Math.max(0, limit - used), resets_at: nextPeriodStart(now).toISOString() };
+}
+
+/**
+ * Count one use against the family's cap, atomically: the increment only happens while under the
+ * cap, so concurrent callers can never push usage past it. Throws 429 quota_exceeded at the cap.
+ * Unmetered families record usage too (for visibility) but never refuse.
+ */
+export async function consumeQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
+  const limit = await capFor(db, workspaceId, family);
+  const period = periodOf(now);
+  const resetsAt = nextPeriodStart(now).toISOString();
+  const exceeded = () =>
+    new ApiError('quota_exceeded', `The monthly ${family} quota of this workspace is used up; it resets at ${resetsAt}.`, {
+      family,
+      limit,
+      used: limit,
+      resets_at: resetsAt,
+    });
+  if (limit !== null && limit <= 0) throw exceeded();
+  const ceiling = limit ?? 2_147_483_647;
+  const rows = await db
+    .insert(usageCounters)
+    .values({ workspaceId, family, period, used: 1 })
+    .onConflictDoUpdate({
+      target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period],
+      set: { used: sql`${usageCounters.used} + 1` },
+      setWhere: sql`${usageCounters.used} < ${ceiling}`,
+    })
+    .returning({ used: usageCounters.used });
+  if (limit !== null && (rows.length === 0 || (rows[0]?.used ?? 0) > limit)) throw exceeded();
+  if (limit === null) return null;
+  const used = rows[0]?.used ?? limit;
+  return { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt };
+}

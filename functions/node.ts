@@ -1,0 +1,94 @@
+/**
+ * The embedded default: `npm start` on a fresh clone, no service, no network. PGlite in DATA_DIR (or
+ * Neon when DATABASE_URL is set), migrations applied, the demo workspace on first start, the local
+ * queue transport, the in-memory limiter and the local model, served by @hono/node-server.
+ */
+import { serve } from '@hono/node-server';
+import { getConnInfo } from '@hono/node-server/conninfo';
+import { ConfigError, loadConfig } from '../platform/config.js';
+import { DataDirInUseError } from '../platform/db/data-dir-lock.js';
+import { createLogger } from '../platform/log.js';
+import { LocalTransport } from '../queues/transport/local.js';
+import { createApp } from './app.js';
+import { buildServices } from './build-services.js';
+import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
+import { openNodeDatabase } from './embedded/open-database.js';
+import { loadEmbeddedSecrets } from './embedded/secrets.js';
+import { API_PREFIX } from './http/env.js';
+
+async function main(): Promise<void> {
+  const config = loadConfig(process.env);
+  const log = createLogger(config.LOG_LEVEL);
+  const startedAt = Date.now();
+  const database = await openNodeDatabase(config, 'npm start');
+  const secrets = loadEmbeddedSecrets(config, (m) => log.warn(m));
+  const demo = await bootstrapDemo(database.handle.db);
+  const services = buildServices({ config, db: database.handle.db, oauthSecret: secrets.oauthSecret, localQueueKeys: secrets.localQueueKeys, log });
+  const { app } = createApp({
+    services,
+    clientIp: (c) => {
+      try {
+        return getConnInfo(c).remote.address;
+      } catch {
+        return undefined;
+      }
+    },
+  });
+  if (services.queue instanceof LocalTransport) services.queue.attach(async (req) => app.fetch(req));
+
+  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
+  await new Promise<void>((resolve, reject) => {
+    server.once('listening', resolve);
+    server.once('error', reject);
+  });
+
+  const base = `http://${config.HOST}:${config.PORT}${API_PREFIX}`;
+  const lines = [
+    '',
+    `Customer Intelligence Platform API listening on ${base} (started in ${((Date.now() - startedAt) / 1000).toFixed(1)} s)`,
+    `  data: ${database.location}${config.DATABASE_URL ? ' (Neon)' : ' (PGlite)'}   model: ${services.model.id}   queue: ${services.queue.name}`,
+    `  demo workspace: ${demo.name} (${demo.workspaceId})`,
+  ];
+  if (demo.adminKey) {
+    lines.push(
+      '',
+      `  Admin API key for ${DEMO_ADMIN_EMAIL}, shown this once (only its hash is stored):`,
+      `    ${demo.adminKey}`,
+      '',
+      '  Try it:',
+      `    curl -s ${base}/setup/status -H 'X-API-Key: ${demo.adminKey}'`,
+    );
+  } else {
+    lines.push(
+      '',
+      '  The demo admin key was printed on first start. To mint another (with the server stopped):',
+      `    npm run -s admin -- key create --workspace ${demo.workspaceId} --email ${DEMO_ADMIN_EMAIL} --role admin --bundle full_admin`,
+    );
+  }
+  lines.push(`  OpenAPI: ${base}/openapi.json   MCP: ${base}/mcp`, '');
+  process.stdout.write(`${lines.join('\n')}\n`);
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info('shutting down', { signal });
+    server.close();
+    if (services.queue instanceof LocalTransport) services.queue.close();
+    await database.close();
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirInUseError) {
+    process.stderr.write(`${error.message}\n`);
+  } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
+    process.stderr.write(`Port already in use: set PORT to a free port. (${(error as Error).message})\n`);
+  } else {
+    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  }
+  process.exit(1);
+});

@@ -1,0 +1,5 @@
+import type { Operation } from './registry.js';
+import { setupOperations } from './setup/operations.js';
+
+/** Every operation of the service, in the order the OpenAPI document and MCP list them. */
+export const allOperations: readonly Operation[] = [...setupOperations];

@@ -1,0 +1,151 @@
+import type { z } from '@hono/zod-openapi';
+import type { Role } from '../schema/tenancy.js';
+import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
+import type { Caller } from './identity/caller.js';
+import type { Scope } from './identity/scopes.js';
+import type { QuotaFamily } from './limits/quota.js';
+import type { Services } from './services.js';
+
+/**
+ * The operation registry (architecture: "One operation, three callers"). Each operation is declared
+ * once here-shaped, in its surface folder; the REST routes and OpenAPI document, the MCP tools and
+ * resources, and the agents' in-process calls are all generated from these declarations.
+ */
+
+export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
+export type Stability = 'beta' | 'stable' | 'coming_soon';
+
+export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
+type InferOr<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
+// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+type Empty = {};
+
+/** The merged input a handler receives: path params, query and body in one object. */
+export type OperationInput<P, Q, B> = InferOr<P, Empty> & InferOr<Q, Empty> & InferOr<B, Empty>;
+
+export interface OperationContext {
+  caller: Caller;
+  services: Services;
+  correlationId: string;
+  /** Call another operation in-process as the same caller; the registry enforces their scopes and role. */
+  invoke(operationId: string, input: Record<string, unknown>): Promise<unknown>;
+  /** Abort signal of the calling request (client went away) or of the running stage. */
+  signal: AbortSignal;
+}
+
+export interface McpBinding {
+  /** Tool name, e.g. "search", "connections". */
+  tool: string;
+  /** Value of the tool's `action` argument. */
+  action: string;
+  /** Resource URI or template, e.g. "search_overview://current", "research://{id}". */
+  resource?: string;
+}
+
+export interface OperationSpec<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends ObjectSchema | undefined, O extends z.ZodType> {
+  id: string;
+  method: HttpMethod;
+  /** Relative to /api/platform/v1, OpenAPI style: "/research/{id}". */
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  /** Every listed scope is required. An empty list means any authenticated caller. */
+  scopes: readonly Scope[];
+  minRole: Role;
+  stability: Stability;
+  /** Console-only operations exist but answer 403 not_on_public_api to API callers. */
+  visibility: 'public' | 'console';
+  mcp?: McpBinding;
+  params?: P;
+  query?: Q;
+  body?: B;
+  /** Whether a body must be sent at all (defaults to true when `body` is declared). */
+  bodyRequired?: boolean;
+  output: O;
+  successStatus?: 200 | 201 | 202;
+  /** Per-user limit on this operation, beneath the global per-IP limit. */
+  rateLimit?: RateLimitRule;
+  /** Monthly verb family counted once the input is valid. */
+  quota?: QuotaFamily;
+  handler(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<z.input<O>>;
+}
+
+/** A declared operation with its types erased, as the transports see it. */
+export interface Operation {
+  id: string;
+  method: HttpMethod;
+  path: string;
+  summary: string;
+  description?: string;
+  tags: string[];
+  scopes: readonly Scope[];
+  minRole: Role;
+  stability: Stability;
+  visibility: 'public' | 'console';
+  mcp?: McpBinding;
+  params?: ObjectSchema;
+  query?: ObjectSchema;
+  body?: ObjectSchema;
+  bodyRequired?: boolean;
+  output: z.ZodType;
+  successStatus?: 200 | 201 | 202;
+  rateLimit?: RateLimitRule;
+  quota?: QuotaFamily;
+  handler(ctx: OperationContext, input: Record<string, unknown>): Promise<unknown>;
+}
+
+export function defineOperation<
+  P extends ObjectSchema | undefined = undefined,
+  Q extends ObjectSchema | undefined = undefined,
+  B extends ObjectSchema | undefined = undefined,
+  O extends z.ZodType = z.ZodType,
+>(spec: OperationSpec<P, Q, B, O>): Operation {
+  return spec as unknown as Operation;
+}
+
+/** What running an operation produced, for the transport to render. */
+export interface OperationOutcome {
+  output: unknown;
+  status: 200 | 201 | 202;
+  /** The tightest limiter that counted this call, for the X-RateLimit-* headers. */
+  rateLimit?: RateLimitResult;
+}
+
+export class OperationRegistry {
+  readonly #byId = new Map<string, Operation>();
+
+  constructor(operations: readonly Operation[]) {
+    for (const op of operations) this.#add(op);
+  }
+
+  #add(op: Operation): void {
+    if (this.#byId.has(op.id)) throw new Error(`operation ${op.id} declared twice`);
+    const keys = new Map<string, string>();
+    for (const [where, schema] of [['path', op.params], ['query', op.query], ['body', op.body]] as const) {
+      for (const key of Object.keys(schema?.shape ?? {})) {
+        const clash = keys.get(key);
+        if (clash) throw new Error(`operation ${op.id}: input field "${key}" appears in both ${clash} and ${where}`);
+        keys.set(key, where);
+      }
+    }
+    if (op.mcp) {
+      const twin = [...this.#byId.values()].find((o) => o.mcp?.tool === op.mcp?.tool && o.mcp?.action === op.mcp?.action);
+      if (twin) throw new Error(`MCP ${op.mcp.tool}.${op.mcp.action} bound by both ${twin.id} and ${op.id}`);
+    }
+    this.#byId.set(op.id, op);
+  }
+
+  get(id: string): Operation | undefined {
+    return this.#byId.get(id);
+  }
+
+  all(): Operation[] {
+    return [...this.#byId.values()];
+  }
+
+  /** Operations a public client can see: public and not "coming soon". */
+  published(): Operation[] {
+    return this.all().filter((op) => op.visibility === 'public' && op.stability !== 'coming_soon');
+  }
+}

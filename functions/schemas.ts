@@ -1,0 +1,24 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * Small zod building blocks shared by operation declarations. Query-string values arrive as strings
+ * over REST and as JSON values over MCP; these accept both.
+ */
+
+export const queryInt = (options: { min: number; max: number; default?: number }) => {
+  const base = z.coerce.number().int().min(options.min).max(options.max);
+  return options.default === undefined ? base.optional() : base.default(options.default);
+};
+
+export const queryBool = () =>
+  z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).optional();
+
+export const uuidParam = (name: string) => z.uuid().openapi({ param: { name, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' });
+
+/** Paging (spec, Limits: default 50, max 200, offset default 0). */
+export const pagingQuery = {
+  limit: queryInt({ min: 1, max: 200, default: 50 }).openapi({ description: 'Page size (max 200).' }),
+  offset: queryInt({ min: 0, max: 1_000_000, default: 0 }).openapi({ description: 'Rows to skip.' }),
+};
+
+export const isoTimestamp = () => z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });

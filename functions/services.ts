@@ -1,0 +1,26 @@
+import type { Clock } from '../platform/clock.js';
+import type { AppConfig } from '../platform/config.js';
+import type { Database } from '../platform/db/port.js';
+import type { RateLimiter } from '../platform/limiter/port.js';
+import type { Logger } from '../platform/log.js';
+import type { Embedder, ModelProvider } from '../platform/model/port.js';
+import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
+import type { CredentialVerifiers } from './identity/authenticate.js';
+
+/**
+ * The ports every handler may use, built once at an entry point from validated configuration.
+ * Handlers receive them through their context; nothing imports a database or a client directly.
+ */
+export interface Services {
+  config: AppConfig;
+  db: Database;
+  limiter: RateLimiter;
+  queue: QueueTransport;
+  /** Keys the stage endpoint verifies deliveries with (QStash's, or the local transport's own). */
+  queueSigningKeys: SigningKeys;
+  model: ModelProvider;
+  embedder: Embedder;
+  clock: Clock;
+  log: Logger;
+  credentials: CredentialVerifiers;
+}

@@ -1,0 +1,151 @@
+import { z } from 'zod';
+
+/**
+ * Every setting the service reads from its environment, validated once at each entry point
+ * (functions/node.ts, functions/worker.ts, functions/admin.ts). Nothing below an entry point reads
+ * process.env; it receives an AppConfig.
+ */
+
+const optionalString = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .optional();
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .transform((v) => (v === '' ? undefined : v))
+  .pipe(z.url({ protocol: /^https?$/ }).optional())
+  .optional();
+
+const flag = z
+  .enum(['0', '1', 'true', 'false', ''])
+  .optional()
+  .transform((v) => v === '1' || v === 'true');
+
+const positiveInt = (fallback?: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === '') return fallback;
+      const n = Number(v);
+      if (!Number.isInteger(n) || n <= 0) {
+        ctx.addIssue({ code: 'custom', message: `must be a positive integer, got "${v}"` });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+export const EnvSchema = z
+  .object({
+    APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    HOST: z.string().trim().min(1).default('127.0.0.1'),
+    PORT: positiveInt(8787),
+    DATA_DIR: z.string().trim().min(1).default('./.data'),
+    DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+    PUBLIC_URL: optionalUrl,
+    TRUST_PROXY: flag,
+    LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
+
+    RATE_LIMIT_GLOBAL_PER_MIN: positiveInt(),
+
+    UPSTASH_REDIS_REST_URL: optionalUrl,
+    UPSTASH_REDIS_REST_TOKEN: optionalString,
+
+    QSTASH_URL: optionalUrl,
+    QSTASH_TOKEN: optionalString,
+    QSTASH_CURRENT_SIGNING_KEY: optionalString,
+    QSTASH_NEXT_SIGNING_KEY: optionalString,
+
+    MODEL_PROVIDER: z.enum(['local', 'openai', 'workers_ai']).default('local'),
+    OPENAI_BASE_URL: optionalUrl,
+    OPENAI_API_KEY: optionalString,
+    OPENAI_MODEL: optionalString,
+    OPENAI_EMBEDDING_MODEL: optionalString,
+    WORKERS_AI_MODEL: z.string().default('@cf/meta/llama-3.1-8b-instruct'),
+    WORKERS_AI_EMBEDDING_MODEL: z.string().default('@cf/baai/bge-small-en-v1.5'),
+
+    OAUTH_SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
+    OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(3600),
+
+    IDP_ISSUER: optionalString,
+    IDP_AUDIENCE: optionalString,
+    IDP_JWKS_URL: optionalUrl,
+    IDP_JWT_SECRET: optionalString,
+    IDP_WORKSPACE_CLAIM: z.string().default('business_id'),
+    IDP_EMAIL_CLAIM: z.string().default('email'),
+
+    ALLOW_LOOPBACK_WEBHOOKS: flag,
+  })
+  .superRefine((env, ctx) => {
+    const need = (key: keyof typeof env, why: string) => {
+      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required ${why}` });
+    };
+    if (env.UPSTASH_REDIS_REST_URL || env.UPSTASH_REDIS_REST_TOKEN) {
+      need('UPSTASH_REDIS_REST_URL', 'when UPSTASH_REDIS_REST_TOKEN is set');
+      need('UPSTASH_REDIS_REST_TOKEN', 'when UPSTASH_REDIS_REST_URL is set');
+    }
+    if (env.QSTASH_TOKEN) {
+      need('QSTASH_CURRENT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
+      need('QSTASH_NEXT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
+      need('PUBLIC_URL', 'when QSTASH_TOKEN is set (QStash delivers stages to <PUBLIC_URL>/queues/<kind>)');
+    }
+    if (env.MODEL_PROVIDER === 'openai') {
+      need('OPENAI_BASE_URL', 'when MODEL_PROVIDER=openai');
+      need('OPENAI_MODEL', 'when MODEL_PROVIDER=openai');
+      need('OPENAI_EMBEDDING_MODEL', 'when MODEL_PROVIDER=openai');
+    }
+    if (env.IDP_ISSUER || env.IDP_AUDIENCE) {
+      need('IDP_ISSUER', 'when IDP_AUDIENCE is set');
+      need('IDP_AUDIENCE', 'when IDP_ISSUER is set');
+      if (!env.IDP_JWKS_URL && !env.IDP_JWT_SECRET) {
+        ctx.addIssue({ code: 'custom', path: ['IDP_JWKS_URL'], message: 'IDP_JWKS_URL or IDP_JWT_SECRET is required when IDP_ISSUER is set' });
+      }
+    }
+    if (env.APP_ENV === 'production') {
+      need('DATABASE_URL', 'in production');
+      need('PUBLIC_URL', 'in production');
+      need('OAUTH_SIGNING_SECRET', 'in production');
+      need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
+      need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
+      if (env.ALLOW_LOOPBACK_WEBHOOKS) {
+        ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
+      }
+    }
+  });
+
+export type Env = z.input<typeof EnvSchema>;
+export type ParsedEnv = z.output<typeof EnvSchema>;
+
+export interface AppConfig extends ParsedEnv {
+  /** Requests per minute per IP over every route under the prefix. */
+  globalRateLimitPerMinute: number;
+  /** Base URL the service is reachable at, without the /api/platform/v1 prefix. */
+  publicUrl: string;
+}
+
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/** Parse an environment record (process.env or Worker bindings). Throws ConfigError naming every bad variable. */
+export function loadConfig(env: Record<string, unknown>): AppConfig {
+  const strings: Record<string, string | undefined> = {};
+  for (const key of Object.keys(EnvSchema.shape)) {
+    const value = env[key];
+    if (typeof value === 'string') strings[key] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') strings[key] = String(value);
+  }
+  const parsed = EnvSchema.safeParse(strings);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  - ${i.path.join('.') || '(environment)'}: ${i.message}`);
+    throw new ConfigError(`Invalid configuration:\n${lines.join('\n')}`);
+  }
+  const cfg = parsed.data;
+  const globalRateLimitPerMinute = cfg.RATE_LIMIT_GLOBAL_PER_MIN ?? (cfg.APP_ENV === 'production' ? 100 : 500);
+  const publicUrl = (cfg.PUBLIC_URL ?? `http://${cfg.HOST}:${cfg.PORT}`).replace(/\/+$/, '');
+  return { ...cfg, globalRateLimitPerMinute, publicUrl };
+}

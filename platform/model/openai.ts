@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { ApiError } from '../errors.js';
+import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask } from './port.js';
+
+export interface OpenAiCompatibleOptions {
+  baseUrl: string;
+  apiKey?: string | undefined;
+  model: string;
+  embeddingModel: string;
+  /** Injected for tests and for runtimes with their own fetch. */
+  fetch?: typeof fetch;
+  timeoutMs?: number;
+}
+
+const ChatCompletion = z.object({
+  choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+});
+
+const Embeddings = z.object({
+  data: z.array(z.object({ index: z.number().int(), embedding: z.array(z.number()) })),
+});
+
+/**
+ * Any OpenAI-compatible HTTP API: chat completions with a JSON-schema response format for tasks,
+ * and /embeddings asked for exactly 384 dimensions. Failures are `dependency_unavailable`
+ * (retryable); output that does not match the task's schema is refused the same way.
+ */
+export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
+  readonly id: string;
+  readonly dimensions = EMBEDDING_DIMENSIONS;
+  readonly #options: OpenAiCompatibleOptions;
+  readonly #fetch: typeof fetch;
+
+  constructor(options: OpenAiCompatibleOptions) {
+    this.#options = { ...options, baseUrl: options.baseUrl.replace(/\/+$/, '') };
+    this.#fetch = options.fetch ?? ((input, init) => fetch(input, init));
+    this.id = `openai:${options.model}`;
+  }
+
+  /** The embedder's id names the embedding model, which is what makes vectors comparable. */
+  get embedderId(): string {
+    return `openai:${this.#options.embeddingModel}@${EMBEDDING_DIMENSIONS}`;
+  }
+
+  async run<I, O>(task: ModelTask<I, O>, input: I, options?: ModelRunOptions): Promise<O> {
+    const body = {
+      model: this.#options.model,
+      temperature: 0,
+      messages: [
+        { role: 'system', content: task.instructions },
+        { role: 'user', content: JSON.stringify(task.input.parse(input)) },
+      ],
+      response_format: {
+        type: 'json_schema',
+        json_schema: { name: task.name.replace(/[^a-zA-Z0-9_-]/g, '_'), schema: z.toJSONSchema(task.output, { target: 'draft-7' }) },
+      },
+    };
+    const json = await this.#post('/chat/completions', body, options);
+    const completion = ChatCompletion.safeParse(json);
+    const content = completion.success ? completion.data.choices[0]?.message.content : null;
+    if (!content) throw new ApiError('dependency_unavailable', 'The model provider returned no completion.');
+    let parsedJson: unknown;
+    try {
+      parsedJson = JSON.parse(content);
+    } catch {
+      throw new ApiError('dependency_unavailable', `The model returned non-JSON output for task ${task.name}.`);
+    }
+    const output = task.output.safeParse(parsedJson);
+    if (!output.success) throw new ApiError('dependency_unavailable', `The model's output for task ${task.name} did not match its schema.`);
+    return output.data;
+  }
+
+  async embed(texts: readonly string[], options?: ModelRunOptions): Promise<number[][]> {
+    if (texts.length === 0) return [];
+    const json = await this.#post(
+      '/embeddings',
+      { model: this.#options.embeddingModel, input: texts, dimensions: EMBEDDING_DIMENSIONS, encoding_format: 'float' },
+      options,
+    );
+    const parsed = Embeddings.safeParse(json);
+    if (!parsed.success || parsed.data.data.length !== texts.length) {
+      throw new ApiError('dependency_unavailable', 'The embedding provider returned a malformed response.');
+    }
+    const ordered = [...parsed.data.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    if (ordered.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
+      throw new ApiError('dependency_unavailable', `The embedding provider did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`);
+    }
+    return ordered;
+  }
+
+  async #post(path: string, body: unknown, options?: ModelRunOptions): Promise<unknown> {
+    const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? 60_000);
+    const signal = options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+    let response: Response;
+    try {
+      response = await this.#fetch(`${this.#options.baseUrl}${path}`, {
+        method: 'POST',
+        headers: {
+          'content-type': 'application/json',
+          ...(this.#options.apiKey ? { authorization: `Bearer ${this.#options.apiKey}` } : {}),
+        },
+        body: JSON.stringify(body),
+        signal,
+      });
+    } catch (cause) {
+      throw new ApiError('dependency_unavailable', 'The model provider could not be reached.', undefined, { cause });
+    }
+    if (!response.ok) {
+      // Provider text can carry account details; keep only the status.
+      throw new ApiError('dependency_unavailable', `The model provider answered HTTP ${response.status}.`, { provider_status: response.status });
+    }
+    try {
+      return await response.json();
+    } catch {
+      throw new ApiError('dependency_unavailable', 'The model provider returned invalid JSON.');
+    }
+  }
+}
+
+/** The embedding half of the provider under its own id. */
+export function openAiEmbedder(provider: OpenAiCompatibleProvider): Embedder {
+  return { id: provider.embedderId, dimensions: EMBEDDING_DIMENSIONS, embed: (texts, options) => provider.embed(texts, options) };
+}

@@ -1,0 +1,90 @@
+import type { z } from '@hono/zod-openapi';
+import { ApiError } from './errors.js';
+
+/** One problem with one field, as clients see it in `details.fields`. */
+export interface FieldProblem {
+  field: string;
+  problem: string;
+  code: string;
+  allowed?: readonly unknown[];
+}
+
+/**
+ * Validate a value against a schema and turn every zod issue into a `400 invalid_argument` that
+ * names each field (dotted path) and, for unknown fields or enum values, the allowed set.
+ * `prefix` names where the value came from ("body", "query", "path") only when that helps.
+ */
+export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
+  const result = schema.safeParse(value);
+  if (result.success) return result.data;
+  throw validationError(schema, result.error.issues, prefix);
+}
+
+export function validationError(schema: z.ZodType, issues: readonly z.core.$ZodIssue[], prefix?: string): ApiError {
+  const fields = issues.flatMap((issue) => describeIssue(schema, issue, prefix));
+  const first = fields[0];
+  const message = first
+    ? `Invalid request: ${first.field ? `${first.field}: ` : ''}${first.problem}${fields.length > 1 ? ` (and ${fields.length - 1} more)` : ''}`
+    : 'Invalid request.';
+  return new ApiError('invalid_argument', message, { fields });
+}
+
+function describeIssue(root: z.ZodType, issue: z.core.$ZodIssue, prefix?: string): FieldProblem[] {
+  const path = issue.path.map(String);
+  const join = (p: string[]) => [prefix, ...p].filter((s): s is string => Boolean(s)).join('.');
+  if (issue.code === 'unrecognized_keys') {
+    const allowed = objectKeysAt(root, issue.path);
+    return issue.keys.map((key) => ({
+      field: join([...path, key]),
+      problem: `unknown field "${key}"${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`,
+      code: 'unknown_field',
+      ...(allowed ? { allowed } : {}),
+    }));
+  }
+  const problem: FieldProblem = { field: join(path), problem: issue.message, code: issue.code };
+  if (issue.code === 'invalid_value' && 'values' in issue) {
+    problem.allowed = issue.values.map((v) => (typeof v === 'bigint' ? String(v) : v));
+  }
+  if (issue.code === 'invalid_type' && issue.input === undefined) {
+    problem.problem = 'required';
+  }
+  return [problem];
+}
+
+type AnyDef = { type: string; [key: string]: unknown };
+
+/** Walk a schema along an issue path to find the object whose keys are allowed there. */
+function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+  let node: unknown = schema;
+  for (let i = 0; i <= path.length; i++) {
+    node = unwrap(node);
+    if (i === path.length) break;
+    const def = defOf(node);
+    if (!def) return undefined;
+    const key = path[i];
+    if (def.type === 'object') node = (def.shape as Record<string, unknown>)[String(key)];
+    else if (def.type === 'array') node = def.element;
+    else if (def.type === 'record') node = def.valueType;
+    else return undefined;
+  }
+  const def = defOf(node);
+  if (def?.type !== 'object') return undefined;
+  return Object.keys(def.shape as Record<string, unknown>);
+}
+
+function unwrap(node: unknown): unknown {
+  for (let guard = 0; guard < 20; guard++) {
+    const def = defOf(node);
+    if (!def) return node;
+    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)) node = def.innerType;
+    else if (def.type === 'pipe') node = def.in;
+    else if (def.type === 'lazy') node = (def.getter as () => unknown)();
+    else return node;
+  }
+  return node;
+}
+
+function defOf(node: unknown): AnyDef | undefined {
+  const zod = (node as { _zod?: { def?: AnyDef } } | undefined)?._zod;
+  return zod?.def;
+}

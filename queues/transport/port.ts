@@ -1,0 +1,33 @@
+/**
+ * The queue port: how a stage delivery gets from the code that schedules it to the stage endpoint
+ * `POST <PUBLIC_URL>/queues/<kind>`. At-least-once is the contract for every adapter: a message may
+ * arrive twice, late, or concurrently with itself, and the receiver must be idempotent.
+ */
+export interface PublishRequest {
+  /** The pipeline kind; selects the endpoint /queues/<kind>. */
+  kind: string;
+  /** JSON body of the delivery (validated by the receiver with zod). */
+  body: Record<string, unknown>;
+  /** Deliver no earlier than this many seconds from now. */
+  delaySeconds?: number;
+  /** Identical ids published within the transport's window are delivered once. */
+  deduplicationId?: string;
+}
+
+export interface PublishResult {
+  messageId: string;
+}
+
+export interface QueueTransport {
+  readonly name: 'qstash' | 'local';
+  publish(request: PublishRequest): Promise<PublishResult>;
+}
+
+/** Signing keys shared by the sender and the stage endpoint's receiver (QStash's current and next key). */
+export interface SigningKeys {
+  current: string;
+  next: string;
+}
+
+export const stageEndpointPath = (kind: string): string => `/queues/${encodeURIComponent(kind)}`;
+export const stageEndpointUrl = (publicUrl: string, kind: string): string => `${publicUrl}${stageEndpointPath(kind)}`;

@@ -1,0 +1,4 @@
+/** Every table of the service, for drizzle's schema-aware query builder and for drizzle-kit. */
+export * from './tenancy.js';
+export * from './credentials.js';
+export * from './usage.js';

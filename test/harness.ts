@@ -1,0 +1,201 @@
+import { readFileSync } from 'node:fs';
+import { inject } from 'vitest';
+import { createApp, type App } from '../functions/app.js';
+import { buildServices } from '../functions/build-services.js';
+import { API_PREFIX } from '../functions/http/env.js';
+import { createApiKey, revokeApiKey } from '../functions/identity/api-keys.js';
+import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
+import { issueAccessToken } from '../functions/identity/oauth-tokens.js';
+import type { Bundle, Scope } from '../functions/identity/scopes.js';
+import type { StageDispatcher } from '../functions/http/stage-endpoint.js';
+import type { Operation, OperationRegistry } from '../functions/registry.js';
+import type { Services } from '../functions/services.js';
+import { oauthClients } from '../schema/index.js';
+import type { Role } from '../schema/tenancy.js';
+import { systemClock, type Clock } from '../platform/clock.js';
+import { loadConfig } from '../platform/config.js';
+import { openPglite, type PgliteHandle } from '../platform/db/pglite.js';
+import { createLogger } from '../platform/log.js';
+import { randomBase62 } from '../platform/ids.js';
+import { LocalTransport } from '../queues/transport/local.js';
+
+export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
+export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', next: 'sig_next_test_key_0123456789' };
+
+/** A fresh database for one test file, loaded from the migrated template the global setup dumped. */
+export async function openTestDatabase(): Promise<PgliteHandle> {
+  const bytes = readFileSync(inject('templatePath'));
+  return openPglite({ loadDataDir: new Blob([bytes]) });
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  operations?: readonly Operation[];
+  stages?: StageDispatcher;
+  /** Reuse a database (several apps over one file's database). */
+  database?: PgliteHandle;
+}
+
+export interface TestResponse<T = unknown> {
+  status: number;
+  headers: Headers;
+  body: T;
+  text: string;
+}
+
+export interface RequestOptions {
+  key?: string;
+  bearer?: string;
+  body?: unknown;
+  headers?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+}
+
+export interface Member {
+  userId: string;
+  email: string;
+  role: Role;
+  /** An API key of this member with the bundle given at seeding. */
+  key: string;
+}
+
+export interface SeededWorkspace {
+  id: string;
+  name: string;
+  admin: Member;
+  editor: Member;
+  viewer: Member;
+  /** Mint another key for a member. */
+  keyFor(member: Member, bundle: Bundle, options?: { expiresAt?: Date | null; name?: string }): Promise<{ key: string; keyId: string }>;
+  /** Mint an OAuth access token with exactly these scopes for a member. */
+  tokenFor(member: Member, scopes: readonly Scope[], options?: { ttlSeconds?: number }): Promise<string>;
+}
+
+export interface Harness {
+  app: App;
+  registry: OperationRegistry;
+  services: Services;
+  database: PgliteHandle;
+  request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
+  /** Raw fetch through the app (absolute URL or a path outside the prefix). */
+  fetch(input: string | Request, init?: RequestInit): Promise<Response>;
+  seedWorkspace(name?: string): Promise<SeededWorkspace>;
+  revokeKey(keyId: string): Promise<void>;
+  close(): Promise<void>;
+}
+
+let workspaceCounter = 0;
+
+export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
+  const database = options.database ?? (await openTestDatabase());
+  const config = loadConfig({
+    APP_ENV: 'test',
+    PUBLIC_URL: 'http://platform.test',
+    TRUST_PROXY: '1',
+    RATE_LIMIT_GLOBAL_PER_MIN: '100000',
+    OAUTH_SIGNING_SECRET: TEST_OAUTH_SECRET,
+    LOG_LEVEL: 'silent',
+    ...options.env,
+  });
+  const clock = options.clock ?? systemClock;
+  const services = buildServices({
+    config,
+    db: database.db,
+    oauthSecret: TEST_OAUTH_SECRET,
+    localQueueKeys: TEST_QUEUE_KEYS,
+    clock,
+    log: createLogger(config.LOG_LEVEL),
+  });
+  const { app, registry } = createApp({ services, ...(options.operations ? { operations: options.operations } : {}), ...(options.stages ? { stages: options.stages } : {}) });
+  if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));
+
+  const fetchApp = async (input: string | Request, init?: RequestInit): Promise<Response> => {
+    const request = typeof input === 'string' ? new Request(input.startsWith('http') ? input : `${config.publicUrl}${input}`, init) : input;
+    return app.fetch(request);
+  };
+
+  const request = async <T,>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> => {
+    const headers: Record<string, string> = { ...opts.headers };
+    if (opts.key) headers['x-api-key'] = opts.key;
+    if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
+    let body: string | undefined;
+    if (opts.body !== undefined) {
+      body = typeof opts.body === 'string' ? opts.body : JSON.stringify(opts.body);
+      headers['content-type'] ??= 'application/json';
+    }
+    const qs = opts.query
+      ? `?${new URLSearchParams(Object.entries(opts.query).filter((e): e is [string, string | number | boolean] => e[1] !== undefined).map(([k, v]) => [k, String(v)]))}`
+      : '';
+    const response = await fetchApp(`${API_PREFIX}${path}${qs}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const text = await response.text();
+    let parsed: unknown = text;
+    try {
+      parsed = text ? JSON.parse(text) : undefined;
+    } catch {
+      // Not JSON (event streams, CSV); the raw text is there.
+    }
+    return { status: response.status, headers: response.headers, body: parsed as T, text };
+  };
+
+  const seedWorkspace = async (name?: string): Promise<SeededWorkspace> => {
+    const wsName = name ?? `Test Workspace ${++workspaceCounter}-${randomBase62(4)}`;
+    const { workspaceId } = await createWorkspace(database.db, { name: wsName });
+    const tag = randomBase62(6).toLowerCase();
+    const member = async (role: Role, bundle: Bundle): Promise<Member> => {
+      const email = `${role}-${tag}@${workspaceId.slice(0, 8)}.test`;
+      const userId = await ensureUser(database.db, email);
+      await ensureMembership(database.db, workspaceId, userId, role);
+      const { key } = await createApiKey(database.db, { workspaceId, userId, name: `${role} key`, bundle, role, expiresAt: null });
+      return { userId, email, role, key };
+    };
+    const admin = await member('admin', 'full_admin');
+    const editor = await member('editor', 'customer_agent');
+    const viewer = await member('viewer', 'customer_agent');
+    const clientId = `test-client-${tag}`;
+    let clientCreated = false;
+    return {
+      id: workspaceId,
+      name: wsName,
+      admin,
+      editor,
+      viewer,
+      keyFor: async (m, bundle, o = {}) =>
+        createApiKey(database.db, { workspaceId, userId: m.userId, name: o.name ?? 'extra key', bundle, role: m.role, expiresAt: o.expiresAt ?? null }),
+      tokenFor: async (m, scopes, o = {}) => {
+        if (!clientCreated) {
+          await database.db.insert(oauthClients).values({ id: clientId, name: 'test client', redirectUris: ['http://localhost/cb'] }).onConflictDoNothing();
+          clientCreated = true;
+        }
+        const { accessToken } = await issueAccessToken(database.db, services.credentials.oauth, {
+          workspaceId,
+          userId: m.userId,
+          clientId,
+          scopes,
+          ttlSeconds: o.ttlSeconds ?? 3600,
+          now: clock.now(),
+        });
+        return accessToken;
+      },
+    };
+  };
+
+  return {
+    app,
+    registry,
+    services,
+    database,
+    request,
+    fetch: fetchApp,
+    seedWorkspace,
+    revokeKey: async (keyId) => {
+      await revokeApiKey(database.db, keyId, clock.now());
+    },
+    close: async () => {
+      if (services.queue instanceof LocalTransport) {
+        services.queue.close();
+      }
+      if (!options.database) await database.close();
+    },
+  };
+}
