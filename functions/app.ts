@@ -7,7 +7,7 @@ import { notFound, onError } from './http/errors.js';
 import { globalRateLimit } from './http/global-limit.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRestOperations } from './http/rest.js';
-import { stageEndpoint, type StageDispatcher } from './http/stage-endpoint.js';
+import { stageEndpoint } from './http/stage-endpoint.js';
 import { mcpHandler } from './mcp/server.js';
 import { allOperations } from './operations.js';
 import { OperationRegistry, type Operation } from './registry.js';
@@ -19,8 +19,6 @@ export interface AppOptions {
   operations?: readonly Operation[];
   /** The client address for the per-IP limit; the entry point knows where it comes from. */
   clientIp?: (c: Context<AppEnv>) => string | undefined;
-  /** The run engine's stage runner, behind POST /queues/<kind>. */
-  stages?: StageDispatcher;
 }
 
 export type App = OpenAPIHono<AppEnv>;
@@ -42,7 +40,9 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   app.use('*', async (c, next) => {
     const services = resolveServices(c);
     c.set('services', services);
-    const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',')[0]?.trim() : undefined;
+    // Behind one trusted proxy, the client is the last X-Forwarded-For hop (the one that proxy appended);
+    // earlier entries come from the client and could be forged to dodge the per-IP limit.
+    const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
     c.set('clientIp', forwarded || options.clientIp?.(c) || 'unknown');
     await next();
   });
@@ -58,7 +58,7 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   app.all(`${API_PREFIX}/mcp`, mcpHandler(registry));
   mountRestOperations(app, registry);
 
-  app.post('/queues/:kind', stageEndpoint(options.stages));
+  app.post('/queues/:kind', stageEndpoint());
 
   return { app, registry };
 }

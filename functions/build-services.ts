@@ -5,10 +5,17 @@ import type { RateLimiter } from '../platform/limiter/port.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import { UpstashRateLimiter } from '../platform/limiter/upstash.js';
 import { createLogger, type Logger } from '../platform/log.js';
+import { fetchOutboundHttp } from '../platform/net/fetch-http.js';
+import type { OutboundHttp } from '../platform/net/port.js';
+import { SecretBox } from '../platform/secret-box.js';
 import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
 import { OpenAiCompatibleProvider, openAiEmbedder } from '../platform/model/openai.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../platform/model/workers-ai.js';
+import { RunEngine } from '../queues/engine.js';
+import { RunNotifier } from '../queues/notifier.js';
+import type { Pipeline } from '../queues/pipeline.js';
+import { allPipelines } from '../queues/pipelines.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
@@ -34,6 +41,14 @@ export interface ServiceInputs {
   workersAi?: WorkersAiBinding;
   /** Keep one memory limiter alive across requests (Workers build services per request). */
   memoryLimiter?: MemoryRateLimiter;
+  /** The run kinds the engine knows; tests add their own. */
+  pipelines?: readonly Pipeline[];
+  /** Shared across per-request service sets in one process. */
+  runNotifier?: RunNotifier;
+  /** Key that seals stored secrets (the embedded default's own; else config SECRETS_ENCRYPTION_KEY). */
+  secretsEncryptionKey?: string | undefined;
+  /** Outbound HTTP for webhooks: Node's guarded client, or fetch on Workers (the default). */
+  outbound?: OutboundHttp;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -54,17 +69,12 @@ export function buildServices(inputs: ServiceInputs): Services {
   } else {
     if (!inputs.localQueueKeys) throw new Error('the local queue transport needs signing keys');
     queueSigningKeys = inputs.localQueueKeys;
-    queue = new LocalTransport({
-      publicUrl: config.publicUrl,
-      keys: queueSigningKeys,
-      clock,
-      onError: (error, request) => log.warn('local delivery failed', { kind: request.kind, error }),
-    });
+    queue = new LocalTransport({ publicUrl: config.publicUrl, keys: queueSigningKeys, clock, db: inputs.db, log });
   }
 
   const { model, embedder } = chooseModel(config, inputs.workersAi);
 
-  return {
+  const services: Services = {
     config,
     db: inputs.db,
     limiter,
@@ -78,7 +88,14 @@ export function buildServices(inputs: ServiceInputs): Services {
       oauth: { secret: new TextEncoder().encode(inputs.oauthSecret), issuer: config.publicUrl, audience: `${config.publicUrl}${API_PREFIX}` },
       identityProvider: identityProviderFromConfig(config),
     },
+    runNotifier: inputs.runNotifier ?? new RunNotifier(),
+    secretBox: new SecretBox(inputs.secretsEncryptionKey ?? config.SECRETS_ENCRYPTION_KEY),
+    outbound: inputs.outbound ?? fetchOutboundHttp,
+    // Bound below: the engine reads the services it belongs to.
+    engine: undefined as unknown as RunEngine,
   };
+  services.engine = new RunEngine(() => services, inputs.pipelines ?? allPipelines);
+  return services;
 }
 
 function chooseModel(config: AppConfig, workersAi: WorkersAiBinding | undefined): { model: ModelProvider; embedder: Embedder } {

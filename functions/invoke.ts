@@ -28,6 +28,10 @@ export interface RawInput {
 
 /** Refuse a caller who may not run the operation at all; the answer never depends on the input. */
 export function authorizeOperation(op: Operation, caller: Caller): void {
+  // Planned, not live (spec: Versioning 2): absent from the document and MCP, so absent here too, on every transport.
+  if (op.stability === 'coming_soon') {
+    throw new ApiError('not_found', `${op.id} is planned and not live yet.`, { operation: op.id });
+  }
   if (op.visibility === 'console') {
     throw new ApiError('not_on_public_api', `${op.id} is available in the console only, not on the public API.`, { operation: op.id });
   }
@@ -78,7 +82,12 @@ export function rateLimitedError(result: RateLimitResult, rule: RateLimitRule, n
  * Run an operation. The input is loaded only after the caller is authorized and counted, so a caller
  * without access learns nothing from how their payload would have been judged.
  */
-export async function runOperation(op: Operation, scope: InvocationScope, loadInput: () => Promise<RawInput>): Promise<OperationOutcome> {
+export async function runOperation(
+  op: Operation,
+  scope: InvocationScope,
+  loadInput: () => Promise<RawInput>,
+  mode: 'respond' | 'stream' = 'respond',
+): Promise<OperationOutcome> {
   authorizeOperation(op, scope.caller);
   const rateLimit = await applyOperationLimit(op, scope);
   const raw = await loadInput();
@@ -87,6 +96,11 @@ export async function runOperation(op: Operation, scope: InvocationScope, loadIn
     ...(op.query ? parseOrThrow(op.query, raw.query ?? {}) : {}),
     ...(op.body ? parseOrThrow(op.body, raw.body ?? {}) : {}),
   } as Record<string, unknown>;
+  if (mode === 'stream' && op.stream) {
+    // An event stream of a run: the operation only resolves (and tenant-checks) which run.
+    const stream = await op.stream(contextFor(scope), input);
+    return { output: null, stream, status: 200, ...(rateLimit ? { rateLimit } : {}) };
+  }
   if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, scope.services.clock.now());
   const result = await op.handler(contextFor(scope), input);
   const checked = op.output.safeParse(result);

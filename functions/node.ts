@@ -6,8 +6,9 @@
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ConfigError, loadConfig } from '../platform/config.js';
-import { DataDirInUseError } from '../platform/db/data-dir-lock.js';
+import { DataDirInUseError, SERVER_LOCK_PURPOSE } from '../platform/db/data-dir-lock.js';
 import { createLogger } from '../platform/log.js';
+import { nodeOutboundHttp } from '../platform/net/node-http.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
@@ -20,10 +21,18 @@ async function main(): Promise<void> {
   const config = loadConfig(process.env);
   const log = createLogger(config.LOG_LEVEL);
   const startedAt = Date.now();
-  const database = await openNodeDatabase(config, 'npm start');
+  const database = await openNodeDatabase(config, SERVER_LOCK_PURPOSE);
   const secrets = loadEmbeddedSecrets(config, (m) => log.warn(m));
   const demo = await bootstrapDemo(database.handle.db);
-  const services = buildServices({ config, db: database.handle.db, oauthSecret: secrets.oauthSecret, localQueueKeys: secrets.localQueueKeys, log });
+  const services = buildServices({
+    config,
+    db: database.handle.db,
+    oauthSecret: secrets.oauthSecret,
+    localQueueKeys: secrets.localQueueKeys,
+    secretsEncryptionKey: secrets.secretsEncryptionKey,
+    outbound: nodeOutboundHttp,
+    log,
+  });
   const { app } = createApp({
     services,
     clientIp: (c) => {
@@ -35,6 +44,11 @@ async function main(): Promise<void> {
     },
   });
   if (services.queue instanceof LocalTransport) services.queue.attach(async (req) => app.fetch(req));
+  // The local stand-in for the Workers cron: recover runs whose delivery was lost, now and every 30 s.
+  const sweep = () => void services.engine.sweep().catch((error: unknown) => log.error('run sweep failed', { error }));
+  sweep();
+  const sweeper = setInterval(sweep, 30_000);
+  sweeper.unref();
 
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
   await new Promise<void>((resolve, reject) => {
@@ -74,7 +88,8 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('shutting down', { signal });
     server.close();
-    if (services.queue instanceof LocalTransport) services.queue.close();
+    clearInterval(sweeper);
+    if (services.queue instanceof LocalTransport) await services.queue.close();
     await database.close();
     process.exit(0);
   };

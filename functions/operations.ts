@@ -1,5 +1,6 @@
 import type { Operation } from './registry.js';
 import { setupOperations } from './setup/operations.js';
+import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...webhookOperations];

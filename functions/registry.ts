@@ -69,6 +69,17 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
   /** Monthly verb family counted once the input is valid. */
   quota?: QuotaFamily;
   handler(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<z.input<O>>;
+  /**
+   * For run reads: called instead of the handler when the client sends `Accept: text/event-stream`;
+   * resolves which run to stream (tenant-checked) and from which event on.
+   */
+  stream?(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<RunStreamTarget>;
+}
+
+export interface RunStreamTarget {
+  runId: string;
+  /** Replay events with seq greater than this (from `?after=` or `Last-Event-ID`). */
+  after: number;
 }
 
 /** A declared operation with its types erased, as the transports see it. */
@@ -93,6 +104,7 @@ export interface Operation {
   rateLimit?: RateLimitRule;
   quota?: QuotaFamily;
   handler(ctx: OperationContext, input: Record<string, unknown>): Promise<unknown>;
+  stream?(ctx: OperationContext, input: Record<string, unknown>): Promise<RunStreamTarget>;
 }
 
 export function defineOperation<
@@ -107,6 +119,8 @@ export function defineOperation<
 /** What running an operation produced, for the transport to render. */
 export interface OperationOutcome {
   output: unknown;
+  /** Set instead of output when the run's events should be streamed. */
+  stream?: RunStreamTarget;
   status: 200 | 201 | 202;
   /** The tightest limiter that counted this call, for the X-RateLimit-* headers. */
   rateLimit?: RateLimitResult;

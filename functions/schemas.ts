@@ -5,10 +5,13 @@ import { z } from '@hono/zod-openapi';
  * over REST and as JSON values over MCP; these accept both.
  */
 
-export const queryInt = (options: { min: number; max: number; default?: number }) => {
-  const base = z.coerce.number().int().min(options.min).max(options.max);
-  return options.default === undefined ? base.optional() : base.default(options.default);
-};
+const intBetween = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
+
+/** An integer query value with a default (always present in the handler's input). */
+export const queryInt = (options: { min: number; max: number; default: number }) => intBetween(options.min, options.max).default(options.default);
+
+/** An optional integer query value. */
+export const optionalQueryInt = (options: { min: number; max: number }) => intBetween(options.min, options.max).optional();
 
 export const queryBool = () =>
   z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).optional();

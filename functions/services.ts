@@ -3,8 +3,12 @@ import type { AppConfig } from '../platform/config.js';
 import type { Database } from '../platform/db/port.js';
 import type { RateLimiter } from '../platform/limiter/port.js';
 import type { Logger } from '../platform/log.js';
+import type { OutboundHttp } from '../platform/net/port.js';
+import type { SecretBox } from '../platform/secret-box.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
+import type { RunEngine } from '../queues/engine.js';
+import type { RunNotifier } from '../queues/notifier.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
 
 /**
@@ -23,4 +27,12 @@ export interface Services {
   clock: Clock;
   log: Logger;
   credentials: CredentialVerifiers;
+  /** Runs asynchronous work in stages over the queue (queues/engine.ts). */
+  engine: RunEngine;
+  /** Wakes long-polls and streams in this process when a run commits. */
+  runNotifier: RunNotifier;
+  /** Seals secrets the service must read back (webhook signing secrets). */
+  secretBox: SecretBox;
+  /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
+  outbound: OutboundHttp;
 }

@@ -43,7 +43,7 @@ export const EnvSchema = z
   .object({
     APP_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().trim().min(1).default('127.0.0.1'),
-    PORT: positiveInt(8787),
+    PORT: positiveInt(8787).refine((port) => port === undefined || port <= 65535, 'must be at most 65535'),
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
     PUBLIC_URL: optionalUrl,
@@ -70,6 +70,8 @@ export const EnvSchema = z
 
     OAUTH_SIGNING_SECRET: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
     OAUTH_ACCESS_TOKEN_TTL_SECONDS: positiveInt(3600),
+    /** Seals secrets the service must be able to read back (webhook signing secrets). */
+    SECRETS_ENCRYPTION_KEY: optionalString.pipe(z.string().min(32, 'must be at least 32 characters').optional()),
 
     IDP_ISSUER: optionalString,
     IDP_AUDIENCE: optionalString,
@@ -80,6 +82,8 @@ export const EnvSchema = z
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
   })
+  // `when`: run these cross-variable checks even when a variable failed its own parse, so one
+  // ConfigError names every bad variable instead of revealing them a wave at a time.
   .superRefine((env, ctx) => {
     const need = (key: keyof typeof env, why: string) => {
       if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required ${why}` });
@@ -109,13 +113,14 @@ export const EnvSchema = z
       need('DATABASE_URL', 'in production');
       need('PUBLIC_URL', 'in production');
       need('OAUTH_SIGNING_SECRET', 'in production');
+      need('SECRETS_ENCRYPTION_KEY', 'in production');
       need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
       need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
-      if (env.ALLOW_LOOPBACK_WEBHOOKS) {
+      if (env.ALLOW_LOOPBACK_WEBHOOKS === true) {
         ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
       }
     }
-  });
+  }, { when: () => true });
 
 export type Env = z.input<typeof EnvSchema>;
 export type ParsedEnv = z.output<typeof EnvSchema>;

@@ -15,7 +15,8 @@ export interface FieldProblem {
  * `prefix` names where the value came from ("body", "query", "path") only when that helps.
  */
 export function parseOrThrow<S extends z.ZodType>(schema: S, value: unknown, prefix?: string): z.infer<S> {
-  const result = schema.safeParse(value);
+  // reportInput keeps each issue's input, so a missing field ("required") can be told from a wrong type.
+  const result = schema.safeParse(value, { reportInput: true });
   if (result.success) return result.data;
   throw validationError(schema, result.error.issues, prefix);
 }
@@ -45,7 +46,8 @@ function describeIssue(root: z.ZodType, issue: z.core.$ZodIssue, prefix?: string
   if (issue.code === 'invalid_value' && 'values' in issue) {
     problem.allowed = issue.values.map((v) => (typeof v === 'bigint' ? String(v) : v));
   }
-  if (issue.code === 'invalid_type' && issue.input === undefined) {
+  // Only when the issue reports its input: zod drops `input` otherwise, and absent is not undefined.
+  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue && issue.input === undefined) {
     problem.problem = 'required';
   }
   return [problem];

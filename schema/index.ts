@@ -2,3 +2,5 @@
 export * from './tenancy.js';
 export * from './credentials.js';
 export * from './usage.js';
+export * from './runs.js';
+export * from './webhooks.js';

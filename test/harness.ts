@@ -7,7 +7,8 @@ import { createApiKey, revokeApiKey } from '../functions/identity/api-keys.js';
 import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
 import { issueAccessToken } from '../functions/identity/oauth-tokens.js';
 import type { Bundle, Scope } from '../functions/identity/scopes.js';
-import type { StageDispatcher } from '../functions/http/stage-endpoint.js';
+import type { Pipeline } from '../queues/pipeline.js';
+import { allPipelines } from '../queues/pipelines.js';
 import type { Operation, OperationRegistry } from '../functions/registry.js';
 import type { Services } from '../functions/services.js';
 import { oauthClients } from '../schema/index.js';
@@ -18,6 +19,7 @@ import { openPglite, type PgliteHandle } from '../platform/db/pglite.js';
 import { createLogger } from '../platform/log.js';
 import { randomBase62 } from '../platform/ids.js';
 import { LocalTransport } from '../queues/transport/local.js';
+import { nodeOutboundHttp } from '../platform/net/node-http.js';
 
 export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
 export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', next: 'sig_next_test_key_0123456789' };
@@ -32,7 +34,8 @@ export interface HarnessOptions {
   env?: Record<string, string>;
   clock?: Clock;
   operations?: readonly Operation[];
-  stages?: StageDispatcher;
+  /** Extra run pipelines (test-only kinds) registered beside the service's own. */
+  pipelines?: readonly Pipeline[];
   /** Reuse a database (several apps over one file's database). */
   database?: PgliteHandle;
 }
@@ -104,10 +107,13 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     db: database.db,
     oauthSecret: TEST_OAUTH_SECRET,
     localQueueKeys: TEST_QUEUE_KEYS,
+    secretsEncryptionKey: 'test-secrets-encryption-key-0123456789abcdef',
+    outbound: nodeOutboundHttp,
     clock,
     log: createLogger(config.LOG_LEVEL),
+    pipelines: [...allPipelines, ...(options.pipelines ?? [])],
   });
-  const { app, registry } = createApp({ services, ...(options.operations ? { operations: options.operations } : {}), ...(options.stages ? { stages: options.stages } : {}) });
+  const { app, registry } = createApp({ services, ...(options.operations ? { operations: options.operations } : {}) });
   if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));
 
   const fetchApp = async (input: string | Request, init?: RequestInit): Promise<Response> => {
@@ -192,9 +198,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       await revokeApiKey(database.db, keyId, clock.now());
     },
     close: async () => {
-      if (services.queue instanceof LocalTransport) {
-        services.queue.close();
-      }
+      if (services.queue instanceof LocalTransport) await services.queue.close();
       if (!options.database) await database.close();
     },
   };

@@ -1,23 +1,32 @@
+import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../platform/db/port.js';
+import { apiKeys } from '../../schema/credentials.js';
 import { seedDemoWorkspace, type DemoSeedResult } from '../../schema/demo/seed.js';
 import { createApiKey } from '../identity/api-keys.js';
 import { ensureMembership, ensureUser } from '../identity/members.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
+const FIRST_START_KEY_NAME = 'Demo admin key (first start)';
 
 /**
- * First start of the embedded default: make sure the demo workspace exists; when this call created
- * it, also create its admin and an admin key, whose plaintext is returned exactly once.
+ * Start of the embedded default: make sure the demo workspace exists (with its corpus) and that its
+ * admin has been given a key once. The key's plaintext is returned only by the call that minted it,
+ * whether the workspace was created now or earlier by `admin demo seed`.
  */
 export async function bootstrapDemo(db: Database): Promise<DemoSeedResult & { adminKey: string | null }> {
   const demo = await seedDemoWorkspace(db);
-  if (!demo.created) return { ...demo, adminKey: null };
   const userId = await ensureUser(db, DEMO_ADMIN_EMAIL);
+  const [minted] = await db
+    .select({ id: apiKeys.id })
+    .from(apiKeys)
+    .where(and(eq(apiKeys.workspaceId, demo.workspaceId), eq(apiKeys.userId, userId), eq(apiKeys.name, FIRST_START_KEY_NAME)))
+    .limit(1);
+  if (minted) return { ...demo, adminKey: null };
   await ensureMembership(db, demo.workspaceId, userId, 'admin');
   const { key } = await createApiKey(db, {
     workspaceId: demo.workspaceId,
     userId,
-    name: 'Demo admin key (first start)',
+    name: FIRST_START_KEY_NAME,
     bundle: 'full_admin',
     role: 'admin',
     expiresAt: null,

@@ -9,11 +9,14 @@ const SecretsFile = z.object({
   oauth_signing_secret: z.string().min(32),
   queue_current_key: z.string().min(16),
   queue_next_key: z.string().min(16),
+  // Added after the first release: a file without it gets one, keeping the other secrets.
+  secrets_encryption_key: z.string().min(32).optional(),
 });
 
 export interface EmbeddedSecrets {
   oauthSecret: string;
   localQueueKeys: SigningKeys;
+  secretsEncryptionKey: string;
 }
 
 /**
@@ -22,18 +25,27 @@ export interface EmbeddedSecrets {
  * With DATABASE_URL and no data folder of ours, they are per process (and a warning says so).
  */
 export function loadEmbeddedSecrets(config: AppConfig, warn: (message: string) => void): EmbeddedSecrets {
-  const fresh = () => ({ oauth_signing_secret: randomBase62(48), queue_current_key: randomBase62(32), queue_next_key: randomBase62(32) });
+  const fresh = () => ({
+    oauth_signing_secret: randomBase62(48),
+    queue_current_key: randomBase62(32),
+    queue_next_key: randomBase62(32),
+    secrets_encryption_key: randomBase62(48),
+  });
   let stored: z.infer<typeof SecretsFile>;
   if (config.DATABASE_URL) {
     stored = fresh();
     if (!config.OAUTH_SIGNING_SECRET) warn('OAUTH_SIGNING_SECRET is not set: OAuth tokens issued by this process stop working when it exits.');
+    if (!config.SECRETS_ENCRYPTION_KEY) warn('SECRETS_ENCRYPTION_KEY is not set: webhook secrets sealed by this process cannot be read after it exits.');
   } else {
     const dir = resolve(config.DATA_DIR);
     mkdirSync(dir, { recursive: true });
     const path = join(dir, 'secrets.json');
     const existing = existsSync(path) ? SecretsFile.safeParse(JSON.parse(readFileSync(path, 'utf8'))) : null;
-    if (existing?.success) stored = existing.data;
-    else {
+    if (existing?.success && existing.data.secrets_encryption_key) stored = existing.data;
+    else if (existing?.success) {
+      stored = { ...existing.data, secrets_encryption_key: randomBase62(48) };
+      writeFileSync(path, JSON.stringify(stored, null, 2), { mode: 0o600 });
+    } else {
       stored = fresh();
       writeFileSync(path, JSON.stringify(stored, null, 2), { mode: 0o600 });
     }
@@ -41,5 +53,6 @@ export function loadEmbeddedSecrets(config: AppConfig, warn: (message: string) =
   return {
     oauthSecret: config.OAUTH_SIGNING_SECRET ?? stored.oauth_signing_secret,
     localQueueKeys: { current: stored.queue_current_key, next: stored.queue_next_key },
+    secretsEncryptionKey: config.SECRETS_ENCRYPTION_KEY ?? stored.secrets_encryption_key ?? randomBase62(48),
   };
 }

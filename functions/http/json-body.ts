@@ -11,8 +11,10 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
 export async function readJsonBody(c: Context): Promise<unknown> {
   const declared = Number(c.req.header('content-length') ?? '0');
   if (declared > MAX_BODY_BYTES) throw tooLarge();
-  const text = await c.req.text();
-  if (text.length > MAX_BODY_BYTES) throw tooLarge();
+  // The limit is in bytes: a string's length counts UTF-16 units, so a multi-byte body would slip past it.
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return {};
   const contentType = c.req.header('content-type');
   if (!contentType || !JSON_TYPE.test(contentType)) {

@@ -5,6 +5,13 @@ import type { Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
 import { readJsonBody } from './json-body.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
+import { streamRunEvents, wantsEventStream } from './run-stream.js';
+
+/** An SSE client reconnecting sends Last-Event-ID; it means the same as ?after= when that is absent. */
+function withLastEventId(c: Context, query: Record<string, string>): Record<string, string> {
+  const lastEventId = c.req.header('last-event-id');
+  return lastEventId && query.after === undefined ? { ...query, after: lastEventId } : query;
+}
 
 /** Hono path for an OpenAPI-style operation path: "/research/{id}" → "/api/platform/v1/research/:id". */
 export const honoPath = (op: Operation): string => API_PREFIX + op.path.replace(/\{(\w+)\}/g, ':$1');
@@ -23,11 +30,18 @@ export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry)
 export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: OperationRegistry): void {
   for (const op of registry.all()) {
     app.on(op.method.toUpperCase(), honoPath(op), async (c) => {
-      const outcome = await runOperation(op, invocationScope(c, registry), async () => ({
-        params: c.req.param() as Record<string, string>,
-        query: c.req.query(),
-        body: op.body ? await readJsonBody(c) : undefined,
-      }));
+      const streaming = Boolean(op.stream) && wantsEventStream(c);
+      const outcome = await runOperation(
+        op,
+        invocationScope(c, registry),
+        async () => ({
+          params: c.req.param() as Record<string, string>,
+          query: streaming ? withLastEventId(c, c.req.query()) : c.req.query(),
+          body: op.body ? await readJsonBody(c) : undefined,
+        }),
+        streaming ? 'stream' : 'respond',
+      );
+      if (outcome.stream) return streamRunEvents(c, outcome.stream);
       const global = c.get('rateLimit');
       if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);
       return c.json({ data: outcome.output }, outcome.status);

@@ -1,19 +1,15 @@
 import type { Context } from 'hono';
-import { ApiError } from '../../platform/errors.js';
+import { ApiError, isApiError } from '../../platform/errors.js';
 import { stageEndpointUrl } from '../../queues/transport/port.js';
 import { verifyDelivery } from '../../queues/transport/signing.js';
-import type { Services } from '../services.js';
 import type { AppEnv } from './env.js';
 import { renderError } from './errors.js';
-
-/** Runs one delivered stage message; the run engine provides it. Throwing makes the queue retry. */
-export type StageDispatcher = (kind: string, body: unknown, services: Services) => Promise<'done' | 'unknown_kind'>;
 
 /**
  * `POST /queues/<kind>`: the signature is verified on the raw body before anything parses it, against
  * the URL the sender signed for (<PUBLIC_URL>/queues/<kind>), with the current then the next key.
  */
-export function stageEndpoint(dispatch: StageDispatcher | undefined) {
+export function stageEndpoint() {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const services = c.get('services');
     const kind = c.req.param('kind') ?? '';
@@ -30,8 +26,19 @@ export function stageEndpoint(dispatch: StageDispatcher | undefined) {
       services.log.error('stage delivery with malformed JSON acknowledged and dropped', { kind });
       return c.json({ data: { accepted: false, reason: 'malformed_json' } }, 200);
     }
-    const outcome = dispatch ? await dispatch(kind, body, services) : 'unknown_kind';
+    let outcome;
+    try {
+      outcome = await services.engine.handleDelivery(kind, body);
+    } catch (error) {
+      if (isApiError(error) && error.code === 'invalid_argument') {
+        services.log.error('stage delivery with an invalid message acknowledged and dropped', { kind, error });
+        return c.json({ data: { accepted: false, reason: 'invalid_message' } }, 200);
+      }
+      throw error; // 5xx: the queue retries the delivery.
+    }
     if (outcome === 'unknown_kind') return renderError(c, new ApiError('not_found', `No pipeline named "${kind}".`, { kind }));
-    return c.json({ data: { accepted: true } }, 200);
+    // Another delivery holds this stage right now: a non-2xx makes the queue try again later.
+    if (outcome === 'busy') return renderError(c, new ApiError('conflict', 'The stage is being run by another delivery.', { kind }));
+    return c.json({ data: { accepted: true, outcome } }, 200);
   };
 }

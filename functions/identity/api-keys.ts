@@ -31,7 +31,7 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const bundle = BUNDLE_TABLE[input.bundle];
   if (!roleAtLeast(input.role, bundle.minRoleToCreate)) {
-    throw new ApiError('insufficient_role', `The ${bundle.label} bundle can only be given to a ${bundle.minRoleToCreate} or above.`, {
+    throw new ApiError('insufficient_role', `The ${bundle.label} bundle can only be given to members with role ${bundle.minRoleToCreate} or above.`, {
       bundle: input.bundle,
       required_role: bundle.minRoleToCreate,
       role: input.role,
@@ -87,7 +87,8 @@ export async function authenticateApiKey(db: Database, key: string, now: Date): 
   if (!row) throw new ApiError('invalid_token', 'The API key is not valid.');
   if (row.revokedAt) throw new ApiError('invalid_token', 'The API key has been revoked.');
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The API key has expired.');
-  if (!row.role) throw new ApiError('invalid_token', 'The key owner is no longer a member of this workspace.');
+  // The credential itself is sound; its owner lacks tenant access: 403, as for OAuth and IdP tokens.
+  if (!row.role) throw new ApiError('forbidden', 'The key owner is no longer a member of this workspace.');
   if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
     await db
       .update(apiKeys)

@@ -1,5 +1,5 @@
 import { sql, and, eq } from 'drizzle-orm';
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { createRemoteJWKSet, errors as joseErrors, jwtVerify, type JWTVerifyGetKey } from 'jose';
 import { memberships, users, workspaces } from '../../schema/index.js';
 import type { Database } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
@@ -45,6 +45,9 @@ export async function authenticateIdentityProviderToken(db: Database, idp: Ident
         : await jwtVerify(token, idp.key, { issuer: idp.issuer, audience: idp.audience, currentDate: now });
     payload = verified.payload;
   } catch (e) {
+    if (!(idp.key instanceof Uint8Array) && keySetUnavailable(e)) {
+      throw new ApiError('dependency_unavailable', "The identity provider's key set could not be fetched. Retry with backoff.");
+    }
     throw jwtFailure(e);
   }
   const workspaceId = payload[idp.workspaceClaim];
@@ -74,4 +77,15 @@ export async function authenticateIdentityProviderToken(db: Database, idp: Ident
     credentialId: typeof payload.sub === 'string' ? payload.sub : row.userId,
     bundle: null,
   };
+}
+
+/**
+ * The JWKS could not be fetched or read (network failure, timeout, non-200, not a key set): the
+ * provider's outage, not a bad credential, so the client must not be told to re-authenticate.
+ * jose raises a bare JOSEError only for those fetch failures, and fetch's own errors are not JOSE errors.
+ */
+function keySetUnavailable(e: unknown): boolean {
+  if (e instanceof joseErrors.JWKSTimeout || e instanceof joseErrors.JWKSInvalid) return true;
+  if (e instanceof joseErrors.JOSEError) return e.code === joseErrors.JOSEError.code;
+  return true;
 }

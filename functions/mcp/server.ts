@@ -27,8 +27,21 @@ const SERVER_INFO = { name: 'customer-intelligence-platform', version: '1.0.0' }
 export function mcpHandler(registry: OperationRegistry) {
   const catalog = buildMcpCatalog(registry);
   const tools = new Map(catalog.tools.map((t) => [t.name, t]));
+  // A fixed URI wins over a template that also matches it ("thing://list" is not "thing://{id}" with id=list).
+  const resourcesByPrecedence = [...catalog.resources.filter((r) => !r.isTemplate), ...catalog.resources.filter((r) => r.isTemplate)];
 
   return async (c: Context<AppEnv>): Promise<Response> => {
+    if (c.req.method !== 'POST') {
+      // Stateless: a fresh server per POST, so there is never anything to push on a GET stream. The MCP
+      // spec's signal for "no server-to-client stream" is 405; an SSE stream that closes at once would
+      // instead make clients reconnect in a loop, each attempt costing a credential check and a rate-limit hit.
+      c.header('Allow', 'POST');
+      const error = new ApiError('not_found', `This MCP endpoint is stateless and answers POST only, not ${c.req.method}.`, {
+        method: c.req.method,
+        allowed_methods: ['POST'],
+      });
+      return c.json(error.toEnvelope(), 405);
+    }
     const scope = invocationScope(c, registry);
     const log = scope.services.log;
     const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
@@ -75,16 +88,18 @@ export function mcpHandler(registry: OperationRegistry) {
 
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const uri = request.params.uri;
-      for (const resource of catalog.resources) {
+      for (const resource of resourcesByPrecedence) {
         const match = resource.pattern.exec(uri);
         if (!match) continue;
-        const params = Object.fromEntries(resource.placeholders.map((name, i) => [name, decodeURIComponent(match[i + 1] ?? '')]));
         try {
+          const params = Object.fromEntries(resource.placeholders.map((name, i) => [name, decodeUriPart(name, match[i + 1] ?? '')]));
           const outcome = await runOperation(resource.op, scope, async () => splitFlatInput(resource.op, params));
           return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(outcome.output) }] };
         } catch (e) {
+          // The caller's mistake (any 4xx: bad id, not found, scope, role) is InvalidParams; only 5xx is InternalError.
           const error = toApiError(e);
-          throw new McpError(error.status === 404 ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, error.toEnvelope());
+          if (error.status >= 500) log.error('MCP resource read failed', { correlation_id: scope.correlationId, error: e });
+          throw new McpError(error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, error.toEnvelope());
         }
       }
       throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}.`, new ApiError('not_found', `Unknown resource ${uri}.`).toEnvelope());
@@ -98,6 +113,16 @@ export function mcpHandler(registry: OperationRegistry) {
       void server.close();
     }
   };
+}
+
+function decodeUriPart(name: string, value: string): string {
+  try {
+    return decodeURIComponent(value);
+  } catch {
+    throw new ApiError('invalid_argument', `The resource URI's ${name} is not validly percent-encoded.`, {
+      fields: [{ field: name, problem: 'malformed percent-encoding', code: 'invalid_format' }],
+    });
+  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

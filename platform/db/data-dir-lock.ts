@@ -6,6 +6,9 @@ import { join, resolve } from 'node:path';
  * DATA_DIR is enforced here with an exclusive lock file holding the owner's pid; a lock left by a
  * dead process is taken over.
  */
+/** The lock purpose the server (`npm start`) takes; the admin CLI recognises a running server by it. */
+export const SERVER_LOCK_PURPOSE = 'npm start';
+
 export interface DataDirLock {
   path: string;
   release(): void;

@@ -81,7 +81,12 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
     if (!parsed.success || parsed.data.data.length !== texts.length) {
       throw new ApiError('dependency_unavailable', 'The embedding provider returned a malformed response.');
     }
-    const ordered = [...parsed.data.data].sort((a, b) => a.index - b.index).map((d) => d.embedding);
+    const sorted = [...parsed.data.data].sort((a, b) => a.index - b.index);
+    // Each text's vector exactly once: a duplicated or missing index would pair vectors with the wrong texts.
+    if (sorted.some((d, i) => d.index !== i)) {
+      throw new ApiError('dependency_unavailable', 'The embedding provider returned a malformed response.');
+    }
+    const ordered = sorted.map((d) => d.embedding);
     if (ordered.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
       throw new ApiError('dependency_unavailable', `The embedding provider did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`);
     }

@@ -61,7 +61,13 @@ export class WorkersAiEmbedder implements Embedder {
 
   async embed(texts: readonly string[]): Promise<number[][]> {
     if (texts.length === 0) return [];
-    const parsed = EmbeddingResponse.safeParse(await this.ai.run(this.model, { text: [...texts] }));
+    let raw: unknown;
+    try {
+      raw = await this.ai.run(this.model, { text: [...texts] });
+    } catch (cause) {
+      throw new ApiError('dependency_unavailable', 'Workers AI could not run the embedding model.', undefined, { cause });
+    }
+    const parsed = EmbeddingResponse.safeParse(raw);
     if (!parsed.success || parsed.data.data.length !== texts.length || parsed.data.data.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
       throw new ApiError('dependency_unavailable', `Workers AI embedding model ${this.model} did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`);
     }

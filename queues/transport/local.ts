@@ -1,5 +1,9 @@
+import { and, asc, eq, isNull, lte, or, sql } from 'drizzle-orm';
 import type { Clock } from '../../platform/clock.js';
+import type { Database } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
+import type { Logger } from '../../platform/log.js';
+import { queueDeliveries } from '../../schema/runs.js';
 import type { PublishRequest, PublishResult, QueueTransport, SigningKeys } from './port.js';
 import { stageEndpointUrl } from './port.js';
 import { signDelivery } from './signing.js';
@@ -11,77 +15,213 @@ export interface LocalTransportOptions {
   publicUrl: string;
   keys: SigningKeys;
   clock: Clock;
-  /** Attempts per message before it is dropped (the engine records failures itself). */
+  db: Database;
+  log: Logger;
+  /** Deliveries in flight at once. */
+  concurrency?: number;
+  /** Attempts per message before it is dropped (the sweeper recovers its run). */
   maxAttempts?: number;
-  /** First retry delay; doubles per attempt. */
+  /** First retry delay; doubles per attempt, capped at maxBackoffMs. */
   backoffMs?: number;
-  onError?: (error: unknown, request: PublishRequest) => void;
+  maxBackoffMs?: number;
+  /** How long a dispatcher holds a delivery before another may take it (crash recovery). */
+  lockMs?: number;
 }
 
+type DeliveryRow = typeof queueDeliveries.$inferSelect;
+
+/** Longest single wait of the dispatch loop; it re-reads the queue at least this often. */
+const MAX_IDLE_MS = 30_000;
+
 /**
- * The embedded default's transport: in-process, signed like QStash, delivered through the same stage
- * endpoint, retried with exponential backoff on any non-2xx, honouring delays and deduplication ids.
+ * The embedded default's queue: at-least-once, like QStash. Deliveries live in the database until
+ * the stage endpoint acknowledges them with a 2xx, so a restart resumes every pending one. Each is
+ * signed like QStash and posted to the same stage endpoint; a non-2xx is retried with exponential
+ * backoff; delays and deduplication ids are honoured; at most `concurrency` run at once.
  */
 export class LocalTransport implements QueueTransport {
   readonly name = 'local' as const;
-  readonly #options: Required<Omit<LocalTransportOptions, 'onError'>> & Pick<LocalTransportOptions, 'onError'>;
+  readonly #o: Required<LocalTransportOptions>;
   #deliver: Deliver | null = null;
   readonly #inFlight = new Set<Promise<void>>();
-  readonly #seenDeduplicationIds = new Set<string>();
-  #closed = false;
+  #running = false;
+  #stopped = false;
+  #wake: (() => void) | null = null;
+  /** Set by every wake-up; a loop about to sleep sees it and goes round again instead (no lost wake-ups). */
+  #woken = false;
+  #loop: Promise<void> | null = null;
 
   constructor(options: LocalTransportOptions) {
-    this.#options = { maxAttempts: 5, backoffMs: 500, ...options };
+    this.#o = { concurrency: 4, maxAttempts: 10, backoffMs: 500, maxBackoffMs: 60_000, lockMs: 60_000, ...options };
   }
 
-  /** Bind the stage endpoint (the app is built after its services, so this comes second). */
+  /** Bind the stage endpoint and start dispatching (pending deliveries from a previous process first). */
   attach(deliver: Deliver): void {
     this.#deliver = deliver;
+    if (this.#running || this.#stopped) return;
+    this.#running = true;
+    this.#loop = this.#dispatchLoop().catch((error: unknown) => {
+      this.#o.log.error('local queue dispatcher stopped', { error });
+    });
   }
 
   async publish(request: PublishRequest): Promise<PublishResult> {
-    const messageId = `msg_${newId()}`;
-    if (request.deduplicationId) {
-      if (this.#seenDeduplicationIds.has(request.deduplicationId)) return { messageId };
-      this.#seenDeduplicationIds.add(request.deduplicationId);
-    }
-    const task = this.#run(request).finally(() => this.#inFlight.delete(task));
-    this.#inFlight.add(task);
-    return { messageId };
+    const id = newId();
+    const deliverAt = new Date(this.#o.clock.now().getTime() + Math.max(0, request.delaySeconds ?? 0) * 1000);
+    await this.#o.db
+      .insert(queueDeliveries)
+      .values({ id, kind: request.kind, body: request.body, deduplicationId: request.deduplicationId ?? null, deliverAt })
+      .onConflictDoNothing();
+    this.#signal();
+    return { messageId: id };
   }
 
-  /** Resolve once nothing is pending or in flight (tests, clean shutdown). */
-  async idle(): Promise<void> {
-    while (this.#inFlight.size > 0) await Promise.allSettled([...this.#inFlight]);
+  /** Stop taking deliveries and wait for those in flight (clean shutdown). */
+  async close(): Promise<void> {
+    this.#stopped = true;
+    this.#signal();
+    await this.#loop;
+    await Promise.allSettled([...this.#inFlight]);
   }
 
-  close(): void {
-    this.#closed = true;
+  /**
+   * Stop at once, abandoning deliveries in flight as a killed process would: their rows stay locked
+   * until the lock expires, then a new transport on the same database takes them again.
+   */
+  crash(): void {
+    this.#stopped = true;
+    this.#signal();
   }
 
-  async #run(request: PublishRequest): Promise<void> {
-    if (request.delaySeconds) await this.#options.clock.sleep(request.delaySeconds * 1000);
-    const url = stageEndpointUrl(this.#options.publicUrl, request.kind);
-    const rawBody = JSON.stringify(request.body);
-    for (let attempt = 1; attempt <= this.#options.maxAttempts && !this.#closed; attempt++) {
-      try {
-        if (!this.#deliver) throw new Error('local transport has no stage endpoint attached');
-        const response = await this.#deliver(
-          new Request(url, {
-            method: 'POST',
-            headers: {
-              'content-type': 'application/json',
-              'upstash-signature': await signDelivery(this.#options.keys.current, url, rawBody),
-              'upstash-retried': String(attempt - 1),
-            },
-            body: rawBody,
-          }),
-        );
-        if (response.ok) return;
-      } catch (error) {
-        this.#options.onError?.(error, request);
+  #signal(): void {
+    this.#woken = true;
+    this.#wake?.();
+  }
+
+  /** Resolve once no delivery is due and none is in flight (tests; delayed ones may remain). */
+  async drain(maxRounds = 10_000): Promise<void> {
+    for (let round = 0; round < maxRounds; round++) {
+      if (this.#inFlight.size > 0) {
+        await Promise.race([Promise.allSettled([...this.#inFlight]), new Promise((r) => setTimeout(r, 5))]);
+        continue;
       }
-      if (attempt < this.#options.maxAttempts) await this.#options.clock.sleep(this.#options.backoffMs * 2 ** (attempt - 1));
+      if ((await this.#dueCount()) === 0) {
+        // One more look: a delivery that just finished may have published the next one.
+        await new Promise((r) => setTimeout(r, 1));
+        if (this.#inFlight.size === 0 && (await this.#dueCount()) === 0) return;
+        continue;
+      }
+      this.#signal();
+      await new Promise((r) => setTimeout(r, 2));
+    }
+    throw new Error('local queue did not drain');
+  }
+
+  async #dueCount(): Promise<number> {
+    const now = this.#o.clock.now();
+    const [row] = await this.#o.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(queueDeliveries)
+      .where(and(lte(queueDeliveries.deliverAt, now), or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now))));
+    return row?.n ?? 0;
+  }
+
+  async #dispatchLoop(): Promise<void> {
+    while (!this.#stopped) {
+      this.#woken = false;
+      const free = this.#o.concurrency - this.#inFlight.size;
+      const claimed = free > 0 ? await this.#claim(free) : [];
+      for (const row of claimed) {
+        const task = this.#dispatch(row).finally(() => {
+          this.#inFlight.delete(task);
+          this.#signal();
+        });
+        this.#inFlight.add(task);
+      }
+      if (claimed.length > 0 && claimed.length === free) continue;
+      await this.#sleepUntilNextDue();
+    }
+  }
+
+  /** Take up to `limit` due deliveries: lock them and count the attempt, in one statement. */
+  async #claim(limit: number): Promise<DeliveryRow[]> {
+    const now = this.#o.clock.now();
+    const due = this.#o.db
+      .select({ id: queueDeliveries.id })
+      .from(queueDeliveries)
+      .where(and(lte(queueDeliveries.deliverAt, now), or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now))))
+      .orderBy(asc(queueDeliveries.deliverAt), asc(queueDeliveries.id))
+      .limit(limit);
+    return this.#o.db
+      .update(queueDeliveries)
+      .set({ lockedUntil: new Date(now.getTime() + this.#o.lockMs), attempt: sql`${queueDeliveries.attempt} + 1` })
+      .where(sql`${queueDeliveries.id} in ${due}`)
+      .returning();
+  }
+
+  async #dispatch(row: DeliveryRow): Promise<void> {
+    const url = stageEndpointUrl(this.#o.publicUrl, row.kind);
+    const rawBody = JSON.stringify(row.body);
+    let failure: string;
+    try {
+      if (!this.#deliver) throw new Error('no stage endpoint attached');
+      const response = await this.#deliver(
+        new Request(url, {
+          method: 'POST',
+          headers: {
+            'content-type': 'application/json',
+            'upstash-signature': await signDelivery(this.#o.keys.current, url, rawBody),
+            'upstash-message-id': row.id,
+            'upstash-retried': String(row.attempt - 1),
+          },
+          body: rawBody,
+        }),
+      );
+      await response.body?.cancel();
+      if (this.#stopped) return; // Abandoned (crash): leave the row locked, as a dead process would.
+      if (response.ok) {
+        await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+        return;
+      }
+      failure = `HTTP ${response.status}`;
+    } catch (error) {
+      if (this.#stopped) return;
+      failure = error instanceof Error ? error.message : String(error);
+    }
+    if (row.attempt >= this.#o.maxAttempts) {
+      this.#o.log.error('local delivery dropped after its last attempt; the run sweeper will re-publish', { kind: row.kind, body: row.body, failure });
+      await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+      return;
+    }
+    const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (row.attempt - 1));
+    await this.#o.db
+      .update(queueDeliveries)
+      .set({ deliverAt: new Date(this.#o.clock.now().getTime() + delay), lockedUntil: null, lastError: failure })
+      .where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+  }
+
+  /** Wait until the earliest pending delivery (or lock) comes due, or until woken by a publish. */
+  async #sleepUntilNextDue(): Promise<void> {
+    if (this.#stopped) return;
+    const now = this.#o.clock.now().getTime();
+    const [next] = await this.#o.db
+      .select({ at: sql<string | null>`min(greatest(${queueDeliveries.deliverAt}, coalesce(${queueDeliveries.lockedUntil}, ${queueDeliveries.deliverAt})))` })
+      .from(queueDeliveries);
+    const nextAt = next?.at ? new Date(next.at).getTime() : null;
+    const wait = nextAt === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, nextAt - now));
+    if (wait === 0 && this.#inFlight.size < this.#o.concurrency) return;
+    const wake = new AbortController();
+    this.#wake = () => wake.abort();
+    if (this.#woken) {
+      this.#wake = null;
+      return;
+    }
+    try {
+      await this.#o.clock.sleep(wait === 0 ? MAX_IDLE_MS : wait, wake.signal);
+    } catch {
+      // Woken early by a publish, a finished delivery or a stop.
+    } finally {
+      this.#wake = null;
     }
   }
 }

@@ -2,6 +2,8 @@ import { Client } from '@upstash/qstash';
 import type { PublishRequest, PublishResult, QueueTransport } from './port.js';
 import { stageEndpointUrl } from './port.js';
 
+const QSTASH_DEFAULT_URL = 'https://qstash.upstash.io';
+
 /**
  * Production transport: QStash delivers each message to <PUBLIC_URL>/queues/<kind>, signed with the
  * account's signing keys, retrying failed deliveries itself. `baseUrl` is injectable so a test can
@@ -13,7 +15,9 @@ export class QStashTransport implements QueueTransport {
   readonly #publicUrl: string;
 
   constructor(options: { token: string; publicUrl: string; baseUrl?: string | undefined; retries?: number }) {
-    this.#client = new Client({ token: options.token, ...(options.baseUrl ? { baseUrl: options.baseUrl } : {}) });
+    // Always pass baseUrl and devMode: otherwise the client consults process.env itself (QSTASH_DEV
+    // swaps in dev credentials and downloads a dev-server binary; QSTASH_REGION swaps the token).
+    this.#client = new Client({ token: options.token, baseUrl: options.baseUrl ?? QSTASH_DEFAULT_URL, devMode: false });
     this.#publicUrl = options.publicUrl;
     this.retries = options.retries ?? 3;
   }

@@ -29,7 +29,8 @@ export async function signDelivery(key: string, url: string, rawBody: string): P
  */
 export async function verifyDelivery(keys: SigningKeys, signature: string | undefined, url: string, rawBody: string): Promise<boolean> {
   if (!signature) return false;
-  const receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next });
+  // devMode: false, or QSTASH_DEV in the environment would swap our keys for QStash's dev-server keys.
+  const receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next, devMode: false });
   try {
     return await receiver.verify({ signature, body: rawBody, url, clockTolerance: 5 });
   } catch {

@@ -1,0 +1,11 @@
+/**
+ * `npm run bench`: every benchmark, each reporting its figures beside a baseline measured in the
+ * same run (ratios, not absolute times: this machine's speed varies).
+ */
+import { benchEngine } from './engine.js';
+import { printTable } from './report.js';
+
+const started = Date.now();
+printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
+process.stdout.write(`\nAll benchmarks done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
+process.exit(0);

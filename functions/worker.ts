@@ -1,0 +1,269 @@
+/**
+ * The Cloudflare Workers entry: `fetch` serves the app, `scheduled` receives the every-minute cron.
+ *
+ * Per isolate: the configuration is parsed once per `env` object and the Hono app is built once.
+ * Per request: a Neon pool is opened (a pool must not outlive its request in Workers), the services
+ * are built from the configuration and the bindings, the app handles the request, and the pool is
+ * closed in `ctx.waitUntil` (after a streamed body ends, for SSE).
+ *
+ * This file must stay free of PGlite, node:fs-based migrators, @hono/node-server and `ws`:
+ * test/worker-bundle.test.ts bundles it with wrangler and checks.
+ */
+import { ConfigError, loadConfig, type AppConfig } from '../platform/config.js';
+import { openNeon, type NeonHandle } from '../platform/db/neon.js';
+import { ApiError } from '../platform/errors.js';
+import { MemoryRateLimiter } from '../platform/limiter/memory.js';
+import { systemClock } from '../platform/clock.js';
+import { createLogger } from '../platform/log.js';
+import { RunNotifier } from '../queues/notifier.js';
+import type { WorkersAiBinding } from '../platform/model/workers-ai.js';
+import { createApp, type App } from './app.js';
+import { buildServices } from './build-services.js';
+import type { Services } from './services.js';
+
+// ---------------------------------------------------------------------------------------------
+// The few Workers runtime types we use (not @cloudflare/workers-types: it conflicts with
+// @types/node in this tsconfig). Structurally compatible with the runtime's objects and Hono's.
+
+export interface ExecutionContext {
+  waitUntil(promise: Promise<unknown>): void;
+  passThroughOnException(): void;
+  props: unknown;
+}
+
+export interface ScheduledController {
+  readonly scheduledTime: number;
+  readonly cron: string;
+  noRetry(): void;
+}
+
+/** Bindings: the [vars] and secrets (strings) and the Workers AI binding. */
+export interface WorkerEnv {
+  AI?: WorkersAiBinding;
+  [name: string]: unknown;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+/**
+ * What later code registers to run on the cron trigger (the routines scheduler): it receives the
+ * controller and services built exactly as for a request, with a database handle that is closed
+ * when the returned promise settles.
+ */
+export type CronHook = (event: { controller: ScheduledController; services: Services; ctx: ExecutionContext }) => Promise<void>;
+
+export interface WorkerOptions {
+  /** The cron handler (routines); without one the worker only logs that the cron fired. */
+  cron?: CronHook;
+  /** Open the database (tests substitute it); defaults to a Neon pool per request. */
+  openDatabase?: (config: WorkerConfig) => Pick<NeonHandle, 'db' | 'close'>;
+}
+
+export interface Worker {
+  fetch(request: Request, env: WorkerEnv, ctx: ExecutionContext): Promise<Response>;
+  scheduled(controller: ScheduledController, env: WorkerEnv, ctx: ExecutionContext): Promise<void>;
+}
+
+/** The configuration with what the worker itself needs made non-optional. */
+export type WorkerConfig = AppConfig & {
+  DATABASE_URL: string;
+  OAUTH_SIGNING_SECRET: string;
+  SECRETS_ENCRYPTION_KEY: string;
+  QSTASH_TOKEN: string;
+  QSTASH_CURRENT_SIGNING_KEY: string;
+  QSTASH_NEXT_SIGNING_KEY: string;
+};
+
+type Prepared = { ok: true; config: WorkerConfig } | { ok: false; error: ConfigError };
+
+/** The public message; the detail (which variables are wrong, never their values) goes to the log. */
+const MISCONFIGURED = 'Service misconfigured';
+
+/** Where a request's services ride from `fetch` to the app's services factory: the app's `c.env`. */
+const SERVICES = Symbol('services');
+interface RequestBindings extends WorkerEnv {
+  [SERVICES]?: Services;
+}
+
+/**
+ * Validate the environment for the worker: loadConfig's rules, plus what only a long-lived process
+ * could do without (a local database, a generated OAuth secret, the in-process queue).
+ */
+export function parseWorkerConfig(env: WorkerEnv): WorkerConfig {
+  const config = loadConfig(env);
+  const problems: string[] = [];
+  if (!config.DATABASE_URL) problems.push('DATABASE_URL: is required in the worker (Neon Postgres; there is no embedded database on Workers)');
+  if (!config.SECRETS_ENCRYPTION_KEY) {
+    problems.push('SECRETS_ENCRYPTION_KEY: is required in the worker (isolates cannot share a generated key)');
+  }
+  if (!config.OAUTH_SIGNING_SECRET) {
+    problems.push('OAUTH_SIGNING_SECRET: is required in the worker (isolates cannot share a generated secret)');
+  }
+  if (!config.QSTASH_TOKEN || !config.QSTASH_CURRENT_SIGNING_KEY || !config.QSTASH_NEXT_SIGNING_KEY) {
+    problems.push(
+      'QSTASH_TOKEN, QSTASH_CURRENT_SIGNING_KEY, QSTASH_NEXT_SIGNING_KEY: are required in the worker ' +
+        '(the local queue transport needs a long-lived process; use `npm start` for that)',
+    );
+  }
+  if (config.MODEL_PROVIDER === 'workers_ai' && !env.AI) {
+    problems.push('AI: MODEL_PROVIDER=workers_ai needs the Workers AI binding ([ai] binding = "AI" in wrangler.toml)');
+  }
+  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return config as WorkerConfig;
+}
+
+/** Build the worker. `export default createWorker()` below; later code passes its cron hook. */
+export function createWorker(options: WorkerOptions = {}): Worker {
+  const prepared = new WeakMap<object, Prepared>();
+  // Used only when Upstash is not configured (non-production): one limiter per isolate, not per request.
+  const memoryLimiter = new MemoryRateLimiter(systemClock);
+  // Wakes long-polls served by this isolate when a stage run by this isolate commits.
+  const runNotifier = new RunNotifier();
+  const openDatabase = options.openDatabase ?? ((config: WorkerConfig) => openNeon({ connectionString: config.DATABASE_URL }));
+
+  const prepare = (env: WorkerEnv): Prepared => {
+    let entry = prepared.get(env);
+    if (!entry) {
+      try {
+        entry = { ok: true, config: parseWorkerConfig(env) };
+      } catch (error) {
+        // Anything else (a bug in parsing) is reported the same way, without its text reaching clients.
+        entry = { ok: false, error: error instanceof ConfigError ? error : new ConfigError(`Invalid configuration: ${String(error)}`) };
+      }
+      prepared.set(env, entry);
+    }
+    return entry;
+  };
+
+  const build = (config: WorkerConfig, env: WorkerEnv) => {
+    const handle = openDatabase(config);
+    try {
+      const services = buildServices({
+        config,
+        db: handle.db,
+        oauthSecret: config.OAUTH_SIGNING_SECRET,
+        secretsEncryptionKey: config.SECRETS_ENCRYPTION_KEY,
+        workersAi: env.AI,
+        memoryLimiter,
+        runNotifier,
+      });
+      return { handle, services };
+    } catch (error) {
+      void handle.close().catch(() => {});
+      throw error;
+    }
+  };
+
+  // Built once per isolate; the services come per request through c.env.
+  const { app }: { app: App } = createApp({
+    services: (c) => {
+      const services = (c.env as RequestBindings | undefined)?.[SERVICES];
+      if (!services) throw new ApiError('internal', MISCONFIGURED);
+      return services;
+    },
+    clientIp: (c) => c.req.header('cf-connecting-ip') ?? undefined,
+  });
+
+  return {
+    async fetch(request, env, ctx) {
+      const entry = prepare(env);
+      if (!entry.ok) {
+        console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), message: entry.error.message }));
+        // Through the app without services: the correlation id is set, and the error envelope rendered.
+        return app.fetch(request, env, ctx);
+      }
+      let built: ReturnType<typeof build>;
+      try {
+        built = build(entry.config, env);
+      } catch (error) {
+        console.error(
+          JSON.stringify({ level: 'error', time: new Date().toISOString(), message: 'could not build services', error: String(error) }),
+        );
+        return app.fetch(request, env, ctx);
+      }
+      const bindings: RequestBindings = { ...env, [SERVICES]: built.services };
+      let response: Response;
+      try {
+        response = await app.fetch(request, bindings, ctx);
+      } catch (error) {
+        ctx.waitUntil(built.handle.close().catch(() => {}));
+        throw error;
+      }
+      const { response: out, finished } = whenBodyEnds(response);
+      const close = finished.then(() => built.handle.close());
+      ctx.waitUntil(close.catch((error: unknown) => built.services.log.warn('closing the database pool failed', { error })));
+      return out;
+    },
+
+    async scheduled(controller, env, ctx) {
+      const entry = prepare(env);
+      if (!entry.ok) {
+        console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), message: entry.error.message }));
+        throw new Error(MISCONFIGURED);
+      }
+      const log = createLogger(entry.config.LOG_LEVEL);
+      const fields = { cron: controller.cron, scheduled_time: new Date(controller.scheduledTime).toISOString() };
+      if (!options.cron) {
+        log.info('cron fired (no cron handler registered)', fields);
+        return;
+      }
+      log.info('cron fired', fields);
+      const { handle, services } = build(entry.config, env);
+      try {
+        await options.cron({ controller, services, ctx });
+      } finally {
+        await handle.close();
+      }
+    },
+  };
+}
+
+/**
+ * A streamed body (SSE: run streams, MCP) may still read the database after `fetch` returns, so the
+ * pool is closed only when such a body has been fully sent or cancelled. Other bodies are complete.
+ */
+export function whenBodyEnds(response: Response): { response: Response; finished: Promise<void> } {
+  const type = response.headers.get('content-type') ?? '';
+  if (!response.body || !type.startsWith('text/event-stream')) return { response, finished: Promise.resolve() };
+  let settle!: () => void;
+  const finished = new Promise<void>((resolve) => (settle = resolve));
+  const reader = response.body.getReader();
+  const body = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const { done, value } = await reader.read();
+        if (done) {
+          controller.close();
+          settle();
+        } else {
+          controller.enqueue(value);
+        }
+      } catch (error) {
+        controller.error(error);
+        settle();
+      }
+    },
+    async cancel(reason) {
+      try {
+        await reader.cancel(reason);
+      } finally {
+        settle();
+      }
+    },
+  });
+  return {
+    response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }),
+    finished,
+  };
+}
+
+/**
+ * Every minute: re-publish stage deliveries that were lost (a crash between a commit and its
+ * publish, or a delivery QStash gave up on), so every unfinished run moves on.
+ */
+export const everyMinute: CronHook = async ({ services }) => {
+  const republished = await services.engine.sweep();
+  if (republished > 0) services.log.info('sweeper re-published overdue runs', { count: republished });
+};
+
+export default createWorker({ cron: everyMinute });

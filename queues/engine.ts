@@ -1,0 +1,468 @@
+import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Database, Queryable, Transaction } from '../platform/db/port.js';
+import { ApiError, isApiError } from '../platform/errors.js';
+import { newId } from '../platform/ids.js';
+import { parseOrThrow } from '../platform/validation.js';
+import { runs, type RunError, type RunStatus } from '../schema/runs.js';
+import type { Services } from '../functions/services.js';
+import {
+  DEFAULT_RETRY,
+  NonRetryableError,
+  RunSuperseded,
+  type CommitScope,
+  type Pipeline,
+  type RetryPolicy,
+  type RunEventDraft,
+  type StageResult,
+  type StartRunParams,
+} from './pipeline.js';
+import { appendEvents, isTerminal, jsonbMerge, loadRun, loadWorkspaceRun, toRunView, type RunRow } from './run-store.js';
+
+/** The body of every stage delivery, validated before anything else reads it. */
+export const StageMessage = z.object({ run_id: z.uuid(), stage: z.string().min(1), version: z.number().int().min(0) }).strict();
+export type StageMessage = z.infer<typeof StageMessage>;
+
+export type DeliveryOutcome =
+  | 'done' // the stage ran and its result committed
+  | 'ignored' // terminal run, stale stage or version, paused run: acknowledged, nothing done
+  | 'busy' // another delivery holds the stage: the queue should try again later
+  | 'unknown_kind';
+
+const DEFAULT_DEADLINE_MS = 30_000;
+/** A lease outlives the deadline by this much, so a slow commit is not mistaken for a crash. */
+const LEASE_MARGIN_MS = 15_000;
+/** How overdue a run must be before the sweeper assumes its delivery was lost. */
+const SWEEP_GRACE_MS = 60_000;
+
+/** A delivery to publish once the transaction that made it has committed. */
+interface Kick {
+  runId: string;
+  kind: string;
+  stage: string;
+  version: number;
+  delaySeconds: number;
+}
+
+/**
+ * The stage runner (architecture, "A run"). Every delivery is idempotent: it loads the run, ignores
+ * itself unless it names the current stage and version, leases the stage, runs it with a deadline,
+ * and commits output + events + the next state in one transaction guarded by the version column.
+ * The next delivery is published after the commit; the sweeper re-publishes any that was lost.
+ */
+export class RunEngine {
+  readonly #pipelines = new Map<string, Pipeline>();
+  readonly #services: () => Services;
+
+  constructor(services: () => Services, pipelines: readonly Pipeline[] = []) {
+    this.#services = services;
+    for (const p of pipelines) this.register(p);
+  }
+
+  register(pipeline: Pipeline): void {
+    if (this.#pipelines.has(pipeline.kind)) throw new Error(`pipeline ${pipeline.kind} registered twice`);
+    for (const stage of pipeline.order) if (!pipeline.stages[stage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} has no function`);
+    this.#pipelines.set(pipeline.kind, pipeline);
+  }
+
+  pipeline(kind: string): Pipeline | undefined {
+    return this.#pipelines.get(kind);
+  }
+
+  // ---- starting ------------------------------------------------------------------------------
+
+  /** Insert a run (queued, first event appended) and publish its first delivery after the commit. */
+  async start(params: StartRunParams): Promise<{ runId: string }> {
+    const kicks: Kick[] = [];
+    const result = await this.#db().transaction(async (tx) => this.#insertRun(tx, params, kicks));
+    await this.#publish(kicks);
+    return result;
+  }
+
+  /**
+   * Run `fn` in a transaction that may start runs (directly or by emitting events); their first
+   * deliveries are published once it commits, and nothing is published if it rolls back.
+   */
+  async transaction<T>(fn: (scope: CommitScope) => Promise<T>): Promise<T> {
+    const kicks: Kick[] = [];
+    const result = await this.#db().transaction(async (tx) => fn(this.#commitScope(tx, kicks)));
+    await this.#publish(kicks);
+    return result;
+  }
+
+  /** Start runs inside a caller's transaction; call the returned function after it commits. */
+  async startInTransaction(tx: Transaction, params: StartRunParams): Promise<{ runId: string; publish: () => Promise<void> }> {
+    const kicks: Kick[] = [];
+    const { runId } = await this.#insertRun(tx, params, kicks);
+    return { runId, publish: () => this.#publish(kicks) };
+  }
+
+  async #insertRun(tx: Transaction, params: StartRunParams, kicks: Kick[]): Promise<{ runId: string }> {
+    const pipeline = this.#pipelines.get(params.kind);
+    if (!pipeline) throw new Error(`no pipeline for run kind ${params.kind}`);
+    const stage = params.stage ?? pipeline.order[0];
+    if (!stage || !pipeline.stages[stage]) throw new Error(`pipeline ${params.kind} has no stage ${String(stage)}`);
+    const now = this.#now();
+    const runId = params.runId ?? newId();
+    const delaySeconds = params.delaySeconds ?? 0;
+    await tx.insert(runs).values({
+      id: runId,
+      workspaceId: params.workspaceId,
+      kind: params.kind,
+      status: 'queued',
+      stage,
+      version: 0,
+      input: params.input ?? {},
+      state: params.state ?? {},
+      createdBy: params.createdBy ?? null,
+      parentRunId: params.parentRunId ?? null,
+      lastSeq: 1,
+      dueAt: new Date(now.getTime() + delaySeconds * 1000),
+      createdAt: now,
+      updatedAt: now,
+    });
+    await appendEvents(tx, { id: runId, workspaceId: params.workspaceId }, 0, [{ type: 'run.queued', data: { status: 'queued', stage } }], now);
+    kicks.push({ runId, kind: params.kind, stage, version: 0, delaySeconds });
+    return { runId };
+  }
+
+  // ---- delivering ----------------------------------------------------------------------------
+
+  /** Handle one delivery of a stage message (any number of times, in any order, concurrently). */
+  async handleDelivery(kind: string, body: unknown): Promise<DeliveryOutcome> {
+    const pipeline = this.#pipelines.get(kind);
+    if (!pipeline) return 'unknown_kind';
+    const message = parseOrThrow(StageMessage, body);
+    const row = await loadRun(this.#db(), message.run_id);
+    if (!row || row.kind !== kind) return 'ignored';
+    if (isTerminal(row.status) || row.status === 'awaiting_input') return 'ignored';
+    if (row.stage !== message.stage || row.version !== message.version) return 'ignored';
+
+    const deadlineMs = pipeline.deadlineMs ?? DEFAULT_DEADLINE_MS;
+    const leaseToken = newId();
+    const claimed = await this.#claim(row, leaseToken, deadlineMs);
+    if (!claimed) {
+      const current = await loadRun(this.#db(), message.run_id);
+      const stillCurrent = current && !isTerminal(current.status) && current.stage === message.stage && current.version === message.version;
+      return stillCurrent ? 'busy' : 'ignored';
+    }
+    const retry = pipeline.retry ?? DEFAULT_RETRY;
+    if (claimed.attempt > retry.maxAttempts) {
+      await this.#commitFailure(pipeline, claimed, leaseToken, { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` });
+      return 'done';
+    }
+
+    const stage = pipeline.stages[message.stage];
+    if (!stage) {
+      await this.#commitFailure(pipeline, claimed, leaseToken, { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` });
+      return 'done';
+    }
+
+    const cancel = new AbortController();
+    const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(deadlineMs)]);
+    const checkpoint = async () => {
+      const current = await loadRun(this.#db(), claimed.id);
+      if (!current || current.version !== claimed.version || current.leaseToken !== leaseToken || isTerminal(current.status)) {
+        cancel.abort(new RunSuperseded('run changed while the stage ran'));
+        throw new RunSuperseded('run changed while the stage ran');
+      }
+      if (signal.aborted) throw new ApiError('service_unavailable', `Stage ${message.stage} passed its ${deadlineMs} ms deadline.`);
+    };
+
+    let result: StageResult;
+    try {
+      result = await stage({ run: toRunView(claimed), services: this.#services(), signal, checkpoint });
+    } catch (error) {
+      if (error instanceof RunSuperseded) return 'ignored';
+      await this.#handleStageError(pipeline, claimed, leaseToken, retry, error);
+      return 'done';
+    }
+    await this.#commitResult(pipeline, claimed, leaseToken, result);
+    return 'done';
+  }
+
+  /** Take the stage's lease: count the attempt, mark the run running. Null when someone holds it. */
+  async #claim(row: RunRow, leaseToken: string, deadlineMs: number): Promise<RunRow | null> {
+    const now = this.#now();
+    // Only the first claim of a queued run appends an event; later claims are one statement.
+    const claim = async (db: Queryable) => {
+      const [claimed] = await db
+        .update(runs)
+        .set({
+          leaseToken,
+          leaseUntil: new Date(now.getTime() + deadlineMs + LEASE_MARGIN_MS),
+          attempt: sql`${runs.attempt} + 1`,
+          totalAttempts: sql`${runs.totalAttempts} + 1`,
+          status: 'running',
+          startedAt: sql`coalesce(${runs.startedAt}, ${now.toISOString()}::timestamptz)`,
+          updatedAt: now,
+          lastSeq: row.status === 'queued' ? sql`${runs.lastSeq} + 1` : runs.lastSeq,
+        })
+        .where(
+          and(
+            eq(runs.id, row.id),
+            eq(runs.version, row.version),
+            eq(runs.status, row.status),
+            inArray(runs.status, ['queued', 'running']),
+            or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)),
+          ),
+        )
+        .returning();
+      return claimed ?? null;
+    };
+    if (row.status !== 'queued') return claim(this.#db());
+    return this.#db().transaction(async (tx) => {
+      const claimed = await claim(tx);
+      if (claimed) await appendEvents(tx, claimed, claimed.lastSeq - 1, [{ type: 'run.started', data: { status: 'running', stage: claimed.stage } }], now);
+      return claimed;
+    });
+  }
+
+  async #commitResult(pipeline: Pipeline, run: RunRow, leaseToken: string, result: StageResult): Promise<void> {
+    const stage = run.stage ?? '';
+    const now = this.#now();
+    const events: RunEventDraft[] = [...(result.events ?? [])];
+    if (!('fail' in result)) events.push({ type: 'stage.completed', data: { stage, attempt: run.attempt } });
+    let status: RunStatus;
+    let nextStage: string | null = null;
+    let delaySeconds = 0;
+    let error: RunError | null = null;
+    let pendingInput = null;
+    if ('fail' in result) {
+      status = 'failed';
+      error = { code: result.fail.code, message: result.fail.message, stage };
+      events.push({ type: 'run.failed', data: { status, error } });
+    } else if ('complete' in result) {
+      status = 'complete';
+      events.push({ type: 'run.completed', data: { status } });
+    } else if ('pause' in result) {
+      status = 'awaiting_input';
+      nextStage = result.next;
+      pendingInput = result.pause;
+      events.push({ type: 'run.awaiting_input', data: { status, pending_input: result.pause } });
+    } else {
+      status = 'running';
+      nextStage = result.next;
+      delaySeconds = result.delaySeconds ?? 0;
+      if (!pipeline.stages[nextStage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} returned unknown next stage ${nextStage}`);
+    }
+    const terminal = isTerminal(status);
+    const kicks: Kick[] = [];
+    const committed = await this.#db().transaction(async (tx) => {
+      const [updated] = await tx
+        .update(runs)
+        .set({
+          version: sql`${runs.version} + 1`,
+          status,
+          stage: nextStage,
+          // A committed stage is a finished step; a stage that schedules itself again starts afresh.
+          attempt: 0,
+          outputs: jsonbMerge(runs.outputs, { [stage]: result.output ?? null }),
+          state: jsonbMerge(runs.state, result.state ?? {}),
+          pendingInput,
+          error,
+          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
+          dueAt: nextStage && status === 'running' ? new Date(now.getTime() + delaySeconds * 1000) : null,
+          leaseToken: null,
+          leaseUntil: null,
+          updatedAt: now,
+          completedAt: terminal ? now : null,
+        })
+        .where(and(eq(runs.id, run.id), eq(runs.version, run.version), eq(runs.leaseToken, leaseToken)))
+        .returning();
+      if (!updated) return null;
+      await appendEvents(tx, run, updated.lastSeq - events.length, events, now);
+      const scope = this.#commitScope(tx, kicks);
+      if (result.effects) await result.effects(scope);
+      if (terminal && pipeline.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status }, scope);
+      if (nextStage && status === 'running') {
+        kicks.push({ runId: run.id, kind: run.kind, stage: nextStage, version: updated.version, delaySeconds });
+      }
+      return updated;
+    });
+    if (!committed) return;
+    await this.#publish(kicks);
+    this.#services().runNotifier.notify(run.id);
+  }
+
+  async #handleStageError(pipeline: Pipeline, run: RunRow, leaseToken: string, retry: RetryPolicy, error: unknown): Promise<void> {
+    const log = this.#services().log;
+    const retryable = !(error instanceof NonRetryableError) && (!isApiError(error) || error.retry);
+    const code = error instanceof NonRetryableError ? error.code : isApiError(error) ? error.code : 'internal';
+    // Unknown errors are recorded by class only: their text may carry internals or secrets.
+    const message = error instanceof NonRetryableError || isApiError(error) ? error.message : `Stage ${run.stage} failed unexpectedly.`;
+    if (!retryable || run.attempt >= retry.maxAttempts) {
+      log.warn('stage failed; run fails', { run_id: run.id, kind: run.kind, stage: run.stage, attempt: run.attempt, error });
+      const reason = retryable ? `${message} (gave up after ${run.attempt} attempts)` : message;
+      await this.#commitFailure(pipeline, run, leaseToken, { code, message: reason });
+      return;
+    }
+    const delayMs = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (run.attempt - 1));
+    log.info('stage failed; retrying', { run_id: run.id, stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error });
+    const now = this.#now();
+    const events: RunEventDraft[] = [{ type: 'stage.retrying', data: { stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error: { code, message } } }];
+    const committed = await this.#db().transaction(async (tx) => {
+      const [updated] = await tx
+        .update(runs)
+        .set({
+          version: sql`${runs.version} + 1`,
+          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
+          dueAt: new Date(now.getTime() + delayMs),
+          leaseToken: null,
+          leaseUntil: null,
+          updatedAt: now,
+        })
+        .where(and(eq(runs.id, run.id), eq(runs.version, run.version), eq(runs.leaseToken, leaseToken)))
+        .returning();
+      if (!updated) return null;
+      await appendEvents(tx, run, updated.lastSeq - events.length, events, now);
+      return updated;
+    });
+    if (!committed) return;
+    await this.#publish([{ runId: run.id, kind: run.kind, stage: run.stage ?? '', version: committed.version, delaySeconds: delayMs / 1000 }]);
+    this.#services().runNotifier.notify(run.id);
+  }
+
+  async #commitFailure(pipeline: Pipeline, run: RunRow, leaseToken: string, failure: { code: string; message: string }): Promise<void> {
+    await this.#commitResult(pipeline, { ...run }, leaseToken, { fail: failure });
+  }
+
+  #commitScope(tx: Transaction, kicks: Kick[]): CommitScope {
+    return { tx, startRun: (params) => this.#insertRun(tx, params, kicks) };
+  }
+
+  // ---- control -------------------------------------------------------------------------------
+
+  /**
+   * Cancel a non-terminal run at once (the worker notices at its next checkpoint or when its commit
+   * fails the version check). A terminal run is left as it is; the caller decides how to answer.
+   */
+  async cancel(workspaceId: string, runId: string, kinds?: readonly string[], reason?: string): Promise<{ canceled: boolean; status: RunStatus }> {
+    const now = this.#now();
+    const kicks: Kick[] = [];
+    const outcome = await this.#db().transaction(async (tx) => {
+      const row = await loadWorkspaceRun(tx, workspaceId, runId, kinds);
+      if (isTerminal(row.status)) return { canceled: false, status: row.status };
+      const events: RunEventDraft[] = [{ type: 'run.canceled', data: { status: 'canceled', ...(reason ? { reason } : {}) } }];
+      const [updated] = await tx
+        .update(runs)
+        .set({
+          version: sql`${runs.version} + 1`,
+          status: 'canceled',
+          stage: null,
+          pendingInput: null,
+          leaseToken: null,
+          leaseUntil: null,
+          dueAt: null,
+          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
+          updatedAt: now,
+          completedAt: now,
+        })
+        .where(and(eq(runs.id, runId), eq(runs.version, row.version)))
+        .returning();
+      if (!updated) throw new ApiError('version_conflict', 'The run changed while it was being canceled; read it and retry.', { run_id: runId });
+      await appendEvents(tx, updated, updated.lastSeq - events.length, events, now);
+      const pipeline = this.#pipelines.get(updated.kind);
+      if (pipeline?.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status: 'canceled' }, this.#commitScope(tx, kicks));
+      return { canceled: true, status: 'canceled' as RunStatus };
+    });
+    await this.#publish(kicks);
+    this.#services().runNotifier.notify(runId);
+    return outcome;
+  }
+
+  /**
+   * Answer a paused run. The reply is validated against the pause's schema; a mismatch leaves the
+   * run unchanged (`invalid_input`), a run that is not paused answers `invalid_state`.
+   */
+  async resume(workspaceId: string, runId: string, reply: unknown, kinds?: readonly string[]): Promise<{ status: RunStatus; runId: string }> {
+    const now = this.#now();
+    const kicks: Kick[] = [];
+    await this.#db().transaction(async (tx) => {
+      const row = await loadWorkspaceRun(tx, workspaceId, runId, kinds);
+      if (row.status !== 'awaiting_input' || !row.pendingInput || !row.stage) {
+        throw new ApiError('invalid_state', `The run is ${row.status}, not awaiting input.`, { current_status: row.status });
+      }
+      const pipeline = this.#pipelines.get(row.kind);
+      if (!pipeline?.resume) throw new ApiError('invalid_state', 'This run cannot be resumed.', { current_status: row.status });
+      const parsed = pipeline.resume.schema(row.pendingInput).safeParse(reply);
+      if (!parsed.success) {
+        throw new ApiError('invalid_input', 'The reply does not match what the run asked for.', {
+          validation_error: parsed.error.issues.map((i) => ({ field: i.path.join('.'), problem: i.message })),
+        });
+      }
+      const statePatch = pipeline.resume.apply(parsed.data, toRunView(row));
+      const events: RunEventDraft[] = [{ type: 'run.resumed', data: { status: 'queued', stage: row.stage } }];
+      const [updated] = await tx
+        .update(runs)
+        .set({
+          version: sql`${runs.version} + 1`,
+          status: 'queued',
+          attempt: 0,
+          pendingInput: null,
+          state: jsonbMerge(runs.state, statePatch),
+          dueAt: now,
+          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
+          updatedAt: now,
+        })
+        .where(and(eq(runs.id, runId), eq(runs.version, row.version)))
+        .returning();
+      if (!updated) throw new ApiError('version_conflict', 'The run changed while it was being resumed; read it and retry.', { run_id: runId });
+      await appendEvents(tx, updated, updated.lastSeq - events.length, events, now);
+      kicks.push({ runId, kind: row.kind, stage: row.stage, version: updated.version, delaySeconds: 0 });
+    });
+    await this.#publish(kicks);
+    this.#services().runNotifier.notify(runId);
+    return { status: 'queued', runId };
+  }
+
+  /**
+   * Re-publish the current stage of runs that are overdue and not leased: recovers a delivery lost
+   * between a commit and its publish, or dropped by a transport. Duplicates are harmless.
+   */
+  async sweep(limit = 500): Promise<number> {
+    const now = this.#now();
+    const overdue = await this.#db()
+      .select({ id: runs.id, kind: runs.kind, stage: runs.stage, version: runs.version })
+      .from(runs)
+      .where(
+        and(
+          inArray(runs.status, ['queued', 'running']),
+          lt(runs.dueAt, new Date(now.getTime() - SWEEP_GRACE_MS)),
+          or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)),
+        ),
+      )
+      .limit(limit);
+    await this.#publish(overdue.filter((r) => r.stage).map((r) => ({ runId: r.id, kind: r.kind, stage: r.stage ?? '', version: r.version, delaySeconds: 0 })));
+    return overdue.length;
+  }
+
+  // ---- plumbing ------------------------------------------------------------------------------
+
+  async #publish(kicks: readonly Kick[]): Promise<void> {
+    const { queue, log } = this.#services();
+    for (const kick of kicks) {
+      try {
+        await queue.publish({
+          kind: kick.kind,
+          body: { run_id: kick.runId, stage: kick.stage, version: kick.version },
+          ...(kick.delaySeconds > 0 ? { delaySeconds: kick.delaySeconds } : {}),
+          deduplicationId: `${kick.runId}:${kick.stage}:${kick.version}`,
+        });
+      } catch (error) {
+        // The run is committed and due; the sweeper re-publishes it. Do not fail the caller.
+        log.error('publishing a stage delivery failed; the sweeper will retry', { run_id: kick.runId, stage: kick.stage, error });
+      }
+    }
+  }
+
+  #db(): Database {
+    return this.#services().db;
+  }
+
+  #now(): Date {
+    return this.#services().clock.now();
+  }
+}
+
+export type { Queryable };

@@ -1,0 +1,5 @@
+import type { Pipeline } from './pipeline.js';
+import { webhookDeliveryPipeline } from './webhook-delivery.js';
+
+/** Every run kind the service knows, one pipeline per kind (each declared in queues/<kind>.ts). */
+export const allPipelines: readonly Pipeline[] = [webhookDeliveryPipeline];

@@ -1,0 +1,463 @@
+import { eq } from 'drizzle-orm';
+import { decodeJwt, SignJWT } from 'jose';
+import { describe, expect, it } from 'vitest';
+import { createApiKey } from '../functions/identity/api-keys.js';
+import { ensureMembership, ensureUser } from '../functions/identity/members.js';
+import { SCOPES, type Bundle, type Scope } from '../functions/identity/scopes.js';
+import type { Operation } from '../functions/registry.js';
+import type { ManualClock } from '../platform/clock.js';
+import { apiKeys, memberships, oauthTokens } from '../schema/index.js';
+import type { Role } from '../schema/tenancy.js';
+import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } from './harness.js';
+
+/**
+ * The one security suite every operation runs (conventions: "one shared suite that every route runs
+ * for the security cases"). test/security.test.ts drives it from the registry, so an operation
+ * without an entry in test/security-fixtures.ts fails the build.
+ *
+ * A fixture only says how to build a valid request for an operation in a given workspace and how
+ * the operation relates to tenants; the suite derives every refusal from the declaration itself
+ * (scopes, minRole, visibility, MCP binding).
+ */
+
+export interface OperationRequest {
+  /** Values for the `{placeholders}` of the operation's path. */
+  params?: Record<string, string>;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+}
+
+export interface FixtureContext {
+  h: Harness;
+  /** The workspace the request must address (the caller's, or the other tenant's for `foreign`). */
+  ws: SeededWorkspace;
+}
+
+export type Tenancy =
+  /** The operation addresses one resource by id: another tenant's resource must be 404 not_found. */
+  | {
+      kind: 'by_id';
+      /** Create a resource in `ctx.ws` and return a request addressing it (the suite calls it with the other tenant). */
+      foreign(ctx: FixtureContext): Promise<OperationRequest>;
+    }
+  /** The operation reads or writes the caller's workspace as a whole: its answer shows only that workspace. */
+  | {
+      kind: 'workspace';
+      /** Further checks on a successful response's `data` for the caller's workspace `ws` (the suite already checks `other` never appears). */
+      assertOwn?(data: any, ctx: { ws: SeededWorkspace; other: SeededWorkspace }): void;
+    };
+
+export interface SecurityFixture {
+  /** A valid request in `ctx.ws`. Called for every probe, so it may create the resource it addresses. */
+  request(ctx: FixtureContext): OperationRequest | Promise<OperationRequest>;
+  tenancy: Tenancy;
+  /** Status an authorized caller gets for the valid request; default the operation's successStatus, else 200. */
+  okStatus?: number;
+}
+
+export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'identity_provider'] as const;
+export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
+
+/** Signs identity-provider JWTs the way an external IdP configured with IDP_JWT_SECRET (HS256) would. */
+export interface IdpSigner {
+  issuer: string;
+  audience: string;
+  secret: string;
+  sign(claims: IdpClaims, options?: IdpSignOptions): Promise<string>;
+}
+
+export interface IdpClaims {
+  /** Goes in the `business_id` claim (the default IDP_WORKSPACE_CLAIM). */
+  workspaceId?: string;
+  email?: string;
+  /** Space-separated; omitted means the token carries no scope claim. */
+  scope?: string;
+  sub?: string;
+  /** Any other claims. */
+  extra?: Record<string, unknown>;
+}
+
+export interface IdpSignOptions {
+  now?: Date;
+  ttlSeconds?: number;
+  issuer?: string;
+  audience?: string;
+  /** Sign with another secret (a forged token). */
+  secret?: string;
+}
+
+export function hsIdpSigner(config: { issuer: string; audience: string; secret: string; clock: { now(): Date } }): IdpSigner {
+  return {
+    issuer: config.issuer,
+    audience: config.audience,
+    secret: config.secret,
+    async sign(claims, options = {}) {
+      const iat = Math.floor((options.now ?? config.clock.now()).getTime() / 1000);
+      const payload: Record<string, unknown> = { ...claims.extra };
+      if (claims.workspaceId !== undefined) payload.business_id = claims.workspaceId;
+      if (claims.email !== undefined) payload.email = claims.email;
+      if (claims.scope !== undefined) payload.scope = claims.scope;
+      return new SignJWT(payload)
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(options.issuer ?? config.issuer)
+        .setAudience(options.audience ?? config.audience)
+        .setSubject(claims.sub ?? `idp|${claims.email ?? 'anonymous'}`)
+        .setIssuedAt(iat)
+        .setExpirationTime(iat + (options.ttlSeconds ?? 3600))
+        .sign(new TextEncoder().encode(options.secret ?? config.secret));
+    },
+  };
+}
+
+/** The environment a harness needs so its IdP accepts what `hsIdpSigner` signs. */
+export const idpEnv = (signer: Pick<IdpSigner, 'issuer' | 'audience' | 'secret'>): Record<string, string> => ({
+  IDP_ISSUER: signer.issuer,
+  IDP_AUDIENCE: signer.audience,
+  IDP_JWT_SECRET: signer.secret,
+});
+
+export interface SecurityContext {
+  h: Harness;
+  /** The harness clock (expired credentials are minted by moving it back). */
+  clock: ManualClock;
+  ws: SeededWorkspace;
+  /** Another tenant, with the same members. */
+  other: SeededWorkspace;
+  idp: IdpSigner;
+  /** Credentials (one per kind, all scopes) of an admin who was removed from `ws` after they were issued. */
+  removed: Record<CredentialKind, RequestOptions>;
+}
+
+/** Seed two tenants and a removed member: once per test file, shared by every operation. */
+export async function createSecurityContext(h: Harness, clock: ManualClock, idp: IdpSigner): Promise<SecurityContext> {
+  const ws = await h.seedWorkspace();
+  const other = await h.seedWorkspace();
+  const email = `removed-${ws.id.slice(0, 8)}@leavers.test`;
+  const userId = await ensureUser(h.database.db, email);
+  await ensureMembership(h.database.db, ws.id, userId, 'admin');
+  const { key } = await createApiKey(h.database.db, { workspaceId: ws.id, userId, name: 'leaver', bundle: 'full_admin', role: 'admin', expiresAt: null });
+  const leaver: Member = { userId, email, role: 'admin', key };
+  const removed: Record<CredentialKind, RequestOptions> = {
+    api_key: { key },
+    oauth: { bearer: await ws.tokenFor(leaver, SCOPES) },
+    identity_provider: { bearer: await idp.sign({ workspaceId: ws.id, email, scope: SCOPES.join(' ') }) },
+  };
+  await h.database.db.delete(memberships).where(eq(memberships.userId, userId));
+  return { h, clock, ws, other, idp, removed };
+}
+
+const KEY_BUNDLE_FOR_ROLE: Record<Role, Bundle> = { admin: 'full_admin', editor: 'internal_agent', viewer: 'customer_agent' };
+
+/**
+ * A credential of `member` (of `ws`) carrying exactly `scopes`. API keys get their scopes from a
+ * bundle; to test an arbitrary set the suite mints a key and then narrows its stored scopes.
+ */
+export async function credentialWith(
+  ctx: SecurityContext,
+  kind: CredentialKind,
+  member: Member,
+  scopes: readonly Scope[],
+  ws: SeededWorkspace = ctx.ws,
+): Promise<RequestOptions> {
+  switch (kind) {
+    case 'api_key': {
+      const { key, keyId } = await ws.keyFor(member, KEY_BUNDLE_FOR_ROLE[member.role]);
+      await ctx.h.database.db.update(apiKeys).set({ scopes: [...scopes] }).where(eq(apiKeys.id, keyId));
+      return { key };
+    }
+    case 'oauth':
+      return { bearer: await ws.tokenFor(member, scopes) };
+    case 'identity_provider':
+      return { bearer: await ctx.idp.sign({ workspaceId: ws.id, email: member.email, scope: scopes.join(' ') }) };
+  }
+}
+
+/** Assert the error envelope `{error: {code, message, details?}}`, its status and the correlation id. */
+export function expectError(res: TestResponse, status: number, code: string, label = ''): void {
+  const where = `${label}: got ${res.status} ${res.text.slice(0, 400)}`;
+  expect(res.status, where).toBe(status);
+  expect(res.headers.get('x-correlation-id'), where).toMatch(/\S/);
+  expect(res.headers.get('content-type'), where).toMatch(/^application\/json/);
+  const body = res.body as { error?: { code?: unknown; message?: unknown; details?: unknown } } | undefined;
+  expect(Object.keys(body ?? {}), where).toEqual(['error']);
+  expect(body?.error?.code, where).toBe(code);
+  expect(typeof body?.error?.message === 'string' && body.error.message.length > 0, where).toBe(true);
+  for (const key of Object.keys(body?.error ?? {})) expect(['code', 'message', 'details'], where).toContain(key);
+  if (body?.error?.details !== undefined) expect(typeof body.error.details, where).toBe('object');
+}
+
+export function expectOk(res: TestResponse, status: number, label = ''): void {
+  expect(res.status, `${label}: got ${res.status} ${res.text.slice(0, 400)}`).toBe(status);
+  expect(res.headers.get('x-correlation-id'), label).toMatch(/\S/);
+}
+
+/** Malformed credentials: each must be 401 invalid_token. */
+export const MALFORMED_CREDENTIALS: { label: string; headers: Record<string, string> }[] = [
+  { label: "X-API-Key 'nope'", headers: { 'x-api-key': 'nope' } },
+  { label: "X-API-Key 'cip_short'", headers: { 'x-api-key': 'cip_short' } },
+  { label: 'X-API-Key of the right shape that was never issued', headers: { 'x-api-key': `cip_${'A'.repeat(40)}` } },
+  { label: "Authorization 'Basic abc'", headers: { authorization: 'Basic abc' } },
+  { label: "Authorization 'Bearer not.a.jwt'", headers: { authorization: 'Bearer not.a.jwt' } },
+  { label: "Authorization 'Bearer cip_short'", headers: { authorization: 'Bearer cip_short' } },
+  { label: 'Authorization Bearer with no value', headers: { authorization: 'Bearer ' } },
+];
+
+const ROLE_BELOW: Record<Role, Role[]> = { viewer: [], editor: ['viewer'], admin: ['viewer', 'editor'] };
+
+export function pathFor(op: Operation, params: Record<string, string> | undefined): string {
+  return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
+    const value = params?.[name];
+    if (value === undefined) throw new Error(`security fixture for ${op.id} gives no value for path parameter "${name}"`);
+    return encodeURIComponent(value);
+  });
+}
+
+export function sendOperation(h: Harness, op: Operation, req: OperationRequest, auth: RequestOptions): Promise<TestResponse<any>> {
+  return h.request(op.method.toUpperCase(), pathFor(op, req.params), {
+    ...auth,
+    ...(req.query ? { query: req.query } : {}),
+    ...(req.body !== undefined ? { body: req.body } : {}),
+  });
+}
+
+/** A request the operation could never accept: junk path values, an unknown query field, a body that is not JSON. */
+function garbageRequest(op: Operation): OperationRequest {
+  const params = Object.fromEntries([...op.path.matchAll(/\{(\w+)\}/g)].map((m) => [m[1] as string, 'garbage']));
+  return { params, query: { __garbage__: 'x' }, ...(op.body ? { body: '{"not json' } : {}) };
+}
+
+export interface McpToolResult {
+  status: number;
+  isError: boolean;
+  /** The error code of a tool error, or undefined. */
+  code: string | undefined;
+  text: string;
+}
+
+/** Call an operation's MCP tool (stateless Streamable HTTP, JSON response). */
+export async function callMcpTool(h: Harness, op: Operation, req: OperationRequest, auth: RequestOptions): Promise<McpToolResult> {
+  if (!op.mcp) throw new Error(`${op.id} has no MCP binding`);
+  const args = { ...req.params, ...req.query, ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}), action: op.mcp.action };
+  const res = await h.request('POST', '/mcp', {
+    ...auth,
+    headers: { accept: 'application/json, text/event-stream', ...auth.headers },
+    body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: op.mcp.tool, arguments: args } },
+  });
+  const result = (res.body as { result?: { isError?: boolean; structuredContent?: { error?: { code?: string } } } } | undefined)?.result;
+  return { status: res.status, isError: result?.isError === true, code: result?.structuredContent?.error?.code, text: res.text };
+}
+
+const mcpExposes = (op: Operation): boolean => Boolean(op.mcp) && op.visibility === 'public' && op.stability !== 'coming_soon';
+
+/**
+ * Register the security cases of one operation. `get` returns the file's shared context (built in
+ * beforeAll, so it is read lazily).
+ */
+export function describeSecurity(op: Operation, fixture: SecurityFixture, get: () => SecurityContext): void {
+  const okStatus = fixture.okStatus ?? op.successStatus ?? 200;
+  const consoleOnly = op.visibility === 'console';
+  const label = `${op.id} (${op.method.toUpperCase()} ${op.path}; scopes [${op.scopes.join(', ')}], role ≥ ${op.minRole}${consoleOnly ? ', console only' : ''})`;
+
+  const valid = async (ws?: SeededWorkspace): Promise<OperationRequest> => {
+    const ctx = get();
+    return fixture.request({ h: ctx.h, ws: ws ?? ctx.ws });
+  };
+  const send = async (auth: RequestOptions, req?: OperationRequest): Promise<TestResponse<any>> => sendOperation(get().h, op, req ?? (await valid()), auth);
+  /** Every scope the service knows except those listed. */
+  const allScopesBut = (missing: readonly Scope[]): Scope[] => SCOPES.filter((s) => !missing.includes(s));
+
+  describe(label, () => {
+    it('401 unauthenticated without a credential', async () => {
+      expectError(await send({}), 401, 'unauthenticated', 'no credential');
+      expectError(await send({ headers: { 'x-api-key': '   ' } }), 401, 'unauthenticated', 'blank X-API-Key');
+    });
+
+    it('401 invalid_token for a malformed or unknown credential', async () => {
+      const ctx = get();
+      for (const { label: l, headers } of MALFORMED_CREDENTIALS) expectError(await send({ headers }), 401, 'invalid_token', l);
+      const foreignIssuer = await ctx.idp.sign({ workspaceId: ctx.ws.id, email: ctx.ws.admin.email }, { issuer: 'https://someone-else.example' });
+      expectError(await send({ bearer: foreignIssuer }), 401, 'invalid_token', 'JWT from an unconfigured issuer');
+      const forged = await ctx.idp.sign({ workspaceId: ctx.ws.id, email: ctx.ws.admin.email, scope: SCOPES.join(' ') }, { secret: 'forged-secret-forged-secret-forged-1234' });
+      expectError(await send({ bearer: forged }), 401, 'invalid_token', 'IdP JWT with a forged signature');
+    });
+
+    it('401 expired_token for an expired API key, OAuth token and IdP token', async () => {
+      const { ws, clock, idp } = get();
+      const now = clock.now();
+      const { key } = await ws.keyFor(ws.admin, 'full_admin', { expiresAt: new Date(now.getTime() - 1000) });
+      expectError(await send({ key }), 401, 'expired_token', 'expired API key');
+      expectError(await send({ bearer: key }), 401, 'expired_token', 'expired API key as bearer');
+
+      clock.set(new Date(now.getTime() - 2 * 3600_000));
+      let token: string;
+      try {
+        token = await ws.tokenFor(ws.admin, SCOPES, { ttlSeconds: 60 });
+      } finally {
+        clock.set(now);
+      }
+      expectError(await send({ bearer: token }), 401, 'expired_token', 'expired OAuth token');
+
+      const idpToken = await idp.sign({ workspaceId: ws.id, email: ws.admin.email, scope: SCOPES.join(' ') }, { now: new Date(now.getTime() - 2 * 3600_000), ttlSeconds: 60 });
+      expectError(await send({ bearer: idpToken }), 401, 'expired_token', 'expired IdP token');
+    });
+
+    it('401 invalid_token for a revoked API key and a revoked OAuth token', async () => {
+      const { h, ws, clock } = get();
+      const { key, keyId } = await ws.keyFor(ws.admin, 'full_admin');
+      await h.revokeKey(keyId);
+      expectError(await send({ key }), 401, 'invalid_token', 'revoked API key');
+      const token = await ws.tokenFor(ws.admin, SCOPES);
+      await h.database.db.update(oauthTokens).set({ revokedAt: clock.now() }).where(eq(oauthTokens.id, decodeJwt(token).jti as string));
+      expectError(await send({ bearer: token }), 401, 'invalid_token', 'revoked OAuth token');
+    });
+
+    it('403 forbidden once the credential owner is no longer a member (API key, OAuth, IdP alike)', async () => {
+      const { removed } = get();
+      for (const kind of CREDENTIAL_KINDS) expectError(await send(removed[kind]), 403, 'forbidden', `removed member, ${kind}`);
+    });
+
+    it('judges the caller before the input: a refused caller with a garbage payload gets 401/403, never 400', async () => {
+      const ctx = get();
+      const garbage = garbageRequest(op);
+      expectError(await send({}, garbage), 401, 'unauthenticated', 'no credential, garbage input');
+      expectError(await send(ctx.removed.oauth, garbage), 403, 'forbidden', 'removed member, garbage input');
+      if (consoleOnly) {
+        expectError(await send({ key: ctx.ws.admin.key }, garbage), 403, 'not_on_public_api', 'console only, garbage input');
+      } else if (op.scopes.length > 0) {
+        const auth = await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes));
+        expectError(await send(auth, garbage), 403, 'scope_denied', 'missing scope, garbage input');
+      } else if (op.minRole !== 'viewer') {
+        const auth = await credentialWith(ctx, 'oauth', ctx.ws.viewer, SCOPES);
+        expectError(await send(auth, garbage), 403, 'insufficient_role', 'low role, garbage input');
+      }
+    });
+
+    if (consoleOnly) {
+      it('403 not_on_public_api for every credential, even a full admin', async () => {
+        const ctx = get();
+        expectError(await send({ key: ctx.ws.admin.key }), 403, 'not_on_public_api', 'full_admin key');
+        for (const kind of CREDENTIAL_KINDS) {
+          expectError(await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES)), 403, 'not_on_public_api', `${kind}, all scopes`);
+        }
+      });
+      if (op.mcp) {
+        it('is not offered over MCP', async () => {
+          const ctx = get();
+          const result = await callMcpTool(ctx.h, op, await valid(), { key: ctx.ws.admin.key });
+          expect(result.isError, result.text).toBe(true);
+          expect(['not_on_public_api', 'invalid_argument'], result.text).toContain(result.code);
+        });
+      }
+      return;
+    }
+
+    it(`accepts the least-privileged caller: a ${op.minRole} holding exactly [${op.scopes.join(', ') || 'no scopes'}], with each credential kind`, async () => {
+      const ctx = get();
+      const member = ctx.ws[op.minRole];
+      for (const kind of CREDENTIAL_KINDS) {
+        const res = await send(await credentialWith(ctx, kind, member, op.scopes));
+        expectOk(res, okStatus, `${kind} as ${op.minRole} with [${op.scopes.join(', ')}]`);
+      }
+      const viaBearerKey = await credentialWith(ctx, 'api_key', member, op.scopes);
+      expectOk(await send({ bearer: viaBearerKey.key as string }), okStatus, 'API key as Authorization: Bearer');
+    });
+
+    if (op.scopes.length > 0) {
+      it('403 scope_denied when any one required scope is missing, even with every other scope', async () => {
+        const ctx = get();
+        for (const scope of op.scopes) {
+          const res = await send(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut([scope])));
+          expectError(res, 403, 'scope_denied', `OAuth without ${scope}`);
+          expect(res.body.error.details?.missing_scopes).toEqual([scope]);
+        }
+        for (const kind of CREDENTIAL_KINDS) {
+          expectError(await send(await credentialWith(ctx, kind, ctx.ws.admin, allScopesBut(op.scopes))), 403, 'scope_denied', `${kind} without [${op.scopes.join(', ')}]`);
+        }
+      });
+    }
+
+    if (op.minRole !== 'viewer') {
+      it(`403 insufficient_role for a role below ${op.minRole}, even holding every scope`, async () => {
+        const ctx = get();
+        for (const role of ROLE_BELOW[op.minRole]) {
+          for (const kind of CREDENTIAL_KINDS) {
+            const res = await send(await credentialWith(ctx, kind, ctx.ws[role], SCOPES));
+            expectError(res, 403, 'insufficient_role', `${kind} as ${role}`);
+            expect(res.body.error.details).toMatchObject({ required_role: op.minRole, role });
+          }
+        }
+      });
+    }
+
+    const tenancy = fixture.tenancy;
+    if (tenancy.kind === 'by_id') {
+      it("404 not_found for another workspace's resource, for a full admin of the caller's workspace", async () => {
+        const ctx = get();
+        const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
+        for (const kind of CREDENTIAL_KINDS) {
+          const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES), foreign);
+          expectError(res, 404, 'not_found', `${kind}, other tenant's resource`);
+          expect(res.text).not.toContain(ctx.other.name);
+        }
+        // The owner still reaches it: the 404 is about the tenant, not a broken fixture.
+        expectOk(await send(await credentialWith(ctx, 'oauth', ctx.other.admin, SCOPES, ctx.other), foreign), okStatus, 'owner of the resource');
+      });
+    } else {
+      it('shows only the caller’s workspace', async () => {
+        const ctx = get();
+        for (const [mine, theirs] of [
+          [ctx.ws, ctx.other],
+          [ctx.other, ctx.ws],
+        ] as const) {
+          const res = await sendOperation(ctx.h, op, await valid(mine), await credentialWith(ctx, 'oauth', mine.admin, SCOPES, mine));
+          expectOk(res, okStatus, `admin of ${mine.name}`);
+          expect(res.text).not.toContain(theirs.id);
+          expect(res.text).not.toContain(theirs.name);
+          tenancy.assertOwn?.(res.body?.data, { ws: mine, other: theirs });
+        }
+      });
+    }
+
+    if (op.stream) {
+      it('the event-stream form (Accept: text/event-stream) refuses the same callers with the same JSON errors', async () => {
+        const ctx = get();
+        const sse = (auth: RequestOptions): RequestOptions => ({ ...auth, headers: { accept: 'text/event-stream', ...auth.headers } });
+        expectError(await send(sse({})), 401, 'unauthenticated', 'stream, no credential');
+        expectError(await send(sse(ctx.removed.oauth)), 403, 'forbidden', 'stream, removed member');
+        if (op.scopes.length > 0) {
+          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)))), 403, 'scope_denied', 'stream, missing scope');
+        }
+        for (const role of ROLE_BELOW[op.minRole]) {
+          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES))), 403, 'insufficient_role', `stream, ${role}`);
+        }
+        if (tenancy.kind === 'by_id') {
+          const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
+          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES)), foreign), 404, 'not_found', 'stream, other tenant');
+        }
+      });
+    }
+
+    if (mcpExposes(op)) {
+      it(`MCP (${op.mcp?.tool}.${op.mcp?.action}) refuses the same callers with the same codes`, async () => {
+        const ctx = get();
+        const noCredential = await callMcpTool(ctx.h, op, await valid(), {});
+        expect(noCredential.status, noCredential.text).toBe(401);
+        const ok = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws[op.minRole], op.scopes));
+        expect(ok.isError, ok.text).toBe(false);
+        if (op.scopes.length > 0) {
+          const res = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)));
+          expect(res.code, res.text).toBe('scope_denied');
+        }
+        for (const role of ROLE_BELOW[op.minRole]) {
+          const res = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES));
+          expect(res.code, res.text).toBe('insufficient_role');
+        }
+        if (tenancy.kind === 'by_id') {
+          const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
+          const res = await callMcpTool(ctx.h, op, foreign, await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES));
+          expect(res.code, res.text).toBe('not_found');
+        }
+      });
+    }
+  });
+}
