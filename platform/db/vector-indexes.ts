@@ -1,0 +1,76 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from './port.js';
+
+/**
+ * HNSW indexes on the vector columns, created after a bulk load rather than in a migration:
+ * inserting into an HNSW-indexed table costs about 15x more than inserting and indexing after.
+ *
+ * Threshold, from bench/first-start.ts on this 2-core machine (local 384-dim hash vectors,
+ * pgvector 0.8 in PGlite, one workspace; ranges over several runs, the machine shared with others):
+ *   1x  (~4.7k vectors): exact top-10 10-16 ms; HNSW build 2.7-3.5 s (a third of a first start);
+ *       HNSW top-10 2-6 ms, recall@10 0.96-1.0.
+ *   10x (~47k vectors):  exact top-10 80-110 ms; HNSW build 25 s (55 s when the machine is busy);
+ *       HNSW top-10 2.5-8 ms, but recall@10 only 0.66-0.88 at the default ef_search (40) and
+ *       0.88-1.0 at ef_search 400 (the generated text has clusters of near-identical sentences,
+ *       where HNSW misses neighbours; the build is randomized, so recall varies per build).
+ * Below a few tens of thousands of vectors the exact scan is fast enough and has perfect recall;
+ * above, it grows linearly (~2 us per vector). So the index is built only from HNSW_MIN_VECTORS
+ * (~40-50 ms exact) up, and a query using it should raise hnsw.ef_search. `force` overrides.
+ * The index spans all workspaces while a query filters on one: for a small workspace in a large
+ * table the planner should still prefer the exact scan through utterances_workspace_embedder_idx
+ * (with fresh statistics; the loader runs ANALYZE), or the query should use pgvector's
+ * hnsw.iterative_scan so filtering does not starve the result.
+ */
+export const HNSW_MIN_VECTORS = 25_000;
+
+export interface VectorIndexSpec {
+  name: string;
+  table: string;
+  column: string;
+}
+
+export const VECTOR_INDEXES: readonly VectorIndexSpec[] = [
+  { name: 'utterances_embedding_hnsw_idx', table: 'utterances', column: 'embedding' },
+  { name: 'themes_embedding_hnsw_idx', table: 'themes', column: 'embedding' },
+];
+
+export interface VectorIndexReport {
+  index: string;
+  vectors: number;
+  status: 'exists' | 'built' | 'below_threshold';
+  buildMs: number | null;
+}
+
+/**
+ * Create each vector index that is missing, if its table holds at least `minVectors` vectors.
+ * Idempotent (IF NOT EXISTS); safe to call at every start or after every load.
+ */
+export async function ensureVectorIndexes(db: Database, options: { minVectors?: number; force?: boolean } = {}): Promise<VectorIndexReport[]> {
+  const minVectors = options.minVectors ?? HNSW_MIN_VECTORS;
+  const reports: VectorIndexReport[] = [];
+  for (const spec of VECTOR_INDEXES) {
+    const [existing] = await queryRows<{ present: boolean }>(db, sql`select to_regclass(${spec.name}) is not null as present`);
+    const [counted] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(spec.table)} where ${sql.identifier(spec.column)} is not null`);
+    const vectors = counted?.n ?? 0;
+    if (existing?.present) {
+      reports.push({ index: spec.name, vectors, status: 'exists', buildMs: null });
+      continue;
+    }
+    if (!options.force && vectors < minVectors) {
+      reports.push({ index: spec.name, vectors, status: 'below_threshold', buildMs: null });
+      continue;
+    }
+    const started = performance.now();
+    await db.transaction(async (tx) => {
+      // The graph is built in memory; past maintenance_work_mem (64 MB by default, ~40k vectors)
+      // pgvector switches to a much slower build. LOCAL, in a transaction: on a pooled connection
+      // a session SET could land on another connection than the CREATE INDEX.
+      await tx.execute(sql`set local maintenance_work_mem = '512MB'`);
+      await tx.execute(
+        sql`create index if not exists ${sql.identifier(spec.name)} on ${sql.identifier(spec.table)} using hnsw (${sql.identifier(spec.column)} vector_cosine_ops)`,
+      );
+    });
+    reports.push({ index: spec.name, vectors, status: 'built', buildMs: Math.round(performance.now() - started) });
+  }
+  return reports;
+}

@@ -1,0 +1,75 @@
+import { sql } from 'drizzle-orm';
+import { check, index, integer, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { createdAt, tstz, workspaceRef } from './columns.js';
+import { workspaces } from './tenancy.js';
+import { embeddingColumn, SIDES, sqlInList, type Side } from './warehouse-columns.js';
+import { interactions, transcriptTurns } from './warehouse-interactions.js';
+
+/**
+ * One sentence-sized piece of a turn. External-side utterances carry a vector and are the semantic
+ * lane's store; internal ones are kept (for context and hydration) without one. `embedder` names
+ * the model that produced the vector: a query is only ever compared with vectors of its own embedder.
+ */
+export const utterances = pgTable(
+  'utterances',
+  {
+    id: uuid('id').primaryKey(),
+    /** No FK of its own: the parent's cascade removes it, and each FK costs a trigger per loaded row. */
+    workspaceId: workspaceRef(),
+    interactionId: uuid('interaction_id')
+      .notNull()
+      .references(() => interactions.id, { onDelete: 'cascade' }),
+    turnId: uuid('turn_id').references(() => transcriptTurns.id, { onDelete: 'set null' }),
+    /** Position within the interaction (not within the turn), so ordering a transcript is one sort. */
+    utteranceIndex: integer('utterance_index').notNull(),
+    side: text('side').$type<Side>().notNull(),
+    speakerName: text('speaker_name'),
+    text: text('text').notNull(),
+    embedding: embeddingColumn(),
+    embedder: text('embedder'),
+    /** Copied from the interaction: the semantic lane's coverage needs an event time per match. */
+    occurredAt: tstz('occurred_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('utterances_interaction_idx').on(t.interactionId, t.utteranceIndex),
+    index('utterances_turn_idx').on(t.turnId),
+    index('utterances_workspace_embedder_idx').on(t.workspaceId, t.embedder),
+    index('utterances_workspace_occurred_idx').on(t.workspaceId, t.occurredAt),
+    check('utterances_side_check', sql`${t.side} in (${sqlInList(SIDES)})`),
+    check('utterances_embedder_check', sql`(${t.embedding} is null) = (${t.embedder} is null)`),
+  ],
+);
+
+export interface ThemeExample {
+  text: string;
+  utteranceId: string;
+  interactionId: string;
+}
+
+/**
+ * The theme index: recurring customer-side topics, each with a centroid-like embedding. The
+ * semantic lane falls back to it when the utterance store cannot answer.
+ */
+export const themes = pgTable(
+  'themes',
+  {
+    id: uuid('id').primaryKey(),
+    workspaceId: workspaceRef().references(() => workspaces.id, { onDelete: 'cascade' }),
+    label: text('label').notNull(),
+    summary: text('summary').notNull(),
+    embedding: embeddingColumn(),
+    embedder: text('embedder'),
+    /** Number of external utterances assigned to the theme. */
+    memberCount: integer('member_count').notNull(),
+    /** Number of distinct interactions those utterances come from. */
+    interactionCount: integer('interaction_count').notNull(),
+    examples: jsonb('examples').$type<ThemeExample[]>().notNull().default([]),
+    firstSeenAt: tstz('first_seen_at'),
+    lastSeenAt: tstz('last_seen_at'),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex('themes_workspace_label_idx').on(t.workspaceId, t.label),
+    check('themes_embedder_check', sql`(${t.embedding} is null) = (${t.embedder} is null)`),
+  ],
+);
