@@ -21,12 +21,20 @@ import { randomBase62 } from '../platform/ids.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { nodeOutboundHttp } from '../platform/net/node-http.js';
 
+import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
+
 export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
 export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', next: 'sig_next_test_key_0123456789' };
 
 /** A fresh database for one test file, loaded from the migrated template the global setup dumped. */
 export async function openTestDatabase(): Promise<PgliteHandle> {
   const bytes = readFileSync(inject('templatePath'));
+  return openPglite({ loadDataDir: new Blob([bytes]) });
+}
+
+/** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/corpus-fixture.ts). */
+export async function openCorpusDatabase(): Promise<PgliteHandle> {
+  const bytes = readFileSync(inject('corpusTemplatePath'));
   return openPglite({ loadDataDir: new Blob([bytes]) });
 }
 
@@ -83,7 +91,10 @@ export interface Harness {
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   /** Raw fetch through the app (absolute URL or a path outside the prefix). */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
+  /** A new workspace with an admin, an editor and a viewer, each with a key. */
   seedWorkspace(name?: string): Promise<SeededWorkspace>;
+  /** Members and keys for the corpus workspace of a database from openCorpusDatabase(). */
+  corpusWorkspace(): Promise<SeededWorkspace>;
   revokeKey(keyId: string): Promise<void>;
   close(): Promise<void>;
 }
@@ -144,9 +155,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     return { status: response.status, headers: response.headers, body: parsed as T, text };
   };
 
-  const seedWorkspace = async (name?: string): Promise<SeededWorkspace> => {
+  const seedWorkspace = async (name?: string, existingId?: string): Promise<SeededWorkspace> => {
     const wsName = name ?? `Test Workspace ${++workspaceCounter}-${randomBase62(4)}`;
-    const { workspaceId } = await createWorkspace(database.db, { name: wsName });
+    const workspaceId = existingId ?? (await createWorkspace(database.db, { name: wsName })).workspaceId;
     const tag = randomBase62(6).toLowerCase();
     const member = async (role: Role, bundle: Bundle): Promise<Member> => {
       const email = `${role}-${tag}@${workspaceId.slice(0, 8)}.test`;
@@ -193,7 +204,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     database,
     request,
     fetch: fetchApp,
-    seedWorkspace,
+    seedWorkspace: (name) => seedWorkspace(name),
+    corpusWorkspace: () => seedWorkspace(CORPUS_WORKSPACE_NAME, CORPUS_WORKSPACE_ID),
     revokeKey: async (keyId) => {
       await revokeApiKey(database.db, keyId, clock.now());
     },

@@ -12,6 +12,11 @@ export async function createWorkspace(db: Queryable, input: { name: string; isDe
   return { workspaceId, name: input.name };
 }
 
+/** A workspace with a given id (fixtures and imports that must keep an id). */
+export async function createWorkspaceWithId(db: Queryable, input: { id: string; name: string }): Promise<void> {
+  await db.insert(workspaces).values({ id: input.id, name: input.name });
+}
+
 export async function listWorkspaces(db: Database): Promise<{ workspaceId: string; name: string }[]> {
   return db.select({ workspaceId: workspaces.id, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt, workspaces.id);
 }
