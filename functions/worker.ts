@@ -14,7 +14,7 @@ import { openNeon, type NeonHandle } from '../platform/db/neon.js';
 import { ApiError } from '../platform/errors.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import { systemClock } from '../platform/clock.js';
-import { createLogger } from '../platform/log.js';
+import { consoleByLevelWriter, createLogger } from '../platform/log.js';
 import { RunNotifier } from '../queues/notifier.js';
 import type { WorkersAiBinding } from '../platform/model/workers-ai.js';
 import { createApp, type App } from './app.js';
@@ -143,6 +143,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         db: handle.db,
         oauthSecret: config.OAUTH_SIGNING_SECRET,
         secretsEncryptionKey: config.SECRETS_ENCRYPTION_KEY,
+        log: createLogger(config.LOG_LEVEL, consoleByLevelWriter),
         workersAi: env.AI,
         memoryLimiter,
         runNotifier,
@@ -201,7 +202,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), message: entry.error.message }));
         throw new Error(MISCONFIGURED);
       }
-      const log = createLogger(entry.config.LOG_LEVEL);
+      const log = createLogger(entry.config.LOG_LEVEL, consoleByLevelWriter);
       const fields = { cron: controller.cron, scheduled_time: new Date(controller.scheduledTime).toISOString() };
       if (!options.cron) {
         log.info('cron fired (no cron handler registered)', fields);
