@@ -209,11 +209,11 @@ describe('worker.scheduled', () => {
     expect(closes).toHaveLength(1);
   });
 
-  it('logs that the cron fired when no hook is registered', async () => {
-    const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
+  it('logs that the cron fired when no hook is registered, at info level on console.log', async () => {
+    const infos = vi.spyOn(console, 'log').mockImplementation(() => {});
     const { worker: w, closes } = workerWithSpiedDatabase();
     await w.scheduled(controller, { ...VALID_ENV, LOG_LEVEL: 'info' }, fakeContext());
-    expect(errors.mock.calls.flat().join('\n')).toContain('cron fired');
+    expect(infos.mock.calls.flat().join('\n')).toContain('cron fired');
     expect(closes).toHaveLength(0);
   });
 
