@@ -1,6 +1,7 @@
 import type { Operation } from './registry.js';
+import { searchOperations } from './search/operations.js';
 import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...webhookOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...webhookOperations];

@@ -302,7 +302,7 @@ describe('LocalHashEmbedder', () => {
     expect(a).toEqual(embedLocally(text));
     expect(norm(a!)).toBeCloseTo(1, 10);
     expect(embedder.dimensions).toBe(384);
-    expect(embedder.id).toBe('local:hash-ngram-v1');
+    expect(embedder.id).toBe('local:hash-ngram-v2');
   });
 
   it('puts similar texts closer than unrelated ones', async () => {

@@ -1,0 +1,173 @@
+import { queryRows } from '../../platform/db/port.js';
+import { contentWords } from '../../platform/model/local.js';
+import { outputValue, pgTimestampToIso } from './filter-compiler.js';
+import { planLocally, planTask, type FuzzyPlan } from './fuzzy-plan.js';
+import { accountLookup, fuzzyStatement, interactionSpan, matchingTurnsStatement, unscopedMatchCount, type ResolvedSubquery } from './fuzzy-sql.js';
+import type { LaneContext, LaneOutcome, LaneRunner } from './lane.js';
+import type { EmptyReason, FuzzyPlanReport } from './response.js';
+
+/** A lower bound within this many days of now makes the ask a recent-window one (staleness message). */
+const RECENT_WINDOW_DAYS = 90;
+const DAY_MS = 86_400_000;
+
+const INTEGER_COLUMNS = new Set(['duration_seconds', 'participant_count', 'external_participant_count']);
+const ROW_COLUMNS = [
+  'id', 'kind', 'title', 'occurred_at', 'duration_seconds', 'direction', 'source', 'thread_id', 'summary', 'body', 'participant_count',
+  'external_participant_count', 'account_id', 'account_name', 'account_type', 'deal_id', 'deal_name', 'deal_stage',
+] as const;
+
+type PlanReport = FuzzyPlanReport;
+
+/**
+ * The fuzzy lane (spec, POST /search/query): a natural-language ask planned into at most
+ * `max_subqueries` subqueries by the model port (search.plan), run as full-text and trigram search
+ * over the warehouse's interactions (their text and their transcript turns), merged and ranked.
+ * One row = one interaction, full content, with the turns that matched. `filters_applied` is always
+ * false (filters belong to the filter lane); the excluded-interaction settings apply; the plan, with
+ * the account it resolved and each subquery's match count, is in `detail.internal.plan`.
+ *
+ * A company the ask names becomes an account restriction only when the workspace has an account by
+ * that name; otherwise its words are searched as terms, so a product named like a company
+ * ("Salesforce sync") still finds its rows.
+ */
+export const runFuzzyLane: LaneRunner = async (ctx) => {
+  const { search, services, now } = ctx;
+  const query = search.query ?? '';
+  const { plan, planner, note } = await planSearch(ctx, query);
+  const subqueries = plan.subqueries.slice(0, search.maxSubqueries);
+
+  const corpus: LaneOutcome['corpus'] = { store: 'warehouse', grain: 'row', content: 'full', filters_applied: false, audience_applied: false };
+  const since = subqueries.map((sq) => (sq.since ? Date.parse(sq.since) : null));
+  const earliest = since.every((t) => t !== null) && since.length > 0 ? Math.min(...(since as number[])) : null;
+  const common = {
+    freshnessStore: 'interactions',
+    gaps: { baseline: 'interactions' },
+    recentWindowStart: earliest !== null && now.getTime() - earliest <= RECENT_WINDOW_DAYS * DAY_MS ? new Date(earliest) : null,
+  } satisfies Partial<LaneOutcome>;
+
+  let resolved: ResolvedSubquery[];
+  let account: PlanReport['account'] = null;
+  let compiledSql = '';
+  try {
+    ({ resolved, account } = await resolveAccounts(ctx, subqueries));
+    const { statement, intent } = fuzzyStatement(resolved, ctx.workspaceId, search.limit);
+    compiledSql = intent;
+    const raw = await queryRows<Record<string, unknown>>(services.db, statement);
+    const turns = await readMatchingTurns(ctx, resolved, raw);
+
+    const results: Record<string, unknown>[] = raw.map((row) => ({
+      ...Object.fromEntries(ROW_COLUMNS.map((c) => [c, c === 'occurred_at' ? pgTimestampToIso(row[c]) : INTEGER_COLUMNS.has(c) ? outputValue('integer', row[c]) : row[c] ?? null])),
+      score: Math.round(Number(row.score) * 1e4) / 1e4,
+      matched_subqueries: (row.sqs as number[]).map(Number).sort((a, b) => a - b),
+      matching_turns: row.kind === 'email' ? [] : (turns.get(String(row.id)) ?? []),
+    }));
+    const matchCount = raw.length > 0 ? Number(raw[0]?.__match_count) : 0;
+    if (matchCount > results.length) corpus.truncated = true;
+    const report: PlanReport = {
+      planner,
+      date_phrase: plan.date_phrase,
+      account,
+      subqueries: resolved.map(({ accountIds: _ids, ...sq }, i) => ({ ...sq, matched: raw.length > 0 ? Number(raw[0]?.[`__sq${i + 1}`]) : 0 })),
+    };
+    const emptyReason = results.length === 0 ? await diagnoseEmpty(ctx, resolved) : undefined;
+    return {
+      ...common,
+      compiledSql,
+      results,
+      matchCount,
+      corpus,
+      ...(emptyReason ? { emptyReason } : {}),
+      coverage: {
+        basis: results.length === 0 ? { basis: 'unavailable', reason: 'no_rows' } : corpus.truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' },
+        eventTimes: raw.map((r) => {
+          const iso = pgTimestampToIso(r.occurred_at);
+          return iso ? new Date(iso) : null;
+        }),
+      },
+      internal: { plan: report },
+      ...(note ? { note } : {}),
+    };
+  } catch (error) {
+    services.log.warn('fuzzy lane read failed', { error: error instanceof Error ? error.message : String(error) });
+    return {
+      ...common,
+      compiledSql,
+      results: [],
+      matchCount: 0,
+      corpus,
+      emptyReason: 'read_failed',
+      coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
+      internal: { plan: { planner, date_phrase: plan.date_phrase, account, subqueries: subqueries.map((sq) => ({ ...sq, matched: 0 })) } },
+    };
+  }
+};
+
+/** The model's plan; when a configured model fails or answers outside the schema, the local planner's, said so. */
+async function planSearch(ctx: LaneContext, query: string): Promise<{ plan: FuzzyPlan; planner: string; note?: string }> {
+  const input = { query, max_subqueries: ctx.search.maxSubqueries, now: ctx.now.toISOString() };
+  const model = ctx.services.model;
+  try {
+    return { plan: await model.run(planTask, input, { signal: ctx.signal }), planner: model.id };
+  } catch (error) {
+    if (model.id === 'local') throw error;
+    ctx.services.log.warn('search planner failed; planning locally', { model: model.id, error: error instanceof Error ? error.message : String(error) });
+    return { plan: planLocally(input), planner: 'local', note: `The ${model.id} planner failed, so the query was planned by the local rules.` };
+  }
+}
+
+/**
+ * The account the plan names, looked up once for all subqueries. Found: the subqueries keep to
+ * those accounts. Not found: its words join each subquery's terms, and nothing is restricted.
+ */
+async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueries']): Promise<{ resolved: ResolvedSubquery[]; account: PlanReport['account'] }> {
+  const names = [...new Set(subqueries.map((sq) => sq.account).filter((a): a is string => a !== null))];
+  const matches = new Map<string, { id: string; name: string }[]>();
+  for (const name of names) {
+    const rows = await queryRows<{ id: string; name: string }>(ctx.services.db, accountLookup(ctx.workspaceId, name));
+    matches.set(name, rows.map((r) => ({ id: String(r.id), name: String(r.name) })));
+  }
+  const resolved = subqueries.map((sq): ResolvedSubquery => {
+    if (!sq.account) return { ...sq, accountIds: null };
+    const found = matches.get(sq.account) ?? [];
+    if (found.length > 0) return { ...sq, accountIds: found.map((a) => a.id) };
+    const words = contentWords(sq.account).filter((w) => !sq.terms.includes(w));
+    return { ...sq, terms: [...words, ...sq.terms].slice(0, 32), accountIds: null };
+  });
+  const first = names[0];
+  return { resolved, account: first ? { asked: first, matched: matches.get(first) ?? [] } : null };
+}
+
+async function readMatchingTurns(ctx: LaneContext, subqueries: ResolvedSubquery[], rows: Record<string, unknown>[]) {
+  const ids = rows.filter((r) => r.kind !== 'email').map((r) => String(r.id));
+  const statement = matchingTurnsStatement(subqueries, ctx.workspaceId, ids);
+  const byInteraction = new Map<string, { turn_index: number; speaker_name: string | null; side: string; text: string }[]>();
+  if (!statement) return byInteraction;
+  for (const t of await queryRows<Record<string, unknown>>(ctx.services.db, statement)) {
+    const key = String(t.interaction_id);
+    const list = byInteraction.get(key) ?? [];
+    list.push({ turn_index: Number(t.turn_index), speaker_name: (t.speaker_name as string | null) ?? null, side: String(t.side), text: String(t.text) });
+    byInteraction.set(key, list);
+  }
+  return byInteraction;
+}
+
+/**
+ * Why nothing matched: nothing synced (not_synced); the asked window lies outside the data's span,
+ * or only excluded interactions matched (scope_disjoint); else no_match. A failed diagnosis says
+ * no_match rather than failing an answer that did run.
+ */
+async function diagnoseEmpty(ctx: LaneContext, subqueries: ResolvedSubquery[]): Promise<EmptyReason> {
+  try {
+    const [span] = await queryRows<{ total: number; min_at: unknown; max_at: unknown }>(ctx.services.db, interactionSpan(ctx.workspaceId));
+    if (!span || Number(span.total) === 0) return 'not_synced';
+    const min = Date.parse(pgTimestampToIso(span.min_at) ?? '');
+    const max = Date.parse(pgTimestampToIso(span.max_at) ?? '');
+    const outside = subqueries.every((sq) => (sq.since !== null && Date.parse(sq.since) > max) || (sq.until !== null && Date.parse(sq.until) <= min));
+    if (outside) return 'scope_disjoint';
+    const [unscoped] = await queryRows<{ n: number }>(ctx.services.db, unscopedMatchCount(subqueries, ctx.workspaceId));
+    return Number(unscoped?.n ?? 0) > 0 ? 'scope_disjoint' : 'no_match';
+  } catch (error) {
+    ctx.services.log.warn('fuzzy lane empty-result diagnosis failed', { error: error instanceof Error ? error.message : String(error) });
+    return 'no_match';
+  }
+}

@@ -1,0 +1,304 @@
+import { z } from 'zod';
+import { INTERACTION_KINDS, type InteractionKind } from '../../schema/warehouse-interactions.js';
+import { contentWords } from '../../platform/model/local.js';
+import type { ModelTask } from '../../platform/model/port.js';
+import { SEARCH_LIMITS } from './request.js';
+
+/**
+ * The fuzzy lane's planner: natural language decomposed into at most `max_subqueries` subqueries
+ * the warehouse can run (full-text terms, an account named, the kinds of interaction asked for, a
+ * time window read from a date phrase). A model task, so a configured model can plan; the local
+ * implementation below extracts the same parts with rules, deterministically.
+ */
+
+const isoDateTime = z.iso.datetime({ offset: true });
+
+export const FuzzySubquerySchema = z
+  .object({
+    /** Content words to find; empty when the ask is only an account, a kind or a window. */
+    terms: z.array(z.string().min(1).max(100)).max(32),
+    /** all: every term must appear (websearch AND); any: one is enough (recall). */
+    match: z.enum(['all', 'any']),
+    /** Exact phrases the text must contain (the caller's quoted phrases). */
+    phrases: z.array(z.string().min(1).max(200)).max(8),
+    /** A company named in the ask; the lane resolves it against the workspace's accounts. */
+    account: z.string().min(1).max(200).nullable(),
+    kinds: z.array(z.enum(INTERACTION_KINDS)).max(3),
+    since: isoDateTime.nullable(),
+    until: isoDateTime.nullable(),
+  })
+  .strict();
+export type FuzzySubquery = z.infer<typeof FuzzySubquerySchema>;
+
+export const FuzzyPlanSchema = z
+  .object({
+    subqueries: z.array(FuzzySubquerySchema).min(1).max(SEARCH_LIMITS.maxSubqueriesAsync),
+    /** The date phrase the window came from, for the message ("last quarter"). */
+    date_phrase: z.string().max(100).nullable(),
+  })
+  .strict();
+export type FuzzyPlan = z.infer<typeof FuzzyPlanSchema>;
+
+const PlanInputSchema = z.object({ query: z.string().min(1).max(SEARCH_LIMITS.queryChars), max_subqueries: z.number().int().min(1).max(12), now: isoDateTime });
+export type PlanInput = z.infer<typeof PlanInputSchema>;
+
+export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
+  name: 'search.plan',
+  instructions: [
+    'Decompose a natural-language search over a sales team\'s calls, meetings and emails into at most max_subqueries subqueries.',
+    'Each subquery: terms (content words to find, no filler), match ("all" when every term must appear, "any" for a broader recall variant),',
+    'phrases (exact phrases the user quoted), account (a company the user named, else null), kinds (call, meeting, email; empty for any),',
+    'since and until (ISO 8601 UTC; until exclusive) from a date phrase relative to now, else null. One subquery per distinct facet of the ask.',
+    'Also return date_phrase, the words the window came from, or null.',
+  ].join(' '),
+  input: PlanInputSchema,
+  output: FuzzyPlanSchema,
+  local: planLocally,
+};
+
+// ---------------------------------------------------------------------------------------------
+// The local planner
+
+const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTH_PATTERN = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const monthIndex = (word: string): number => MONTHS.findIndex((m) => m.startsWith(word.toLowerCase().slice(0, 3)));
+
+/** Words of the ask that say how to search, not what to find. */
+const QUERY_FILLER = new Set(
+  'show find list get give search look looking need want any all every some me about around regarding re mention mentions mentioned mentioning discuss discussed discussing discussion discussions talk talked talking said say says where which who whose whom there were was been being had having conversations conversation interactions interaction touching related relating topic topics please recent recently latest'.split(' '),
+);
+
+const KIND_WORDS: Record<string, InteractionKind> = {
+  call: 'call', calls: 'call', 'phone-call': 'call',
+  meeting: 'meeting', meetings: 'meeting',
+  email: 'email', emails: 'email', 'e-mail': 'email', 'e-mails': 'email', mail: 'email', mails: 'email',
+};
+
+const DAY_MS = 86_400_000;
+const utc = (y: number, m: number, d = 1): number => Date.UTC(y, m, d);
+
+interface Window {
+  since: number | null;
+  until: number | null;
+  phrase: string;
+}
+
+/** Each rule: a pattern over the lower-cased ask and the window it means relative to now. */
+const DATE_RULES: { pattern: RegExp; window: (m: RegExpExecArray, now: Date) => Omit<Window, 'phrase'> | null }[] = [
+  { pattern: /\btoday\b/, window: (_m, now) => ({ since: utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), until: null }) },
+  {
+    pattern: /\byesterday\b/,
+    window: (_m, now) => {
+      const start = utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+      return { since: start - DAY_MS, until: start };
+    },
+  },
+  {
+    pattern: /\b(?:in the |over the |during the )?(?:last|past|previous) (\d{1,3}) (day|week|month|year)s?\b/,
+    window: (m, now) => {
+      const n = Number(m[1]);
+      const unit = m[2]!;
+      if (n < 1) return null;
+      const days = unit === 'day' ? n : unit === 'week' ? 7 * n : unit === 'month' ? 30 * n : 365 * n;
+      return { since: now.getTime() - days * DAY_MS, until: null };
+    },
+  },
+  {
+    pattern: /\b(last|this|previous|past) (week|month|quarter|year)\b/,
+    window: (m, now) => {
+      const previous = m[1] !== 'this';
+      const y = now.getUTCFullYear();
+      const mo = now.getUTCMonth();
+      switch (m[2]) {
+        case 'week': {
+          // Weeks start on Monday, like the gap detection's weeks.
+          const today = utc(y, mo, now.getUTCDate());
+          const monday = today - ((now.getUTCDay() + 6) % 7) * DAY_MS;
+          return previous ? { since: monday - 7 * DAY_MS, until: monday } : { since: monday, until: null };
+        }
+        case 'month':
+          return previous ? { since: utc(y, mo - 1), until: utc(y, mo) } : { since: utc(y, mo), until: null };
+        case 'quarter': {
+          const q = Math.floor(mo / 3) * 3;
+          return previous ? { since: utc(y, q - 3), until: utc(y, q) } : { since: utc(y, q), until: null };
+        }
+        default:
+          return previous ? { since: utc(y - 1, 0), until: utc(y, 0) } : { since: utc(y, 0), until: null };
+      }
+    },
+  },
+  {
+    pattern: /\bq([1-4])(?:\s+|\s*')?((?:19|20)\d{2})?\b/,
+    window: (m, now) => {
+      const q = Number(m[1]) - 1;
+      let y = m[2] ? Number(m[2]) : now.getUTCFullYear();
+      // A quarter without a year is the latest one that has started.
+      if (!m[2] && utc(y, q * 3) > now.getTime()) y -= 1;
+      return { since: utc(y, q * 3), until: utc(y, q * 3 + 3) };
+    },
+  },
+  {
+    pattern: /\bsince (\d{4}-\d{2}-\d{2})\b/,
+    window: (m) => {
+      const t = Date.parse(`${m[1]}T00:00:00Z`);
+      return Number.isNaN(t) ? null : { since: t, until: null };
+    },
+  },
+  {
+    pattern: /\b(?:on )?(\d{4}-\d{2}-\d{2})\b/,
+    window: (m) => {
+      const t = Date.parse(`${m[1]}T00:00:00Z`);
+      return Number.isNaN(t) ? null : { since: t, until: t + DAY_MS };
+    },
+  },
+  {
+    pattern: new RegExp(`\\bsince ${MONTH_PATTERN}(?: ((?:19|20)\\d{2}))?\\b`),
+    window: (m, now) => {
+      const mo = monthIndex(m[1]!);
+      const y = m[2] ? Number(m[2]) : latestYearOfMonth(mo, now);
+      return { since: utc(y, mo), until: null };
+    },
+  },
+  {
+    pattern: new RegExp(`\\b(?:in |during |from )?${MONTH_PATTERN}(?: ((?:19|20)\\d{2}))?\\b`),
+    window: (m, now) => {
+      // "may" is also a verb; without a year it counts as a month only after "in/during/from".
+      if (m[1] === 'may' && !m[2] && !/^(in|during|from) /.test(m[0])) return null;
+      const mo = monthIndex(m[1]!);
+      const y = m[2] ? Number(m[2]) : latestYearOfMonth(mo, now);
+      return { since: utc(y, mo), until: utc(y, mo + 1) };
+    },
+  },
+  {
+    pattern: /\bsince ((?:19|20)\d{2})\b/,
+    window: (m) => ({ since: utc(Number(m[1]), 0), until: null }),
+  },
+  {
+    pattern: /\b(?:in |during )?((?:19|20)\d{2})\b/,
+    window: (m) => ({ since: utc(Number(m[1]), 0), until: utc(Number(m[1]) + 1, 0) }),
+  },
+];
+
+/** The most recent year in which the month has begun ("in March" asked in November means this March). */
+function latestYearOfMonth(month: number, now: Date): number {
+  const y = now.getUTCFullYear();
+  return utc(y, month) > now.getTime() ? y - 1 : y;
+}
+
+/** The first date phrase of the ask (by rule order) and the ask with it cut out. */
+function extractWindow(text: string, now: Date): { window: Window | null; rest: string } {
+  const lower = text.toLowerCase();
+  for (const rule of DATE_RULES) {
+    const m = rule.pattern.exec(lower);
+    if (!m) continue;
+    const w = rule.window(m, now);
+    if (!w) continue;
+    return { window: { ...w, phrase: m[0].trim() }, rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
+  }
+  return { window: null, rest: text };
+}
+
+/** Quoted phrases, taken out of the ask. */
+function extractPhrases(text: string): { phrases: string[]; rest: string } {
+  const phrases: string[] = [];
+  const rest = text.replace(/["“”]([^"“”]{1,200})["“”]/g, (_all, inner: string) => {
+    const phrase = inner.trim().replace(/\s+/g, ' ');
+    if (phrase) phrases.push(phrase);
+    return ' ';
+  });
+  return { phrases: phrases.slice(0, 8), rest };
+}
+
+const NOT_ENTITY = new Set([...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)), 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'I', 'Q1', 'Q2', 'Q3', 'Q4', 'CRM', 'SSO', 'SAML', 'SOC', 'ROI', 'API', 'EU', 'US', 'UK', 'QBR']);
+const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|any|all|the|our|did|do|does|is|are|was|were)$/i;
+
+/**
+ * The company the ask names: a run of capitalised words (not a month, an acronym of the product
+ * space, or the ask's first word when it is a command), or the word(s) after "with"/"from"/"at"
+ * ("calls with acme about pricing"). The lane checks the guess against the workspace's accounts
+ * and searches the words as terms when no account answers to them.
+ */
+function extractAccount(text: string): { account: string | null; rest: string } {
+  const tokens = text.split(/\s+/).filter(Boolean);
+  const bare = (token: string) => token.replace(/[^\p{L}\p{N}&'.-]/gu, '').replace(/'s$/, '');
+  const entityWord = (word: string) => /^\p{Lu}/u.test(word) && !NOT_ENTITY.has(word) && !LEADING_CAPITALIZED_FILLER.test(word);
+  const runs: { start: number; end: number }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    if (!entityWord(bare(tokens[i]!))) continue;
+    let j = i;
+    while (j + 1 < tokens.length && entityWord(bare(tokens[j + 1]!)) && !/[,;:]$/.test(tokens[j]!)) j++;
+    runs.push({ start: i, end: j });
+    i = j;
+  }
+  // A capitalised first word is often just the start of a sentence: prefer a run further in.
+  const best = runs.find((r) => r.start > 0) ?? runs[0];
+  if (!best) {
+    const m = /\b(?:with|from|at)\s+([\p{L}][\p{L}\p{N}&'.-]*)/u.exec(text);
+    const candidate = m?.[1];
+    if (m && candidate && !QUERY_FILLER.has(candidate.toLowerCase()) && !KIND_WORDS[candidate.toLowerCase()] && !/^(the|a|an|our|their|customers?|buyers?|prospects?|us|them)$/i.test(candidate)) {
+      return { account: candidate.slice(0, 200), rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
+    }
+    return { account: null, rest: text };
+  }
+  const name = tokens
+    .slice(best.start, best.end + 1)
+    .map(bare)
+    .join(' ')
+    .trim();
+  const rest = [...tokens.slice(0, best.start), ...tokens.slice(best.end + 1)].join(' ');
+  return { account: name ? name.slice(0, 200) : null, rest };
+}
+
+/** Splits the remaining words into facets on commas, semicolons, "and", "or", "plus", "&", "vs". */
+function facets(text: string): string[][] {
+  return text
+    .split(/\s*(?:[,;]|\band\b|\bor\b|\bplus\b|&|\bvs\.?|\bversus\b)\s*/i)
+    .map((segment) =>
+      contentWords(segment)
+        .filter((w) => !QUERY_FILLER.has(w) && !KIND_WORDS[w])
+        .map((w) => w.slice(0, 100)),
+    )
+    .filter((terms) => terms.length > 0);
+}
+
+/**
+ * Rules, in order: quoted phrases; the first date phrase; the kinds of interaction named; the
+ * company named; then the remaining words split into facets. One subquery per facet (each facet's
+ * words all required); when there are fewer facets than allowed and a facet has several words, a
+ * recall variant matching any of its words follows. Facets beyond the budget fold into the last
+ * subquery as "any". Every subquery carries the shared account, kinds and window.
+ */
+export function planLocally({ query, max_subqueries: max, now }: PlanInput): FuzzyPlan {
+  const nowDate = new Date(now);
+  const { phrases, rest: afterPhrases } = extractPhrases(query);
+  const { window, rest: afterDate } = extractWindow(afterPhrases, nowDate);
+  const named = new Set(contentWordsWithHyphen(afterDate).map((w) => KIND_WORDS[w]));
+  const kinds = INTERACTION_KINDS.filter((k) => named.has(k));
+  const { account, rest } = extractAccount(afterDate);
+  const groups = facets(rest);
+
+  const shared = {
+    phrases,
+    account,
+    kinds: kinds.length === INTERACTION_KINDS.length ? [] : kinds,
+    since: window?.since != null ? new Date(window.since).toISOString() : null,
+    until: window?.until != null ? new Date(window.until).toISOString() : null,
+  };
+  const subqueries: FuzzySubquery[] = [];
+  const direct = groups.slice(0, max);
+  for (const terms of direct) subqueries.push({ ...shared, terms: terms.slice(0, 32), match: 'all' });
+  const overflow = groups.slice(max).flat();
+  if (overflow.length > 0) {
+    const last = subqueries[subqueries.length - 1]!;
+    subqueries[subqueries.length - 1] = { ...last, terms: [...new Set([...last.terms, ...overflow])].slice(0, 32), match: 'any' };
+  }
+  for (const terms of direct) {
+    if (subqueries.length >= max) break;
+    if (terms.length > 1) subqueries.push({ ...shared, terms: terms.slice(0, 32), match: 'any' });
+  }
+  if (subqueries.length === 0) subqueries.push({ ...shared, terms: [], match: 'all' });
+  return { subqueries, date_phrase: window?.phrase ?? null };
+}
+
+/** contentWords drops nothing the kind words need; kept separate so "e-mails" survives as one token. */
+const contentWordsWithHyphen = (text: string): string[] => text.toLowerCase().match(/[a-z0-9][a-z0-9'-]*/g) ?? [];

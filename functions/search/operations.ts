@@ -1,0 +1,82 @@
+import { z } from '@hono/zod-openapi';
+import { ApiError } from '../../platform/errors.js';
+import { defineOperation } from '../registry.js';
+import { assembleResponse } from './assemble.js';
+import { searchFields } from './fields-operation.js';
+import { runFilterLane } from './filter-lane.js';
+import { runFuzzyLane } from './fuzzy-lane.js';
+import { collectSearchJob, startSearchJob } from './jobs.js';
+import type { LaneRunner } from './lane.js';
+import { semanticOverview, surfaceOverview } from './overview.js';
+import { SearchRequestSchema, type Lane } from './request.js';
+import { SearchQueryOutputSchema } from './response.js';
+import { runSemanticLane } from './semantic-lane.js';
+import { resolveSearch } from './validate.js';
+
+export const LANES: Record<Lane, LaneRunner> = { filter: runFilterLane, fuzzy: runFuzzyLane, semantic: runSemanticLane };
+
+const common = { tags: ['Search'], scopes: ['data:read'] as const, minRole: 'viewer' as const, stability: 'beta' as const, visibility: 'public' as const };
+
+export const searchQuery = defineOperation({
+  ...common,
+  id: 'search.query',
+  method: 'post',
+  path: '/search/query',
+  summary: 'Routed search: typed filters, natural language (fuzzy) or meaning (semantic)',
+  description:
+    'Past validation every answer is `success: true`; degradations are typed fields (`corpus.empty_reason`, `corpus.degraded`, `detail.coverage`), never errors. ' +
+    '`mode: auto` sends filters without text to the filter lane, meaning-shaped wording to the semantic lane, anything else to the fuzzy lane. ' +
+    'With `async: true` the fuzzy lane returns a job handle; collect it by sending `{"job_id": ...}` alone (each collection counts toward the per-user limit). ' +
+    'Coverage age buckets are disjoint (0–7 days, 7–30, 30–90, older). Gap detection (`coverage: true`) reports, within the span of the result, the weeks in which the corpus held rows and the result none.',
+  mcp: { tool: 'search', action: 'query' },
+  body: SearchRequestSchema,
+  output: SearchQueryOutputSchema,
+  rateLimit: { limit: 10, windowSeconds: 60 },
+  quota: 'search',
+  async handler(ctx, input) {
+    const { services, caller } = ctx;
+    if (input.job_id) {
+      const others = Object.keys(input).filter((k) => k !== 'job_id' && (input as Record<string, unknown>)[k] !== undefined);
+      if (others.length > 0) {
+        throw new ApiError('invalid_argument', `Invalid request: job_id must be sent alone (also got ${others.join(', ')})`, {
+          fields: others.map((field) => ({ field, problem: 'not allowed with job_id', code: 'job_id_alone' })),
+        });
+      }
+      return collectSearchJob(services, caller.workspaceId, input.job_id);
+    }
+    const { search, ignored } = await resolveSearch(input, services.model);
+    if (search.lane === 'fuzzy' && input.async) return startSearchJob(services, caller.workspaceId, caller.userId, { search, ignored });
+    const now = services.clock.now();
+    const outcome = await LANES[search.lane]({ services, workspaceId: caller.workspaceId, search, now, signal: ctx.signal });
+    return assembleResponse(services, caller.workspaceId, search, outcome, ignored, now);
+  },
+});
+
+const SurfaceOverviewSchema = z
+  .object({ row_count: z.number().int(), earliest_event_at: z.string().nullable(), latest_event_at: z.string().nullable() })
+  .nullable()
+  .openapi({ description: 'Null when the surface could not be read (never 0 for unknown).' });
+
+export const searchOverview = defineOperation({
+  ...common,
+  id: 'search.overview',
+  method: 'get',
+  path: '/search/overview',
+  summary: 'Row counts and time spans of the queryable surfaces',
+  mcp: { tool: 'search', action: 'overview', resource: 'search_overview://current' },
+  output: z
+    .object({
+      surfaces: z.object({ interactions: SurfaceOverviewSchema, deals: SurfaceOverviewSchema, deal_qualification: SurfaceOverviewSchema }),
+      semantic: z.object({ utterances_external: SurfaceOverviewSchema, themes: SurfaceOverviewSchema, embedder: z.string() }),
+    })
+    .openapi('SearchOverview'),
+  async handler(ctx) {
+    const { db, embedder } = ctx.services;
+    return {
+      surfaces: await surfaceOverview(db, ctx.caller.workspaceId),
+      semantic: { ...(await semanticOverview(db, ctx.caller.workspaceId, embedder.id)), embedder: embedder.id },
+    };
+  },
+});
+
+export const searchOperations = [searchQuery, searchFields, searchOverview];

@@ -1,0 +1,119 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
+import { toDate } from './freshness.js';
+import type { LaneContext } from './lane.js';
+import { quote } from './semantic-format.js';
+
+/**
+ * The semantic lane's primary store: the workspace's mirror of external-speaker utterances and
+ * their vectors. Reads only vectors of the given embedder: vectors of different embedders live in
+ * different spaces and are never compared.
+ */
+
+/**
+ * `hnsw.ef_search` for the utterance read (pgvector's default is 40, its maximum 1000). The demo
+ * text has clusters of near-identical sentences, where HNSW at the default misses neighbours
+ * (recall@10 0.66-0.88 at 10x, platform/db/vector-indexes.ts); bench/search-semantic.ts measures
+ * the lane's recall against an exact scan. It only matters when the HNSW index exists and the
+ * planner picks it; an exact scan ignores it.
+ */
+export const HNSW_EF_SEARCH = 1000;
+
+interface MatchRow extends Record<string, unknown> {
+  id: string;
+  interaction_id: string;
+  turn_id: string | null;
+  speaker_name: string | null;
+  text: string;
+  occurred_at: Date | string;
+  distance: number | string;
+  title: string;
+  kind: string;
+  excluded: boolean;
+}
+
+/** One utterance near the query, with its interaction's title and kind and whether it is excluded. */
+export interface Match {
+  id: string;
+  interactionId: string;
+  turnId: string | null;
+  speaker: string | null;
+  text: string;
+  occurredAt: Date | null;
+  similarity: number;
+  title: string;
+  kind: string;
+  excluded: boolean;
+}
+
+/** The `take` nearest external utterances to the query vector, nearest first (ties by id). */
+export async function readUtteranceMatches(db: LaneContext['services']['db'], workspaceId: string, embedderId: string, literal: string, take: number): Promise<Match[]> {
+  const rows = await db.transaction(async (tx) => {
+    // LOCAL, inside a transaction: on a pooled connection a session SET could land elsewhere.
+    // ef_search widens the HNSW candidate list (recall); iterative scan keeps scanning the graph
+    // when the tenant and embedder filters drop candidates, so a small workspace in a large shared
+    // index still gets `take` neighbours. Relaxed order is re-sorted below.
+    await tx.execute(sql.raw(`set local hnsw.ef_search = ${HNSW_EF_SEARCH}`));
+    await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
+    return queryRows<MatchRow>(
+      tx,
+      sql`select m.id, m.interaction_id, m.turn_id, m.speaker_name, m.text, m.occurred_at, m.distance, i.title, i.kind,
+                 exists (select 1 from excluded_interactions x where x.workspace_id = ${workspaceId} and x.interaction_id = m.interaction_id) as excluded
+          from (
+            select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, u.embedding <=> ${literal}::vector as distance
+            from utterances u
+            where u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder = ${embedderId} and u.embedding is not null
+            order by u.embedding <=> ${literal}::vector
+            limit ${take}
+          ) m
+          join interactions i on i.id = m.interaction_id and i.workspace_id = ${workspaceId}
+          order by m.distance, m.id`,
+    );
+  });
+  return rows.map(toMatch);
+}
+
+/**
+ * External-speaker vectors the workspace holds, this embedder's and every other's: tells "no
+ * vectors of this embedder" (degrade to the theme index) from "no match" (an honest empty).
+ */
+export async function countVectors(db: Queryable, workspaceId: string, embedderId: string): Promise<{ own: number; other: Map<string, number> }> {
+  const rows = await queryRows<{ embedder: string; n: number }>(
+    db,
+    sql`select embedder, count(*)::int as n from utterances
+        where workspace_id = ${workspaceId} and side = 'external' and embedding is not null group by embedder`,
+  );
+  const other = new Map<string, number>();
+  let own = 0;
+  for (const r of rows) {
+    if (r.embedder === embedderId) own = Number(r.n);
+    else other.set(r.embedder, Number(r.n));
+  }
+  return { own, other };
+}
+
+function toMatch(r: MatchRow): Match {
+  return {
+    id: r.id,
+    interactionId: r.interaction_id,
+    turnId: r.turn_id,
+    speaker: r.speaker_name,
+    text: r.text,
+    occurredAt: toDate(r.occurred_at),
+    similarity: 1 - Number(r.distance),
+    title: r.title,
+    kind: r.kind,
+    excluded: r.excluded === true || (r.excluded as unknown) === 't',
+  };
+}
+
+// Record of intent (compiled.sql): no tenant predicate, literals inlined, the query vector named.
+export function utteranceSql(embedderId: string, take: number): string {
+  return [
+    'SELECT u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, i.title, i.kind, 1 - (u.embedding <=> :query_embedding) AS similarity',
+    'FROM utterances u JOIN interactions i ON i.id = u.interaction_id',
+    `WHERE u.side = 'external' AND u.embedder = ${quote(embedderId)} AND u.embedding IS NOT NULL`,
+    'ORDER BY u.embedding <=> :query_embedding',
+    `LIMIT ${take}`,
+  ].join('\n');
+}

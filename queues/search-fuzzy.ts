@@ -1,0 +1,28 @@
+import { assembleResponse } from '../functions/search/assemble.js';
+import { runFuzzyLane } from '../functions/search/fuzzy-lane.js';
+import { SEARCH_JOB_KIND, SearchJobInputSchema } from '../functions/search/jobs.js';
+import { NonRetryableError, type Pipeline } from './pipeline.js';
+
+/**
+ * An async fuzzy search (up to 12 subqueries): one stage runs the lane and stores the whole
+ * response, corpus included, as its output; collecting the job returns it. A read that fails
+ * inside the lane is an honest `read_failed` answer, not a retry: the caller sees it and retries.
+ */
+export const searchFuzzyPipeline: Pipeline = {
+  kind: SEARCH_JOB_KIND,
+  order: ['search'],
+  stages: {
+    async search(ctx) {
+      const parsed = SearchJobInputSchema.safeParse(ctx.run.input);
+      if (!parsed.success) throw new NonRetryableError('invalid_input', 'The search job input is not a valid fuzzy search.');
+      const { search, ignored } = parsed.data;
+      const now = ctx.services.clock.now();
+      const outcome = await runFuzzyLane({ services: ctx.services, workspaceId: ctx.run.workspaceId, search, now, signal: ctx.signal });
+      await ctx.checkpoint();
+      const response = await assembleResponse(ctx.services, ctx.run.workspaceId, search, outcome, ignored, now);
+      return { complete: true, output: response };
+    },
+  },
+  deadlineMs: 60_000,
+  retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 10_000 },
+};
