@@ -18,9 +18,6 @@ import { LocalTransport } from '../queues/transport/local.js';
 import { createWorkspace } from '../functions/identity/members.js';
 import { printTable } from './report.js';
 
-const runsCount = Number(process.argv[2] ?? 20);
-const stagesPerRun = Number(process.argv[3] ?? 10);
-
 /** The stage's own work: a little hashing, the same in both measurements. */
 async function work(seed: string): Promise<string> {
   let h = seed;
@@ -28,15 +25,19 @@ async function work(seed: string): Promise<string> {
   return h;
 }
 
-const names = Array.from({ length: stagesPerRun }, (_, i) => `s${i}`);
-const stage = (index: number) => async (ctx: StageContext): Promise<StageResult> => {
-  const out = await work(`${ctx.run.id}:${index}`);
-  const next = names[index + 1];
-  return next ? { next, output: out.slice(0, 8) } : { complete: true, output: out.slice(0, 8) };
-};
-const pipeline: Pipeline = { kind: 'bench_chain', order: names, stages: Object.fromEntries(names.map((n, i) => [n, stage(i)])) };
+function chainPipeline(stagesPerRun: number): Pipeline {
+  const names = Array.from({ length: stagesPerRun }, (_, i) => `s${i}`);
+  const stage = (index: number) => async (ctx: StageContext): Promise<StageResult> => {
+    const out = await work(`${ctx.run.id}:${index}`);
+    const next = names[index + 1];
+    return next ? { next, output: out.slice(0, 8) } : { complete: true, output: out.slice(0, 8) };
+  };
+  return { kind: 'bench_chain', order: names, stages: Object.fromEntries(names.map((n, i) => [n, stage(i)])) };
+}
 
-export async function benchEngine(): Promise<Record<string, string | number>[]> {
+/** Arguments are read only by the command line below: run.ts passes its own flags (`--quick`), not counts. */
+export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Record<string, string | number>[]> {
+  const pipeline = chainPipeline(stagesPerRun);
   const handle = await openPglite();
   await migrateDatabase(handle);
   const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000' });
@@ -84,5 +85,7 @@ export async function benchEngine(): Promise<Record<string, string | number>[]> 
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable(`Run engine, ${runsCount} runs x ${stagesPerRun} stages (local transport, in-memory PGlite)`, await benchEngine());
+  const runsCount = Number(process.argv[2] ?? 20);
+  const stagesPerRun = Number(process.argv[3] ?? 10);
+  printTable(`Run engine, ${runsCount} runs x ${stagesPerRun} stages (local transport, in-memory PGlite)`, await benchEngine(runsCount, stagesPerRun));
 }

@@ -7,21 +7,17 @@
  *
  *   npx tsx bench/first-start.ts [scale...]      e.g. `npx tsx bench/first-start.ts 1 10`
  */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
 import { createWorkspace } from '../functions/identity/members.js';
-import { migrateDatabase } from '../platform/db/migrate.js';
-import { openPglite } from '../platform/db/pglite.js';
 import { queryRows, type Database } from '../platform/db/port.js';
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { LocalHashEmbedder } from '../platform/model/local.js';
 import { streamCorpus } from '../schema/demo/corpus-generator.js';
 import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
+import { BENCH_NOW, openFreshDatabase, recallAt10, type Hit } from './corpus-db.js';
 import { printTable } from './report.js';
 
-const NOW = new Date('2026-03-01T12:00:00Z');
+const NOW = BENCH_NOW;
 const QUERIES = [
   'this is too expensive for our budget, can you give us a discount',
   'we need single sign-on with Okta and SAML before rollout',
@@ -54,8 +50,6 @@ interface ScaleFigures {
 
 const elapsed = (from: number) => Math.round(performance.now() - from);
 
-type Hit = { id: string; distance: number };
-
 async function topTen(db: Database, workspaceId: string, embedder: LocalHashEmbedder): Promise<{ hits: Hit[][]; avgMs: number }> {
   const vectors = await embedder.embed(QUERIES);
   const hits: Hit[][] = [];
@@ -76,32 +70,12 @@ async function search(db: Database, workspaceId: string, embedderId: string, vec
   return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
 }
 
-/**
- * Recall@10 by distance, not by id: the corpus repeats sentences (templates), so many utterances
- * share a vector and tie; which of the tied ids an index returns is arbitrary, and counting ids
- * would call a perfectly good answer wrong. A hit counts when it is no farther than the exact
- * 10th neighbour.
- */
-function recallAt10(exact: readonly Hit[][], approx: readonly Hit[][]): number {
-  let sum = 0;
-  exact.forEach((truth, i) => {
-    const bound = (truth[truth.length - 1]?.distance ?? 0) + 1e-6;
-    const got = approx[i] ?? [];
-    sum += got.filter((h) => h.distance <= bound).length / Math.max(1, truth.length);
-  });
-  return sum / Math.max(1, exact.length);
-}
-
 export async function measureScale(scale: number): Promise<ScaleFigures> {
   const embedder = new LocalHashEmbedder();
-  const dir = mkdtempSync(join(tmpdir(), 'cip-bench-first-start-'));
+  const fresh = await openFreshDatabase('cip-bench-first-start-');
   try {
-    let t = performance.now();
-    const handle = await openPglite({ dataDir: dir });
-    const createMs = elapsed(t);
-    t = performance.now();
-    await migrateDatabase(handle);
-    const migrateMs = elapsed(t);
+    const { handle, createMs, migrateMs } = fresh;
+    let t: number;
     const { workspaceId } = await createWorkspace(handle.db, { name: `Bench ${scale}x` });
 
     t = performance.now();
@@ -126,7 +100,6 @@ export async function measureScale(scale: number): Promise<ScaleFigures> {
     await handle.db.execute(sql`set hnsw.ef_search = 400`);
     const wider = await topTen(handle.db, workspaceId, embedder);
     await handle.db.execute(sql`reset hnsw.ef_search`);
-    await handle.close();
     return {
       createMs,
       migrateMs,
@@ -148,7 +121,7 @@ export async function measureScale(scale: number): Promise<ScaleFigures> {
       recallWideAt10: recallAt10(exact.hits, wider.hits),
     };
   } finally {
-    rmSync(dir, { recursive: true, force: true });
+    await fresh.close();
   }
 }
 

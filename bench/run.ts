@@ -2,15 +2,36 @@
  * `npm run bench`: every benchmark, each reporting its figures beside a baseline measured in the
  * same run (ratios, not absolute times: this machine's speed varies). `npm run bench -- --quick`
  * skips the 10x corpus figures.
+ *
+ * The search benchmarks (filter, semantic, fuzzy lanes) share one loaded database per scale.
  */
+import { openBenchCorpus } from './corpus-db.js';
 import { benchEngine } from './engine.js';
 import { benchFirstStart } from './first-start.js';
 import { printTable } from './report.js';
+import { benchSearchFilter, filterTitle } from './search-filter.js';
+import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
+import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
 
 const quick = process.argv.includes('--quick');
+const scales = quick ? [1] : [1, 10];
 const started = Date.now();
 printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
-const firstStart = await benchFirstStart(quick ? [1] : [1, 10]);
+const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
+
+for (const scale of scales) {
+  const corpus = await openBenchCorpus(scale);
+  try {
+    process.stdout.write(`\nSearch benchmarks at ${scale}x: corpus created, migrated and loaded in ${(corpus.setupMs / 1000).toFixed(1)} s\n`);
+    printTable(filterTitle(corpus), await benchSearchFilter(corpus));
+    const semantic = await benchSearchSemantic(corpus);
+    printTable(semanticTitle(corpus), semantic.rows);
+    const fuzzy = await benchSearchFuzzy(corpus);
+    printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
+  } finally {
+    await corpus.close();
+  }
+}
 process.stdout.write(`\nAll benchmarks done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 process.exit(0);
