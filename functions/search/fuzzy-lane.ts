@@ -70,6 +70,7 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
       subqueries: resolved.map(({ accountIds: _ids, ...sq }, i) => ({ ...sq, matched: raw.length > 0 ? Number(raw[0]?.[`__sq${i + 1}`]) : 0 })),
     };
     const emptyReason = results.length === 0 ? await diagnoseEmpty(ctx, resolved) : undefined;
+    const notes = [note, account && account.matched.length === 0 ? `No account is named like "${account.asked}", so its words were searched as text.` : null, emptyReason ? describePlan(report) : null];
     return {
       ...common,
       compiledSql,
@@ -85,7 +86,7 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
         }),
       },
       internal: { plan: report },
-      ...(note ? { note } : {}),
+      ...(notes.some(Boolean) ? { note: notes.filter(Boolean).join(' ') } : {}),
     };
   } catch (error) {
     services.log.warn('fuzzy lane read failed', { error: error instanceof Error ? error.message : String(error) });
@@ -170,4 +171,19 @@ async function diagnoseEmpty(ctx: LaneContext, subqueries: ResolvedSubquery[]): 
     ctx.services.log.warn('fuzzy lane empty-result diagnosis failed', { error: error instanceof Error ? error.message : String(error) });
     return 'no_match';
   }
+}
+
+/** What an empty answer searched, in words: the reader can see which part of the ask ruled rows out. */
+function describePlan(plan: PlanReport): string {
+  const first = plan.subqueries[0];
+  if (!first) return '';
+  const kinds = first.kinds.length > 0 ? first.kinds.map((k) => `${k}s`).join(' and ') : 'calls, meetings and emails';
+  const accounts = plan.account && plan.account.matched.length > 0 ? ` with ${plan.account.matched.map((a) => a.name).join(', ')}` : '';
+  const day = (iso: string) => iso.slice(0, 10);
+  const window =
+    first.since && first.until ? ` from ${day(first.since)} to before ${day(first.until)}` : first.since ? ` since ${day(first.since)}` : first.until ? ` before ${day(first.until)}` : '';
+  const asks = plan.subqueries
+    .map((sq) => [...sq.phrases.map((p) => `"${p}"`), sq.terms.join(sq.match === 'all' ? ' ' : ' or ')].filter(Boolean).join(' '))
+    .filter(Boolean);
+  return `Searched ${kinds}${accounts}${window}${asks.length > 0 ? ` for ${[...new Set(asks)].map((a) => `[${a}]`).join(', ')}` : ''}.`;
 }

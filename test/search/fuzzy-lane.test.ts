@@ -165,6 +165,7 @@ describe('routing and matching', () => {
   it('searches a company that is no account as words, and quoted phrases exactly', async () => {
     const sf = await client.ok({ query: 'Salesforce sync duplicates', mode: 'fuzzy', max_subqueries: 1 });
     expect(sf.detail.internal.plan!.account).toEqual({ asked: 'Salesforce', matched: [] });
+    expect(sf.detail.message).toContain('No account is named like "Salesforce", so its words were searched as text.');
     expect(sf.detail.internal.plan!.subqueries[0]!.terms).toEqual(['salesforce', 'sync', 'duplicates']);
     expect(new Set(sf.results.map((r) => r.id))).toEqual(await independentMatches('salesforce sync duplicates'));
 
@@ -228,11 +229,13 @@ describe('data scope and empty_reason', () => {
     expect(data.corpus.empty_reason).toBe('no_match');
     expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'no_rows', dated_row_count: 0, max_timestamp: null });
     expect(data.detail.message).toMatch(/No rows matched/);
+    expect(data.detail.message).toContain('Searched calls, meetings and emails for [xylophonequartzite].');
   });
 
   it('scope_disjoint when the asked window lies outside the data’s span', async () => {
-    const data = await client.ok({ query: 'pricing calls in 2019', mode: 'fuzzy' });
+    const data = await client.ok({ query: 'pricing calls with Acme in 2019', mode: 'fuzzy' });
     expect(data.corpus.empty_reason).toBe('scope_disjoint');
+    expect(data.detail.message).toContain('Searched calls with Acme Health, Acme Logistics from 2019-01-01 to before 2020-01-01 for [pricing].');
   });
 
   it('not_synced in an empty workspace, with success and an empty coverage', async () => {
