@@ -27,6 +27,8 @@ for (const scale of scales) {
     printTable(filterTitle(corpus), await benchSearchFilter(corpus));
     const semantic = await benchSearchSemantic(corpus);
     printTable(semanticTitle(corpus), semantic.rows);
+    const missed = semantic.perQuery.filter((q) => Number(q['recall@10']) < 1);
+    if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
   } finally {
