@@ -148,7 +148,7 @@ const BENCH_OAUTH_SECRET = 'bench-oauth-secret-0123456789abcdefghijkl';
 
 /**
  * A fresh database with the demo corpus at `scale` in one workspace, indexed the way a load leaves
- * it (ANALYZE, and the HNSW index once the vectors reach HNSW_MIN_VECTORS, i.e. at 10x), and the
+ * it (ANALYZE, and the HNSW index once the vectors reach HNSW_MIN_VECTORS, i.e. from 100k), and the
  * real app over it with a viewer's API key.
  */
 export async function openBenchCorpus(scale: number, options: { onChunk?: (p: { chunk: number; of: number }) => void } = {}): Promise<BenchCorpus> {

@@ -13,15 +13,19 @@ import { queryRows, type Database } from './port.js';
  *       HNSW top-10 2.5-8 ms, but recall@10 only 0.66-0.88 at the default ef_search (40) and
  *       0.88-1.0 at ef_search 400 (the generated text has clusters of near-identical sentences,
  *       where HNSW misses neighbours; the build is randomized, so recall varies per build).
- * Below a few tens of thousands of vectors the exact scan is fast enough and has perfect recall;
- * above, it grows linearly (~2 us per vector). So the index is built only from HNSW_MIN_VECTORS
- * (~40-50 ms exact) up, and a query using it should raise hnsw.ef_search. `force` overrides.
+ *   bench/search-semantic.ts at 10x, through the lane (ef_search 1000): HNSW 0.66-0.78x the exact
+ *       scan's latency (75 vs 113 ms per call), but recall@10 over the labelled queries varied per
+ *       build from 0.91 (one query at 0.00) to 1.0.
+ * Below about a hundred thousand vectors the exact scan answers in ~0.1-0.2 s with perfect recall,
+ * and growing linearly (~2 us per vector); a faster answer that can miss every true neighbour is
+ * the worse trade there. So the index is built only from HNSW_MIN_VECTORS up, and a query using it
+ * raises hnsw.ef_search. `force` overrides.
  * The index spans all workspaces while a query filters on one: for a small workspace in a large
  * table the planner should still prefer the exact scan through utterances_workspace_embedder_idx
  * (with fresh statistics; the loader runs ANALYZE), or the query should use pgvector's
  * hnsw.iterative_scan so filtering does not starve the result.
  */
-export const HNSW_MIN_VECTORS = 25_000;
+export const HNSW_MIN_VECTORS = 100_000;
 
 export interface VectorIndexSpec {
   name: string;
