@@ -97,7 +97,7 @@ async function probeLane(corpus: BenchCorpus, c: FuzzyCase, maxSubqueries: numbe
     const withAccount = response.results.filter((r) => 'account_name' in r);
     const plan = response.detail.internal.plan;
     const planText = plan
-      ? `${plan.subqueries.length} subquer${plan.subqueries.length === 1 ? 'y' : 'ies'}${plan.account ? `, "${plan.account.asked}" -> ${plan.account.matched.length} account${plan.account.matched.length === 1 ? '' : 's'}` : ''}`
+      ? `${plan.subqueries.length} subquer${plan.subqueries.length === 1 ? 'y' : 'ies'}${plan.accounts.map((a) => `, "${a.asked}" -> ${a.matched.length} account${a.matched.length === 1 ? '' : 's'}`).join('')}`
       : 'no plan';
     return {
       ok: true,

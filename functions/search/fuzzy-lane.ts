@@ -46,10 +46,10 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
   } satisfies Partial<LaneOutcome>;
 
   let resolved: ResolvedSubquery[];
-  let account: PlanReport['account'] = null;
+  let accounts: PlanReport['accounts'] = [];
   let compiledSql = '';
   try {
-    ({ resolved, account } = await resolveAccounts(ctx, subqueries));
+    ({ resolved, accounts } = await resolveAccounts(ctx, subqueries));
     const { statement, intent } = fuzzyStatement(resolved, ctx.workspaceId, search.limit);
     compiledSql = intent;
     const raw = await queryRows<Record<string, unknown>>(services.db, statement);
@@ -66,11 +66,16 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
     const report: PlanReport = {
       planner,
       date_phrase: plan.date_phrase,
-      account,
+      accounts,
       subqueries: resolved.map(({ accountIds: _ids, ...sq }, i) => ({ ...sq, matched: raw.length > 0 ? Number(raw[0]?.[`__sq${i + 1}`]) : 0 })),
     };
     const emptyReason = results.length === 0 ? await diagnoseEmpty(ctx, resolved) : undefined;
-    const notes = [note, account && account.matched.length === 0 ? `No account is named like "${account.asked}", so its words were searched as text.` : null, emptyReason ? describePlan(report) : null];
+    const unknown = accounts.filter((a) => a.matched.length === 0).map((a) => `"${a.asked}"`);
+    const notes = [
+      note,
+      unknown.length > 0 ? `No account is named like ${unknown.join(' or ')}, so ${unknown.length === 1 ? 'its' : 'their'} words were searched as text.` : null,
+      emptyReason ? describePlan(report) : null,
+    ];
     return {
       ...common,
       compiledSql,
@@ -98,7 +103,7 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
       corpus,
       emptyReason: 'read_failed',
       coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
-      internal: { plan: { planner, date_phrase: plan.date_phrase, account, subqueries: subqueries.map((sq) => ({ ...sq, matched: 0 })) } },
+      internal: { plan: { planner, date_phrase: plan.date_phrase, accounts, subqueries: subqueries.map((sq) => ({ ...sq, matched: 0 })) } },
     };
   }
 };
@@ -116,26 +121,54 @@ async function planSearch(ctx: LaneContext, query: string): Promise<{ plan: Fuzz
   }
 }
 
+/** Candidates that tie with the closest one (a misspelling close to two names keeps both). */
+const CLOSENESS_TIE = 0.02;
+/** A misspelt name resolves to at most this many accounts. */
+const MAX_CLOSE_ACCOUNTS = 5;
+
 /**
- * The account the plan names, looked up once for all subqueries. Found: the subqueries keep to
- * those accounts. Not found: its words join each subquery's terms, and nothing is restricted.
+ * The companies the plan names, each looked up once: an exact name wins; else the accounts whose
+ * name holds it as whole words; else the closest misspellings. The subqueries keep to the union of
+ * what resolved, and drop the resolved names' words from their terms (then drop subqueries left
+ * with no words, and duplicates). A name that resolved to nothing stays searched as words.
  */
-async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueries']): Promise<{ resolved: ResolvedSubquery[]; account: PlanReport['account'] }> {
-  const names = [...new Set(subqueries.map((sq) => sq.account).filter((a): a is string => a !== null))];
+async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueries']): Promise<{ resolved: ResolvedSubquery[]; accounts: PlanReport['accounts'] }> {
+  const names = [...new Set(subqueries.flatMap((sq) => sq.accounts))];
   const matches = new Map<string, { id: string; name: string }[]>();
   for (const name of names) {
-    const rows = await queryRows<{ id: string; name: string }>(ctx.services.db, accountLookup(ctx.workspaceId, name));
-    matches.set(name, rows.map((r) => ({ id: String(r.id), name: String(r.name) })));
+    const rows = await queryRows<{ id: string; name: string; exact: boolean; whole_words: boolean; closeness: number }>(ctx.services.db, accountLookup(ctx.workspaceId, name));
+    const exact = rows.filter((r) => r.exact);
+    const whole = rows.filter((r) => r.whole_words);
+    const best = Math.max(0, ...rows.map((r) => Number(r.closeness)));
+    const picked = exact.length > 0 ? exact : whole.length > 0 ? whole : rows.filter((r) => Number(r.closeness) >= best - CLOSENESS_TIE).slice(0, MAX_CLOSE_ACCOUNTS);
+    matches.set(name, picked.map((r) => ({ id: String(r.id), name: String(r.name) })).sort((a, b) => a.name.localeCompare(b.name)));
   }
-  const resolved = subqueries.map((sq): ResolvedSubquery => {
-    if (!sq.account) return { ...sq, accountIds: null };
-    const found = matches.get(sq.account) ?? [];
-    if (found.length > 0) return { ...sq, accountIds: found.map((a) => a.id) };
-    const words = contentWords(sq.account).filter((w) => !sq.terms.includes(w));
-    return { ...sq, terms: [...words, ...sq.terms].slice(0, 32), accountIds: null };
+  // A resolved name restricts the search, so its words no longer need to appear in the text.
+  const resolvedWords = new Set(names.filter((name) => (matches.get(name) ?? []).length > 0).flatMap((name) => contentWords(name)));
+  const stripped = subqueries.map((sq): ResolvedSubquery => {
+    const found = sq.accounts.flatMap((name) => matches.get(name) ?? []);
+    return { ...sq, terms: sq.terms.filter((t) => !resolvedWords.has(t)), accountIds: found.length > 0 ? [...new Set(found.map((a) => a.id))] : null };
   });
-  const first = names[0];
-  return { resolved, account: first ? { asked: first, matched: matches.get(first) ?? [] } : null };
+  // A facet that was only a company name is now empty; it would match every row of the account.
+  const withWords = stripped.filter((sq) => sq.terms.length + sq.phrases.length > 0);
+  const kept = withWords.length > 0 ? withWords : stripped.slice(0, 1);
+  const seen = new Set<string>();
+  const keyOf = (sq: ResolvedSubquery) => JSON.stringify([sq.terms.length > 1 ? sq.match : 'all', sq.terms, sq.phrases]);
+  const resolved = kept.filter((sq) => {
+    if (seen.has(keyOf(sq))) return false;
+    seen.add(keyOf(sq));
+    return true;
+  });
+  // Room freed by dropped subqueries goes to recall variants (any word) of the facets left.
+  for (const sq of [...resolved]) {
+    if (resolved.length >= ctx.search.maxSubqueries) break;
+    const variant: ResolvedSubquery = { ...sq, match: 'any' };
+    if (sq.match === 'all' && sq.terms.length > 1 && !seen.has(keyOf(variant))) {
+      seen.add(keyOf(variant));
+      resolved.push(variant);
+    }
+  }
+  return { resolved, accounts: names.map((asked) => ({ asked, matched: matches.get(asked) ?? [] })) };
 }
 
 async function readMatchingTurns(ctx: LaneContext, subqueries: ResolvedSubquery[], rows: Record<string, unknown>[]) {
@@ -178,7 +211,8 @@ function describePlan(plan: PlanReport): string {
   const first = plan.subqueries[0];
   if (!first) return '';
   const kinds = first.kinds.length > 0 ? first.kinds.map((k) => `${k}s`).join(' and ') : 'calls, meetings and emails';
-  const accounts = plan.account && plan.account.matched.length > 0 ? ` with ${plan.account.matched.map((a) => a.name).join(', ')}` : '';
+  const names = plan.accounts.flatMap((a) => a.matched.map((m) => m.name));
+  const accounts = names.length > 0 ? ` with ${names.join(', ')}` : '';
   const day = (iso: string) => iso.slice(0, 10);
   const window =
     first.since && first.until ? ` from ${day(first.since)} to before ${day(first.until)}` : first.since ? ` since ${day(first.since)}` : first.until ? ` before ${day(first.until)}` : '';

@@ -12,6 +12,8 @@ import { SEARCH_LIMITS } from './request.js';
  */
 
 const isoDateTime = z.iso.datetime({ offset: true });
+/** Companies one ask may name ("Acme or Tidewater or ..."). */
+export const MAX_ACCOUNTS = 5;
 
 export const FuzzySubquerySchema = z
   .object({
@@ -21,8 +23,8 @@ export const FuzzySubquerySchema = z
     match: z.enum(['all', 'any']),
     /** Exact phrases the text must contain (the caller's quoted phrases). */
     phrases: z.array(z.string().min(1).max(200)).max(8),
-    /** A company named in the ask; the lane resolves it against the workspace's accounts. */
-    account: z.string().min(1).max(200).nullable(),
+    /** Companies named in the ask; the lane resolves each against the workspace's accounts. */
+    accounts: z.array(z.string().min(1).max(200)).max(MAX_ACCOUNTS),
     kinds: z.array(z.enum(INTERACTION_KINDS)).max(3),
     since: isoDateTime.nullable(),
     until: isoDateTime.nullable(),
@@ -47,7 +49,7 @@ export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
   instructions: [
     'Decompose a natural-language search over a sales team\'s calls, meetings and emails into at most max_subqueries subqueries.',
     'Each subquery: terms (content words to find, no filler), match ("all" when every term must appear, "any" for a broader recall variant),',
-    'phrases (exact phrases the user quoted), account (a company the user named, else null), kinds (call, meeting, email; empty for any),',
+    'phrases (exact phrases the user quoted), accounts (the companies the user named, possibly none), kinds (call, meeting, email; empty for any),',
     'since and until (ISO 8601 UTC; until exclusive) from a date phrase relative to now, else null. One subquery per distinct facet of the ask.',
     'Also return date_phrase, the words the window came from, or null.',
   ].join(' '),
@@ -213,12 +215,13 @@ const NOT_ENTITY = new Set([...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1
 const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|any|all|the|our|did|do|does|is|are|was|were)$/i;
 
 /**
- * The company the ask names: a run of capitalised words (not a month, an acronym of the product
+ * The companies the ask names: runs of capitalised words (not a month, an acronym of the product
  * space, or the ask's first word when it is a command), or the word(s) after "with"/"from"/"at"
- * ("calls with acme about pricing"). The lane checks the guess against the workspace's accounts
- * and searches the words as terms when no account answers to them.
+ * ("calls with acme about pricing"). The lane checks the guess against the workspace's accounts:
+ * a name that resolves restricts the search and its words leave the terms; one that does not stays
+ * searched as words.
  */
-function extractAccount(text: string): { account: string | null; rest: string } {
+function extractAccounts(text: string): { accounts: string[]; rest: string } {
   const tokens = text.split(/\s+/).filter(Boolean);
   const bare = (token: string) => token.replace(/[^\p{L}\p{N}&'.-]/gu, '').replace(/'s$/, '');
   const entityWord = (word: string) => /^\p{Lu}/u.test(word) && !NOT_ENTITY.has(word) && !LEADING_CAPITALIZED_FILLER.test(word);
@@ -230,23 +233,28 @@ function extractAccount(text: string): { account: string | null; rest: string } 
     runs.push({ start: i, end: j });
     i = j;
   }
-  // A capitalised first word is often just the start of a sentence: prefer a run further in.
-  const best = runs.find((r) => r.start > 0) ?? runs[0];
-  if (!best) {
+  // A capitalised first word is often just the start of a sentence: it counts only when alone.
+  const chosen = (runs.length > 1 ? runs.filter((r) => r.start > 0) : runs).slice(0, MAX_ACCOUNTS);
+  if (chosen.length === 0) {
     const m = /\b(?:with|from|at)\s+([\p{L}][\p{L}\p{N}&'.-]*)/u.exec(text);
     const candidate = m?.[1];
     if (m && candidate && !QUERY_FILLER.has(candidate.toLowerCase()) && !KIND_WORDS[candidate.toLowerCase()] && !/^(the|a|an|our|their|customers?|buyers?|prospects?|us|them)$/i.test(candidate)) {
-      return { account: candidate.slice(0, 200), rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
+      return { accounts: [candidate.slice(0, 200)], rest: text };
     }
-    return { account: null, rest: text };
+    return { accounts: [], rest: text };
   }
-  const name = tokens
-    .slice(best.start, best.end + 1)
-    .map(bare)
-    .join(' ')
-    .trim();
-  const rest = [...tokens.slice(0, best.start), ...tokens.slice(best.end + 1)].join(' ');
-  return { account: name ? name.slice(0, 200) : null, rest };
+  const accounts: string[] = [];
+  for (const run of chosen) {
+    const name = tokens
+      .slice(run.start, run.end + 1)
+      .map(bare)
+      .join(' ')
+      .trim();
+    if (name && !accounts.includes(name)) accounts.push(name.slice(0, 200));
+  }
+  // The names stay in the text: the lane drops the words of a name that resolved to accounts, and
+  // keeps those of one that did not, in the facet where they were said.
+  return { accounts, rest: text };
 }
 
 /** Splits the remaining words into facets on commas, semicolons, "and", "or", "plus", "&", "vs". */
@@ -266,7 +274,7 @@ function facets(text: string): string[][] {
  * company named; then the remaining words split into facets. One subquery per facet (each facet's
  * words all required); when there are fewer facets than allowed and a facet has several words, a
  * recall variant matching any of its words follows. Facets beyond the budget fold into the last
- * subquery as "any". Every subquery carries the shared account, kinds and window.
+ * subquery as "any". Every subquery carries the shared accounts, kinds and window.
  */
 export function planLocally({ query, max_subqueries: max, now }: PlanInput): FuzzyPlan {
   const nowDate = new Date(now);
@@ -274,12 +282,12 @@ export function planLocally({ query, max_subqueries: max, now }: PlanInput): Fuz
   const { window, rest: afterDate } = extractWindow(afterPhrases, nowDate);
   const named = new Set(contentWordsWithHyphen(afterDate).map((w) => KIND_WORDS[w]));
   const kinds = INTERACTION_KINDS.filter((k) => named.has(k));
-  const { account, rest } = extractAccount(afterDate);
+  const { accounts, rest } = extractAccounts(afterDate);
   const groups = facets(rest);
 
   const shared = {
     phrases,
-    account,
+    accounts,
     kinds: kinds.length === INTERACTION_KINDS.length ? [] : kinds,
     since: window?.since != null ? new Date(window.since).toISOString() : null,
     until: window?.until != null ? new Date(window.until).toISOString() : null,

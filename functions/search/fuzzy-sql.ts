@@ -214,14 +214,21 @@ export function matchingTurnsStatement(subqueries: readonly ResolvedSubquery[], 
     ) x where rn <= 3 order by interaction_id, rn`;
 }
 
-/** Accounts the ask named: a substring of the name, or close to a word of it (trigram word similarity). */
+/**
+ * Candidate accounts for a company the ask named, with what the lane ranks them by: an exact name,
+ * the name containing it as whole words ("Acme" in "Acme Logistics"), or trigram closeness for a
+ * misspelling. The lane keeps the best tier only, so "Acme Logistics" does not also bring in every
+ * other "... Logistics" (they share a word, and word similarity alone would pass them).
+ */
 export function accountLookup(workspaceId: string, name: string): SQL {
-  const pattern = `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  return sql`select a.id, a.name, word_similarity(${name}::text, a.name) as closeness
+  const wholeWords = `\\m${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\M`;
+  return sql`select a.id, a.name, lower(a.name) = lower(${name}::text) as exact, a.name ~* ${wholeWords}::text as whole_words,
+      word_similarity(${name}::text, a.name) as closeness
     from accounts a
-    where a.workspace_id = ${workspaceId}::uuid and (a.name ilike ${pattern}::text or word_similarity(${name}::text, a.name) >= ${ACCOUNT_CLOSENESS})
+    where a.workspace_id = ${workspaceId}::uuid
+      and (lower(a.name) = lower(${name}::text) or a.name ~* ${wholeWords}::text or word_similarity(${name}::text, a.name) >= ${ACCOUNT_CLOSENESS})
     order by closeness desc, a.name
-    limit 20`;
+    limit 50`;
 }
 
 /** The interactions surface's size and event span, exclusions ignored: is there anything at all, and when. */

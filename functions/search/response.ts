@@ -63,7 +63,7 @@ const SubqueryReportSchema = z.object({
   terms: z.array(z.string()),
   match: z.enum(['all', 'any']),
   phrases: z.array(z.string()),
-  account: z.string().nullable(),
+  accounts: z.array(z.string()),
   kinds: z.array(z.enum(['call', 'meeting', 'email'])),
   since: isoOrNull,
   until: isoOrNull,
@@ -75,10 +75,9 @@ export const FuzzyPlanReportSchema = z
   .object({
     planner: z.string().openapi({ description: 'The model that planned (`local` for the deterministic rules).' }),
     date_phrase: z.string().nullable(),
-    account: z
-      .object({ asked: z.string(), matched: z.array(z.object({ id: z.uuid(), name: z.string() })) })
-      .nullable()
-      .openapi({ description: 'The company the ask named and the accounts it resolved to; none matched means its words were searched as terms.' }),
+    accounts: z
+      .array(z.object({ asked: z.string(), matched: z.array(z.object({ id: z.uuid(), name: z.string() })) }))
+      .openapi({ description: 'Each company the ask named and the accounts it resolved to (an exact name, else names holding it as whole words, else the closest misspellings); none matched means its words were searched as terms.' }),
     subqueries: z.array(SubqueryReportSchema),
   })
   .openapi('SearchFuzzyPlan');

@@ -107,13 +107,13 @@ describe('routing and matching', () => {
     const plan = data.detail.internal.plan!;
     expect(plan.planner).toBe('local');
     expect(plan.date_phrase).toBe('last quarter');
-    expect(plan.account?.asked).toBe('Acme');
-    expect(plan.account?.matched.map((a) => a.name).sort()).toEqual(['Acme Health', 'Acme Logistics']);
+    expect(plan.accounts.map((a) => a.asked)).toEqual(['Acme']);
+    expect(plan.accounts[0]!.matched.map((a) => a.name)).toEqual(['Acme Health', 'Acme Logistics']);
     expect(plan.subqueries).toEqual([
-      { terms: ['pricing'], match: 'all', phrases: [], account: 'Acme', kinds: ['call'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z', matched: data.corpus.match_count },
+      { terms: ['pricing'], match: 'all', phrases: [], accounts: ['Acme'], kinds: ['call'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z', matched: data.corpus.match_count },
     ]);
 
-    const acme = plan.account!.matched.map((a) => a.id);
+    const acme = plan.accounts[0]!.matched.map((a) => a.id);
     const expected = await independentMatches('pricing', `i.kind = 'call' and i.account_id = any($3::uuid[]) and i.occurred_at >= '2026-07-01' and i.occurred_at < '2026-10-01'`, [acme]);
     expect(expected.size).toBeGreaterThan(0);
     expect(new Set(data.results.map((r) => r.id))).toEqual(expected);
@@ -162,9 +162,23 @@ describe('routing and matching', () => {
     for (const row of data.results) expect(String(row.title)).toMatch(/Security review/);
   });
 
+  it('resolves each company named to its own accounts only: exact name, whole words, or the closest misspelling', async () => {
+    const resolve = async (query: string) => (await client.ok({ query, mode: 'fuzzy', limit: 1000 })).detail.internal.plan!.accounts.map((a) => [a.asked, a.matched.map((m) => m.name)]);
+    expect(await resolve('calls with Acme Logistics about pricing')).toEqual([['Acme Logistics', ['Acme Logistics']]]);
+    expect(await resolve('calls with Acme about pricing')).toEqual([['Acme', ['Acme Health', 'Acme Logistics']]]);
+    expect(await resolve('calls with Acme Logistcs about pricing')).toEqual([['Acme Logistcs', ['Acme Logistics']]]);
+    expect(await resolve('renewal discussions with Acme Health or Tidewater Logistics')).toEqual([
+      ['Acme Health', ['Acme Health']],
+      ['Tidewater Logistics', ['Tidewater Logistics']],
+    ]);
+    const both = await client.ok({ query: 'renewal discussions with Acme Health or Tidewater Logistics', mode: 'fuzzy', limit: 1000 });
+    expect(both.results.length).toBeGreaterThan(0);
+    for (const row of both.results) expect(['Acme Health', 'Tidewater Logistics']).toContain(row.account_name);
+  });
+
   it('searches a company that is no account as words, and quoted phrases exactly', async () => {
     const sf = await client.ok({ query: 'Salesforce sync duplicates', mode: 'fuzzy', max_subqueries: 1 });
-    expect(sf.detail.internal.plan!.account).toEqual({ asked: 'Salesforce', matched: [] });
+    expect(sf.detail.internal.plan!.accounts).toEqual([{ asked: 'Salesforce', matched: [] }]);
     expect(sf.detail.message).toContain('No account is named like "Salesforce", so its words were searched as text.');
     expect(sf.detail.internal.plan!.subqueries[0]!.terms).toEqual(['salesforce', 'sync', 'duplicates']);
     expect(new Set(sf.results.map((r) => r.id))).toEqual(await independentMatches('salesforce sync duplicates'));
@@ -293,7 +307,7 @@ describe('tenant isolation', () => {
     expect(fromB.results.map((r) => r.title)).toEqual([`Pricing ${TENANT_B_WORD}`]);
     // "Acme" resolves to tenant B's own account only.
     const acme = await client.ok({ query: 'pricing with Acme', mode: 'fuzzy' }, tenantB.viewer.key);
-    expect(acme.detail.internal.plan!.account!.matched.map((a) => a.name)).toEqual(['Acme Tenant B']);
+    expect(acme.detail.internal.plan!.accounts[0]!.matched.map((a) => a.name)).toEqual(['Acme Tenant B']);
     const corpusPricing = await client.ok({ query: 'pricing', mode: 'fuzzy', limit: 1000 }, tenantB.viewer.key);
     expect(corpusPricing.results).toHaveLength(1);
   });

@@ -61,27 +61,31 @@ describe('kinds, accounts, phrases and facets', () => {
     expect(plan('pricing').subqueries[0]!.kinds).toEqual([]);
   });
 
-  it('takes the company named (capitalised words, or the word after with/from/at), not the command or a month', () => {
-    expect(plan('Show me calls with Acme Logistics about pricing').subqueries[0]).toMatchObject({ account: 'Acme Logistics', terms: ['pricing'] });
-    expect(plan('Pricing objections from Acme').subqueries[0]).toMatchObject({ account: 'Acme', terms: ['pricing', 'objections'] });
-    expect(plan('calls with acme about pricing').subqueries[0]).toMatchObject({ account: 'acme', terms: ['pricing'] });
-    expect(plan('Acme pricing').subqueries[0]).toMatchObject({ account: 'Acme', terms: ['pricing'] });
-    expect(plan('calls in March about pricing').subqueries[0]!.account).toBeNull();
-    expect(plan('pricing objections from customers').subqueries[0]!.account).toBeNull();
+  it('names the companies (capitalised words, or the word after with/from/at), not the command or a month, and leaves their words for the lane to drop once resolved', () => {
+    expect(plan('Show me calls with Acme Logistics about pricing').subqueries[0]).toMatchObject({ accounts: ['Acme Logistics'], terms: ['acme', 'logistics', 'pricing'] });
+    expect(plan('Pricing objections from Acme').subqueries[0]).toMatchObject({ accounts: ['Acme'], terms: ['pricing', 'objections', 'acme'] });
+    expect(plan('calls with acme about pricing').subqueries[0]).toMatchObject({ accounts: ['acme'], terms: ['acme', 'pricing'] });
+    expect(plan('Acme pricing').subqueries[0]).toMatchObject({ accounts: ['Acme'], terms: ['acme', 'pricing'] });
+    expect(plan('calls in March about pricing').subqueries[0]!.accounts).toEqual([]);
+    expect(plan('pricing objections from customers').subqueries[0]!.accounts).toEqual([]);
+    expect(plan('renewal discussions with Acme Health or Tidewater Logistics').subqueries[0]).toMatchObject({
+      accounts: ['Acme Health', 'Tidewater Logistics'],
+      terms: ['renewal', 'acme', 'health'],
+    });
   });
 
   it('keeps quoted phrases whole', () => {
     expect(plan('"budget freeze" calls').subqueries[0]).toMatchObject({ phrases: ['budget freeze'], terms: [], kinds: ['call'] });
   });
 
-  it('one subquery per facet, each carrying the shared account, kinds and window', () => {
+  it('one subquery per facet, each carrying the shared accounts, kinds and window', () => {
     const p = plan('emails from Keystone about renewal, discount or budget freeze last quarter', 3);
     expect(p.subqueries.map((s) => [s.terms, s.match])).toEqual([
-      [['renewal'], 'all'],
+      [['keystone', 'renewal'], 'all'],
       [['discount'], 'all'],
       [['budget', 'freeze'], 'all'],
     ]);
-    for (const s of p.subqueries) expect(s).toMatchObject({ account: 'Keystone', kinds: ['email'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z' });
+    for (const s of p.subqueries) expect(s).toMatchObject({ accounts: ['Keystone'], kinds: ['email'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z' });
   });
 
   it('adds a recall variant (any word) when the budget allows, and never exceeds max_subqueries', () => {
@@ -96,7 +100,7 @@ describe('kinds, accounts, phrases and facets', () => {
 
   it('an ask that is only a kind, an account or a window still plans one subquery without words', () => {
     expect(plan('meetings in may 2026').subqueries).toEqual([
-      { terms: [], match: 'all', phrases: [], account: null, kinds: ['meeting'], since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' },
+      { terms: [], match: 'all', phrases: [], accounts: [], kinds: ['meeting'], since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' },
     ]);
   });
 
