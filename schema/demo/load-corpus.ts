@@ -136,8 +136,9 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
   }
   t = performance.now();
   // PGlite has no autovacuum: without fresh statistics the planner assumes near-empty tables
-  // (it then ignores an HNSW index, and plans filter-lane joins badly).
-  await db.execute(sql`analyze ${sql.join(CORPUS_TABLES.map((table) => sql.identifier(getTableName(table))), sql`, `)}`);
+  // (it then ignores an HNSW index, and plans filter-lane joins badly), and without a vacuum the
+  // visibility map is empty, so no count can be answered from an index alone.
+  await db.execute(sql`vacuum (analyze) ${sql.join(CORPUS_TABLES.map((table) => sql.identifier(getTableName(table))), sql`, `)}`);
   const vectorIndexes = indexPolicy === 'auto' ? await ensureVectorIndexes(db) : [];
   timings.indexMs = performance.now() - t;
   timings.totalMs = performance.now() - started;

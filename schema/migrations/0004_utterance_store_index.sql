@@ -1,0 +1,1 @@
+CREATE INDEX "utterances_external_vectors_idx" ON "utterances" USING btree ("workspace_id","embedder","occurred_at") WHERE "utterances"."side" = 'external' and "utterances"."embedding" is not null;
