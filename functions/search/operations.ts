@@ -5,7 +5,8 @@ import { assembleResponse } from './assemble.js';
 import { searchFields } from './fields-operation.js';
 import { runFilterLane } from './filter-lane.js';
 import { runFuzzyLane } from './fuzzy-lane.js';
-import { collectSearchJob, startSearchJob } from './jobs.js';
+import { collectSearchJob, SEARCH_JOB_KIND, startSearchJob } from './jobs.js';
+import { loadWorkspaceRun } from '../../queues/run-store.js';
 import type { LaneRunner } from './lane.js';
 import { semanticOverview, surfaceOverview } from './overview.js';
 import { SearchRequestSchema, type Lane } from './request.js';
@@ -26,7 +27,8 @@ export const searchQuery = defineOperation({
   description:
     'Past validation every answer is `success: true`; degradations are typed fields (`corpus.empty_reason`, `corpus.degraded`, `detail.coverage`), never errors. ' +
     '`mode: auto` sends filters without text to the filter lane, meaning-shaped wording to the semantic lane, anything else to the fuzzy lane. ' +
-    'With `async: true` the fuzzy lane returns a job handle; collect it by sending `{"job_id": ...}` alone (each collection counts toward the per-user limit). ' +
+    'With `async: true` the fuzzy lane returns a job handle; collect it by sending `{"job_id": ...}` alone (each collection counts toward the per-user limit); ' +
+    'the same body with `Accept: text/event-stream` streams the job\'s run events until it ends. ' +
     'Coverage age buckets are disjoint (0–7 days, 7–30, 30–90, older). Gap detection (`coverage: true`) reports, within the span of the result, the weeks in which the corpus held rows and the result none.',
   mcp: { tool: 'search', action: 'query' },
   body: SearchRequestSchema,
@@ -49,6 +51,19 @@ export const searchQuery = defineOperation({
     const now = services.clock.now();
     const outcome = await LANES[search.lane]({ services, workspaceId: caller.workspaceId, search, now, signal: ctx.signal });
     return assembleResponse(services, caller.workspaceId, search, outcome, ignored, now);
+  },
+  /**
+   * `{"job_id": ...}` with `Accept: text/event-stream` streams the job's run events (replayed from
+   * the first; a job has a handful), ending after run.completed / run.failed; then collect it.
+   */
+  async stream(ctx, input) {
+    if (!input.job_id) {
+      throw new ApiError('invalid_argument', 'Invalid request: only an async job streams; send {"job_id": ...} alone with Accept: text/event-stream.', {
+        fields: [{ field: 'job_id', problem: 'required to stream', code: 'required' }],
+      });
+    }
+    await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, input.job_id, [SEARCH_JOB_KIND]);
+    return { runId: input.job_id, after: 0 };
   },
 });
 

@@ -351,6 +351,27 @@ describe('async jobs', () => {
     expect(again.results).toEqual(done.results);
   });
 
+  it('streams a job’s run events with Accept: text/event-stream, ending after the terminal event', async () => {
+    const handle = await client.ok({ query: 'pricing', mode: 'fuzzy', async: true });
+    await clock.advance(120_000);
+    const streaming = h.request('POST', '/search/query', { key: ws.viewer.key, body: { job_id: handle.job!.job_id }, headers: { accept: 'text/event-stream' } });
+    await transport().drain();
+    const res = await streaming;
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const types = [...res.text.matchAll(/^event: (.+)$/gm)].map((m) => m[1]);
+    expect(types[0]).toBe('run.queued');
+    expect(types.at(-1)).toBe('run.completed');
+
+    await clock.advance(120_000);
+    const other = await h.request('POST', '/search/query', { key: tenantB.viewer.key, body: { job_id: handle.job!.job_id }, headers: { accept: 'text/event-stream' } });
+    expect(other.status).toBe(404);
+    await clock.advance(120_000);
+    const noJob = await h.request('POST', '/search/query', { key: ws.viewer.key, body: { query: 'pricing' }, headers: { accept: 'text/event-stream' } });
+    expect(noJob.status).toBe(400);
+    expect(noJob.body.error.details.fields[0].field).toBe('job_id');
+  });
+
   it('refuses job_id with other fields, and answers 404 for an unknown job or another workspace’s', async () => {
     const handle = await client.ok({ query: 'pricing', mode: 'fuzzy', async: true });
     await client.rejects({ job_id: handle.job!.job_id, query: 'pricing' }, 'query');
