@@ -128,14 +128,19 @@ function subqueryCtes(sq: ResolvedSubquery, index: number, workspaceId: string, 
     };
   }
 
-  const turnWhere = sql.join([sql`t.workspace_id = ${workspaceId}::uuid`, sql`t.search_tsv @@ (${q.sql})`, ...rowPredicates(sq, 't').sql], sql` and `);
+  // With an account named, only its interactions' turns are worth ranking (bench, 10x: the
+  // five-facet Glacier query went from 161 to about 60 ms, the Lumen one from 79 to 45 ms).
+  const narrow = sq.accountIds
+    ? { sql: [sql`t.interaction_id in (select i.id from interactions i where i.workspace_id = ${workspaceId}::uuid and ${sql.join(rows.sql, sql` and `)})`], intent: [`t.interaction_id IN (SELECT i.id FROM interactions i WHERE ${rows.intent.join(' AND ')})`] }
+    : { sql: [], intent: [] };
+  const turnWhere = sql.join([sql`t.workspace_id = ${workspaceId}::uuid`, sql`t.search_tsv @@ (${q.sql})`, ...rowPredicates(sq, 't').sql, ...narrow.sql], sql` and `);
   const titleClose = sq.terms.length > 0 ? titleCloseSql(sq, words) : sql`false`;
   const titleScore = sq.terms.length > 0 ? sql`0.5 * word_similarity(${words}::text, i.title)` : sql`0`;
   const match = sql`(i.search_tsv @@ (${q.sql}) or ${sql.raw(`t${n}`)}.interaction_id is not null or ${titleClose})`;
   const where = sql.join([tenant, ...scope, ...rows.sql, match], sql` and `);
   const turnsName = sql.raw(`t${n}`);
 
-  const turnIntentWhere = [`t.search_tsv @@ ${q.intent}`, ...rowPredicates(sq, 't').intent].join(' AND ');
+  const turnIntentWhere = [`t.search_tsv @@ ${q.intent}`, ...rowPredicates(sq, 't').intent, ...narrow.intent].join(' AND ');
   const intentMatch = `(i.search_tsv @@ ${q.intent} OR t${n}.interaction_id IS NOT NULL${sq.terms.length > 0 ? ` OR ${titleCloseIntent(sq, words)}` : ''})`;
   return {
     sql: sql`${turnsName} as (select t.interaction_id, max(ts_rank_cd(t.search_tsv, (${q.sql}))) as rank from transcript_turns t where ${turnWhere} group by t.interaction_id),
