@@ -108,22 +108,11 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
   }
 
   if (turns) {
-    const rows = new Map<string, Record<string, unknown> & { match_ids: string[] }>();
-    let unresolved = 0;
-    let collapsed = 0;
-    for (const m of inAudience) {
-      const turn = m.turnId ? turns.get(m.turnId) : undefined;
-      if (!turn) {
-        unresolved++;
-        continue;
-      }
-      const claimed = rows.get(turn.id);
-      if (claimed) {
-        claimed.match_ids.push(m.id);
-        collapsed++;
-        continue;
-      }
-      rows.set(turn.id, {
+    const found = turns;
+    const { results, unresolved, collapsed } = groupMatches(
+      inAudience,
+      (m) => (m.turnId ? found.get(m.turnId) : undefined),
+      (turn, m) => ({
         id: turn.id,
         interaction_id: m.interactionId,
         interaction_title: m.title,
@@ -137,10 +126,8 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
         ended_at_seconds: turn.ended_at_seconds === null ? null : Number(turn.ended_at_seconds),
         text: turn.text,
         similarity: round(m.similarity),
-        match_ids: [m.id],
-      });
-    }
-    const results = [...rows.values()];
+      }),
+    );
     if (unresolved > 0) notes.push(`${unresolved} match${unresolved === 1 ? '' : 'es'} belong to no transcript turn.`);
     if (collapsed > 0) notes.push(`${collapsed} match${collapsed === 1 ? '' : 'es'} fell in a turn another match had already claimed.`);
     const b = base('turn', turnSql(audience));
@@ -170,22 +157,10 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
       note: `${notes[0]} The interaction lookup failed too (${errorText(error)}).`,
     };
   }
-  const rows = new Map<string, Record<string, unknown> & { match_ids: string[] }>();
-  let unresolved = 0;
-  let collapsed = 0;
-  for (const m of inAudience) {
-    const call = calls.get(m.interactionId);
-    if (!call) {
-      unresolved++;
-      continue;
-    }
-    const claimed = rows.get(call.id);
-    if (claimed) {
-      claimed.match_ids.push(m.id);
-      collapsed++;
-      continue;
-    }
-    rows.set(call.id, {
+  const { results, unresolved, collapsed } = groupMatches(
+    inAudience,
+    (m) => calls.get(m.interactionId),
+    (call, m) => ({
       id: call.id,
       interaction_id: call.id,
       interaction_title: call.title,
@@ -197,10 +172,8 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
       duration_seconds: call.duration_seconds === null ? null : Number(call.duration_seconds),
       summary: call.summary,
       similarity: round(m.similarity),
-      match_ids: [m.id],
-    });
-  }
-  const results = [...rows.values()];
+      }),
+  );
   const b = base('call', callSql(audience));
   return {
     ...b,
@@ -210,6 +183,31 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
     coverage: coverageOf(results, truncated),
     note: notes.join(' '),
   };
+}
+
+/**
+ * One row per distinct target (turn or call) of the matches, in match order: the first match claims
+ * the row, later ones join its `match_ids` (collapsed); a match with no target is unresolved.
+ */
+function groupMatches<T extends { id: string }>(matches: readonly Match[], targetOf: (m: Match) => T | undefined, rowOf: (target: T, m: Match) => Record<string, unknown>) {
+  const rows = new Map<string, Record<string, unknown> & { match_ids: string[] }>();
+  let unresolved = 0;
+  let collapsed = 0;
+  for (const m of matches) {
+    const target = targetOf(m);
+    if (!target) {
+      unresolved++;
+      continue;
+    }
+    const claimed = rows.get(target.id);
+    if (claimed) {
+      claimed.match_ids.push(m.id);
+      collapsed++;
+      continue;
+    }
+    rows.set(target.id, { ...rowOf(target, m), match_ids: [m.id] });
+  }
+  return { results: [...rows.values()], unresolved, collapsed };
 }
 
 async function customerVoiceInteractions(db: Queryable, workspaceId: string, ids: string[]): Promise<Set<string>> {
