@@ -216,8 +216,10 @@ function describePlan(plan: PlanReport): string {
   const day = (iso: string) => iso.slice(0, 10);
   const window =
     first.since && first.until ? ` from ${day(first.since)} to before ${day(first.until)}` : first.since ? ` since ${day(first.since)}` : first.until ? ` before ${day(first.until)}` : '';
+  const restricted = first.fields.map((f) => `${f.field} ${f.op} ${f.value}`);
+  const where = restricted.length > 0 ? ` where ${restricted.join(' and ')}` : '';
   const asks = plan.subqueries
     .map((sq) => [...sq.phrases.map((p) => `"${p}"`), sq.terms.join(sq.match === 'all' ? ' ' : ' or ')].filter(Boolean).join(' '))
     .filter(Boolean);
-  return `Searched ${kinds}${accounts}${window}${asks.length > 0 ? ` for ${[...new Set(asks)].map((a) => `[${a}]`).join(', ')}` : ''}.`;
+  return `Searched ${kinds}${accounts}${window}${where}${asks.length > 0 ? ` for ${[...new Set(asks)].map((a) => `[${a}]`).join(', ')}` : ''}.`;
 }

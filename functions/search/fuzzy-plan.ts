@@ -1,5 +1,7 @@
 import { z } from 'zod';
-import { INTERACTION_KINDS, type InteractionKind } from '../../schema/warehouse-interactions.js';
+import { ACCOUNT_TYPES } from '../../schema/warehouse-accounts.js';
+import { DEAL_STAGES } from '../../schema/warehouse-deals.js';
+import { EMAIL_DIRECTIONS, INTERACTION_KINDS, type InteractionKind } from '../../schema/warehouse-interactions.js';
 import { contentWords } from '../../platform/model/local.js';
 import type { ModelTask } from '../../platform/model/port.js';
 import { SEARCH_LIMITS } from './request.js';
@@ -15,6 +17,20 @@ const isoDateTime = z.iso.datetime({ offset: true });
 /** Companies one ask may name ("Acme or Tidewater or ..."). */
 export const MAX_ACCOUNTS = 5;
 
+/**
+ * Fields of the interactions surface the ask can restrict by name ("inbound emails", "on zoom",
+ * "longer than 30 minutes", "deals in negotiation", "with investors"). A closed set, each with its
+ * value type: the lane compiles them to bound predicates.
+ */
+export const FieldPredicateSchema = z.discriminatedUnion('field', [
+  z.object({ field: z.literal('direction'), op: z.literal('eq'), value: z.enum(EMAIL_DIRECTIONS) }).strict(),
+  z.object({ field: z.literal('source'), op: z.literal('eq'), value: z.string().min(1).max(50) }).strict(),
+  z.object({ field: z.literal('duration_seconds'), op: z.enum(['gt', 'gte', 'lt', 'lte']), value: z.number().int().min(0).max(86_400 * 7) }).strict(),
+  z.object({ field: z.literal('deal_stage'), op: z.literal('eq'), value: z.enum(DEAL_STAGES) }).strict(),
+  z.object({ field: z.literal('account_type'), op: z.literal('eq'), value: z.enum(ACCOUNT_TYPES) }).strict(),
+]);
+export type FieldPredicate = z.infer<typeof FieldPredicateSchema>;
+
 export const FuzzySubquerySchema = z
   .object({
     /** Content words to find; empty when the ask is only an account, a kind or a window. */
@@ -26,6 +42,8 @@ export const FuzzySubquerySchema = z
     /** Companies named in the ask; the lane resolves each against the workspace's accounts. */
     accounts: z.array(z.string().min(1).max(200)).max(MAX_ACCOUNTS),
     kinds: z.array(z.enum(INTERACTION_KINDS)).max(3),
+    /** Field restrictions read from the wording (not the request's `filters`, which fuzzy ignores). */
+    fields: z.array(FieldPredicateSchema).max(8),
     since: isoDateTime.nullable(),
     until: isoDateTime.nullable(),
   })
@@ -50,6 +68,7 @@ export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
     'Decompose a natural-language search over a sales team\'s calls, meetings and emails into at most max_subqueries subqueries.',
     'Each subquery: terms (content words to find, no filler), match ("all" when every term must appear, "any" for a broader recall variant),',
     'phrases (exact phrases the user quoted), accounts (the companies the user named, possibly none), kinds (call, meeting, email; empty for any),',
+    'fields (restrictions the wording names: direction inbound/outbound, source such as gong or zoom, duration_seconds with gt/gte/lt/lte, deal_stage, account_type),',
     'since and until (ISO 8601 UTC; until exclusive) from a date phrase relative to now, else null. One subquery per distinct facet of the ask.',
     'Also return date_phrase, the words the window came from, or null.',
   ].join(' '),
@@ -200,6 +219,62 @@ function extractWindow(text: string, now: Date): { window: Window | null; rest: 
   return { window: null, rest: text };
 }
 
+const SOURCE_WORDS: Record<string, string> = { gong: 'gong', zoom: 'zoom', 'google meet': 'google_meet', 'google-meet': 'google_meet', gmail: 'gmail', outlook: 'outlook', teams: 'teams' };
+const ACCOUNT_TYPE_WORDS: Record<string, (typeof ACCOUNT_TYPES)[number]> = {
+  investor: 'investor', investors: 'investor', advisor: 'advisor', advisors: 'advisor', media: 'media', press: 'media', journalists: 'media',
+  competitor: 'competitor', competitors: 'competitor', vendor: 'vendor', vendors: 'vendor', partner: 'partner', partners: 'partner',
+  reseller: 'reseller', resellers: 'reseller', prospect: 'sales_target', prospects: 'sales_target',
+};
+const STAGE_WORDS: Record<string, (typeof DEAL_STAGES)[number]> = {
+  prospecting: 'prospecting', discovery: 'discovery', evaluation: 'evaluation', proposal: 'proposal', negotiation: 'negotiation',
+  'closed won': 'closed_won', won: 'closed_won', 'closed lost': 'closed_lost', lost: 'closed_lost',
+};
+
+/** Rules that read a field restriction; each match is cut out of the ask so its words are not searched. */
+const FIELD_RULES: { pattern: RegExp; read: (m: RegExpExecArray) => FieldPredicate | null }[] = [
+  { pattern: /\b(inbound|incoming|received)\b/i, read: () => ({ field: 'direction', op: 'eq', value: 'inbound' }) },
+  { pattern: /\b(outbound|outgoing)\b/i, read: () => ({ field: 'direction', op: 'eq', value: 'outbound' }) },
+  {
+    pattern: /\b(?:on|from|in|via|through|recorded (?:on|in))\s+(gong|zoom|google[ -]meet|gmail|outlook|teams)\b/i,
+    read: (m) => ({ field: 'source', op: 'eq', value: SOURCE_WORDS[m[1]!.toLowerCase()] ?? m[1]!.toLowerCase() }),
+  },
+  {
+    pattern: /\b(longer than|more than|over|above|at least|shorter than|less than|under|below|at most)\s+(\d{1,4})\s*(minutes?|mins?|hours?|hrs?)\b/i,
+    read: (m) => {
+      const phrase = m[1]!.toLowerCase();
+      const n = Number(m[2]);
+      const seconds = /^h/i.test(m[3]!) ? n * 3600 : n * 60;
+      const op = phrase === 'at least' ? 'gte' : phrase === 'at most' ? 'lte' : /longer|more|over|above/.test(phrase) ? 'gt' : 'lt';
+      return seconds > 86_400 * 7 ? null : { field: 'duration_seconds', op, value: seconds };
+    },
+  },
+  {
+    pattern: /\b(?:deals?|opportunit(?:y|ies))\s+(?:in|at)\s+(?:the\s+)?(prospecting|discovery|evaluation|proposal|negotiation)(?:\s+stage)?\b/i,
+    read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase()]! }),
+  },
+  { pattern: /\b(closed[ -]won|closed[ -]lost)\s+(?:deals?|opportunit(?:y|ies))\b/i, read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase().replace('-', ' ')]! }) },
+  { pattern: /\b(won|lost)\s+(?:deals?|opportunit(?:y|ies))\b/i, read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase()]! }) },
+  {
+    pattern: /\b(?:with|from|to)\s+(?:our\s+|the\s+)?(investors?|advisors?|media|press|journalists|competitors?|vendors?|partners?|resellers?|prospects?)\b/i,
+    read: (m) => ({ field: 'account_type', op: 'eq', value: ACCOUNT_TYPE_WORDS[m[1]!.toLowerCase()]! }),
+  },
+];
+
+/** Field restrictions the ask names, each cut out of it (one per field: the first rule that reads it wins). */
+function extractFields(text: string): { fields: FieldPredicate[]; rest: string } {
+  const fields: FieldPredicate[] = [];
+  let rest = text;
+  for (const rule of FIELD_RULES) {
+    const m = rule.pattern.exec(rest);
+    if (!m) continue;
+    const predicate = rule.read(m);
+    if (!predicate || fields.some((f) => f.field === predicate.field)) continue;
+    fields.push(predicate);
+    rest = `${rest.slice(0, m.index)} ${rest.slice(m.index + m[0].length)}`;
+  }
+  return { fields, rest };
+}
+
 /** Quoted phrases, taken out of the ask. */
 function extractPhrases(text: string): { phrases: string[]; rest: string } {
   const phrases: string[] = [];
@@ -270,8 +345,9 @@ function facets(text: string): string[][] {
 }
 
 /**
- * Rules, in order: quoted phrases; the first date phrase; the kinds of interaction named; the
- * company named; then the remaining words split into facets. One subquery per facet (each facet's
+ * Rules, in order: quoted phrases; the first date phrase; field restrictions (direction, source,
+ * duration, deal stage, account type); the kinds of interaction named; the companies named; then
+ * the remaining words split into facets. One subquery per facet (each facet's
  * words all required); when there are fewer facets than allowed and a facet has several words, a
  * recall variant matching any of its words follows. Facets beyond the budget fold into the last
  * subquery as "any". Every subquery carries the shared accounts, kinds and window.
@@ -279,7 +355,8 @@ function facets(text: string): string[][] {
 export function planLocally({ query, max_subqueries: max, now }: PlanInput): FuzzyPlan {
   const nowDate = new Date(now);
   const { phrases, rest: afterPhrases } = extractPhrases(query);
-  const { window, rest: afterDate } = extractWindow(afterPhrases, nowDate);
+  const { window, rest: afterWindow } = extractWindow(afterPhrases, nowDate);
+  const { fields, rest: afterDate } = extractFields(afterWindow);
   const named = new Set(contentWordsWithHyphen(afterDate).map((w) => KIND_WORDS[w]));
   const kinds = INTERACTION_KINDS.filter((k) => named.has(k));
   const { accounts, rest } = extractAccounts(afterDate);
@@ -289,6 +366,7 @@ export function planLocally({ query, max_subqueries: max, now }: PlanInput): Fuz
     phrases,
     accounts,
     kinds: kinds.length === INTERACTION_KINDS.length ? [] : kinds,
+    fields,
     since: window?.since != null ? new Date(window.since).toISOString() : null,
     until: window?.until != null ? new Date(window.until).toISOString() : null,
   };

@@ -1,5 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { FuzzySubquery } from './fuzzy-plan.js';
+import type { FieldPredicate, FuzzySubquery } from './fuzzy-plan.js';
 import { interactionInScope } from './scope-predicates.js';
 
 /**
@@ -70,7 +70,7 @@ function rowPredicates(sq: ResolvedSubquery, alias: 'i' | 't'): { sql: SQL[]; in
   return out;
 }
 
-function interactionPredicates(sq: ResolvedSubquery): { sql: SQL[]; intent: string[] } {
+function interactionPredicates(sq: ResolvedSubquery, workspaceId: string): { sql: SQL[]; intent: string[] } {
   const out = rowPredicates(sq, 'i');
   if (sq.kinds.length > 0) {
     out.sql.push(
@@ -80,6 +80,11 @@ function interactionPredicates(sq: ResolvedSubquery): { sql: SQL[]; intent: stri
       )})`,
     );
     out.intent.push(`i.kind IN (${sq.kinds.map(quote).join(', ')})`);
+  }
+  for (const f of sq.fields) {
+    const compiled = fieldPredicate(f, workspaceId);
+    out.sql.push(compiled.sql);
+    out.intent.push(compiled.intent);
   }
   if (sq.accountIds) {
     out.sql.push(
@@ -93,6 +98,31 @@ function interactionPredicates(sq: ResolvedSubquery): { sql: SQL[]; intent: stri
     out.intent.push(sq.accountIds.length === 0 ? 'false' : `i.account_id IN (${sq.accountIds.map(quote).join(', ')})`);
   }
   return out;
+}
+
+const COMPARISON: Record<'eq' | 'gt' | 'gte' | 'lt' | 'lte', string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+
+/** A field restriction the plan read from the wording, as a bound predicate on the interaction row. */
+function fieldPredicate(f: FieldPredicate, workspaceId: string): { sql: SQL; intent: string } {
+  const op = sql.raw(COMPARISON[f.op]);
+  switch (f.field) {
+    case 'direction':
+      return { sql: sql`i.direction = ${f.value}::text`, intent: `i.direction = ${quote(f.value)}` };
+    case 'source':
+      return { sql: sql`i.source = ${f.value}::text`, intent: `i.source = ${quote(f.value)}` };
+    case 'duration_seconds':
+      return { sql: sql`i.duration_seconds ${op} ${f.value}::int`, intent: `i.duration_seconds ${COMPARISON[f.op]} ${f.value}` };
+    case 'deal_stage':
+      return {
+        sql: sql`exists (select 1 from deals d where d.id = i.deal_id and d.workspace_id = ${workspaceId}::uuid and d.stage = ${f.value}::text)`,
+        intent: `deal_stage = ${quote(f.value)}`,
+      };
+    case 'account_type':
+      return {
+        sql: sql`exists (select 1 from accounts a where a.id = i.account_id and a.workspace_id = ${workspaceId}::uuid and a.type = ${f.value}::text)`,
+        intent: `account_type = ${quote(f.value)}`,
+      };
+  }
 }
 
 function titleCloseSql(sq: FuzzySubquery, words: string): SQL {
@@ -116,7 +146,7 @@ function subqueryCtes(sq: ResolvedSubquery, index: number, workspaceId: string, 
   const n = index + 1;
   const q = tsQuery(sq);
   const words = sq.terms.join(' ');
-  const rows = interactionPredicates(sq);
+  const rows = interactionPredicates(sq, workspaceId);
   const scope = scoped ? [interactionInScope(workspaceId, sql`i.id`)] : [];
   const tenant = sql`i.workspace_id = ${workspaceId}::uuid`;
 

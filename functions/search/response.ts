@@ -65,6 +65,9 @@ const SubqueryReportSchema = z.object({
   phrases: z.array(z.string()),
   accounts: z.array(z.string()),
   kinds: z.array(z.enum(['call', 'meeting', 'email'])),
+  fields: z
+    .array(z.object({ field: z.string(), op: z.string(), value: z.union([z.string(), z.number()]) }))
+    .openapi({ description: 'Field restrictions read from the wording (direction, source, duration_seconds, deal_stage, account_type).' }),
   since: isoOrNull,
   until: isoOrNull,
   matched: z.number().int().openapi({ description: 'Interactions this subquery matched (before the limit).' }),

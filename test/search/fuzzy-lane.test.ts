@@ -110,7 +110,7 @@ describe('routing and matching', () => {
     expect(plan.accounts.map((a) => a.asked)).toEqual(['Acme']);
     expect(plan.accounts[0]!.matched.map((a) => a.name)).toEqual(['Acme Health', 'Acme Logistics']);
     expect(plan.subqueries).toEqual([
-      { terms: ['pricing'], match: 'all', phrases: [], accounts: ['Acme'], kinds: ['call'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z', matched: data.corpus.match_count },
+      { terms: ['pricing'], match: 'all', phrases: [], accounts: ['Acme'], kinds: ['call'], fields: [], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z', matched: data.corpus.match_count },
     ]);
 
     const acme = plan.accounts[0]!.matched.map((a) => a.id);
@@ -154,6 +154,27 @@ describe('routing and matching', () => {
     ]);
     expect(data.corpus.match_count).toBe(union.size);
     expect(data.detail.internal.rows).toBe(union.size);
+  });
+
+  it('reads field restrictions from the wording and applies them as bound predicates', async () => {
+    const cases: { query: string; field: Record<string, unknown>; holds: (row: Record<string, unknown>) => boolean; sql: string }[] = [
+      { query: 'inbound emails about pricing', field: { field: 'direction', op: 'eq', value: 'inbound' }, holds: (r) => r.direction === 'inbound' && r.kind === 'email', sql: `i.direction = 'inbound' and i.kind = 'email'` },
+      { query: 'calls longer than 45 minutes about the security review', field: { field: 'duration_seconds', op: 'gt', value: 2700 }, holds: (r) => Number(r.duration_seconds) > 2700, sql: `i.duration_seconds > 2700 and i.kind = 'call'` },
+      { query: 'meetings on zoom about onboarding', field: { field: 'source', op: 'eq', value: 'zoom' }, holds: (r) => r.source === 'zoom', sql: `i.source = 'zoom' and i.kind = 'meeting'` },
+      { query: 'pricing calls for deals in negotiation', field: { field: 'deal_stage', op: 'eq', value: 'negotiation' }, holds: (r) => r.deal_stage === 'negotiation', sql: `i.kind = 'call' and exists (select 1 from deals d where d.id = i.deal_id and d.stage = 'negotiation')` },
+      { query: 'calls with investors about growth', field: { field: 'account_type', op: 'eq', value: 'investor' }, holds: (r) => r.account_type === 'investor', sql: `i.kind = 'call' and exists (select 1 from accounts a where a.id = i.account_id and a.type = 'investor')` },
+    ];
+    for (const c of cases) {
+      const data = await client.ok({ query: c.query, mode: 'fuzzy', limit: 1000 });
+      const sq = data.detail.internal.plan!.subqueries[0]!;
+      expect(sq.fields, c.query).toEqual([c.field]);
+      expect(data.results.length, c.query).toBeGreaterThan(0);
+      for (const row of data.results) expect(c.holds(row), `${c.query}: ${JSON.stringify(row).slice(0, 200)}`).toBe(true);
+      const words = sq.terms.join(sq.match === 'all' ? ' ' : ' or ');
+      const expected = await independentMatches(words, c.sql);
+      const ids = new Set(data.results.filter((r) => (r.matched_subqueries as number[]).includes(1)).map((r) => r.id));
+      expect(ids, c.query).toEqual(expected);
+    }
   });
 
   it('matches a title through typos by trigram similarity', async () => {

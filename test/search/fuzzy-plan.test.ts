@@ -74,6 +74,21 @@ describe('kinds, accounts, phrases and facets', () => {
     });
   });
 
+  it('reads field restrictions and takes their words out of the terms', () => {
+    const fieldsOf = (q: string) => plan(q).subqueries[0]!;
+    expect(fieldsOf('inbound emails about pricing')).toMatchObject({ fields: [{ field: 'direction', op: 'eq', value: 'inbound' }], kinds: ['email'], terms: ['pricing'] });
+    expect(fieldsOf('outgoing emails').fields).toEqual([{ field: 'direction', op: 'eq', value: 'outbound' }]);
+    expect(fieldsOf('calls recorded on google meet').fields).toEqual([{ field: 'source', op: 'eq', value: 'google_meet' }]);
+    expect(fieldsOf('calls longer than 45 minutes about security')).toMatchObject({ fields: [{ field: 'duration_seconds', op: 'gt', value: 2700 }], terms: ['security'] });
+    expect(fieldsOf('calls under 2 hours').fields).toEqual([{ field: 'duration_seconds', op: 'lt', value: 7200 }]);
+    expect(fieldsOf('calls at least 30 min').fields).toEqual([{ field: 'duration_seconds', op: 'gte', value: 1800 }]);
+    expect(fieldsOf('pricing for deals in the negotiation stage')).toMatchObject({ fields: [{ field: 'deal_stage', op: 'eq', value: 'negotiation' }], terms: ['pricing'] });
+    expect(fieldsOf('closed-lost deals and pricing').fields).toEqual([{ field: 'deal_stage', op: 'eq', value: 'closed_lost' }]);
+    expect(fieldsOf('meetings with our investors').fields).toEqual([{ field: 'account_type', op: 'eq', value: 'investor' }]);
+    expect(fieldsOf('calls with prospects about budget')).toMatchObject({ fields: [{ field: 'account_type', op: 'eq', value: 'sales_target' }], accounts: [], terms: ['budget'] });
+    expect(fieldsOf('pricing objections').fields).toEqual([]);
+  });
+
   it('keeps quoted phrases whole', () => {
     expect(plan('"budget freeze" calls').subqueries[0]).toMatchObject({ phrases: ['budget freeze'], terms: [], kinds: ['call'] });
   });
@@ -100,7 +115,7 @@ describe('kinds, accounts, phrases and facets', () => {
 
   it('an ask that is only a kind, an account or a window still plans one subquery without words', () => {
     expect(plan('meetings in may 2026').subqueries).toEqual([
-      { terms: [], match: 'all', phrases: [], accounts: [], kinds: ['meeting'], since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' },
+      { terms: [], match: 'all', phrases: [], accounts: [], kinds: ['meeting'], fields: [], since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' },
     ]);
   });
 
