@@ -52,6 +52,21 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
     ({ resolved, accounts } = await resolveAccounts(ctx, subqueries));
     const { statement, intent } = fuzzyStatement(resolved, ctx.workspaceId, search.limit);
     compiledSql = intent;
+    if (resolved.every(unconstrained)) {
+      // Nothing to look for ("the", "???"): answering with every interaction would not be a match.
+      const report: PlanReport = { planner, date_phrase: plan.date_phrase, accounts, subqueries: resolved.map(({ accountIds: _ids, ...sq }) => ({ ...sq, matched: 0 })) };
+      return {
+        ...common,
+        compiledSql,
+        results: [],
+        matchCount: 0,
+        corpus,
+        emptyReason: 'no_match',
+        coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
+        internal: { plan: report },
+        note: 'The query names nothing to search for (no words, company, kind, field or time), so nothing was read.',
+      };
+    }
     const raw = await queryRows<Record<string, unknown>>(services.db, statement);
     const turns = await readMatchingTurns(ctx, resolved, raw);
 
@@ -107,6 +122,9 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
     };
   }
 };
+
+const unconstrained = (sq: ResolvedSubquery): boolean =>
+  sq.terms.length === 0 && sq.phrases.length === 0 && sq.kinds.length === 0 && sq.fields.length === 0 && !sq.since && !sq.until && sq.accountIds === null;
 
 /** The model's plan; when a configured model fails or answers outside the schema, the local planner's, said so. */
 async function planSearch(ctx: LaneContext, query: string): Promise<{ plan: FuzzyPlan; planner: string; note?: string }> {

@@ -267,6 +267,15 @@ describe('data scope and empty_reason', () => {
     expect(data.detail.message).toContain('Searched calls, meetings and emails for [xylophonequartzite].');
   });
 
+  it('no_match without reading anything when the query names nothing to search for', async () => {
+    for (const query of ['the', '??? !!!', 'show me all of them']) {
+      const data = await client.ok({ query, mode: 'fuzzy' });
+      expect(data.results, query).toEqual([]);
+      expect(data.corpus.empty_reason).toBe('no_match');
+      expect(data.detail.message).toMatch(/names nothing to search for/);
+    }
+  });
+
   it('scope_disjoint when the asked window lies outside the data’s span', async () => {
     const data = await client.ok({ query: 'pricing calls with Acme in 2019', mode: 'fuzzy' });
     expect(data.corpus.empty_reason).toBe('scope_disjoint');
