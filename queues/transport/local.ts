@@ -202,7 +202,9 @@ export class LocalTransport implements QueueTransport {
 
   /** Wait until the earliest pending delivery (or lock) comes due, or until woken by a publish. */
   async #sleepUntilNextDue(): Promise<void> {
-    if (this.#stopped) return;
+    // Woken since the last claim (a publish, a finished delivery): claim again before asking when
+    // the next one is due. Under load this skips the query on most rounds.
+    if (this.#stopped || this.#woken) return;
     const now = this.#o.clock.now().getTime();
     const [next] = await this.#o.db
       .select({ at: sql<string | null>`min(greatest(${queueDeliveries.deliverAt}, coalesce(${queueDeliveries.lockedUntil}, ${queueDeliveries.deliverAt})))` })
