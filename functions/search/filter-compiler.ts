@@ -1,7 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import type { FieldProblem } from '../../platform/validation.js';
-import { joinsFor, SURFACE_VOCABULARY, type FieldInfo, type FieldType, type SurfaceVocabulary } from './fields.js';
+import { joinsFor, SURFACE_VOCABULARY, type FieldInfo, type SurfaceVocabulary } from './fields.js';
+import { describeValue, escapeLike, isScalar, quote, typedValue, type OutputKind, type Scalar, type TypedValue } from './filter-values.js';
 import type { ResolvedSearch } from './lane.js';
 import { SEARCH_LIMITS, type Filter, type FilterOperator, type Metric, type MetricFunction } from './request.js';
 import { customerVoice, interactionInScope } from './scope-predicates.js';
@@ -23,7 +24,7 @@ import { customerVoice, interactionInScope } from './scope-predicates.js';
  *   - then GROUP BY, ORDER BY (with the tie-breakers the lane adds) and LIMIT;
  *   - the tenant predicate, the excluded-interaction predicate and the customer-voice predicate are
  *     not shown: the gate injects them (corpus.audience_applied says whether customer voice ran).
- * It is never executed.
+ * It is never executed. Value typing and read-back live in filter-values.ts.
  *
  * Null semantics: `neq` and `not_in` keep rows whose field is null (null is not equal to the value;
  * SQL `IS DISTINCT FROM`); `eq`, `in` and comparisons never match null; `contains` is a
@@ -34,15 +35,6 @@ const DAY_MS = 86_400_000;
 /** A lower bound on event time within this many days of now is a "recent window" (staleness message). */
 export const RECENT_WINDOW_DAYS = 90;
 
-type Scalar = string | number | boolean;
-
-/** A value checked against its field's type: the bound parameter and its literal for compiled.sql. */
-interface TypedValue {
-  param: SQL;
-  literal: string;
-  /** Epoch ms, for timestamp values (time window analysis). */
-  ms?: number;
-}
 
 interface Bound {
   ms: number;
@@ -54,7 +46,6 @@ export interface TimeWindow {
   upper: Bound | null;
 }
 
-export type OutputKind = FieldType | 'count' | 'numeric';
 
 export interface OutputColumn {
   name: string;
@@ -78,99 +69,6 @@ export interface CompiledFilterQuery {
   /** Whether scope predicates beyond the tenant apply (exclusions, customer voice). */
   scoped: boolean;
 }
-
-const quote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-const describeValue = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v));
-
-// ---------------------------------------------------------------------------------------------
-// Values
-
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
-
-function validCalendarDate(y: number, m: number, d: number): boolean {
-  return y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
-}
-
-/** An ISO 8601 date or date-time (no offset means UTC) as epoch ms, or null when it is not one. */
-export function parseIsoTimestamp(value: string): number | null {
-  const m = ISO_TIMESTAMP.exec(value.trim());
-  if (!m) return null;
-  const [, ys, mos, ds, hs = '00', mis = '00', ss = '00', frac = '', zone = 'Z'] = m;
-  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number) as [number, number, number, number, number, number];
-  if (!validCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59) return null;
-  let offsetMinutes = 0;
-  if (zone.toUpperCase() !== 'Z') {
-    const zm = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-    if (!zm) return null;
-    const oh = Number(zm[2]);
-    const om = Number(zm[3] ?? '0');
-    if (oh > 14 || om > 59) return null;
-    offsetMinutes = (zm[1] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const ms = Math.floor(Number(`0${frac || '.0'}`) * 1000);
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, s, ms);
-  const t = date.getTime() - offsetMinutes * 60_000;
-  const year = new Date(t).getUTCFullYear();
-  return year >= 1 && year <= 9999 ? t : null;
-}
-
-/** Epoch ms as the ISO 8601 text Postgres reads back unambiguously (years 1-9999). */
-export function isoFromMs(ms: number): string {
-  return new Date(ms).toISOString();
-}
-
-function typedValue(field: FieldInfo, raw: Scalar): TypedValue | string {
-  switch (field.type) {
-    case 'string':
-    case 'text': {
-      if (typeof raw !== 'string') return `expected a string for ${field.name}, got ${describeValue(raw)}`;
-      if (raw.includes('\u0000')) return 'a string may not contain the NUL character';
-      return { param: sql`${raw}::text`, literal: quote(raw) };
-    }
-    case 'enum': {
-      if (typeof raw !== 'string' || !field.values?.includes(raw)) return `expected one of ${field.values?.join(', ')} for ${field.name}, got ${describeValue(raw)}`;
-      return { param: sql`${raw}::text`, literal: quote(raw) };
-    }
-    case 'number': {
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) return `expected a number for ${field.name}, got ${describeValue(raw)}`;
-      return { param: sql`${String(raw)}::numeric`, literal: String(raw) };
-    }
-    case 'integer': {
-      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return `expected an integer for ${field.name}, got ${describeValue(raw)}`;
-      return { param: sql`${String(raw)}::bigint`, literal: String(raw) };
-    }
-    case 'timestamp': {
-      const ms = typeof raw === 'string' ? parseIsoTimestamp(raw) : null;
-      if (ms === null) return `expected an ISO 8601 timestamp (e.g. 2026-01-31 or 2026-01-31T09:00:00Z) for ${field.name}, got ${describeValue(raw)}`;
-      const iso = isoFromMs(ms);
-      return { param: sql`${iso}::timestamptz`, literal: quote(iso), ms };
-    }
-    case 'date': {
-      const m = typeof raw === 'string' ? ISO_DATE.exec(raw) : null;
-      if (!m || !validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) return `expected an ISO date (YYYY-MM-DD) for ${field.name}, got ${describeValue(raw)}`;
-      return { param: sql`${raw}::date`, literal: quote(raw as string) };
-    }
-    case 'boolean': {
-      if (typeof raw !== 'boolean') return `expected true or false for ${field.name}, got ${describeValue(raw)}`;
-      return { param: raw ? sql`true` : sql`false`, literal: raw ? 'TRUE' : 'FALSE' };
-    }
-    case 'uuid': {
-      if (typeof raw !== 'string' || !UUID.test(raw)) return `expected a UUID for ${field.name}, got ${describeValue(raw)}`;
-      return { param: sql`${raw.toLowerCase()}::uuid`, literal: quote(raw.toLowerCase()) };
-    }
-  }
-}
-
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
-
-/** `%`, `_` and the escape character itself are matched literally by `contains`. */
-export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
 
 // ---------------------------------------------------------------------------------------------
 // Predicates
@@ -523,42 +421,6 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     from ${table} ${joinSql(usedByPredicates)} where t.workspace_id = ${workspaceId}`;
 
   return { vocab, mode: aggregate ? 'aggregate' : 'rows', bare, intentSql: intent, statement, diagnosis, columns, timeWindow: window, scoped };
-}
-
-// ---------------------------------------------------------------------------------------------
-// Reading values back
-
-/** Postgres text of a timestamptz (`2026-01-31 09:00:00.123456+00`) or a Date, as ISO 8601 UTC. */
-export function pgTimestampToIso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  const text = String(value);
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(text);
-  const normalized = m ? `${m[1]}T${m[2]}${(m[3] ?? '').slice(0, 4)}${m[4]}:${m[5] ?? '00'}` : text;
-  const d = new Date(normalized);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
-
-/** One output value in its JSON form: ISO timestamps, numbers as numbers, null as null. */
-export function outputValue(kind: OutputKind, value: unknown): unknown {
-  if (value === null || value === undefined) return null;
-  switch (kind) {
-    case 'timestamp':
-      return pgTimestampToIso(value);
-    case 'number':
-    case 'integer':
-    case 'count':
-    case 'numeric': {
-      const n = typeof value === 'bigint' ? Number(value) : Number(value);
-      return Number.isFinite(n) ? n : null;
-    }
-    case 'boolean':
-      return typeof value === 'boolean' ? value : value === 't' || value === 'true';
-    case 'date':
-      return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
-    default:
-      return String(value);
-  }
 }
 
 export type { FilterOperator };

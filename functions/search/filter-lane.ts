@@ -1,7 +1,8 @@
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import type { CoverageBasis } from './coverage.js';
-import { compileFilterSearch, outputValue, pgTimestampToIso, recentWindowStart, windowOutsideSpan, type CompiledFilterQuery } from './filter-compiler.js';
+import { compileFilterSearch, recentWindowStart, windowOutsideSpan, type CompiledFilterQuery } from './filter-compiler.js';
+import { outputValue, pgTimestampToIso } from './filter-values.js';
 import type { LaneContext, LaneOutcome, LaneRunner } from './lane.js';
 import type { EmptyReason } from './response.js';
 

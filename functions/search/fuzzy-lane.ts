@@ -1,6 +1,6 @@
 import { queryRows } from '../../platform/db/port.js';
 import { contentWords } from '../../platform/model/local.js';
-import { outputValue, pgTimestampToIso } from './filter-compiler.js';
+import { outputValue, pgTimestampToIso } from './filter-values.js';
 import { planLocally, planTask, type FuzzyPlan } from './fuzzy-plan.js';
 import { accountLookup, fuzzyStatement, interactionSpan, matchingTurnsStatement, unscopedMatchCount, type ResolvedSubquery } from './fuzzy-sql.js';
 import type { LaneContext, LaneOutcome, LaneRunner } from './lane.js';

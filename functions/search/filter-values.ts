@@ -1,0 +1,149 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { FieldInfo, FieldType } from './fields.js';
+
+/**
+ * Values of the filter lane: a caller's scalar checked against its field's type and turned into a
+ * bound parameter plus its literal for compiled.sql; and values read back from Postgres in their
+ * JSON form. The filter compiler (filter-compiler.ts) builds statements from these.
+ */
+
+export type Scalar = string | number | boolean;
+
+/** A value checked against its field's type: the bound parameter and its literal for compiled.sql. */
+export interface TypedValue {
+  param: SQL;
+  literal: string;
+  /** Epoch ms, for timestamp values (time window analysis). */
+  ms?: number;
+}
+
+export type OutputKind = FieldType | 'count' | 'numeric';
+
+export const quote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
+export const describeValue = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v));
+
+// ---------------------------------------------------------------------------------------------
+// Values in
+
+const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
+
+function validCalendarDate(y: number, m: number, d: number): boolean {
+  return y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
+}
+
+/** An ISO 8601 date or date-time (no offset means UTC) as epoch ms, or null when it is not one. */
+export function parseIsoTimestamp(value: string): number | null {
+  const m = ISO_TIMESTAMP.exec(value.trim());
+  if (!m) return null;
+  const [, ys, mos, ds, hs = '00', mis = '00', ss = '00', frac = '', zone = 'Z'] = m;
+  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number) as [number, number, number, number, number, number];
+  if (!validCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59) return null;
+  let offsetMinutes = 0;
+  if (zone.toUpperCase() !== 'Z') {
+    const zm = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
+    if (!zm) return null;
+    const oh = Number(zm[2]);
+    const om = Number(zm[3] ?? '0');
+    if (oh > 14 || om > 59) return null;
+    offsetMinutes = (zm[1] === '-' ? -1 : 1) * (oh * 60 + om);
+  }
+  const ms = Math.floor(Number(`0${frac || '.0'}`) * 1000);
+  const date = new Date(0);
+  date.setUTCFullYear(y, mo - 1, d);
+  date.setUTCHours(h, mi, s, ms);
+  const t = date.getTime() - offsetMinutes * 60_000;
+  const year = new Date(t).getUTCFullYear();
+  return year >= 1 && year <= 9999 ? t : null;
+}
+
+/** Epoch ms as the ISO 8601 text Postgres reads back unambiguously (years 1-9999). */
+export function isoFromMs(ms: number): string {
+  return new Date(ms).toISOString();
+}
+
+export function typedValue(field: FieldInfo, raw: Scalar): TypedValue | string {
+  switch (field.type) {
+    case 'string':
+    case 'text': {
+      if (typeof raw !== 'string') return `expected a string for ${field.name}, got ${describeValue(raw)}`;
+      if (raw.includes('\u0000')) return 'a string may not contain the NUL character';
+      return { param: sql`${raw}::text`, literal: quote(raw) };
+    }
+    case 'enum': {
+      if (typeof raw !== 'string' || !field.values?.includes(raw)) return `expected one of ${field.values?.join(', ')} for ${field.name}, got ${describeValue(raw)}`;
+      return { param: sql`${raw}::text`, literal: quote(raw) };
+    }
+    case 'number': {
+      if (typeof raw !== 'number' || !Number.isFinite(raw)) return `expected a number for ${field.name}, got ${describeValue(raw)}`;
+      return { param: sql`${String(raw)}::numeric`, literal: String(raw) };
+    }
+    case 'integer': {
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return `expected an integer for ${field.name}, got ${describeValue(raw)}`;
+      return { param: sql`${String(raw)}::bigint`, literal: String(raw) };
+    }
+    case 'timestamp': {
+      const ms = typeof raw === 'string' ? parseIsoTimestamp(raw) : null;
+      if (ms === null) return `expected an ISO 8601 timestamp (e.g. 2026-01-31 or 2026-01-31T09:00:00Z) for ${field.name}, got ${describeValue(raw)}`;
+      const iso = isoFromMs(ms);
+      return { param: sql`${iso}::timestamptz`, literal: quote(iso), ms };
+    }
+    case 'date': {
+      const m = typeof raw === 'string' ? ISO_DATE.exec(raw) : null;
+      if (!m || !validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) return `expected an ISO date (YYYY-MM-DD) for ${field.name}, got ${describeValue(raw)}`;
+      return { param: sql`${raw}::date`, literal: quote(raw as string) };
+    }
+    case 'boolean': {
+      if (typeof raw !== 'boolean') return `expected true or false for ${field.name}, got ${describeValue(raw)}`;
+      return { param: raw ? sql`true` : sql`false`, literal: raw ? 'TRUE' : 'FALSE' };
+    }
+    case 'uuid': {
+      if (typeof raw !== 'string' || !UUID.test(raw)) return `expected a UUID for ${field.name}, got ${describeValue(raw)}`;
+      return { param: sql`${raw.toLowerCase()}::uuid`, literal: quote(raw.toLowerCase()) };
+    }
+  }
+}
+
+export const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+
+/** `%`, `_` and the escape character itself are matched literally by `contains`. */
+export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+// ---------------------------------------------------------------------------------------------
+// Reading values back
+
+/** Postgres text of a timestamptz (`2026-01-31 09:00:00.123456+00`) or a Date, as ISO 8601 UTC. */
+export function pgTimestampToIso(value: unknown): string | null {
+  if (value === null || value === undefined) return null;
+  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
+  const text = String(value);
+  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(text);
+  const normalized = m ? `${m[1]}T${m[2]}${(m[3] ?? '').slice(0, 4)}${m[4]}:${m[5] ?? '00'}` : text;
+  const d = new Date(normalized);
+  return Number.isNaN(d.getTime()) ? null : d.toISOString();
+}
+
+/** One output value in its JSON form: ISO timestamps, numbers as numbers, null as null. */
+export function outputValue(kind: OutputKind, value: unknown): unknown {
+  if (value === null || value === undefined) return null;
+  switch (kind) {
+    case 'timestamp':
+      return pgTimestampToIso(value);
+    case 'number':
+    case 'integer':
+    case 'count':
+    case 'numeric': {
+      const n = typeof value === 'bigint' ? Number(value) : Number(value);
+      return Number.isFinite(n) ? n : null;
+    }
+    case 'boolean':
+      return typeof value === 'boolean' ? value : value === 't' || value === 'true';
+    case 'date':
+      return value instanceof Date ? value.toISOString().slice(0, 10) : String(value).slice(0, 10);
+    default:
+      return String(value);
+  }
+}
