@@ -5,6 +5,7 @@ import type { LaneOutcome, ResolvedSearch } from './lane.js';
 import type { CorpusCoverage, DetailCoverage, SearchResponse } from './response.js';
 
 const GRAIN_NOUN = { row: 'row', utterance: 'utterance', theme: 'theme' } as const;
+const STORE_NAME = { warehouse: 'the warehouse', pgvector: 'the utterance store (pgvector)', theme_index: 'the theme index' } as const;
 
 /**
  * Turn a lane's outcome into the search response every lane shares: the corpus block (counts,
@@ -77,7 +78,7 @@ function describe(
   const noun = outcome.corpus.hydrated_grain ?? GRAIN_NOUN[outcome.corpus.grain];
   const parts: string[] = [];
   if (emptyReason === 'read_failed') {
-    parts.push(`The ${outcome.corpus.store} read failed: this is not an empty result. Retry with backoff.`);
+    parts.push(`The read of ${STORE_NAME[outcome.corpus.store]} failed: this is not an empty result. Retry with backoff.`);
   } else if (emptyReason === 'not_synced') {
     parts.push('No data has been synced for this store yet: the workspace has nothing to search here.');
   } else if (emptyReason === 'scope_disjoint') {
@@ -87,7 +88,7 @@ function describe(
   } else if (emptyReason === 'no_match') {
     parts.push(`No ${noun}s matched (${search.lane} lane): the aggregate ran over an empty population, so its one row holds zero counts and null values.`);
   } else {
-    parts.push(`${rowCount} ${noun}${rowCount === 1 ? '' : 's'} from the ${outcome.corpus.store} (${search.lane} lane)${outcome.matchCount > rowCount ? ` of ${outcome.matchCount} matches` : ''}.`);
+    parts.push(`${rowCount} ${noun}${rowCount === 1 ? '' : 's'} from ${STORE_NAME[outcome.corpus.store]} (${search.lane} lane)${outcome.matchCount > rowCount ? ` of ${outcome.matchCount} matches` : ''}.`);
   }
   if (outcome.note) parts.push(outcome.note);
   // Staleness: a recent-window ask came back empty and the data stops before the window.

@@ -309,7 +309,7 @@ describe('hydrate', () => {
     expect(new Set(turn1.match_ids as string[])).toEqual(new Set([u1, u2]));
     expect(turn2.match_ids).toEqual([u4]);
     expect(rows.flatMap((r) => r.match_ids as string[])).not.toContain(u3);
-    expect(data.detail.message).toMatch(/turns? from the pgvector/);
+    expect(data.detail.message).toMatch(/turns? from the utterance store \(pgvector\)/);
   });
 
   it('keeps row_count + collapsed + unresolved = match_count without the cap, and row_count <= match_count', async () => {
