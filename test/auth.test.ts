@@ -1,6 +1,4 @@
 import { createHash } from 'node:crypto';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { z } from '@hono/zod-openapi';
 import { eq } from 'drizzle-orm';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
@@ -17,6 +15,7 @@ import { newId } from '../platform/ids.js';
 import { apiKeys, memberships, oauthTokens } from '../schema/index.js';
 import type { Role } from '../schema/tenancy.js';
 import { sql } from 'drizzle-orm';
+import { startFakeServer, type FakeServer } from './fake-http-server.js';
 import { createHarness, type Harness, type Member, type RequestOptions, type SeededWorkspace } from './harness.js';
 import { expectError, hsIdpSigner, idpEnv } from './security-suite.js';
 
@@ -267,7 +266,7 @@ describe('identity-provider JWTs (HS256 shared secret)', () => {
 });
 
 describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
-  let server: Server;
+  let server: FakeServer | undefined;
   let jwksUrl: string;
   let jwks: { keys: JWK[] } = { keys: [] };
   let jwksHits = 0;
@@ -297,7 +296,7 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
     privateKey = pair.privateKey;
     strangerKey = (await generateKeyPair('RS256')).privateKey;
     jwks = { keys: [{ ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'RS256', use: 'sig' }] };
-    server = createServer((req, res) => {
+    server = await startFakeServer((req, res) => {
       if (req.url !== '/.well-known/jwks.json') {
         res.writeHead(404).end();
         return;
@@ -305,13 +304,12 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
       jwksHits++;
       res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(jwks));
     });
-    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    jwksUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/.well-known/jwks.json`;
+    jwksUrl = `${server.url}/.well-known/jwks.json`;
     hj = await harnessFor(jwksUrl);
   });
   afterAll(async () => {
     await hj?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await server?.close();
   });
 
   it('accept a token signed by a key the JWKS publishes, fetching the key set once', async () => {

@@ -1,5 +1,3 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../platform/errors.js';
@@ -7,6 +5,7 @@ import { LocalHashEmbedder, LocalModelProvider, embedLocally } from '../../platf
 import { OpenAiCompatibleProvider, openAiEmbedder } from '../../platform/model/openai.js';
 import { EMBEDDING_DIMENSIONS, type ModelTask } from '../../platform/model/port.js';
 import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../../platform/model/workers-ai.js';
+import { startFakeServer, type FakeRequest, type FakeServer } from '../fake-http-server.js';
 
 /**
  * The model adapters against a fake OpenAI-compatible server on 127.0.0.1 (asserting the exact
@@ -26,42 +25,33 @@ const task: ModelTask<In, Out> = {
   local: (input) => ({ answer: `local:${input.question}`, citations: [] }),
 };
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
+interface Recorded extends FakeRequest {
   json: any;
 }
 
 const requests: Recorded[] = [];
 let respond: (r: Recorded) => { status: number; body: string } = () => ({ status: 500, body: 'unset' });
-let server: Server;
+let server: FakeServer;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const text = Buffer.concat(chunks).toString('utf8');
-      let json: unknown = null;
-      try {
-        json = JSON.parse(text);
-      } catch {
-        json = text;
-      }
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, json };
-      requests.push(recorded);
-      const { status, body } = respond(recorded);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(body);
-    });
+  server = await startFakeServer((req, res) => {
+    let json: unknown = null;
+    try {
+      json = JSON.parse(req.body);
+    } catch {
+      json = req.body;
+    }
+    const recorded = { ...req, json };
+    requests.push(recorded);
+    const { status, body } = respond(recorded);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`;
+  baseUrl = `${server.url}/v1`;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 afterEach(() => {
   requests.length = 0;

@@ -1,11 +1,10 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { SignJWT } from 'jose';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stageEndpointUrl } from '../../queues/transport/port.js';
 import { QStashTransport } from '../../queues/transport/qstash.js';
 import { signDelivery, verifyDelivery } from '../../queues/transport/signing.js';
+import { startFakeServer, type FakeRequest, type FakeServer } from '../fake-http-server.js';
 
 /**
  * The QStash transport against a local stand-in for the QStash REST API (127.0.0.1 only), and the
@@ -13,35 +12,24 @@ import { signDelivery, verifyDelivery } from '../../queues/transport/signing.js'
  * that follows QStash's documented scheme.
  */
 
-interface Recorded {
-  method: string;
-  url: string;
-  headers: IncomingHttpHeaders;
-  body: string;
-}
+type Recorded = FakeRequest;
 
 const requests: Recorded[] = [];
 let respond: (r: Recorded) => { status: number; body: unknown } = () => ({ status: 201, body: { messageId: 'msg_from_server_1' } });
-let server: Server;
+let server: FakeServer;
 let baseUrl: string;
 
 beforeAll(async () => {
-  server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(recorded);
-      const { status, body } = respond(recorded);
-      res.writeHead(status, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(body));
-    });
+  server = await startFakeServer((recorded, res) => {
+    requests.push(recorded);
+    const { status, body } = respond(recorded);
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  baseUrl = server.url;
 });
 afterAll(async () => {
-  await new Promise<void>((resolve) => server.close(() => resolve()));
+  await server.close();
 });
 afterEach(() => {
   requests.length = 0;

@@ -1,6 +1,5 @@
 import { createHash } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders } from 'node:http';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { buildServices } from '../../functions/build-services.js';
 import { ManualClock } from '../../platform/clock.js';
@@ -14,6 +13,7 @@ import { OpenAiCompatibleProvider } from '../../platform/model/openai.js';
 import { WorkersAiEmbedder, WorkersAiProvider } from '../../platform/model/workers-ai.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import { QStashTransport } from '../../queues/transport/qstash.js';
+import { startFakeServer } from '../fake-http-server.js';
 
 const rule = { limit: 10, windowSeconds: 60 };
 /** A window boundary: 2026-01-15T12:00:00Z is a whole number of minutes since the epoch. */
@@ -129,20 +129,15 @@ async function startRedisFake(): Promise<RedisFake> {
     }
     return { error: `ERR unknown command '${name}'` };
   };
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      if (fake.hang) return; // never answer
-      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      const commands = req.url === '/pipeline' ? (body as unknown[][]) : [body as unknown[]];
-      fake.requests.push({ url: req.url ?? '', headers: req.headers, commands });
-      const results = commands.map(run);
-      res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(req.url === '/pipeline' ? results : results[0]));
-    });
+  const server = await startFakeServer((req, res) => {
+    if (fake.hang) return; // never answer
+    const body = JSON.parse(req.body) as unknown;
+    const commands = req.url === '/pipeline' ? (body as unknown[][]) : [body as unknown[]];
+    fake.requests.push({ url: req.url, headers: req.headers, commands });
+    const results = commands.map(run);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(req.url === '/pipeline' ? results : results[0]));
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   return {
     ...fake,
     get hang() {
@@ -151,11 +146,8 @@ async function startRedisFake(): Promise<RedisFake> {
     set hang(v: boolean) {
       fake.hang = v;
     },
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    close: async () => {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
+    url: server.url,
+    close: server.close,
   };
 }
 

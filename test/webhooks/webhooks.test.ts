@@ -1,5 +1,4 @@
-import { createServer, type IncomingHttpHeaders, type Server, type ServerResponse } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingHttpHeaders, ServerResponse } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { eq } from 'drizzle-orm';
@@ -14,6 +13,7 @@ import { loadRun } from '../../queues/run-store.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import { runs, webhooks } from '../../schema/index.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../harness.js';
+import { startFakeServer, type FakeServer } from '../fake-http-server.js';
 
 // Start at the real time: the standardwebhooks verifier checks the timestamp against Date.now().
 const clock = new ManualClock(new Date());
@@ -31,35 +31,23 @@ interface Received {
 type Responder = (req: Received, res: ServerResponse) => void;
 const received: Received[] = [];
 let respond: Responder = (_req, res) => res.writeHead(200).end('ok');
-let receiver: Server;
+let receiver: FakeServer;
 let base: string;
 
-const listen = (server: Server) =>
-  new Promise<number>((resolve) => server.listen(0, '127.0.0.1', () => resolve((server.address() as AddressInfo).port)));
-const closeServer = (server: Server) =>
-  new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
-
 beforeAll(async () => {
-  receiver = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => {
-      const entry = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      received.push(entry);
-      respond(entry, res);
-    });
+  receiver = await startFakeServer((req, res) => {
+    const entry = { path: req.url, headers: req.headers, body: req.body };
+    received.push(entry);
+    respond(entry, res);
   });
-  base = `http://127.0.0.1:${await listen(receiver)}`;
+  base = receiver.url;
   h = await createHarness({ clock, env: { ALLOW_LOOPBACK_WEBHOOKS: '1' } });
   ws = await h.seedWorkspace();
   other = await h.seedWorkspace();
 });
 afterAll(async () => {
   await h?.close();
-  if (receiver) await closeServer(receiver);
+  if (receiver) await receiver.close();
 });
 afterEach(() => {
   respond = (_req, res) => res.writeHead(200).end('ok');
@@ -536,25 +524,23 @@ describe('failures', () => {
   });
 
   it('times out a silent endpoint (the outbound port, with a short timeout)', async () => {
-    const silent = createServer(() => {
+    const silent = await startFakeServer(() => {
       // Never answers.
     });
-    const port = await listen(silent);
     try {
       const started = Date.now();
-      const result = await nodeOutboundHttp.post({ url: `http://127.0.0.1:${port}/`, headers: {}, body: '{}', timeoutMs: 200, allowLoopback: true });
+      const result = await nodeOutboundHttp.post({ url: `${silent.url}/`, headers: {}, body: '{}', timeoutMs: 200, allowLoopback: true });
       expect(result).toMatchObject({ ok: false, error: 'timeout' });
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
-      await closeServer(silent);
+      await silent.close();
     }
   });
 
   it('records a refused connection with a null status code and retries it', async () => {
-    const closed = createServer();
-    const port = await listen(closed);
-    await closeServer(closed);
-    const res = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url: `http://127.0.0.1:${port}/refused`, events: ['session.completed'] } });
+    const closed = await startFakeServer(() => {});
+    await closed.close();
+    const res = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url: `${closed.url}/refused`, events: ['session.completed'] } });
     expect(res.status).toBe(201);
     const hook = res.body.data as CreatedHook;
     const queued = await ping(hook.id);
