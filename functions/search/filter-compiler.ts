@@ -3,7 +3,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { FieldProblem } from '../../platform/validation.js';
 import { joinsFor, SURFACE_VOCABULARY, type FieldInfo, type SurfaceVocabulary } from './fields.js';
 import { describeValue, escapeLike, isScalar, quote, typedValue, type OutputKind, type Scalar, type TypedValue } from './filter-values.js';
-import type { ResolvedSearch } from './lane.js';
+import { RECENT_WINDOW_DAYS, type ResolvedSearch } from './lane.js';
 import { SEARCH_LIMITS, type Filter, type FilterOperator, type Metric, type MetricFunction } from './request.js';
 import { customerVoice, interactionInScope } from './scope-predicates.js';
 
@@ -32,8 +32,6 @@ import { customerVoice, interactionInScope } from './scope-predicates.js';
  */
 
 const DAY_MS = 86_400_000;
-/** A lower bound on event time within this many days of now is a "recent window" (staleness message). */
-export const RECENT_WINDOW_DAYS = 90;
 
 
 interface Bound {

@@ -1,9 +1,8 @@
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
-import type { CoverageBasis } from './coverage.js';
 import { compileFilterSearch, recentWindowStart, windowOutsideSpan, type CompiledFilterQuery } from './filter-compiler.js';
 import { outputValue, pgTimestampToIso } from './filter-values.js';
-import type { LaneContext, LaneOutcome, LaneRunner } from './lane.js';
+import { noRowsCoverage, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
 import type { EmptyReason } from './response.js';
 
 /**
@@ -48,7 +47,7 @@ export const runFilterLane: LaneRunner = async (ctx) => {
   } catch (error) {
     if (error instanceof ApiError) throw error;
     services.log.warn('filter lane read failed', { surface: search.surface, error: error instanceof Error ? error.message : String(error) });
-    return { ...common, results: [], matchCount: 0, corpus, emptyReason: 'read_failed', coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] } };
+    return { ...common, results: [], matchCount: 0, corpus, emptyReason: 'read_failed', coverage: noRowsCoverage() };
   }
 
   const results = raw.map((row) => Object.fromEntries(compiled.columns.map((c) => [c.name, outputValue(c.kind, row[c.name])])));
@@ -63,20 +62,18 @@ export const runFilterLane: LaneRunner = async (ctx) => {
     emptyReason = await diagnoseEmpty(ctx, compiled);
   }
 
-  let basis: CoverageBasis;
-  let eventTimes: (Date | null)[] = [];
-  if (compiled.mode === 'aggregate') basis = { basis: 'unavailable', reason: 'aggregate' };
-  else if (results.length === 0) basis = { basis: 'unavailable', reason: 'no_rows' };
-  else {
-    basis = truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' };
-    const event = compiled.vocab.eventTimeField;
-    eventTimes = results.map((r) => {
-      const iso = pgTimestampToIso(r[event]);
-      return iso ? new Date(iso) : null;
-    });
-  }
-
-  return { ...common, results, matchCount, corpus, ...(emptyReason ? { emptyReason } : {}), coverage: { basis, eventTimes } };
+  const event = compiled.vocab.eventTimeField;
+  const coverage: LaneOutcome['coverage'] =
+    compiled.mode === 'aggregate'
+      ? { basis: { basis: 'unavailable', reason: 'aggregate' }, eventTimes: [] }
+      : rowCoverage(
+          results.map((r) => {
+            const iso = pgTimestampToIso(r[event]);
+            return iso ? new Date(iso) : null;
+          }),
+          truncated,
+        );
+  return { ...common, results, matchCount, corpus, ...(emptyReason ? { emptyReason } : {}), coverage };
 };
 
 /** Why nothing matched; one extra read, only on an empty result. A failed diagnosis says no_match. */

@@ -1,13 +1,12 @@
 import { queryRows } from '../../platform/db/port.js';
+import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import { contentWords } from '../../platform/model/local.js';
 import { outputValue, pgTimestampToIso } from './filter-values.js';
-import { planLocally, planTask, type FuzzyPlan } from './fuzzy-plan.js';
+import { planTask, type FuzzyPlan, type FuzzySubquery } from './fuzzy-plan.js';
 import { accountLookup, fuzzyStatement, interactionSpan, matchingTurnsStatement, unscopedMatchCount, type ResolvedSubquery } from './fuzzy-sql.js';
-import type { LaneContext, LaneOutcome, LaneRunner } from './lane.js';
+import { noRowsCoverage, RECENT_WINDOW_DAYS, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
 import type { EmptyReason, FuzzyPlanReport } from './response.js';
 
-/** A lower bound within this many days of now makes the ask a recent-window one (staleness message). */
-const RECENT_WINDOW_DAYS = 90;
 const DAY_MS = 86_400_000;
 
 const INTEGER_COLUMNS = new Set(['duration_seconds', 'participant_count', 'external_participant_count']);
@@ -15,8 +14,6 @@ const ROW_COLUMNS = [
   'id', 'kind', 'title', 'occurred_at', 'duration_seconds', 'direction', 'source', 'thread_id', 'summary', 'body', 'participant_count',
   'external_participant_count', 'account_id', 'account_name', 'account_type', 'deal_id', 'deal_name', 'deal_stage',
 ] as const;
-
-type PlanReport = FuzzyPlanReport;
 
 /**
  * The fuzzy lane (spec, POST /search/query): a natural-language ask planned into at most
@@ -46,26 +43,32 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
   } satisfies Partial<LaneOutcome>;
 
   let resolved: ResolvedSubquery[];
-  let accounts: PlanReport['accounts'] = [];
+  let accounts: FuzzyPlanReport['accounts'] = [];
   let compiledSql = '';
+  const reportOf = (subs: readonly (FuzzySubquery & { accountIds?: unknown })[], matched: (i: number) => number = () => 0): FuzzyPlanReport => ({
+    planner,
+    date_phrase: plan.date_phrase,
+    accounts,
+    subqueries: subs.map(({ accountIds: _ids, ...sq }, i) => ({ ...sq, matched: matched(i) })),
+  });
+  const emptyAnswer = (emptyReason: EmptyReason, report: FuzzyPlanReport, answerNote?: string): LaneOutcome => ({
+    ...common,
+    compiledSql,
+    results: [],
+    matchCount: 0,
+    corpus,
+    emptyReason,
+    coverage: noRowsCoverage(),
+    internal: { plan: report },
+    ...(answerNote ? { note: answerNote } : {}),
+  });
   try {
     ({ resolved, accounts } = await resolveAccounts(ctx, subqueries));
     const { statement, intent } = fuzzyStatement(resolved, ctx.workspaceId, search.limit);
     compiledSql = intent;
     if (resolved.every(unconstrained)) {
       // Nothing to look for ("the", "???"): answering with every interaction would not be a match.
-      const report: PlanReport = { planner, date_phrase: plan.date_phrase, accounts, subqueries: resolved.map(({ accountIds: _ids, ...sq }) => ({ ...sq, matched: 0 })) };
-      return {
-        ...common,
-        compiledSql,
-        results: [],
-        matchCount: 0,
-        corpus,
-        emptyReason: 'no_match',
-        coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
-        internal: { plan: report },
-        note: 'The query names nothing to search for (no words, company, kind, field or time), so nothing was read.',
-      };
+      return emptyAnswer('no_match', reportOf(resolved), 'The query names nothing to search for (no words, company, kind, field or time), so nothing was read.');
     }
     const raw = await queryRows<Record<string, unknown>>(services.db, statement);
     const turns = await readMatchingTurns(ctx, resolved, raw);
@@ -78,12 +81,7 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
     }));
     const matchCount = raw.length > 0 ? Number(raw[0]?.__match_count) : 0;
     if (matchCount > results.length) corpus.truncated = true;
-    const report: PlanReport = {
-      planner,
-      date_phrase: plan.date_phrase,
-      accounts,
-      subqueries: resolved.map(({ accountIds: _ids, ...sq }, i) => ({ ...sq, matched: raw.length > 0 ? Number(raw[0]?.[`__sq${i + 1}`]) : 0 })),
-    };
+    const report = reportOf(resolved, (i) => (raw.length > 0 ? Number(raw[0]?.[`__sq${i + 1}`]) : 0));
     const emptyReason = results.length === 0 ? await diagnoseEmpty(ctx, resolved) : undefined;
     const unknown = accounts.filter((a) => a.matched.length === 0).map((a) => `"${a.asked}"`);
     const notes = [
@@ -98,28 +96,19 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
       matchCount,
       corpus,
       ...(emptyReason ? { emptyReason } : {}),
-      coverage: {
-        basis: results.length === 0 ? { basis: 'unavailable', reason: 'no_rows' } : corpus.truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' },
-        eventTimes: raw.map((r) => {
+      coverage: rowCoverage(
+        raw.map((r) => {
           const iso = pgTimestampToIso(r.occurred_at);
           return iso ? new Date(iso) : null;
         }),
-      },
+        corpus.truncated === true,
+      ),
       internal: { plan: report },
       ...(notes.some(Boolean) ? { note: notes.filter(Boolean).join(' ') } : {}),
     };
   } catch (error) {
     services.log.warn('fuzzy lane read failed', { error: error instanceof Error ? error.message : String(error) });
-    return {
-      ...common,
-      compiledSql,
-      results: [],
-      matchCount: 0,
-      corpus,
-      emptyReason: 'read_failed',
-      coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
-      internal: { plan: { planner, date_phrase: plan.date_phrase, accounts, subqueries: subqueries.map((sq) => ({ ...sq, matched: 0 })) } },
-    };
+    return emptyAnswer('read_failed', reportOf(subqueries));
   }
 };
 
@@ -129,14 +118,10 @@ const unconstrained = (sq: ResolvedSubquery): boolean =>
 /** The model's plan; when a configured model fails or answers outside the schema, the local planner's, said so. */
 async function planSearch(ctx: LaneContext, query: string): Promise<{ plan: FuzzyPlan; planner: string; note?: string }> {
   const input = { query, max_subqueries: ctx.search.maxSubqueries, now: ctx.now.toISOString() };
-  const model = ctx.services.model;
-  try {
-    return { plan: await model.run(planTask, input, { signal: ctx.signal }), planner: model.id };
-  } catch (error) {
-    if (model.id === 'local') throw error;
-    ctx.services.log.warn('search planner failed; planning locally', { model: model.id, error: error instanceof Error ? error.message : String(error) });
-    return { plan: planLocally(input), planner: 'local', note: `The ${model.id} planner failed, so the query was planned by the local rules.` };
-  }
+  const ran = await runWithLocalFallback(ctx.services.model, planTask, input, { signal: ctx.signal });
+  if (!('failure' in ran)) return { plan: ran.output, planner: ran.ranBy };
+  ctx.services.log.warn('search planner failed; planning locally', ran.failure);
+  return { plan: ran.output, planner: 'local', note: `The ${ran.failure.model} planner failed, so the query was planned by the local rules.` };
 }
 
 /** Candidates that tie with the closest one (a misspelling close to two names keeps both). */
@@ -150,7 +135,7 @@ const MAX_CLOSE_ACCOUNTS = 5;
  * what resolved, and drop the resolved names' words from their terms (then drop subqueries left
  * with no words, and duplicates). A name that resolved to nothing stays searched as words.
  */
-async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueries']): Promise<{ resolved: ResolvedSubquery[]; accounts: PlanReport['accounts'] }> {
+async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueries']): Promise<{ resolved: ResolvedSubquery[]; accounts: FuzzyPlanReport['accounts'] }> {
   const names = [...new Set(subqueries.flatMap((sq) => sq.accounts))];
   const matches = new Map<string, { id: string; name: string }[]>();
   for (const name of names) {
@@ -225,7 +210,7 @@ async function diagnoseEmpty(ctx: LaneContext, subqueries: ResolvedSubquery[]): 
 }
 
 /** What an empty answer searched, in words: the reader can see which part of the ask ruled rows out. */
-function describePlan(plan: PlanReport): string {
+function describePlan(plan: FuzzyPlanReport): string {
   const first = plan.subqueries[0];
   if (!first) return '';
   const kinds = first.kinds.length > 0 ? first.kinds.map((k) => `${k}s`).join(' and ') : 'calls, meetings and emails';

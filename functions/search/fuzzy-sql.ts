@@ -1,4 +1,5 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { quote } from './filter-values.js';
 import type { FieldPredicate, FuzzySubquery } from './fuzzy-plan.js';
 import { interactionInScope } from './scope-predicates.js';
 
@@ -19,7 +20,6 @@ export interface ResolvedSubquery extends FuzzySubquery {
   accountIds: string[] | null;
 }
 
-const quote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
 
 /**
  * Typo tolerance on titles, in two steps of pg_trgm: the subquery's words must be near the title as

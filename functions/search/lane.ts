@@ -4,6 +4,9 @@ import type { FreshnessStore } from './freshness.js';
 import type { Filter, Lane, Metric } from './request.js';
 import type { Corpus, EmptyReason, FuzzyPlanReport } from './response.js';
 
+/** A lower bound on event time within this many days of now is a "recent window" (staleness message). */
+export const RECENT_WINDOW_DAYS = 90;
+
 /** The request after validation and routing: every default resolved, the lane decided. */
 export interface ResolvedSearch {
   lane: Lane;
@@ -58,3 +61,15 @@ export interface LaneOutcome {
 }
 
 export type LaneRunner = (ctx: LaneContext) => Promise<LaneOutcome>;
+
+/**
+ * The coverage of the rows a lane returns: unavailable when there are none, the returned rows when
+ * a cap cut the match (`truncated`), else the whole matched set.
+ */
+export function rowCoverage(eventTimes: readonly (Date | null)[], truncated: boolean): LaneOutcome['coverage'] {
+  if (eventTimes.length === 0) return { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] };
+  return { basis: truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' }, eventTimes: [...eventTimes] };
+}
+
+/** The coverage of an answer with no rows. */
+export const noRowsCoverage = (): LaneOutcome['coverage'] => rowCoverage([], false);

@@ -17,7 +17,7 @@ export const idList = (ids: readonly string[]): SQL =>
   );
 
 /** A SQL string literal, for compiled.sql only (a record of intent, never executed). */
-export const quote = (value: string): string => `'${value.replace(/'/g, "''")}'`;
+export { quote } from './filter-values.js';
 
 export const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 

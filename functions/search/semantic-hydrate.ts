@@ -1,9 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import type { CoverageBasis } from './coverage.js';
 import { toDate } from './freshness.js';
-import type { LaneContext, LaneOutcome } from './lane.js';
-import type { EmptyReason } from './response.js';
+import { rowCoverage, type LaneContext, type LaneOutcome } from './lane.js';
 import { customerVoice } from './scope-predicates.js';
 import { errorText, idList, round } from './semantic-format.js';
 import { utteranceSql, type Match } from './semantic-utterances.js';
@@ -61,37 +59,37 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
   if (capped) notes.push(`Only the first ${HYDRATE_BRIDGE_CAP} of ${matches.length} matches were hydrated (bridge cap).`);
   else if (truncatedByLimit) notes.push(`More external utterances were similar to the query than the limit of ${search.limit}.`);
 
-  const base = (grain: 'turn' | 'call', sqlText: string) => ({
+  /** The outcome for rows of one grain; every path below ends here. */
+  const outcome = (grain: 'turn' | 'call', sqlText: string, grouped: Grouped, note: string, failed = false): LaneOutcome => ({
     compiledSql: `${utteranceSql(embedderId, search.limit + 1)};\n${sqlText}`,
-    gaps: { baseline: 'interactions_external' as const },
-    freshnessStore: 'utterances_external' as const,
+    gaps: { baseline: 'interactions_external' },
+    freshnessStore: 'utterances_external',
     matchCount: matches.length,
     corpus: {
-      store: 'pgvector' as const,
-      grain: 'utterance' as const,
-      content: 'full' as const,
-      speaker_scope: 'external_only' as const,
+      store: 'pgvector',
+      grain: 'utterance',
+      content: 'full',
+      speaker_scope: 'external_only',
       filters_applied: false,
       audience_applied: audience,
       hydrated_grain: grain,
       ...(truncated ? { truncated: true as const } : {}),
+      unresolved_matches: grouped.unresolved,
+      collapsed_matches: grouped.collapsed,
     },
+    results: grouped.results,
+    ...(failed ? { emptyReason: 'read_failed' as const } : grouped.results.length === 0 ? { emptyReason: 'no_match' as const } : {}),
+    coverage: rowCoverage(grouped.results.map((r) => toDate(r.occurred_at as string | null)), truncated),
+    note,
   });
+  const nothing: Grouped = { results: [], unresolved: 0, collapsed: 0 };
 
   let kept: Set<string> | null = null;
   if (audience) {
     try {
       kept = await customerVoiceInteractions(services.db, workspaceId, unique(bridged.map((m) => m.interactionId)));
     } catch (error) {
-      const b = base('turn', turnSql(audience));
-      return {
-        ...b,
-        corpus: { ...b.corpus, unresolved_matches: 0, collapsed_matches: 0 },
-        results: [],
-        emptyReason: 'read_failed',
-        coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
-        note: `The customer-voice predicate could not be evaluated (${errorText(error)}); no rows are returned rather than unfiltered ones.`,
-      };
+      return outcome('turn', turnSql(audience), nothing, `The customer-voice predicate could not be evaluated (${errorText(error)}); no rows are returned rather than unfiltered ones.`, true);
     }
   }
   const inAudience = bridged.filter((m) => !kept || kept.has(m.interactionId));
@@ -109,7 +107,7 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
 
   if (turns) {
     const found = turns;
-    const { results, unresolved, collapsed } = groupMatches(
+    const grouped = groupMatches(
       inAudience,
       (m) => (m.turnId ? found.get(m.turnId) : undefined),
       (turn, m) => ({
@@ -128,17 +126,9 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
         similarity: round(m.similarity),
       }),
     );
-    if (unresolved > 0) notes.push(`${unresolved} match${unresolved === 1 ? '' : 'es'} belong to no transcript turn.`);
-    if (collapsed > 0) notes.push(`${collapsed} match${collapsed === 1 ? '' : 'es'} fell in a turn another match had already claimed.`);
-    const b = base('turn', turnSql(audience));
-    return {
-      ...b,
-      corpus: { ...b.corpus, unresolved_matches: unresolved, collapsed_matches: collapsed },
-      results,
-      ...(results.length === 0 ? { emptyReason: 'no_match' as EmptyReason } : {}),
-      coverage: coverageOf(results, truncated),
-      note: notes.join(' '),
-    };
+    if (grouped.unresolved > 0) notes.push(`${grouped.unresolved} match${grouped.unresolved === 1 ? '' : 'es'} belong to no transcript turn.`);
+    if (grouped.collapsed > 0) notes.push(`${grouped.collapsed} match${grouped.collapsed === 1 ? '' : 'es'} fell in a turn another match had already claimed.`);
+    return outcome('turn', turnSql(audience), grouped, notes.join(' '));
   }
 
   // The turn lookup failed: fall back to the matches' calls (context, not the matches themselves).
@@ -147,17 +137,9 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
   try {
     calls = await readCalls(services.db, workspaceId, unique(inAudience.map((m) => m.interactionId)));
   } catch (error) {
-    const b = base('call', callSql(audience));
-    return {
-      ...b,
-      corpus: { ...b.corpus, unresolved_matches: 0, collapsed_matches: 0 },
-      results: [],
-      emptyReason: 'read_failed',
-      coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
-      note: `${notes[0]} The interaction lookup failed too (${errorText(error)}).`,
-    };
+    return outcome('call', callSql(audience), nothing, `${notes[0]} The interaction lookup failed too (${errorText(error)}).`, true);
   }
-  const { results, unresolved, collapsed } = groupMatches(
+  const grouped = groupMatches(
     inAudience,
     (m) => calls.get(m.interactionId),
     (call, m) => ({
@@ -174,22 +156,20 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
       similarity: round(m.similarity),
       }),
   );
-  const b = base('call', callSql(audience));
-  return {
-    ...b,
-    corpus: { ...b.corpus, unresolved_matches: unresolved, collapsed_matches: collapsed },
-    results,
-    ...(results.length === 0 ? { emptyReason: 'no_match' as EmptyReason } : {}),
-    coverage: coverageOf(results, truncated),
-    note: notes.join(' '),
-  };
+  return outcome('call', callSql(audience), grouped, notes.join(' '));
 }
 
 /**
  * One row per distinct target (turn or call) of the matches, in match order: the first match claims
  * the row, later ones join its `match_ids` (collapsed); a match with no target is unresolved.
  */
-function groupMatches<T extends { id: string }>(matches: readonly Match[], targetOf: (m: Match) => T | undefined, rowOf: (target: T, m: Match) => Record<string, unknown>) {
+interface Grouped {
+  results: (Record<string, unknown> & { match_ids: string[] })[];
+  unresolved: number;
+  collapsed: number;
+}
+
+function groupMatches<T extends { id: string }>(matches: readonly Match[], targetOf: (m: Match) => T | undefined, rowOf: (target: T, m: Match) => Record<string, unknown>): Grouped {
   const rows = new Map<string, Record<string, unknown> & { match_ids: string[] }>();
   let unresolved = 0;
   let collapsed = 0;
@@ -240,11 +220,6 @@ async function readCalls(db: Queryable, workspaceId: string, ids: string[]): Pro
   return new Map(rows.map((r) => [r.id, r]));
 }
 
-function coverageOf(rows: readonly Record<string, unknown>[], truncated: boolean): LaneOutcome['coverage'] {
-  if (rows.length === 0) return { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] };
-  const basis: CoverageBasis = truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' };
-  return { basis, eventTimes: rows.map((r) => toDate(r.occurred_at as string | null)) };
-}
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 

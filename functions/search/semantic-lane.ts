@@ -1,4 +1,4 @@
-import type { LaneContext, LaneCorpus, LaneOutcome, LaneRunner } from './lane.js';
+import { noRowsCoverage, rowCoverage, type LaneContext, type LaneCorpus, type LaneOutcome, type LaneRunner } from './lane.js';
 import { errorText, round, vectorLiteral } from './semantic-format.js';
 import { hydrateOutcome } from './semantic-hydrate.js';
 import { themeOutcome } from './semantic-themes.js';
@@ -84,7 +84,7 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
       results: [],
       matchCount: 0,
       emptyReason: 'no_match',
-      coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
+      coverage: noRowsCoverage(),
       ...(blank ? { note: 'The query has no words the embedder can match on (only stopwords or punctuation).' } : {}),
     };
   }
@@ -114,7 +114,7 @@ function matchedOutcome(ctx: LaneContext, matches: Match[], truncatedByLimit: bo
       similarity: round(m.similarity),
     })),
     matchCount: matches.length,
-    coverage: { basis: truncatedByLimit ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' }, eventTimes: matches.map((m) => m.occurredAt) },
+    coverage: rowCoverage(matches.map((m) => m.occurredAt), truncatedByLimit),
     ...(truncatedByLimit ? { note: `More external utterances were similar to the query than the limit of ${ctx.search.limit}.` } : {}),
   };
 }
@@ -141,7 +141,7 @@ function failedOutcome(ctx: LaneContext, compiledSql: string, note: string): Lan
     results: [],
     matchCount: 0,
     emptyReason: 'read_failed',
-    coverage: { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] },
+    coverage: noRowsCoverage(),
     note,
   };
 }

@@ -1,9 +1,10 @@
 import { ApiError } from '../../platform/errors.js';
 import type { FieldProblem } from '../../platform/validation.js';
+import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import type { ModelProvider } from '../../platform/model/port.js';
 import type { ResolvedSearch } from './lane.js';
 import { DEFAULT_LIMITS, SEARCH_LIMITS, type Lane, type SearchRequest } from './request.js';
-import { classifyQueryShape, routeTask } from './routing.js';
+import { routeTask } from './routing.js';
 
 const invalid = (problems: FieldProblem[]): ApiError => {
   const first = problems[0];
@@ -81,10 +82,5 @@ export async function resolveSearch(request: SearchRequest, model: ModelProvider
 
 /** Routing must not fail a search: when a configured model cannot classify, the local rules do. */
 async function routeShape(model: ModelProvider, query: string): Promise<'meaning' | 'lookup'> {
-  try {
-    return (await model.run(routeTask, { query })).shape;
-  } catch (error) {
-    if (model.id === 'local') throw error;
-    return classifyQueryShape(query);
-  }
+  return (await runWithLocalFallback(model, routeTask, { query })).output.shape;
 }

@@ -2,6 +2,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ApiError } from '../../platform/errors.js';
 import { LocalHashEmbedder, LocalModelProvider, embedLocally } from '../../platform/model/local.js';
+import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import { OpenAiCompatibleProvider, openAiEmbedder } from '../../platform/model/openai.js';
 import { EMBEDDING_DIMENSIONS, type ModelTask } from '../../platform/model/port.js';
 import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../../platform/model/workers-ai.js';
@@ -337,5 +338,23 @@ describe('LocalModelProvider', () => {
     // Output is the parsed value (unknown keys stripped), not the raw object.
     const extra: ModelTask<In, Out> = { ...task, local: () => ({ answer: 'x', citations: [], extra: true }) as Out };
     expect(await p.run(extra, { question: 'q', limit: 1 })).toEqual({ answer: 'x', citations: [] });
+  });
+});
+
+describe('runWithLocalFallback', () => {
+  it('returns the configured model’s answer when it works', async () => {
+    respond = () => completion(JSON.stringify({ answer: 'hosted', citations: [] }));
+    expect(await runWithLocalFallback(provider(), task, { question: 'q', limit: 1 })).toEqual({ output: { answer: 'hosted', citations: [] }, ranBy: 'openai:gpt-test-mini' });
+  });
+
+  it('runs the task’s local implementation when a hosted model fails, and says which failed', async () => {
+    respond = () => ({ status: 500, body: 'upstream down' });
+    const ran = await runWithLocalFallback(provider(), task, { question: 'q', limit: 1 });
+    expect(ran).toMatchObject({ output: { answer: 'local:q', citations: [] }, ranBy: 'local', failure: { model: 'openai:gpt-test-mini' } });
+  });
+
+  it('throws when the local provider itself fails (a bug, not an outage)', async () => {
+    const broken: ModelTask<In, Out> = { ...task, local: () => ({ answer: 1 }) as unknown as Out };
+    await expect(runWithLocalFallback(new LocalModelProvider(), broken, { question: 'q', limit: 1 })).rejects.toThrow();
   });
 });
