@@ -2,6 +2,7 @@ import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { compileFilterSearch, recentWindowStart, windowOutsideSpan, type CompiledFilterQuery } from './filter-compiler.js';
 import { outputValue, pgTimestampToIso } from './filter-values.js';
+import { toDate } from './freshness.js';
 import { noRowsCoverage, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
 import type { EmptyReason } from './response.js';
 
@@ -67,10 +68,7 @@ export const runFilterLane: LaneRunner = async (ctx) => {
     compiled.mode === 'aggregate'
       ? { basis: { basis: 'unavailable', reason: 'aggregate' }, eventTimes: [] }
       : rowCoverage(
-          results.map((r) => {
-            const iso = pgTimestampToIso(r[event]);
-            return iso ? new Date(iso) : null;
-          }),
+          results.map((r) => toDate(r[event])),
           truncated,
         );
   return { ...common, results, matchCount, corpus, ...(emptyReason ? { emptyReason } : {}), coverage };

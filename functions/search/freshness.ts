@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
+import { pgTimestampToIso } from './filter-values.js';
 import type { DetailCoverage } from './response.js';
 
 /** A store older than this many days (newest event vs. now) is reported stale. */
@@ -49,8 +50,8 @@ export async function probeFreshness(db: Queryable, workspaceId: string, store: 
   }
 }
 
-export function toDate(value: Date | string | null | undefined): Date | null {
-  if (value === null || value === undefined) return null;
-  const d = value instanceof Date ? value : new Date(value);
-  return Number.isNaN(d.getTime()) ? null : d;
+/** A timestamp as the database returns it (a Date, or Postgres text on either driver), as a Date. */
+export function toDate(value: unknown): Date | null {
+  const iso = pgTimestampToIso(value);
+  return iso ? new Date(iso) : null;
 }

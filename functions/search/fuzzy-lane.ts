@@ -2,6 +2,7 @@ import { queryRows } from '../../platform/db/port.js';
 import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import { contentWords } from '../../platform/model/local.js';
 import { outputValue, pgTimestampToIso } from './filter-values.js';
+import { toDate } from './freshness.js';
 import { planTask, type FuzzyPlan, type FuzzySubquery } from './fuzzy-plan.js';
 import { accountLookup, fuzzyStatement, interactionSpan, matchingTurnsStatement, unscopedMatchCount, type ResolvedSubquery } from './fuzzy-sql.js';
 import { noRowsCoverage, RECENT_WINDOW_DAYS, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
@@ -97,10 +98,7 @@ export const runFuzzyLane: LaneRunner = async (ctx) => {
       corpus,
       ...(emptyReason ? { emptyReason } : {}),
       coverage: rowCoverage(
-        raw.map((r) => {
-          const iso = pgTimestampToIso(r.occurred_at);
-          return iso ? new Date(iso) : null;
-        }),
+        raw.map((r) => toDate(r.occurred_at)),
         corpus.truncated === true,
       ),
       internal: { plan: report },
