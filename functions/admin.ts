@@ -37,7 +37,7 @@ async function loadOperations() {
     import('./embedded/open-database.js'),
     import('./identity/members.js'),
     import('./identity/api-keys.js'),
-    import('../schema/demo/seed.js'),
+    import('./embedded/demo-seed.js'),
   ]);
   return { ...database, ...members, ...apiKeys, ...seed };
 }

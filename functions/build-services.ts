@@ -42,7 +42,7 @@ export interface ServiceInputs {
   /** Keep one memory limiter alive across requests (Workers build services per request). */
   memoryLimiter?: MemoryRateLimiter;
   /** The run kinds the engine knows; tests add their own. */
-  pipelines?: readonly Pipeline[];
+  pipelines?: readonly Pipeline<Services>[];
   /** Shared across per-request service sets in one process. */
   runNotifier?: RunNotifier;
   /** Key that seals stored secrets (the embedded default's own; else config SECRETS_ENCRYPTION_KEY). */
@@ -92,9 +92,9 @@ export function buildServices(inputs: ServiceInputs): Services {
     secretBox: new SecretBox(inputs.secretsEncryptionKey ?? config.SECRETS_ENCRYPTION_KEY),
     outbound: inputs.outbound ?? fetchOutboundHttp,
     // Bound below: the engine reads the services it belongs to.
-    engine: undefined as unknown as RunEngine,
+    engine: undefined as unknown as RunEngine<Services>,
   };
-  services.engine = new RunEngine(() => services, inputs.pipelines ?? allPipelines);
+  services.engine = new RunEngine<Services>(() => services, inputs.pipelines ?? allPipelines);
   return services;
 }
 

@@ -9,13 +9,14 @@ import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import type { RunEngine } from '../queues/engine.js';
 import type { RunNotifier } from '../queues/notifier.js';
+import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
  * Handlers receive them through their context; nothing imports a database or a client directly.
  */
-export interface Services {
+export interface Services extends EnginePorts {
   config: AppConfig;
   db: Database;
   limiter: RateLimiter;
@@ -28,7 +29,7 @@ export interface Services {
   log: Logger;
   credentials: CredentialVerifiers;
   /** Runs asynchronous work in stages over the queue (queues/engine.ts). */
-  engine: RunEngine;
+  engine: RunEngine<Services>;
   /** Wakes long-polls and streams in this process when a run commits. */
   runNotifier: RunNotifier;
   /** Seals secrets the service must read back (webhook signing secrets). */

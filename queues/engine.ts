@@ -1,11 +1,11 @@
-import { and, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { Database, Queryable, Transaction } from '../platform/db/port.js';
 import { ApiError, isApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { parseOrThrow } from '../platform/validation.js';
 import { runs, type RunError, type RunStatus } from '../schema/runs.js';
-import type { Services } from '../functions/services.js';
 import {
   DEFAULT_RETRY,
   NonRetryableError,
@@ -17,6 +17,7 @@ import {
   type StageResult,
   type StartRunParams,
 } from './pipeline.js';
+import type { EnginePorts } from './ports.js';
 import { appendEvents, isTerminal, jsonbMerge, loadRun, loadWorkspaceRun, toRunView, type RunRow } from './run-store.js';
 
 /** The body of every stage delivery, validated before anything else reads it. */
@@ -44,28 +45,40 @@ interface Kick {
   delaySeconds: number;
 }
 
+/** One guarded change of a run row (see #transition). */
+interface Transition {
+  set: PgUpdateSetSource<typeof runs>;
+  events?: readonly RunEventDraft[];
+  /** Conditions beyond "same id, same version". */
+  guard?: SQL | undefined;
+  /** Whether the change supersedes deliveries of the current version (default true; a lease does not). */
+  bump?: boolean;
+}
+
 /**
  * The stage runner (architecture, "A run"). Every delivery is idempotent: it loads the run, ignores
  * itself unless it names the current stage and version, leases the stage, runs it with a deadline,
  * and commits output + events + the next state in one transaction guarded by the version column.
  * The next delivery is published after the commit; the sweeper re-publishes any that was lost.
+ *
+ * The engine depends only on EnginePorts; `S` is whatever its pipelines' stages receive.
  */
-export class RunEngine {
-  readonly #pipelines = new Map<string, Pipeline>();
-  readonly #services: () => Services;
+export class RunEngine<S extends EnginePorts = EnginePorts> {
+  readonly #pipelines = new Map<string, Pipeline<S>>();
+  readonly #services: () => S;
 
-  constructor(services: () => Services, pipelines: readonly Pipeline[] = []) {
+  constructor(services: () => S, pipelines: readonly Pipeline<S>[] = []) {
     this.#services = services;
     for (const p of pipelines) this.register(p);
   }
 
-  register(pipeline: Pipeline): void {
+  register(pipeline: Pipeline<S>): void {
     if (this.#pipelines.has(pipeline.kind)) throw new Error(`pipeline ${pipeline.kind} registered twice`);
     for (const stage of pipeline.order) if (!pipeline.stages[stage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} has no function`);
     this.#pipelines.set(pipeline.kind, pipeline);
   }
 
-  pipeline(kind: string): Pipeline | undefined {
+  pipeline(kind: string): Pipeline<S> | undefined {
     return this.#pipelines.get(kind);
   }
 
@@ -114,7 +127,8 @@ export class RunEngine {
       version: 0,
       input: params.input ?? {},
       state: params.state ?? {},
-      createdBy: params.createdBy ?? null,
+      createdBy: params.createdBy ?? params.caller?.user_id ?? null,
+      caller: params.caller ?? null,
       parentRunId: params.parentRunId ?? null,
       lastSeq: 1,
       dueAt: new Date(now.getTime() + delaySeconds * 1000),
@@ -148,13 +162,13 @@ export class RunEngine {
     }
     const retry = pipeline.retry ?? DEFAULT_RETRY;
     if (claimed.attempt > retry.maxAttempts) {
-      await this.#commitFailure(pipeline, claimed, leaseToken, { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` });
+      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` } });
       return 'done';
     }
 
     const stage = pipeline.stages[message.stage];
     if (!stage) {
-      await this.#commitFailure(pipeline, claimed, leaseToken, { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` });
+      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` } });
       return 'done';
     }
 
@@ -181,44 +195,50 @@ export class RunEngine {
     return 'done';
   }
 
+  /**
+   * The one compare-and-set of a run row: apply `set` if the row still has `run`'s version (and the
+   * guard holds), bump the version unless told not to, advance last_seq by the events and append them.
+   * Null when the run moved on meanwhile. Events need `db` to be a transaction.
+   */
+  async #transition(db: Queryable, run: RunRow, change: Transition, now: Date): Promise<RunRow | null> {
+    const events = change.events ?? [];
+    const [updated] = await db
+      .update(runs)
+      .set({
+        ...change.set,
+        ...(change.bump === false ? {} : { version: sql`${runs.version} + 1` }),
+        ...(events.length > 0 ? { lastSeq: sql`${runs.lastSeq} + ${events.length}` } : {}),
+        updatedAt: now,
+      })
+      .where(and(eq(runs.id, run.id), eq(runs.version, run.version), change.guard))
+      .returning();
+    if (!updated) return null;
+    await appendEvents(db, run, updated.lastSeq - events.length, events, now);
+    return updated;
+  }
+
   /** Take the stage's lease: count the attempt, mark the run running. Null when someone holds it. */
   async #claim(row: RunRow, leaseToken: string, deadlineMs: number): Promise<RunRow | null> {
     const now = this.#now();
-    // Only the first claim of a queued run appends an event; later claims are one statement.
-    const claim = async (db: Queryable) => {
-      const [claimed] = await db
-        .update(runs)
-        .set({
-          leaseToken,
-          leaseUntil: new Date(now.getTime() + deadlineMs + LEASE_MARGIN_MS),
-          attempt: sql`${runs.attempt} + 1`,
-          totalAttempts: sql`${runs.totalAttempts} + 1`,
-          status: 'running',
-          startedAt: sql`coalesce(${runs.startedAt}, ${now.toISOString()}::timestamptz)`,
-          updatedAt: now,
-          lastSeq: row.status === 'queued' ? sql`${runs.lastSeq} + 1` : runs.lastSeq,
-        })
-        .where(
-          and(
-            eq(runs.id, row.id),
-            eq(runs.version, row.version),
-            eq(runs.status, row.status),
-            inArray(runs.status, ['queued', 'running']),
-            or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)),
-          ),
-        )
-        .returning();
-      return claimed ?? null;
+    const change: Transition = {
+      set: {
+        leaseToken,
+        leaseUntil: new Date(now.getTime() + deadlineMs + LEASE_MARGIN_MS),
+        attempt: sql`${runs.attempt} + 1`,
+        totalAttempts: sql`${runs.totalAttempts} + 1`,
+        status: 'running',
+        startedAt: sql`coalesce(${runs.startedAt}, ${now.toISOString()}::timestamptz)`,
+      },
+      guard: and(eq(runs.status, row.status), inArray(runs.status, ['queued', 'running']), or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now))),
+      // A lease is not a new state: deliveries of this version stay current, so a lost lease can be retaken.
+      bump: false,
     };
-    if (row.status !== 'queued') return claim(this.#db());
-    return this.#db().transaction(async (tx) => {
-      const claimed = await claim(tx);
-      if (claimed) await appendEvents(tx, claimed, claimed.lastSeq - 1, [{ type: 'run.started', data: { status: 'running', stage: claimed.stage } }], now);
-      return claimed;
-    });
+    // Only the first claim of a queued run appends an event; later claims are one statement.
+    if (row.status !== 'queued') return this.#transition(this.#db(), row, change, now);
+    return this.#db().transaction((tx) => this.#transition(tx, row, { ...change, events: [{ type: 'run.started', data: { status: 'running', stage: row.stage } }] }, now));
   }
 
-  async #commitResult(pipeline: Pipeline, run: RunRow, leaseToken: string, result: StageResult): Promise<void> {
+  async #commitResult(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, result: StageResult): Promise<void> {
     const stage = run.stage ?? '';
     const now = this.#now();
     const events: RunEventDraft[] = [...(result.events ?? [])];
@@ -249,29 +269,30 @@ export class RunEngine {
     const terminal = isTerminal(status);
     const kicks: Kick[] = [];
     const committed = await this.#db().transaction(async (tx) => {
-      const [updated] = await tx
-        .update(runs)
-        .set({
-          version: sql`${runs.version} + 1`,
-          status,
-          stage: nextStage,
-          // A committed stage is a finished step; a stage that schedules itself again starts afresh.
-          attempt: 0,
-          outputs: jsonbMerge(runs.outputs, { [stage]: result.output ?? null }),
-          state: jsonbMerge(runs.state, result.state ?? {}),
-          pendingInput,
-          error,
-          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
-          dueAt: nextStage && status === 'running' ? new Date(now.getTime() + delaySeconds * 1000) : null,
-          leaseToken: null,
-          leaseUntil: null,
-          updatedAt: now,
-          completedAt: terminal ? now : null,
-        })
-        .where(and(eq(runs.id, run.id), eq(runs.version, run.version), eq(runs.leaseToken, leaseToken)))
-        .returning();
+      const updated = await this.#transition(
+        tx,
+        run,
+        {
+          set: {
+            status,
+            stage: nextStage,
+            // A committed stage is a finished step; a stage that schedules itself again starts afresh.
+            attempt: 0,
+            outputs: jsonbMerge(runs.outputs, { [stage]: result.output ?? null }),
+            state: jsonbMerge(runs.state, result.state ?? {}),
+            pendingInput,
+            error,
+            dueAt: nextStage && status === 'running' ? new Date(now.getTime() + delaySeconds * 1000) : null,
+            leaseToken: null,
+            leaseUntil: null,
+            completedAt: terminal ? now : null,
+          },
+          events,
+          guard: eq(runs.leaseToken, leaseToken),
+        },
+        now,
+      );
       if (!updated) return null;
-      await appendEvents(tx, run, updated.lastSeq - events.length, events, now);
       const scope = this.#commitScope(tx, kicks);
       if (result.effects) await result.effects(scope);
       if (terminal && pipeline.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status }, scope);
@@ -285,7 +306,7 @@ export class RunEngine {
     this.#services().runNotifier.notify(run.id);
   }
 
-  async #handleStageError(pipeline: Pipeline, run: RunRow, leaseToken: string, retry: RetryPolicy, error: unknown): Promise<void> {
+  async #handleStageError(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, retry: RetryPolicy, error: unknown): Promise<void> {
     const log = this.#services().log;
     const retryable = !(error instanceof NonRetryableError) && (!isApiError(error) || error.retry);
     const code = error instanceof NonRetryableError ? error.code : isApiError(error) ? error.code : 'internal';
@@ -294,81 +315,98 @@ export class RunEngine {
     if (!retryable || run.attempt >= retry.maxAttempts) {
       log.warn('stage failed; run fails', { run_id: run.id, kind: run.kind, stage: run.stage, attempt: run.attempt, error });
       const reason = retryable ? `${message} (gave up after ${run.attempt} attempts)` : message;
-      await this.#commitFailure(pipeline, run, leaseToken, { code, message: reason });
+      await this.#commitResult(pipeline, run, leaseToken, { fail: { code, message: reason } });
       return;
     }
     const delayMs = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (run.attempt - 1));
     log.info('stage failed; retrying', { run_id: run.id, stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error });
     const now = this.#now();
-    const events: RunEventDraft[] = [{ type: 'stage.retrying', data: { stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error: { code, message } } }];
-    const committed = await this.#db().transaction(async (tx) => {
-      const [updated] = await tx
-        .update(runs)
-        .set({
-          version: sql`${runs.version} + 1`,
-          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
-          dueAt: new Date(now.getTime() + delayMs),
-          leaseToken: null,
-          leaseUntil: null,
-          updatedAt: now,
-        })
-        .where(and(eq(runs.id, run.id), eq(runs.version, run.version), eq(runs.leaseToken, leaseToken)))
-        .returning();
-      if (!updated) return null;
-      await appendEvents(tx, run, updated.lastSeq - events.length, events, now);
-      return updated;
-    });
+    const committed = await this.#db().transaction((tx) =>
+      this.#transition(
+        tx,
+        run,
+        {
+          set: { dueAt: new Date(now.getTime() + delayMs), leaseToken: null, leaseUntil: null },
+          events: [{ type: 'stage.retrying', data: { stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error: { code, message } } }],
+          guard: eq(runs.leaseToken, leaseToken),
+        },
+        now,
+      ),
+    );
     if (!committed) return;
     await this.#publish([{ runId: run.id, kind: run.kind, stage: run.stage ?? '', version: committed.version, delaySeconds: delayMs / 1000 }]);
     this.#services().runNotifier.notify(run.id);
   }
 
-  async #commitFailure(pipeline: Pipeline, run: RunRow, leaseToken: string, failure: { code: string; message: string }): Promise<void> {
-    await this.#commitResult(pipeline, { ...run }, leaseToken, { fail: failure });
-  }
-
   #commitScope(tx: Transaction, kicks: Kick[]): CommitScope {
-    return { tx, startRun: (params) => this.#insertRun(tx, params, kicks) };
+    return {
+      tx,
+      startRun: (params) => this.#insertRun(tx, params, kicks),
+      wakeRun: async (runId) => {
+        const row = await loadRun(tx, runId);
+        if (!row || row.status !== 'running' || !row.stage) return;
+        const now = this.#now();
+        // A leased run is mid-stage: it will look again when that stage ends, so leave it be.
+        const updated = await this.#transition(tx, row, { set: { dueAt: now }, guard: or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)) }, now);
+        if (updated?.stage) kicks.push({ runId, kind: updated.kind, stage: updated.stage, version: updated.version, delaySeconds: 0 });
+      },
+    };
   }
 
   // ---- control -------------------------------------------------------------------------------
 
   /**
    * Cancel a non-terminal run at once (the worker notices at its next checkpoint or when its commit
-   * fails the version check). A terminal run is left as it is; the caller decides how to answer.
+   * fails the version check), and with it every non-terminal run it started (children, their
+   * children). A terminal run is left as it is; the caller decides how to answer.
    */
   async cancel(workspaceId: string, runId: string, kinds?: readonly string[], reason?: string): Promise<{ canceled: boolean; status: RunStatus }> {
     const now = this.#now();
     const kicks: Kick[] = [];
+    const notified: string[] = [];
     const outcome = await this.#db().transaction(async (tx) => {
       const row = await loadWorkspaceRun(tx, workspaceId, runId, kinds);
       if (isTerminal(row.status)) return { canceled: false, status: row.status };
-      const events: RunEventDraft[] = [{ type: 'run.canceled', data: { status: 'canceled', ...(reason ? { reason } : {}) } }];
-      const [updated] = await tx
-        .update(runs)
-        .set({
-          version: sql`${runs.version} + 1`,
-          status: 'canceled',
-          stage: null,
-          pendingInput: null,
-          leaseToken: null,
-          leaseUntil: null,
-          dueAt: null,
-          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
-          updatedAt: now,
-          completedAt: now,
-        })
-        .where(and(eq(runs.id, runId), eq(runs.version, row.version)))
-        .returning();
-      if (!updated) throw new ApiError('version_conflict', 'The run changed while it was being canceled; read it and retry.', { run_id: runId });
-      await appendEvents(tx, updated, updated.lastSeq - events.length, events, now);
-      const pipeline = this.#pipelines.get(updated.kind);
-      if (pipeline?.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status: 'canceled' }, this.#commitScope(tx, kicks));
+      const canceled = await this.#cancelRow(tx, row, reason ? { reason } : {}, now, kicks);
+      if (!canceled) throw new ApiError('version_conflict', 'The run changed while it was being canceled; read it and retry.', { run_id: runId });
+      notified.push(runId);
+      for (const child of await this.#openDescendants(tx, runId)) {
+        if (await this.#cancelRow(tx, child, { reason: 'parent run canceled', parent_run_id: runId }, now, kicks)) notified.push(child.id);
+      }
       return { canceled: true, status: 'canceled' as RunStatus };
     });
     await this.#publish(kicks);
-    this.#services().runNotifier.notify(runId);
+    for (const id of notified) this.#services().runNotifier.notify(id);
     return outcome;
+  }
+
+  async #cancelRow(tx: Transaction, row: RunRow, data: Record<string, unknown>, now: Date, kicks: Kick[]): Promise<boolean> {
+    const updated = await this.#transition(
+      tx,
+      row,
+      {
+        set: { status: 'canceled', stage: null, pendingInput: null, leaseToken: null, leaseUntil: null, dueAt: null, completedAt: now },
+        events: [{ type: 'run.canceled', data: { status: 'canceled', ...data } }],
+      },
+      now,
+    );
+    if (!updated) return false;
+    const pipeline = this.#pipelines.get(updated.kind);
+    if (pipeline?.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status: 'canceled' }, this.#commitScope(tx, kicks));
+    return true;
+  }
+
+  /** Every non-terminal run below `runId` (children, grandchildren...), parents before children. */
+  async #openDescendants(tx: Transaction, runId: string): Promise<RunRow[]> {
+    const found: RunRow[] = [];
+    let frontier = [runId];
+    // Bounded: delegation depth is small, and a cycle is impossible (a child is created after its parent).
+    for (let depth = 0; depth < 16 && frontier.length > 0; depth++) {
+      const children = await tx.select().from(runs).where(inArray(runs.parentRunId, frontier));
+      frontier = children.map((c) => c.id);
+      found.push(...children.filter((c) => !isTerminal(c.status)));
+    }
+    return found;
   }
 
   /**
@@ -392,23 +430,16 @@ export class RunEngine {
         });
       }
       const statePatch = pipeline.resume.apply(parsed.data, toRunView(row));
-      const events: RunEventDraft[] = [{ type: 'run.resumed', data: { status: 'queued', stage: row.stage } }];
-      const [updated] = await tx
-        .update(runs)
-        .set({
-          version: sql`${runs.version} + 1`,
-          status: 'queued',
-          attempt: 0,
-          pendingInput: null,
-          state: jsonbMerge(runs.state, statePatch),
-          dueAt: now,
-          lastSeq: sql`${runs.lastSeq} + ${events.length}`,
-          updatedAt: now,
-        })
-        .where(and(eq(runs.id, runId), eq(runs.version, row.version)))
-        .returning();
+      const updated = await this.#transition(
+        tx,
+        row,
+        {
+          set: { status: 'queued', attempt: 0, pendingInput: null, state: jsonbMerge(runs.state, statePatch), dueAt: now },
+          events: [{ type: 'run.resumed', data: { status: 'queued', stage: row.stage } }],
+        },
+        now,
+      );
       if (!updated) throw new ApiError('version_conflict', 'The run changed while it was being resumed; read it and retry.', { run_id: runId });
-      await appendEvents(tx, updated, updated.lastSeq - events.length, events, now);
       kicks.push({ runId, kind: row.kind, stage: row.stage, version: updated.version, delaySeconds: 0 });
     });
     await this.#publish(kicks);

@@ -1,4 +1,4 @@
-import type { Services } from '../functions/services.js';
+import type { EnginePorts } from './ports.js';
 import { isTerminal, loadWorkspaceRun, type RunRow } from './run-store.js';
 
 /** Longest server-side hold of a read (spec, Limits: wait_ms up to 30,000 ms). */
@@ -12,7 +12,7 @@ const POLL_MS = 1_000;
  * passes. Waits on the in-process notifier, re-reading at most once a second: never a busy loop.
  */
 export async function waitForRunChange(
-  services: Services,
+  services: Pick<EnginePorts, 'db' | 'runNotifier'>,
   workspaceId: string,
   runId: string,
   options: { waitMs: number; afterSeq?: number | undefined; kinds?: readonly string[]; signal?: AbortSignal },

@@ -25,6 +25,8 @@ export function toRunView(row: RunRow): RunView {
     state: row.state,
     outputs: row.outputs,
     createdBy: row.createdBy,
+    caller: row.caller ?? null,
+    parentRunId: row.parentRunId,
   };
 }
 

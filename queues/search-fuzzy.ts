@@ -1,21 +1,22 @@
+import { z } from 'zod';
 import { assembleResponse } from '../functions/search/assemble.js';
 import { runFuzzyLane } from '../functions/search/fuzzy-lane.js';
 import { SEARCH_JOB_KIND, SearchJobInputSchema } from '../functions/search/jobs.js';
-import { NonRetryableError, type Pipeline } from './pipeline.js';
+import type { Services } from '../functions/services.js';
+import { definePipeline } from './pipeline.js';
 
 /**
  * An async fuzzy search (up to 12 subqueries): one stage runs the lane and stores the whole
  * response, corpus included, as its output; collecting the job returns it. A read that fails
  * inside the lane is an honest `read_failed` answer, not a retry: the caller sees it and retries.
  */
-export const searchFuzzyPipeline: Pipeline = {
+export const searchFuzzyPipeline = definePipeline<Services, z.infer<typeof SearchJobInputSchema>, Record<string, never>>({
   kind: SEARCH_JOB_KIND,
-  order: ['search'],
+  input: SearchJobInputSchema,
+  state: z.object({}).strict(),
   stages: {
     async search(ctx) {
-      const parsed = SearchJobInputSchema.safeParse(ctx.run.input);
-      if (!parsed.success) throw new NonRetryableError('invalid_input', 'The search job input is not a valid fuzzy search.');
-      const { search, ignored } = parsed.data;
+      const { search, ignored } = ctx.input;
       const now = ctx.services.clock.now();
       const outcome = await runFuzzyLane({ services: ctx.services, workspaceId: ctx.run.workspaceId, search, now, signal: ctx.signal });
       await ctx.checkpoint();
@@ -25,4 +26,4 @@ export const searchFuzzyPipeline: Pipeline = {
   },
   deadlineMs: 60_000,
   retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 10_000 },
-};
+});

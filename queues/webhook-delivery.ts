@@ -7,6 +7,7 @@ import { WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from '../functions/webho
 import { attemptsSoFar } from '../functions/webhooks/repository.js';
 import { webhookHeaders } from '../functions/webhooks/signing.js';
 import { urlPolicyFor } from '../functions/webhooks/url-policy.js';
+import type { Services } from '../functions/services.js';
 import type { Pipeline, StageContext, StageResult } from './pipeline.js';
 
 /** Each attempt waits this long for a 2xx. */
@@ -25,7 +26,7 @@ export const RETRY_SCHEDULE_SECONDS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_
  * retried on the schedule. Delivery is at-least-once: a crash after the POST and before the commit
  * sends again, with the same `webhook-id`, which receivers use to deduplicate.
  */
-async function deliver(ctx: StageContext): Promise<StageResult> {
+async function deliver(ctx: StageContext<Services>): Promise<StageResult> {
   const { services, run } = ctx;
   const input = run.input as DeliveryRunInput;
   const [hook] = await services.db
@@ -98,7 +99,7 @@ async function deliver(ctx: StageContext): Promise<StageResult> {
   return { next: 'deliver', delaySeconds: delay, output, effects, events, state: { tries } };
 }
 
-export const webhookDeliveryPipeline: Pipeline = {
+export const webhookDeliveryPipeline: Pipeline<Services> = {
   kind: WEBHOOK_DELIVERY_KIND,
   order: ['deliver'],
   stages: { deliver },

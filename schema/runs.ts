@@ -13,6 +13,22 @@ export interface RunError {
   stage: string | null;
 }
 
+/**
+ * Who started a run, as stored with it: stages that call operations act as this caller, re-checked
+ * against the membership and the credential at every stage (a removed member's run stops).
+ */
+export interface RunCaller {
+  user_id: string;
+  email: string;
+  role: 'viewer' | 'editor' | 'admin';
+  auth_method: 'api_key' | 'oauth' | 'identity_provider';
+  /** API key id, OAuth token id, or the identity provider's subject. */
+  credential_id: string;
+  /** The scopes the credential carried when the run started; a stage never gets more. */
+  scopes: string[];
+  bundle: string | null;
+}
+
 export interface PendingInput {
   type: string;
   schema: Record<string, unknown>;
@@ -50,6 +66,7 @@ export const runs = pgTable(
     leaseToken: text('lease_token'),
     leaseUntil: tstz('lease_until'),
     createdBy: uuid('created_by'),
+    caller: jsonb('caller').$type<RunCaller | null>(),
     parentRunId: uuid('parent_run_id'),
     createdAt: createdAt(),
     startedAt: tstz('started_at'),
@@ -58,6 +75,7 @@ export const runs = pgTable(
   },
   (t) => [
     index('runs_workspace_kind_idx').on(t.workspaceId, t.kind, t.createdAt),
+    index('runs_parent_idx').on(t.parentRunId),
     index('runs_due_idx')
       .on(t.dueAt)
       .where(sql`${t.status} in ('queued', 'running')`),

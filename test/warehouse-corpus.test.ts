@@ -8,7 +8,7 @@ import { LocalHashEmbedder } from '../platform/model/local.js';
 import { ACCOUNT_TYPES, accounts, demoCorpusLoads } from '../schema/index.js';
 import { corpusTimeline, generateCorpus, THEMES, type Corpus } from '../schema/demo/corpus-generator.js';
 import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
-import { seedDemoWorkspace } from '../schema/demo/seed.js';
+import { seedDemoWorkspace } from '../functions/embedded/demo-seed.js';
 import { openTestDatabase } from './harness.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');

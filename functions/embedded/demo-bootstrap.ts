@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Database } from '../../platform/db/port.js';
 import { apiKeys } from '../../schema/credentials.js';
-import { seedDemoWorkspace, type DemoSeedResult } from '../../schema/demo/seed.js';
+import { seedDemoWorkspace, type DemoSeedResult } from './demo-seed.js';
 import { createApiKey } from '../identity/api-keys.js';
 import { ensureMembership, ensureUser } from '../identity/members.js';
 

@@ -1,8 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../platform/db/port.js';
-import { createWorkspace } from '../../functions/identity/members.js';
-import { workspaces } from '../tenancy.js';
-import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from './load-corpus.js';
+import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../../schema/demo/load-corpus.js';
+import { workspaces } from '../../schema/tenancy.js';
+import { createWorkspace } from '../identity/members.js';
 
 export const DEMO_WORKSPACE_NAME = 'Demo workspace';
 

@@ -1,0 +1,59 @@
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+/**
+ * The house plan's layers (architecture.md, "Layout"), checked on the source: a lower layer never
+ * imports code from above it.
+ *
+ *   schema/, platform/     import neither functions/ nor queues/ (not even types)
+ *   queues/ machinery      the engine, pipeline types, run store, reads, notifier, ports and
+ *                          transports import nothing from functions/ (not even types)
+ *   queues/<kind>.ts       a pipeline: the one place that calls into its surface's domain logic
+ */
+
+const ROOT = join(import.meta.dirname, '..');
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(join(ROOT, dir)).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(join(ROOT, path)).isDirectory()) return name === 'migrations' ? [] : sourceFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
+/** Every module specifier a file imports or re-exports (static and dynamic), resolved to a repo path. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(join(ROOT, file), 'utf8');
+  const specifiers = [
+    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gms),
+    ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
+    ...text.matchAll(/^\s*import\s+'([^']+)'/gm),
+  ].map((m) => m[1] ?? '');
+  return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(ROOT, join(ROOT, file, '..', s)));
+}
+
+const violations = (files: string[], forbidden: string[]): string[] =>
+  files.flatMap((file) => importsOf(file).filter((target) => forbidden.some((top) => target.startsWith(`${top}/`))).map((target) => `${file} imports ${target}`));
+
+/** The run engine and what it is made of; every other file in queues/ is a pipeline (or the pipeline list). */
+const QUEUE_MACHINERY = ['queues/engine.ts', 'queues/pipeline.ts', 'queues/ports.ts', 'queues/run-store.ts', 'queues/run-reads.ts', 'queues/notifier.ts'];
+
+describe('layers', () => {
+  it('schema/ and platform/ import neither functions/ nor queues/', () => {
+    expect(violations([...sourceFiles('schema'), ...sourceFiles('platform')], ['functions', 'queues'])).toEqual([]);
+  });
+
+  it('the engine, its run store, its ports and the transports import nothing from functions/', () => {
+    const machinery = [...QUEUE_MACHINERY, ...sourceFiles('queues/transport')];
+    for (const file of machinery) expect(statSync(join(ROOT, file)).isFile(), file).toBe(true);
+    expect(violations(machinery, ['functions'])).toEqual([]);
+  });
+
+  it('catches what it claims to catch', () => {
+    // The import scanner itself: every form of import, a type-only one included, resolved to a path.
+    const probe = importsOf('queues/search-fuzzy.ts');
+    expect(probe).toContain('functions/search/fuzzy-lane.js');
+    expect(probe).toContain('functions/services.js');
+  });
+});
