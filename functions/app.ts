@@ -9,14 +9,15 @@ import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRestOperations } from './http/rest.js';
 import { stageEndpoint } from './http/stage-endpoint.js';
 import { mcpHandler } from './mcp/server.js';
-import { allOperations } from './operations.js';
-import { OperationRegistry, type Operation } from './registry.js';
+import { defaultRegistry } from './operations.js';
+import type { OperationRegistry } from './registry.js';
 import type { Services } from './services.js';
 
 export interface AppOptions {
   /** The ports, fixed (Node, tests) or built per request from bindings (Workers). */
   services: Services | ((c: Context<AppEnv>) => Services);
-  operations?: readonly Operation[];
+  /** The operations to serve; defaults to the services' registry (fixed services) or every operation. */
+  registry?: OperationRegistry;
   /** The client address for the per-IP limit; the entry point knows where it comes from. */
   clientIp?: (c: Context<AppEnv>) => string | undefined;
 }
@@ -28,7 +29,7 @@ export type App = OpenAPIHono<AppEnv>;
  * run the same middleware in the same order (architecture, "A request").
  */
 export function createApp(options: AppOptions): { app: App; registry: OperationRegistry } {
-  const registry = new OperationRegistry(options.operations ?? allOperations);
+  const registry = options.registry ?? (typeof options.services === 'function' ? defaultRegistry() : options.services.registry);
   const app: App = new OpenAPIHono<AppEnv>();
   const resolveServices = typeof options.services === 'function' ? options.services : () => options.services as Services;
   let openApiDocument: unknown;

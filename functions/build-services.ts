@@ -22,6 +22,8 @@ import { QStashTransport } from '../queues/transport/qstash.js';
 import { API_PREFIX } from './http/env.js';
 import { identityProviderFromConfig } from './identity/identity-provider.js';
 import type { Services } from './services.js';
+import { defaultRegistry } from './operations.js';
+import type { OperationRegistry } from './registry.js';
 
 /**
  * Choose every adapter from configuration, in one place (architecture: "the adapter is chosen once,
@@ -41,6 +43,8 @@ export interface ServiceInputs {
   workersAi?: WorkersAiBinding;
   /** Keep one memory limiter alive across requests (Workers build services per request). */
   memoryLimiter?: MemoryRateLimiter;
+  /** The operations offered (REST, MCP, runs' tools); defaults to every operation of the service. */
+  registry?: OperationRegistry;
   /** The run kinds the engine knows; tests add their own. */
   pipelines?: readonly Pipeline<Services>[];
   /** Shared across per-request service sets in one process. */
@@ -89,6 +93,7 @@ export function buildServices(inputs: ServiceInputs): Services {
       identityProvider: identityProviderFromConfig(config),
     },
     runNotifier: inputs.runNotifier ?? new RunNotifier(),
+    registry: inputs.registry ?? defaultRegistry(),
     secretBox: new SecretBox(inputs.secretsEncryptionKey ?? config.SECRETS_ENCRYPTION_KEY),
     outbound: inputs.outbound ?? fetchOutboundHttp,
     // Bound below: the engine reads the services it belongs to.

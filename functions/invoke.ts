@@ -1,4 +1,4 @@
-import { ApiError } from '../platform/errors.js';
+import { ApiError, isApiError, type ErrorEnvelope } from '../platform/errors.js';
 import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
@@ -12,12 +12,21 @@ import type { Services } from './services.js';
  * visibility → scopes → role → per-operation limit → validation → quota → handler → output check.
  */
 
+/**
+ * Where a call comes from. `run` is a stage of a run calling operations as its caller (an agent's
+ * tools): it is not throttled by the interactive per-user limits (`rateLimit`), because the run's
+ * turn budget and the per-workspace cap on concurrent agent runs bound it instead; monthly quotas
+ * count the same on every origin.
+ */
+export type InvocationOrigin = 'rest' | 'mcp' | 'run';
+
 export interface InvocationScope {
   registry: OperationRegistry;
   services: Services;
   caller: Caller;
   correlationId: string;
   signal: AbortSignal;
+  origin: InvocationOrigin;
 }
 
 export interface RawInput {
@@ -53,7 +62,7 @@ export function authorizeOperation(op: Operation, caller: Caller): void {
 }
 
 async function applyOperationLimit(op: Operation, scope: InvocationScope): Promise<RateLimitResult | undefined> {
-  if (!op.rateLimit) return undefined;
+  if (!op.rateLimit || scope.origin === 'run') return undefined;
   const result = await scope.services.limiter.limit(`op:${op.id}:user:${scope.caller.userId}`, op.rateLimit);
   if (!result.success) {
     throw rateLimitedError(result, op.rateLimit, scope.services.clock.now(), `${op.id} allows ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.`);
@@ -150,12 +159,30 @@ export async function invokeOperation(scope: InvocationScope, operationId: strin
   return outcome.output;
 }
 
+/** A call's result as a value: what an agent's tool call gets back, failure included. */
+export type InvocationResult = { ok: true; output: unknown } | { ok: false; error: ErrorEnvelope['error'] };
+
+/**
+ * Like invokeOperation, but a failure the caller could see (any ApiError: bad input, scope, not
+ * found, quota) comes back as the same envelope REST would render, so a run's tool error goes back
+ * to its model instead of crashing the stage. Cancellation and unexpected errors still throw.
+ */
+export async function invokeAsValue(scope: InvocationScope, operationId: string, flat: Record<string, unknown>): Promise<InvocationResult> {
+  try {
+    return { ok: true, output: await invokeOperation(scope, operationId, flat) };
+  } catch (error) {
+    if (!isApiError(error)) throw error;
+    return { ok: false, error: error.toEnvelope().error };
+  }
+}
+
 function contextFor(scope: InvocationScope): OperationContext {
   return {
     caller: scope.caller,
     services: scope.services,
     correlationId: scope.correlationId,
     signal: scope.signal,
+    origin: scope.origin,
     invoke: (operationId, input) => invokeOperation(scope, operationId, input),
   };
 }

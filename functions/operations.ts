@@ -1,7 +1,12 @@
-import type { Operation } from './registry.js';
+import { OperationRegistry, type Operation } from './registry.js';
 import { searchOperations } from './search/operations.js';
 import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
 export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...webhookOperations];
+
+let registry: OperationRegistry | undefined;
+
+/** The registry of every operation, built once per process (isolate) and shared by the app and its runs. */
+export const defaultRegistry = (): OperationRegistry => (registry ??= new OperationRegistry(allOperations));

@@ -5,6 +5,7 @@ import type { Caller } from './identity/caller.js';
 import type { Scope } from './identity/scopes.js';
 import type { QuotaFamily } from './limits/quota.js';
 import type { Services } from './services.js';
+import type { InvocationOrigin } from './invoke.js';
 
 /**
  * The operation registry (architecture: "One operation, three callers"). Each operation is declared
@@ -31,6 +32,8 @@ export interface OperationContext {
   invoke(operationId: string, input: Record<string, unknown>): Promise<unknown>;
   /** Abort signal of the calling request (client went away) or of the running stage. */
   signal: AbortSignal;
+  /** Which door the call came in through (a run's stage calling as its caller is `run`). */
+  origin: InvocationOrigin;
 }
 
 export interface McpBinding {
@@ -74,6 +77,8 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
    * resolves which run to stream (tenant-checked) and from which event on.
    */
   stream?(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<RunStreamTarget>;
+  /** The operation answers with its event stream whatever the Accept header (a run's `stream_url`). */
+  streamOnly?: boolean;
 }
 
 export interface RunStreamTarget {
@@ -105,6 +110,7 @@ export interface Operation {
   quota?: QuotaFamily;
   handler(ctx: OperationContext, input: Record<string, unknown>): Promise<unknown>;
   stream?(ctx: OperationContext, input: Record<string, unknown>): Promise<RunStreamTarget>;
+  streamOnly?: boolean;
 }
 
 export function defineOperation<

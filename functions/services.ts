@@ -11,6 +11,7 @@ import type { RunEngine } from '../queues/engine.js';
 import type { RunNotifier } from '../queues/notifier.js';
 import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
+import type { OperationRegistry } from './registry.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
@@ -34,6 +35,8 @@ export interface Services extends EnginePorts {
   runNotifier: RunNotifier;
   /** Seals secrets the service must read back (webhook signing secrets). */
   secretBox: SecretBox;
+  /** Every operation the service offers: REST, MCP and runs' in-process tool calls all read it. */
+  registry: OperationRegistry;
   /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
   outbound: OutboundHttp;
 }

@@ -9,7 +9,7 @@ import { issueAccessToken } from '../functions/identity/oauth-tokens.js';
 import type { Bundle, Scope } from '../functions/identity/scopes.js';
 import type { Pipeline } from '../queues/pipeline.js';
 import { allPipelines } from '../queues/pipelines.js';
-import type { Operation, OperationRegistry } from '../functions/registry.js';
+import { OperationRegistry, type Operation } from '../functions/registry.js';
 import type { Services } from '../functions/services.js';
 import { oauthClients } from '../schema/index.js';
 import type { Role } from '../schema/tenancy.js';
@@ -43,7 +43,7 @@ export interface HarnessOptions {
   clock?: Clock;
   operations?: readonly Operation[];
   /** Extra run pipelines (test-only kinds) registered beside the service's own. */
-  pipelines?: readonly Pipeline[];
+  pipelines?: readonly Pipeline<Services>[];
   /** Reuse a database (several apps over one file's database). */
   database?: PgliteHandle;
 }
@@ -123,8 +123,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     clock,
     log: createLogger(config.LOG_LEVEL),
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],
+    ...(options.operations ? { registry: new OperationRegistry(options.operations) } : {}),
   });
-  const { app, registry } = createApp({ services, ...(options.operations ? { operations: options.operations } : {}) });
+  const { app, registry } = createApp({ services });
   if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));
 
   const fetchApp = async (input: string | Request, init?: RequestInit): Promise<Response> => {

@@ -329,6 +329,7 @@ describe('in-process calls (the agents path)', () => {
       caller: await authenticateApiKey(h.services.db, key, new Date()),
       correlationId: 'in-process-test',
       signal: new AbortController().signal,
+      origin: 'run',
     };
   }
 

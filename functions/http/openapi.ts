@@ -12,6 +12,7 @@ const ERROR_RESPONSES = {
   401: errorResponse('unauthenticated, invalid_token or expired_token: missing, malformed, expired or revoked credential.'),
   403: errorResponse('scope_denied, insufficient_role, not_on_public_api or forbidden.'),
   404: errorResponse('not_found: missing, or belongs to another workspace.'),
+  409: errorResponse('conflict, duplicate, version_conflict, invalid_state, slug_conflict, locked or cannot_cancel: read the resource, reconcile, retry where it makes sense.'),
   429: errorResponse('rate_limited (honour Retry-After) or quota_exceeded (monthly cap; terminal until the month rolls).'),
   500: errorResponse('internal: retry with backoff and quote the X-Correlation-Id.'),
 } as const;
@@ -68,10 +69,15 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         ...(op.body ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } } : {}),
       },
       responses: {
-        [op.successStatus ?? 200]: {
-          description: 'Success, wrapped in `data`.',
-          content: { 'application/json': { schema: z.object({ data: op.output }) } },
-        },
+        [op.successStatus ?? 200]: op.streamOnly
+          ? { description: 'Server-sent events (not wrapped).', content: { 'text/event-stream': { schema: z.string() } } }
+          : {
+              description: op.stream ? 'Success, wrapped in `data`; with `Accept: text/event-stream`, the run\'s events instead (not wrapped).' : 'Success, wrapped in `data`.',
+              content: {
+                'application/json': { schema: z.object({ data: op.output }) },
+                ...(op.stream ? { 'text/event-stream': { schema: z.string() } } : {}),
+              },
+            },
         ...ERROR_RESPONSES,
       },
       'x-stability': op.stability,

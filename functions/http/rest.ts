@@ -16,8 +16,9 @@ function withLastEventId(c: Context, query: Record<string, string>): Record<stri
 /** Hono path for an OpenAPI-style operation path: "/research/{id}" → "/api/platform/v1/research/:id". */
 export const honoPath = (op: Operation): string => API_PREFIX + op.path.replace(/\{(\w+)\}/g, ':$1');
 
-export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry): InvocationScope {
+export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry, origin: 'rest' | 'mcp' = 'rest'): InvocationScope {
   return {
+    origin,
     registry,
     services: c.get('services'),
     caller: c.get('caller'),
@@ -30,7 +31,7 @@ export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry)
 export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: OperationRegistry): void {
   for (const op of registry.all()) {
     app.on(op.method.toUpperCase(), honoPath(op), async (c) => {
-      const streaming = Boolean(op.stream) && wantsEventStream(c);
+      const streaming = Boolean(op.stream) && (op.streamOnly === true || wantsEventStream(c));
       const outcome = await runOperation(
         op,
         invocationScope(c, registry),

@@ -42,7 +42,7 @@ export function mcpHandler(registry: OperationRegistry) {
       });
       return c.json(error.toEnvelope(), 405);
     }
-    const scope = invocationScope(c, registry);
+    const scope = invocationScope(c, registry, 'mcp');
     const log = scope.services.log;
     const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
 

@@ -10,7 +10,7 @@ import { LocalTransport } from '../../queues/transport/local.js';
 import type { QueueTransport } from '../../queues/transport/port.js';
 import { queueDeliveries, runs } from '../../schema/index.js';
 import { createHarness, TEST_QUEUE_KEYS, type Harness, type SeededWorkspace } from '../harness.js';
-import { allTestPipelines, effectCount, hooks, invocations, RecordingQueue, testRunRead } from './fixtures.js';
+import { allTestPipelines, effectCount, hooks, invocations, RecordingQueue, testRunOperations } from './fixtures.js';
 
 const clock = new ManualClock('2026-11-23T10:00:00.000Z');
 let h: Harness;
@@ -19,7 +19,7 @@ let other: SeededWorkspace;
 let originalQueue: QueueTransport;
 
 beforeAll(async () => {
-  h = await createHarness({ clock, pipelines: allTestPipelines, operations: [...allOperations, testRunRead] });
+  h = await createHarness({ clock, pipelines: allTestPipelines, operations: [...allOperations, ...testRunOperations] });
   ws = await h.seedWorkspace();
   other = await h.seedWorkspace();
   originalQueue = h.services.queue;

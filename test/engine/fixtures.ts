@@ -107,34 +107,43 @@ export class RecordingQueue implements QueueTransport {
 
 export const allTestPipelines = [threeStagePipeline, approvalPipeline, flakyPipeline, fatalPipeline];
 
-// ---- a test-only run read, as surfaces will declare theirs -------------------------------------
+// ---- the production run operations, declared for the test kinds ------------------------------
 import { z as zo } from '@hono/zod-openapi';
-import { defineOperation } from '../../functions/registry.js';
-import { optionalQueryInt } from '../../functions/schemas.js';
-import { loadWorkspaceRun } from '../../queues/run-store.js';
-import { waitForRunChange } from '../../queues/run-reads.js';
+import { defineRunCancel, defineRunRead, defineRunResume } from '../../functions/runs/run-operations.js';
 
-export const testRunRead = defineOperation({
+const testKinds = allTestPipelines.map((p) => p.kind);
+const TestRunSchema = zo.object({ id: zo.string(), status: zo.string(), stage: zo.string().nullable(), last_seq: zo.number() });
+const common = { tags: ['Test'], scopes: [], minRole: 'viewer' as const, stability: 'beta' as const, idParam: 'id', kinds: testKinds };
+const render = async (_ctx: unknown, row: { id: string; status: string; stage: string | null; lastSeq: number }) => ({ id: row.id, status: row.status, stage: row.stage, last_seq: row.lastSeq });
+
+export const testRunRead = defineRunRead({
+  ...common,
   id: 'test.run_read',
-  method: 'get',
   path: '/test-runs/{id}',
   summary: 'Read a test run (long-poll with wait_ms; SSE with Accept: text/event-stream)',
-  tags: ['Test'],
-  scopes: [],
-  minRole: 'viewer',
-  stability: 'beta',
-  visibility: 'public',
-  params: zo.object({ id: zo.uuid() }).strict(),
-  query: zo.object({ wait_ms: optionalQueryInt({ min: 0, max: 30_000 }), after: optionalQueryInt({ min: 0, max: 2_147_483_647 }) }).strict(),
-  output: zo.object({ id: zo.string(), status: zo.string(), stage: zo.string().nullable(), last_seq: zo.number() }),
-  async handler(ctx, input) {
-    const row = input.wait_ms
-      ? await waitForRunChange(ctx.services, ctx.caller.workspaceId, input.id, { waitMs: input.wait_ms, afterSeq: input.after, signal: ctx.signal })
-      : await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, input.id);
-    return { id: row.id, status: row.status, stage: row.stage, last_seq: row.lastSeq };
-  },
-  async stream(ctx, input) {
-    await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, input.id);
-    return { runId: input.id, after: input.after ?? 0 };
-  },
+  output: TestRunSchema,
+  render,
 });
+
+export const testRunCancel = defineRunCancel({
+  ...common,
+  id: 'test.run_cancel',
+  path: '/test-runs/{id}/cancel',
+  summary: 'Cancel a test run',
+  output: TestRunSchema,
+  whenEnded: (status) => new ApiError('cannot_cancel', `The run is already ${status}.`, { current_status: status }),
+  render,
+});
+
+export const testRunResume = defineRunResume({
+  ...common,
+  id: 'test.run_resume',
+  path: '/test-runs/{id}/resume',
+  summary: 'Answer a paused test run',
+  body: zo.object({ input: zo.record(zo.string(), zo.unknown()) }).strict(),
+  reply: (input) => input.input,
+  output: TestRunSchema,
+  render,
+});
+
+export const testRunOperations = [testRunRead, testRunCancel, testRunResume];
