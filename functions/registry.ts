@@ -79,6 +79,11 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
   stream?(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<RunStreamTarget>;
   /** The operation answers with its event stream whatever the Accept header (a run's `stream_url`). */
   streamOnly?: boolean;
+  /**
+   * `false` keeps the operation out of agents' tools (run control, starting chats: an agent reaches
+   * those through its built-in tools or not at all). Default: every public operation is a tool.
+   */
+  agentTool?: false;
 }
 
 export interface RunStreamTarget {
@@ -111,6 +116,7 @@ export interface Operation {
   handler(ctx: OperationContext, input: Record<string, unknown>): Promise<unknown>;
   stream?(ctx: OperationContext, input: Record<string, unknown>): Promise<RunStreamTarget>;
   streamOnly?: boolean;
+  agentTool?: false;
 }
 
 export function defineOperation<

@@ -10,3 +10,4 @@ export * from './warehouse-interactions.js';
 export * from './warehouse-semantic.js';
 export * from './warehouse-settings.js';
 export * from './demo-corpus-loads.js';
+export * from './agents.js';

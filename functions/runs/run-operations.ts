@@ -110,6 +110,8 @@ const readDeclaration = (spec: RunOperationBase) => ({
   visibility: 'public' as const,
   ...(spec.mcp ? { mcp: spec.mcp } : {}),
   params: runIdParams(spec.idParam),
+  // Run control is not an agent's tool: a run never reads, resumes or cancels runs through the registry.
+  agentTool: false as const,
 });
 
 export interface RunCancelSpec<O extends z.ZodType> extends RunOperationBase {

@@ -175,12 +175,12 @@ async function resolveAccounts(ctx: LaneContext, subqueries: FuzzyPlan['subqueri
 async function readMatchingTurns(ctx: LaneContext, subqueries: ResolvedSubquery[], rows: Record<string, unknown>[]) {
   const ids = rows.filter((r) => r.kind !== 'email').map((r) => String(r.id));
   const statement = matchingTurnsStatement(subqueries, ctx.workspaceId, ids);
-  const byInteraction = new Map<string, { turn_index: number; speaker_name: string | null; side: string; text: string }[]>();
+  const byInteraction = new Map<string, { turn_id: string; turn_index: number; speaker_name: string | null; side: string; text: string }[]>();
   if (!statement) return byInteraction;
   for (const t of await queryRows<Record<string, unknown>>(ctx.services.db, statement)) {
     const key = String(t.interaction_id);
     const list = byInteraction.get(key) ?? [];
-    list.push({ turn_index: Number(t.turn_index), speaker_name: (t.speaker_name as string | null) ?? null, side: String(t.side), text: String(t.text) });
+    list.push({ turn_id: String(t.id), turn_index: Number(t.turn_index), speaker_name: (t.speaker_name as string | null) ?? null, side: String(t.side), text: String(t.text) });
     byInteraction.set(key, list);
   }
   return byInteraction;

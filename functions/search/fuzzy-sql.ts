@@ -236,8 +236,8 @@ export function matchingTurnsStatement(subqueries: readonly ResolvedSubquery[], 
     queries.map((q) => sql`(${q.sql})`),
     sql` || `,
   );
-  return sql`select interaction_id, turn_index, speaker_name, side, text from (
-      select t.interaction_id, t.turn_index, t.speaker_name, t.side, t.text,
+  return sql`select id, interaction_id, turn_index, speaker_name, side, text from (
+      select t.id, t.interaction_id, t.turn_index, t.speaker_name, t.side, t.text,
         row_number() over (partition by t.interaction_id order by ts_rank_cd(t.search_tsv, ${any}) desc, t.turn_index) as rn
       from transcript_turns t
       where t.workspace_id = ${workspaceId}::uuid

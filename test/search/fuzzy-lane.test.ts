@@ -140,10 +140,12 @@ describe('routing and matching', () => {
     // A row answering every facet ranks above rows answering one.
     expect(top.matched_subqueries).toEqual([1, 2, 3]);
     for (const row of data.results) {
-      const turns = row.matching_turns as { text: string; turn_index: number; side: string }[];
+      const turns = row.matching_turns as { turn_id: string; text: string; turn_index: number; side: string }[];
       if (row.kind === 'email') expect(turns).toEqual([]);
       expect(turns.length).toBeLessThanOrEqual(3);
       for (const t of turns) expect(t.text.toLowerCase()).toMatch(/secur|review|soc|report/);
+      // Each matching turn names its transcript turn, so a quote from it can cite (and be checked against) the turn.
+      for (const t of turns) expect(Object.keys(t).sort()).toEqual(['side', 'speaker_name', 'text', 'turn_id', 'turn_index']);
     }
     expect(data.corpus).toMatchObject({ store: 'warehouse', grain: 'row', content: 'full', filters_applied: false, audience_applied: false, truncated: true });
     expect(data.corpus.surface).toBeUndefined();

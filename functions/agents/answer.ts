@@ -1,0 +1,145 @@
+import { z } from '@hono/zod-openapi';
+
+/**
+ * An agent's answer (agents.md, "The answer"): markdown text plus typed content blocks a client can
+ * render and a reader can check. Every quote, table, metric and number in it is verified against the
+ * workspace's data before it is committed (grounding.ts).
+ */
+
+/** A search request (the body of POST /search/query) whose result a table or metric was read from. */
+export const BlockQuerySchema = z
+  .record(z.string(), z.unknown())
+  .openapi({ description: 'The `search.query` request the cells were read from; the grounding verifier re-runs it and compares.' });
+
+export const QuoteSourceSchema = z
+  .object({
+    interaction_id: z.uuid(),
+    /** The transcript turn quoted; null for an email (the quote is then from its body). */
+    turn_id: z.uuid().nullable(),
+    speaker: z.string().nullable(),
+    occurred_at: z.string().nullable(),
+    /** The account's name, null when the interaction has none. */
+    account: z.string().nullable(),
+  })
+  .strict();
+
+const blockBodies = {
+  text: z.object({ kind: z.literal('text'), markdown: z.string().min(1).max(20_000) }).strict(),
+  callout: z.object({ kind: z.literal('callout'), tone: z.enum(['info', 'warning', 'success']), markdown: z.string().min(1).max(4_000) }).strict(),
+  citation: z
+    .object({
+      kind: z.literal('citation'),
+      cite: z.enum(['utterance', 'query', 'doc', 'url']),
+      ref: z.string().min(1).max(2_000),
+      label: z.string().min(1).max(300),
+      snippet: z.string().max(1_000).nullable(),
+    })
+    .strict(),
+  quote: z
+    .object({
+      kind: z.literal('quote'),
+      /** Verbatim words from the cited turn (or email body). */
+      text: z.string().min(1).max(2_000),
+      source: QuoteSourceSchema,
+      /** How the quote bears on the answer's point. */
+      stance: z.enum(['supports', 'contradicts', 'context']),
+    })
+    .strict(),
+  table: z
+    .object({
+      kind: z.literal('table'),
+      title: z.string().max(300).nullable(),
+      columns: z.array(z.object({ key: z.string().min(1).max(100), label: z.string().min(1).max(200) }).strict()).min(1).max(20),
+      data: z.array(z.record(z.string(), z.unknown())).max(200),
+      query: BlockQuerySchema,
+    })
+    .strict(),
+  metric: z
+    .object({
+      kind: z.literal('metric'),
+      label: z.string().min(1).max(200),
+      value: z.union([z.number(), z.string()]).nullable(),
+      /** Which column of the query's first result row holds the value. */
+      column: z.string().min(1).max(100),
+      query: BlockQuerySchema,
+    })
+    .strict(),
+  theme_finding: z
+    .object({
+      kind: z.literal('theme_finding'),
+      theme_id: z.uuid(),
+      label: z.string().min(1).max(300),
+      insight: z.string().min(1).max(2_000),
+      member_count: z.number().int().min(0),
+    })
+    .strict(),
+};
+
+/** A block as a model writes it (no id yet). */
+export const BlockDraftSchema = z.discriminatedUnion('kind', [
+  blockBodies.text,
+  blockBodies.callout,
+  blockBodies.citation,
+  blockBodies.quote,
+  blockBodies.table,
+  blockBodies.metric,
+  blockBodies.theme_finding,
+]);
+export type BlockDraft = z.infer<typeof BlockDraftSchema>;
+
+/** A block as stored and returned: the run gives each an id (`b1`, `b2`, ...) in answer order. */
+export const ContentBlockSchema = z
+  .discriminatedUnion('kind', [
+    blockBodies.text.extend({ id: z.string() }),
+    blockBodies.callout.extend({ id: z.string() }),
+    blockBodies.citation.extend({ id: z.string() }),
+    blockBodies.quote.extend({ id: z.string() }),
+    blockBodies.table.extend({ id: z.string() }),
+    blockBodies.metric.extend({ id: z.string() }),
+    blockBodies.theme_finding.extend({ id: z.string() }),
+  ])
+  .openapi('AnswerBlock');
+export type ContentBlock = z.infer<typeof ContentBlockSchema>;
+
+/** The arguments of the `final_answer` tool: what a model hands in as its answer. */
+export const AnswerDraftSchema = z
+  .object({
+    text: z.string().min(1).max(40_000),
+    content_blocks: z.array(BlockDraftSchema).max(60).default([]),
+    follow_ups: z.array(z.string().min(1).max(300)).max(4).default([]),
+  })
+  .strict();
+export type AnswerDraft = z.infer<typeof AnswerDraftSchema>;
+
+export const GroundingReportSchema = z
+  .object({
+    /** True when every quote, table, metric and prose number checked out. */
+    verified: z.boolean(),
+    quotes: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
+    tables: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
+    metrics: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
+    themes: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
+    numbers: z.object({
+      checked: z.number().int(),
+      /** Numbers in the prose that no cell or query parameter of this answer backs, as written. */
+      unverified: z.array(z.string()),
+    }),
+    /** Why each removed block was removed. */
+    problems: z.array(z.string()),
+  })
+  .strict()
+  .openapi('GroundingReport');
+export type GroundingReport = z.infer<typeof GroundingReportSchema>;
+
+export const AnswerSchema = z
+  .object({
+    text: z.string(),
+    content_blocks: z.array(ContentBlockSchema),
+    follow_ups: z.array(z.string()),
+    /** True when the run ended before it could finish (turn budget, usage limit, canceled). */
+    partial: z.boolean(),
+    partial_reason: z.enum(['turn_limit', 'usage_limit']).nullable(),
+    grounding: GroundingReportSchema,
+  })
+  .openapi('Answer');
+export type Answer = z.infer<typeof AnswerSchema>;
