@@ -1,5 +1,6 @@
 import { ApiError } from '../errors.js';
-import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelTask } from './port.js';
+import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import { StepResultSchema } from './step-schema.js';
 
 /** Runs each task's own deterministic implementation, validating input and output like a hosted model. */
 export class LocalModelProvider implements ModelProvider {
@@ -12,6 +13,13 @@ export class LocalModelProvider implements ModelProvider {
     if (!parsed.success) {
       throw new ApiError('internal', `Local model task ${task.name} produced output outside its schema.`);
     }
+    return parsed.data;
+  }
+
+  /** The task's own deterministic policy, its result checked like a hosted model's. */
+  async step(task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult> {
+    const parsed = StepResultSchema.safeParse(await task.local(request, options));
+    if (!parsed.success) throw new ApiError('internal', `Local model task ${task.name} produced a step outside its schema.`);
     return parsed.data;
   }
 }

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask } from './port.js';
+import { EMBEDDING_DIMENSIONS, type AgentMessage, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import { parseToolArguments } from './step-schema.js';
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
@@ -14,6 +15,23 @@ export interface OpenAiCompatibleOptions {
 
 const ChatCompletion = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
+});
+
+const ToolCallingCompletion = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullable().optional(),
+          tool_calls: z
+            .array(z.object({ id: z.string().min(1), type: z.literal('function').optional(), function: z.object({ name: z.string().min(1), arguments: z.string() }) }))
+            .nullable()
+            .optional(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: z.object({ prompt_tokens: z.number().int().min(0).optional(), completion_tokens: z.number().int().min(0).optional() }).nullable().optional(),
 });
 
 const Embeddings = z.object({
@@ -70,6 +88,33 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
     return output.data;
   }
 
+  /**
+   * One agent step: chat completions with `tools` and `tool_choice` (the OpenAI wire format: an
+   * assistant's calls carry JSON-string arguments, a tool result answers its `tool_call_id`).
+   * Usage comes from the response when the provider reports it; otherwise it is null, never 0.
+   */
+  async step(_task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult> {
+    const body: Record<string, unknown> = { model: this.#options.model, temperature: 0, messages: request.messages.map(toWireMessage) };
+    if (request.tools.length > 0) {
+      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tool_choice = request.toolChoice ?? 'auto';
+    }
+    const parsed = ToolCallingCompletion.safeParse(await this.#post('/chat/completions', body, options));
+    const message = parsed.success ? parsed.data.choices[0]?.message : undefined;
+    if (!parsed.success || !message) throw new ApiError('dependency_unavailable', 'The model provider returned a malformed tool-calling completion.');
+    const toolCalls = (message.tool_calls ?? []).map((call) => {
+      const args = parseToolArguments(call.function.arguments, call.function.name);
+      if (!args) throw new ApiError('dependency_unavailable', `The model sent arguments for ${call.function.name} that are not a JSON object.`, { tool: call.function.name });
+      return { id: call.id, name: call.function.name, arguments: args };
+    });
+    const usage = parsed.data.usage;
+    return {
+      content: message.content ?? null,
+      tool_calls: toolCalls,
+      usage: usage ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null } : null,
+    };
+  }
+
   async embed(texts: readonly string[], options?: ModelRunOptions): Promise<number[][]> {
     if (texts.length === 0) return [];
     const json = await this.#post(
@@ -119,6 +164,24 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
     } catch {
       throw new ApiError('dependency_unavailable', 'The model provider returned invalid JSON.');
     }
+  }
+}
+
+/** Our transcript message in the OpenAI chat-completions wire format. */
+export function toWireMessage(message: AgentMessage): Record<string, unknown> {
+  switch (message.role) {
+    case 'assistant':
+      return {
+        role: 'assistant',
+        content: message.content,
+        ...(message.tool_calls?.length
+          ? { tool_calls: message.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+          : {}),
+      };
+    case 'tool':
+      return { role: 'tool', tool_call_id: message.tool_call_id, content: message.content };
+    default:
+      return { role: message.role, content: message.content };
   }
 }
 

@@ -23,6 +23,8 @@ export interface ModelProvider {
   /** e.g. "local", "openai:gpt-4o-mini", "workers_ai:@cf/meta/llama-3.1-8b-instruct". */
   readonly id: string;
   run<I, O>(task: ModelTask<I, O>, input: I, options?: ModelRunOptions): Promise<O>;
+  /** One tool-calling step of an agent (below). */
+  step(task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult>;
 }
 
 /** Every stored vector has this many dimensions, whichever embedder produced it. */

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelTask } from './port.js';
+import { fnv1a } from './local.js';
+import { toWireMessage } from './openai.js';
+import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import { parseToolArguments } from './step-schema.js';
 
 /** The part of the Workers AI binding we use. */
 export interface WorkersAiBinding {
@@ -9,6 +12,31 @@ export interface WorkersAiBinding {
 
 const TextResponse = z.object({ response: z.union([z.string(), z.record(z.string(), z.unknown())]) });
 const EmbeddingResponse = z.object({ data: z.array(z.array(z.number())) });
+
+/**
+ * Workers AI answers function calling in two shapes, depending on the model: the "traditional"
+ * one (`{response, tool_calls: [{name, arguments: {...}}], usage?}`, no call ids) and the
+ * OpenAI-compatible one (`{choices: [{message: {content, tool_calls: [{id, function: {name,
+ * arguments: "<json>"}}]}}], usage}`). Both are accepted; calls without an id get a stable one.
+ */
+const TraditionalToolResponse = z.object({
+  response: z.string().nullable().optional(),
+  tool_calls: z.array(z.object({ name: z.string().min(1), arguments: z.unknown() })).optional(),
+  usage: z.object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() }).optional(),
+});
+const OpenAiShapedToolResponse = z.object({
+  choices: z
+    .array(
+      z.object({
+        message: z.object({
+          content: z.string().nullable().optional(),
+          tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string().min(1), arguments: z.unknown() }) })).nullable().optional(),
+        }),
+      }),
+    )
+    .min(1),
+  usage: z.object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() }).optional(),
+});
 
 /** Workers AI through its binding: JSON-mode text generation and a 384-dimensional embedding model. */
 export class WorkersAiProvider implements ModelProvider {
@@ -47,7 +75,49 @@ export class WorkersAiProvider implements ModelProvider {
     if (!output.success) throw new ApiError('dependency_unavailable', `Workers AI output for task ${task.name} did not match its schema.`);
     return output.data;
   }
+
+  /** One agent step with Workers AI function calling (messages in the OpenAI format the binding accepts). */
+  async step(_task: StepTask, request: StepRequest): Promise<StepResult> {
+    let raw: unknown;
+    try {
+      raw = await this.ai.run(this.model, {
+        messages: request.messages.map(toWireMessage),
+        ...(request.tools.length > 0
+          ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+          : {}),
+      });
+    } catch (cause) {
+      throw new ApiError('dependency_unavailable', 'Workers AI could not run the model.', undefined, { cause });
+    }
+    // Calls without ids are told apart by the step they answer (the count of assistant turns so far).
+    const step = request.messages.filter((m) => m.role === 'assistant').length + 1;
+    const shaped = OpenAiShapedToolResponse.safeParse(raw);
+    if (shaped.success) {
+      const message = shaped.data.choices[0]!.message;
+      return {
+        content: message.content ?? null,
+        tool_calls: (message.tool_calls ?? []).map((c, i) => toToolCall({ id: c.id, name: c.function.name, arguments: c.function.arguments }, i, step)),
+        usage: usageOf(shaped.data.usage),
+      };
+    }
+    const traditional = TraditionalToolResponse.safeParse(raw);
+    if (!traditional.success) throw new ApiError('dependency_unavailable', 'Workers AI returned an unexpected tool-calling response.');
+    return {
+      content: traditional.data.response ?? null,
+      tool_calls: (traditional.data.tool_calls ?? []).map((c, i) => toToolCall(c, i, step)),
+      usage: usageOf(traditional.data.usage),
+    };
+  }
 }
+
+function toToolCall(call: { id?: string | undefined; name: string; arguments: unknown }, index: number, step: number) {
+  const args = parseToolArguments(call.arguments, call.name);
+  if (!args) throw new ApiError('dependency_unavailable', `Workers AI sent arguments for ${call.name} that are not a JSON object.`, { tool: call.name });
+  return { id: call.id ?? `call_${step}_${index}_${fnv1a(`${call.name}:${JSON.stringify(args)}`).toString(36)}`, name: call.name, arguments: args };
+}
+
+const usageOf = (usage: { prompt_tokens?: number | undefined; completion_tokens?: number | undefined } | undefined) =>
+  usage ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null } : null;
 
 export class WorkersAiEmbedder implements Embedder {
   readonly id: string;

@@ -11,9 +11,9 @@ import { newId } from '../../platform/ids.js';
 import type { ModelProvider } from '../../platform/model/port.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import { accounts, excludedInteractions, interactions, transcriptTurns } from '../../schema/index.js';
-import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../corpus-fixture.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../harness.js';
-import { failingDb, searchClient } from './search-client.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { failingDb, searchClient } from '../support/search-client.js';
 
 /**
  * The fuzzy lane end to end over the deterministic demo corpus: planning, full-text and trigram
@@ -350,6 +350,9 @@ describe('a configured model that fails', () => {
     const broken: ModelProvider = {
       id: 'openai:test-model',
       run: async () => {
+        throw new Error('upstream 502');
+      },
+      step: async () => {
         throw new Error('upstream 502');
       },
     };
