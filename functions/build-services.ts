@@ -51,6 +51,8 @@ export interface ServiceInputs {
   runNotifier?: RunNotifier;
   /** Key that seals stored secrets (the embedded default's own; else config SECRETS_ENCRYPTION_KEY). */
   secretsEncryptionKey?: string | undefined;
+  /** A model to use instead of the configured one (tests and benchmarks script agent turns with it). */
+  model?: ModelProvider;
   /** Outbound HTTP for webhooks: Node's guarded client, or fetch on Workers (the default). */
   outbound?: OutboundHttp;
 }
@@ -76,7 +78,9 @@ export function buildServices(inputs: ServiceInputs): Services {
     queue = new LocalTransport({ publicUrl: config.publicUrl, keys: queueSigningKeys, clock, db: inputs.db, log });
   }
 
-  const { model, embedder } = chooseModel(config, inputs.workersAi);
+  const chosen = chooseModel(config, inputs.workersAi);
+  const model = inputs.model ?? chosen.model;
+  const embedder = chosen.embedder;
 
   const services: Services = {
     config,

@@ -1,10 +1,12 @@
 import { OperationRegistry, type Operation } from './registry.js';
+import { agentOperations } from './agents/operations.js';
+import { chatOperations } from './chat/operations.js';
 import { searchOperations } from './search/operations.js';
 import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...webhookOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...chatOperations, ...agentOperations, ...webhookOperations];
 
 let registry: OperationRegistry | undefined;
 

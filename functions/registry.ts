@@ -84,6 +84,13 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
    * those through its built-in tools or not at all). Default: every public operation is a tool.
    */
   agentTool?: false;
+  /** A POST that only reads (search.query): an agent may call it without asking for approval. */
+  readOnly?: true;
+  /**
+   * Honour an `Idempotency-Key` header (REST): the same key and body within 24 h replays the first
+   * response; a different body, or a duplicate while the first is in flight, is 409 (functions/http/idempotency.ts).
+   */
+  idempotent?: true;
 }
 
 export interface RunStreamTarget {
@@ -117,6 +124,8 @@ export interface Operation {
   stream?(ctx: OperationContext, input: Record<string, unknown>): Promise<RunStreamTarget>;
   streamOnly?: boolean;
   agentTool?: false;
+  readOnly?: true;
+  idempotent?: true;
 }
 
 export function defineOperation<

@@ -341,6 +341,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
   #commitScope(tx: Transaction, kicks: Kick[]): CommitScope {
     return {
       tx,
+      now: this.#now(),
       startRun: (params) => this.#insertRun(tx, params, kicks),
       wakeRun: async (runId) => {
         const row = await loadRun(tx, runId);

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { Transaction } from '../platform/db/port.js';
-import type { PendingInput, RunCaller, RunStatus } from '../schema/runs.js';
+import type { PendingInput, RunCaller, RunError, RunStatus } from '../schema/runs.js';
 import type { EnginePorts } from './ports.js';
 
 /** A run as a stage sees it. */
@@ -20,6 +20,8 @@ export interface RunView {
   /** Who started the run (user, role, credential, scopes at start); null for system runs. */
   caller: RunCaller | null;
   parentRunId: string | null;
+  /** Why the run failed (set once it has). */
+  error: RunError | null;
 }
 
 export interface RunEventDraft {
@@ -30,6 +32,8 @@ export interface RunEventDraft {
 /** What a stage may do inside the transaction that commits its result. */
 export interface CommitScope {
   tx: Transaction;
+  /** The engine clock's time of this commit. */
+  now: Date;
   /** Start another run in this transaction; its first delivery is published after the commit. */
   startRun(params: StartRunParams): Promise<{ runId: string }>;
   /**

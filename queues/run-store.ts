@@ -27,6 +27,7 @@ export function toRunView(row: RunRow): RunView {
     createdBy: row.createdBy,
     caller: row.caller ?? null,
     parentRunId: row.parentRunId,
+    error: row.error ?? null,
   };
 }
 

@@ -15,9 +15,9 @@ import { newId } from '../platform/ids.js';
 import { apiKeys, memberships, oauthTokens } from '../schema/index.js';
 import type { Role } from '../schema/tenancy.js';
 import { sql } from 'drizzle-orm';
-import { startFakeServer, type FakeServer } from './fake-http-server.js';
-import { createHarness, type Harness, type Member, type RequestOptions, type SeededWorkspace } from './harness.js';
-import { expectError, hsIdpSigner, idpEnv } from './security-suite.js';
+import { startFakeServer, type FakeServer } from './support/fake-http-server.js';
+import { createHarness, type Harness, type Member, type RequestOptions, type SeededWorkspace } from './support/harness.js';
+import { expectError, hsIdpSigner, idpEnv } from './support/security-suite.js';
 
 /** The credential paths in depth: API keys, OAuth access tokens, identity-provider JWTs, bundles. */
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../functions/http/env.js';
 import { ERROR_STATUS, type ErrorCode } from '../platform/errors.js';
-import { createHarness, type Harness, type SeededWorkspace, type TestResponse } from './harness.js';
-import { THING_IDS, withTestOperations } from './test-operations.js';
+import { createHarness, type Harness, type SeededWorkspace, type TestResponse } from './support/harness.js';
+import { THING_IDS, withTestOperations } from './support/test-operations.js';
 
 let h: Harness;
 let ws: SeededWorkspace;

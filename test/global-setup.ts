@@ -6,7 +6,7 @@ import { migrateDatabase } from '../platform/db/migrate.js';
 import { openPglite } from '../platform/db/pglite.js';
 import { createWorkspaceWithId } from '../functions/identity/members.js';
 import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
-import { CORPUS_NOW, CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './support/corpus-fixture.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {

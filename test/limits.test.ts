@@ -7,8 +7,8 @@ import { defineOperation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { usageCounters, workspaces } from '../schema/index.js';
-import { createHarness, type Harness, type RequestOptions, type SeededWorkspace, type TestResponse } from './harness.js';
-import { expectError } from './security-suite.js';
+import { createHarness, type Harness, type RequestOptions, type SeededWorkspace, type TestResponse } from './support/harness.js';
+import { expectError } from './support/security-suite.js';
 
 /** The global per-IP limiter, the per-user per-operation limit and the monthly verb quotas (spec, Limits). */
 

@@ -4,8 +4,8 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../functions/http/env.js';
 import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import { invokeOperation, type InvocationScope } from '../functions/invoke.js';
-import { createHarness, type Harness, type SeededWorkspace } from './harness.js';
-import { THING_IDS, withTestOperations } from './test-operations.js';
+import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
+import { THING_IDS, withTestOperations } from './support/test-operations.js';
 
 let h: Harness;
 let ws: SeededWorkspace;

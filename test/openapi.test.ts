@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../functions/http/env.js';
 import { allOperations } from '../functions/operations.js';
 import { ERROR_CODES } from '../platform/errors.js';
-import { createHarness, type Harness } from './harness.js';
-import { withTestOperations } from './test-operations.js';
+import { createHarness, type Harness } from './support/harness.js';
+import { withTestOperations } from './support/test-operations.js';
 
 let h: Harness;
 let doc: Record<string, any>;
@@ -128,6 +128,11 @@ describe('operations in the document', () => {
     for (const source of published) {
       const { op } = byId(source.id)!;
       const status = String(source.successStatus ?? 200);
+      if (source.streamOnly) {
+        // A stream_url answers server-sent events only, unwrapped (spec, Conventions 4).
+        expect(Object.keys(op.responses[status]?.content ?? {}), source.id).toEqual(['text/event-stream']);
+        continue;
+      }
       const schema = deref(op.responses[status]?.content?.['application/json']?.schema);
       expect(schema, source.id).toMatchObject({ type: 'object', properties: { data: expect.anything() }, required: ['data'] });
       expect(Object.keys(schema.properties)).toEqual(['data']);

@@ -5,9 +5,9 @@ import { defineOperation, type Operation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { createHarness, type Harness } from './harness.js';
-import { securityFixtures } from './security-fixtures.js';
-import { createSecurityContext, describeSecurity, hsIdpSigner, idpEnv, type SecurityContext, type SecurityFixture } from './security-suite.js';
+import { createHarness, type Harness } from './support/harness.js';
+import { fixtureSurface, securityFixtures } from './security-fixtures/index.js';
+import { createSecurityContext, describeSecurity, hsIdpSigner, idpEnv, type SecurityContext, type SecurityFixture } from './support/security-suite.js';
 
 /**
  * The security cases of every operation, driven by the registry: one harness and one pair of seeded
@@ -136,8 +136,8 @@ describe('security fixtures table', () => {
     const ids = allOperations.map((op) => op.id);
     const missing = ids.filter((id) => !securityFixtures[id]);
     const stale = Object.keys(securityFixtures).filter((id) => !ids.includes(id));
-    expect(missing, `add these operations to test/security-fixtures.ts: ${missing.join(', ')}`).toEqual([]);
-    expect(stale, `remove these entries from test/security-fixtures.ts: ${stale.join(', ')}`).toEqual([]);
+    expect(missing, `add these operations to test/security-fixtures/<surface>.ts: ${missing.join(', ')}`).toEqual([]);
+    expect(stale, `remove these entries: ${stale.map((id) => `${id} (in test/security-fixtures/${fixtureSurface(id)}.ts)`).join(', ')}`).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createHarness, type Harness, type SeededWorkspace } from './harness.js';
+import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
 
 let h: Harness;
 let ws: SeededWorkspace;

@@ -9,7 +9,7 @@ import { ACCOUNT_TYPES, accounts, demoCorpusLoads } from '../schema/index.js';
 import { corpusTimeline, generateCorpus, THEMES, type Corpus } from '../schema/demo/corpus-generator.js';
 import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
 import { seedDemoWorkspace } from '../functions/embedded/demo-seed.js';
-import { openTestDatabase } from './harness.js';
+import { openTestDatabase } from './support/harness.js';
 
 const NOW = new Date('2026-03-01T12:00:00Z');
 const DAY = 86_400_000;

@@ -15,7 +15,7 @@ const SHORT_STRING = 600;
 const VERBOSE_KEYS = new Set(['compiled', 'age_buckets', 'gaps', 'filters_applied', 'ignored_params', 'audience_applied']);
 
 /** The transcript text of a tool's result: `{ok, output}` or `{ok: false, error}` as JSON, within budget. */
-export function toolResultContent(result: InvocationResult | { ok: true; output: unknown }, budget = TOOL_RESULT_BUDGET): string {
+export function toolResultContent(result: InvocationResult | { ok: false; error: { code: string; message: string } }, budget = TOOL_RESULT_BUDGET): string {
   const full = JSON.stringify(result);
   if (full.length <= budget) return full;
   const notes: string[] = [];

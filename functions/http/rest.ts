@@ -3,6 +3,7 @@ import type { Context } from 'hono';
 import { runOperation, type InvocationScope } from '../invoke.js';
 import type { Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
+import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, runIdempotently } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { streamRunEvents, wantsEventStream } from './run-stream.js';
@@ -32,16 +33,25 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
   for (const op of registry.all()) {
     app.on(op.method.toUpperCase(), honoPath(op), async (c) => {
       const streaming = Boolean(op.stream) && (op.streamOnly === true || wantsEventStream(c));
-      const outcome = await runOperation(
-        op,
-        invocationScope(c, registry),
-        async () => ({
-          params: c.req.param() as Record<string, string>,
-          query: streaming ? withLastEventId(c, c.req.query()) : c.req.query(),
-          body: op.body ? await readJsonBody(c) : undefined,
-        }),
-        streaming ? 'stream' : 'respond',
-      );
+      const scope = invocationScope(c, registry);
+      const idempotencyKey = op.idempotent ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
+      const loadInput = async () => ({
+        params: c.req.param() as Record<string, string>,
+        query: streaming ? withLastEventId(c, c.req.query()) : c.req.query(),
+        body: op.body ? await readJsonBody(c) : undefined,
+      });
+      let outcome;
+      if (idempotencyKey !== undefined) {
+        const request = await loadInput();
+        const result = await runIdempotently(scope.services.db, { op, caller: scope.caller, key: idempotencyKey, request, now: scope.services.clock.now() }, () =>
+          runOperation(op, scope, async () => request),
+        );
+        c.header(REPLAYED_HEADER, String(result.replayed));
+        if (result.replayed) return c.json(result.body as object, result.status as 200);
+        outcome = result.outcome;
+      } else {
+        outcome = await runOperation(op, scope, loadInput, streaming ? 'stream' : 'respond');
+      }
       if (outcome.stream) return streamRunEvents(c, outcome.stream);
       const global = c.get('rateLimit');
       if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);

@@ -28,6 +28,8 @@ interface RunOperationBase {
   idParam: string;
   /** The run kinds this surface owns; any other run's id is 404, like a missing one. */
   kinds: readonly string[];
+  /** Beyond scopes and role: may this caller act on this run (e.g. a viewer only on runs they started)? Throws if not. */
+  authorize?(ctx: OperationContext, row: RunRow): void;
 }
 
 const runIdParams = (name: string): ObjectSchema =>
@@ -133,6 +135,7 @@ export function defineRunCancel<O extends z.ZodType>(spec: RunCancelSpec<O>): Op
     output: spec.output,
     async handler(ctx, input) {
       const runId = runIdOf(spec, input);
+      spec.authorize?.(ctx, await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds));
       const outcome = await ctx.services.engine.cancel(ctx.caller.workspaceId, runId, spec.kinds, input.reason);
       if (!outcome.canceled) throw spec.whenEnded(outcome.status);
       return spec.render(ctx, await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds));
@@ -159,6 +162,7 @@ export function defineRunResume<B extends ObjectSchema, O extends z.ZodType>(spe
     async handler(ctx, input) {
       const runId = runIdOf(spec, input);
       const row = await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds);
+      spec.authorize?.(ctx, row);
       try {
         await ctx.services.engine.resume(ctx.caller.workspaceId, runId, spec.reply(input as z.output<B>, row), spec.kinds);
       } catch (error) {

@@ -35,6 +35,7 @@ export const searchQuery = defineOperation({
   output: SearchQueryOutputSchema,
   rateLimit: { limit: 10, windowSeconds: 60 },
   quota: 'search',
+  readOnly: true,
   async handler(ctx, input) {
     const { services, caller } = ctx;
     if (input.job_id) {

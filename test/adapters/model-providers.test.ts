@@ -6,7 +6,7 @@ import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import { OpenAiCompatibleProvider, openAiEmbedder } from '../../platform/model/openai.js';
 import { EMBEDDING_DIMENSIONS, type ModelTask } from '../../platform/model/port.js';
 import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../../platform/model/workers-ai.js';
-import { startFakeServer, type FakeRequest, type FakeServer } from '../fake-http-server.js';
+import { startFakeServer, type FakeRequest, type FakeServer } from '../support/fake-http-server.js';
 
 /**
  * The model adapters against a fake OpenAI-compatible server on 127.0.0.1 (asserting the exact

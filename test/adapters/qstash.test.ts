@@ -4,7 +4,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { stageEndpointUrl } from '../../queues/transport/port.js';
 import { QStashTransport } from '../../queues/transport/qstash.js';
 import { signDelivery, verifyDelivery } from '../../queues/transport/signing.js';
-import { startFakeServer, type FakeRequest, type FakeServer } from '../fake-http-server.js';
+import { startFakeServer, type FakeRequest, type FakeServer } from '../support/fake-http-server.js';
 
 /**
  * The QStash transport against a local stand-in for the QStash REST API (127.0.0.1 only), and the

@@ -13,7 +13,7 @@ import { OpenAiCompatibleProvider } from '../../platform/model/openai.js';
 import { WorkersAiEmbedder, WorkersAiProvider } from '../../platform/model/workers-ai.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import { QStashTransport } from '../../queues/transport/qstash.js';
-import { startFakeServer } from '../fake-http-server.js';
+import { startFakeServer } from '../support/fake-http-server.js';
 
 const rule = { limit: 10, windowSeconds: 60 };
 /** A window boundary: 2026-01-15T12:00:00Z is a whole number of minutes since the epoch. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { HNSW_BUILD, HNSW_MIN_VECTORS, ensureVectorIndexes } from '../../platform/db/vector-indexes.js';
 import type { PgliteHandle } from '../../platform/db/pglite.js';
-import { openTestDatabase } from '../harness.js';
+import { openTestDatabase } from '../support/harness.js';
 
 /** The HNSW indexes: built only from the threshold up (or when forced), with the tuned graph, once. */
 let database: PgliteHandle;

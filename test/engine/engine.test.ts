@@ -9,7 +9,7 @@ import { loadRun, readEventsAfter } from '../../queues/run-store.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import type { QueueTransport } from '../../queues/transport/port.js';
 import { queueDeliveries, runs } from '../../schema/index.js';
-import { createHarness, TEST_QUEUE_KEYS, type Harness, type SeededWorkspace } from '../harness.js';
+import { createHarness, TEST_QUEUE_KEYS, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { allTestPipelines, effectCount, hooks, invocations, RecordingQueue, testRunOperations } from './fixtures.js';
 
 const clock = new ManualClock('2026-11-23T10:00:00.000Z');

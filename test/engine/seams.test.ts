@@ -5,7 +5,7 @@ import { ManualClock } from '../../platform/clock.js';
 import { definePipeline, type Pipeline, type StageContext } from '../../queues/pipeline.js';
 import { loadRun, readEventsAfter } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../harness.js';
+import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { allTestPipelines, approvalPipeline, testRunOperations } from './fixtures.js';
 
 /**

@@ -10,8 +10,8 @@ import { definePipeline } from '../../queues/pipeline.js';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { apiKeys, memberships, workspaces } from '../../schema/index.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../harness.js';
-import { testOperations } from '../test-operations.js';
+import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { testOperations } from '../support/test-operations.js';
 
 /**
  * A run acts as its caller: the caller is stored at start and re-checked at every stage; calls go

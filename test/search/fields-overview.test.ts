@@ -10,9 +10,9 @@ import type { Database } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { dealQualification, deals, excludedInteractions, interactions, themes, utterances } from '../../schema/index.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
-import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../corpus-fixture.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../harness.js';
-import { failingDb, searchClient } from './search-client.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { failingDb, searchClient } from '../support/search-client.js';
 
 /**
  * GET /search/fields and GET /search/overview through the real app, over REST and MCP.

@@ -10,8 +10,8 @@ import type { Database } from '../../platform/db/port.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import { accounts, dealQualification, deals, interactions } from '../../schema/index.js';
-import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../corpus-fixture.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace, type TestResponse } from '../harness.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace, type TestResponse } from '../support/harness.js';
 
 /**
  * The filter lane end to end, through the real app, over the deterministic demo corpus (test/corpus-

@@ -15,9 +15,9 @@ import type { Services } from '../../functions/services.js';
 import { ManualClock } from '../../platform/clock.js';
 import { queryRows, type Database } from '../../platform/db/port.js';
 import { interactions, themes, transcriptTurns, utterances } from '../../schema/index.js';
-import { CORPUS_NOW } from '../corpus-fixture.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../harness.js';
-import { failingDb } from './search-client.js';
+import { CORPUS_NOW } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { failingDb } from '../support/search-client.js';
 
 const clock = new ManualClock(CORPUS_NOW);
 let h: Harness;

@@ -1,25 +1,26 @@
 import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
-import { createApp, type App } from '../functions/app.js';
-import { buildServices } from '../functions/build-services.js';
-import { API_PREFIX } from '../functions/http/env.js';
-import { createApiKey, revokeApiKey } from '../functions/identity/api-keys.js';
-import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
-import { issueAccessToken } from '../functions/identity/oauth-tokens.js';
-import type { Bundle, Scope } from '../functions/identity/scopes.js';
-import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
-import { OperationRegistry, type Operation } from '../functions/registry.js';
-import type { Services } from '../functions/services.js';
-import { oauthClients } from '../schema/index.js';
-import type { Role } from '../schema/tenancy.js';
-import { systemClock, type Clock } from '../platform/clock.js';
-import { loadConfig } from '../platform/config.js';
-import { openPglite, type PgliteHandle } from '../platform/db/pglite.js';
-import { createLogger } from '../platform/log.js';
-import { randomBase62 } from '../platform/ids.js';
-import { LocalTransport } from '../queues/transport/local.js';
-import { nodeOutboundHttp } from '../platform/net/node-http.js';
+import { createApp, type App } from '../../functions/app.js';
+import { buildServices } from '../../functions/build-services.js';
+import { API_PREFIX } from '../../functions/http/env.js';
+import { createApiKey, revokeApiKey } from '../../functions/identity/api-keys.js';
+import { createWorkspace, ensureMembership, ensureUser } from '../../functions/identity/members.js';
+import { issueAccessToken } from '../../functions/identity/oauth-tokens.js';
+import type { Bundle, Scope } from '../../functions/identity/scopes.js';
+import type { Pipeline } from '../../queues/pipeline.js';
+import { allPipelines } from '../../queues/pipelines.js';
+import { OperationRegistry, type Operation } from '../../functions/registry.js';
+import type { Services } from '../../functions/services.js';
+import { oauthClients } from '../../schema/index.js';
+import type { Role } from '../../schema/tenancy.js';
+import { systemClock, type Clock } from '../../platform/clock.js';
+import { loadConfig } from '../../platform/config.js';
+import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { createLogger } from '../../platform/log.js';
+import { randomBase62 } from '../../platform/ids.js';
+import { LocalTransport } from '../../queues/transport/local.js';
+import type { ModelProvider } from '../../platform/model/port.js';
+import { nodeOutboundHttp } from '../../platform/net/node-http.js';
 
 import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
 
@@ -44,6 +45,8 @@ export interface HarnessOptions {
   operations?: readonly Operation[];
   /** Extra run pipelines (test-only kinds) registered beside the service's own. */
   pipelines?: readonly Pipeline<Services>[];
+  /** Replace the model (a scripted tool-calling model for agent-loop tests). */
+  model?: ModelProvider;
   /** Reuse a database (several apps over one file's database). */
   database?: PgliteHandle;
 }
@@ -123,6 +126,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     clock,
     log: createLogger(config.LOG_LEVEL),
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],
+    ...(options.model ? { model: options.model } : {}),
     ...(options.operations ? { registry: new OperationRegistry(options.operations) } : {}),
   });
   const { app, registry } = createApp({ services });

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import type { SearchResponse } from '../../functions/search/response.js';
 import type { ManualClock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/port.js';
-import type { Harness, TestResponse } from '../harness.js';
+import type { Harness, TestResponse } from './harness.js';
 
 /**
  * POST /search/query for the search tests. The clock moves two minutes before each call, so the

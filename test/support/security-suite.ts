@@ -1,13 +1,13 @@
 import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
-import { createApiKey } from '../functions/identity/api-keys.js';
-import { ensureMembership, ensureUser } from '../functions/identity/members.js';
-import { SCOPES, type Bundle, type Scope } from '../functions/identity/scopes.js';
-import type { Operation } from '../functions/registry.js';
-import type { ManualClock } from '../platform/clock.js';
-import { apiKeys, memberships, oauthTokens } from '../schema/index.js';
-import type { Role } from '../schema/tenancy.js';
+import { createApiKey } from '../../functions/identity/api-keys.js';
+import { ensureMembership, ensureUser } from '../../functions/identity/members.js';
+import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
+import type { Operation } from '../../functions/registry.js';
+import type { ManualClock } from '../../platform/clock.js';
+import { apiKeys, memberships, oauthTokens } from '../../schema/index.js';
+import type { Role } from '../../schema/tenancy.js';
 import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } from './harness.js';
 
 /**

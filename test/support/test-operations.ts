@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
-import { allOperations } from '../functions/operations.js';
-import { defineOperation, type Operation } from '../functions/registry.js';
-import { pagingQuery, uuidParam } from '../functions/schemas.js';
-import { ApiError, ERROR_CODES } from '../platform/errors.js';
+import { allOperations } from '../../functions/operations.js';
+import { defineOperation, type Operation } from '../../functions/registry.js';
+import { pagingQuery, uuidParam } from '../../functions/schemas.js';
+import { ApiError, ERROR_CODES } from '../../platform/errors.js';
 
 /**
  * Test-only operations that exercise the transports' conventions: a strict body with an enum and

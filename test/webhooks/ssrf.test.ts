@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
 import type { OutboundHttp } from '../../platform/net/port.js';
 import { checkWebhookUrlSyntax } from '../../platform/net/webhook-url.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../harness.js';
+import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /** What the fake DNS answers; any other name does not resolve. */
 const DNS: Record<string, string[]> = {

@@ -12,8 +12,8 @@ import { RETRY_SCHEDULE_SECONDS } from '../../queues/webhook-delivery.js';
 import { loadRun } from '../../queues/run-store.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import { runs, webhooks } from '../../schema/index.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../harness.js';
-import { startFakeServer, type FakeServer } from '../fake-http-server.js';
+import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { startFakeServer, type FakeServer } from '../support/fake-http-server.js';
 
 // Start at the real time: the standardwebhooks verifier checks the timestamp against Date.now().
 const clock = new ManualClock(new Date());

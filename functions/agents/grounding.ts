@@ -1,0 +1,266 @@
+import { and, eq, inArray } from 'drizzle-orm';
+import type { Queryable } from '../../platform/db/port.js';
+import { interactions, themes, transcriptTurns, utterances } from '../../schema/index.js';
+import { canonicalJson } from '../http/idempotency.js';
+import type { InvocationResult } from '../invoke.js';
+import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
+
+/**
+ * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
+ * agent answer passes before it is committed (routine documents will pass it too, plus their own
+ * gate rules). Nothing the service writes for a user may claim more than the data holds:
+ *
+ * - a quote's text must appear verbatim (whitespace runs aside) in the cited transcript turn — of
+ *   the cited interaction, in this workspace — or, for an email, in its body;
+ * - a table's rows must each be a row of its query's result (on the table's columns), and a
+ *   metric's value the cell at `column` of its query's first row: each query is re-run, as the
+ *   run's caller, and compared;
+ * - a theme finding must name a theme of this workspace with that label and member count;
+ * - an utterance citation must name an utterance of this workspace;
+ * - every number written in the prose must be backed by a cell of a verified table or metric, by
+ *   a value in one of their queries (a filter's "over 50000"), or sit inside a verified quote.
+ *
+ * A block that fails is removed (and a warning callout says how many were); a number that fails
+ * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false.
+ */
+
+export interface GroundingContext {
+  db: Queryable;
+  workspaceId: string;
+  /** Re-run a search.query request as the run's caller. */
+  rerun(query: Record<string, unknown>): Promise<InvocationResult>;
+}
+
+export interface VerifiedAnswer {
+  text: string;
+  content_blocks: BlockDraft[];
+  follow_ups: string[];
+  grounding: GroundingReport;
+}
+
+type Tally = { checked: number; verified: number; removed: number };
+const tally = (): Tally => ({ checked: 0, verified: 0, removed: 0 });
+
+/** Whitespace runs count as one space; nothing else is forgiven (no case folding, no punctuation). */
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+
+export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
+  const report = { quotes: tally(), tables: tally(), metrics: tally(), themes: tally(), problems: [] as string[] };
+  const verdicts = new Map<number, boolean>();
+  const [turnTexts, emailBodies, themeRows, utteranceIds, results] = await Promise.all([
+    readTurns(ctx, draft.content_blocks),
+    readEmailBodies(ctx, draft.content_blocks),
+    readThemes(ctx, draft.content_blocks),
+    readUtterances(ctx, draft.content_blocks),
+    rerunQueries(ctx, draft.content_blocks),
+  ]);
+
+  draft.content_blocks.forEach((block, i) => {
+    const label = `block ${i + 1} (${block.kind})`;
+    const fail = (t: Tally, why: string) => {
+      t.removed++;
+      report.problems.push(`${label}: ${why}`);
+      verdicts.set(i, false);
+    };
+    const pass = (t: Tally) => {
+      t.verified++;
+      verdicts.set(i, true);
+    };
+    switch (block.kind) {
+      case 'quote': {
+        report.quotes.checked++;
+        const source = block.source.turn_id ? turnTexts.get(block.source.turn_id) : emailBodies.get(block.source.interaction_id);
+        if (!source) return fail(report.quotes, `${block.source.turn_id ? `turn ${block.source.turn_id}` : `email ${block.source.interaction_id}`} is not in this workspace`);
+        if (source.interactionId !== block.source.interaction_id) return fail(report.quotes, `turn ${block.source.turn_id} belongs to another interaction`);
+        if (!squash(source.text).includes(squash(block.text))) return fail(report.quotes, `the quote is not verbatim in ${block.source.turn_id ? `turn ${block.source.turn_id}` : 'the email'}`);
+        return pass(report.quotes);
+      }
+      case 'table': {
+        report.tables.checked++;
+        const rows = results.get(canonicalJson(block.query));
+        if (!rows) return fail(report.tables, 'its query could not be re-run');
+        const missing = block.data.findIndex((row) => !rows.some((r) => block.columns.every((c) => sameCell(row[c.key], r[c.key]))));
+        if (missing >= 0) return fail(report.tables, `row ${missing + 1} is not in its query's result`);
+        return pass(report.tables);
+      }
+      case 'metric': {
+        report.metrics.checked++;
+        const rows = results.get(canonicalJson(block.query));
+        if (!rows) return fail(report.metrics, 'its query could not be re-run');
+        if (!sameCell(block.value, rows[0]?.[block.column])) return fail(report.metrics, `${block.column} is ${JSON.stringify(rows[0]?.[block.column] ?? null)}, not ${JSON.stringify(block.value)}`);
+        return pass(report.metrics);
+      }
+      case 'theme_finding': {
+        report.themes.checked++;
+        const theme = themeRows.get(block.theme_id);
+        if (!theme) return fail(report.themes, `theme ${block.theme_id} is not in this workspace`);
+        if (theme.label !== block.label || theme.memberCount !== block.member_count) return fail(report.themes, `theme ${block.theme_id} is "${theme.label}" with ${theme.memberCount} members`);
+        return pass(report.themes);
+      }
+      case 'citation':
+        if (block.cite === 'utterance' && !utteranceIds.has(block.ref)) return fail(tally(), `utterance ${block.ref} is not in this workspace`);
+        verdicts.set(i, true);
+        return;
+      default:
+        verdicts.set(i, true);
+    }
+  });
+
+  const kept = draft.content_blocks.filter((_, i) => verdicts.get(i));
+  const numbers = checkProseNumbers(draft.text, kept);
+  const removed = draft.content_blocks.length - kept.length;
+  const blocks: BlockDraft[] = [...kept];
+  if (removed > 0) {
+    // Built after the number check on purpose: this note's own counts describe the check, not the data.
+    blocks.push({ kind: 'callout', tone: 'warning', markdown: `${removed} block${removed === 1 ? '' : 's'} of this answer could not be verified against the data and ${removed === 1 ? 'was' : 'were'} removed.` });
+  }
+  return {
+    text: draft.text,
+    content_blocks: blocks,
+    follow_ups: draft.follow_ups,
+    grounding: {
+      verified: removed === 0 && numbers.unverified.length === 0,
+      quotes: report.quotes,
+      tables: report.tables,
+      metrics: report.metrics,
+      themes: report.themes,
+      numbers,
+      problems: report.problems,
+    },
+  };
+}
+
+// ---- reads ---------------------------------------------------------------------------------
+
+type Source = { text: string; interactionId: string };
+
+async function readTurns(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Source>> {
+  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'quote' && b.source.turn_id ? [b.source.turn_id] : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: transcriptTurns.id, text: transcriptTurns.text, interactionId: transcriptTurns.interactionId })
+    .from(transcriptTurns)
+    .where(and(eq(transcriptTurns.workspaceId, ctx.workspaceId), inArray(transcriptTurns.id, ids)));
+  return new Map(rows.map((r) => [r.id, { text: r.text, interactionId: r.interactionId }]));
+}
+
+async function readEmailBodies(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Source>> {
+  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'quote' && !b.source.turn_id ? [b.source.interaction_id] : [])))];
+  if (ids.length === 0) return new Map();
+  const rows = await ctx.db
+    .select({ id: interactions.id, body: interactions.body })
+    .from(interactions)
+    .where(and(eq(interactions.workspaceId, ctx.workspaceId), eq(interactions.kind, 'email'), inArray(interactions.id, ids)));
+  return new Map(rows.filter((r) => r.body).map((r) => [r.id, { text: r.body ?? '', interactionId: r.id }]));
+}
+
+async function readThemes(ctx: GroundingContext, blocks: readonly BlockDraft[]) {
+  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'theme_finding' ? [b.theme_id] : [])))];
+  if (ids.length === 0) return new Map<string, { label: string; memberCount: number }>();
+  const rows = await ctx.db
+    .select({ id: themes.id, label: themes.label, memberCount: themes.memberCount })
+    .from(themes)
+    .where(and(eq(themes.workspaceId, ctx.workspaceId), inArray(themes.id, ids)));
+  return new Map(rows.map((r) => [r.id, r]));
+}
+
+async function readUtterances(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Set<string>> {
+  const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'citation' && b.cite === 'utterance' && UUID.test(b.ref) ? [b.ref] : [])))];
+  if (ids.length === 0) return new Set();
+  const rows = await ctx.db
+    .select({ id: utterances.id })
+    .from(utterances)
+    .where(and(eq(utterances.workspaceId, ctx.workspaceId), inArray(utterances.id, ids)));
+  return new Set(rows.map((r) => r.id));
+}
+
+/** Each distinct table or metric query re-run once; a failed re-run has no entry. */
+async function rerunQueries(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Record<string, unknown>[]>> {
+  const queries = new Map<string, Record<string, unknown>>();
+  for (const b of blocks) if (b.kind === 'table' || b.kind === 'metric') queries.set(canonicalJson(b.query), b.query);
+  const results = new Map<string, Record<string, unknown>[]>();
+  for (const [key, query] of queries) {
+    const result = await ctx.rerun(query);
+    const rows = result.ok ? (result.output as { results?: unknown }).results : undefined;
+    if (Array.isArray(rows)) results.set(key, rows as Record<string, unknown>[]);
+  }
+  return results;
+}
+
+// ---- cells and numbers -----------------------------------------------------------------------
+
+/** Two cells are the same value: numbers by value (a numeric string matches its number), the rest exactly. */
+export function sameCell(a: unknown, b: unknown): boolean {
+  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
+  if (typeof a === 'number' || typeof b === 'number') {
+    const x = typeof a === 'string' && a.trim() !== '' ? Number(a) : a;
+    const y = typeof b === 'string' && b.trim() !== '' ? Number(b) : b;
+    return typeof x === 'number' && typeof y === 'number' && Number.isFinite(x) && x === y;
+  }
+  if (typeof a === 'object' || typeof b === 'object') return canonicalJson(a) === canonicalJson(b);
+  return a === b;
+}
+
+/**
+ * A number as prose writes it: optional $, digits with thousands commas, decimals, a K/M/B scale
+ * and %. Not preceded or followed by a letter or digit (so "Q3", "SOC2", "H1" and ids are words, not
+ * numbers).
+ */
+const PROSE_NUMBER = /(?<![A-Za-z0-9_.])\$?\d[\d,]*(?:\.\d+)?(?:\s?(?:[KkMmBb])(?![A-Za-z]))?%?(?![A-Za-z0-9_])/g;
+
+export function numericValue(token: string): number | null {
+  const m = /^\$?([\d,]*\d(?:\.\d+)?)\s?([KkMmBb])?%?$/.exec(token.trim());
+  if (!m) return null;
+  const base = Number(m[1]!.replace(/,/g, ''));
+  const scale = { k: 1e3, m: 1e6, b: 1e9 }[(m[2] ?? '').toLowerCase() as 'k' | 'm' | 'b'] ?? 1;
+  const value = base * scale;
+  return Number.isFinite(value) ? Math.round(value * 1e6) / 1e6 : null;
+}
+
+function numbersIn(value: unknown, into: Set<number>): void {
+  if (typeof value === 'number' && Number.isFinite(value)) into.add(Math.round(value * 1e6) / 1e6);
+  else if (typeof value === 'string') for (const m of value.matchAll(/\d+(?:\.\d+)?/g)) into.add(Number(m[0]));
+  else if (Array.isArray(value)) for (const v of value) numbersIn(v, into);
+  else if (value && typeof value === 'object') for (const v of Object.values(value)) numbersIn(v, into);
+}
+
+/** Every number in the prose (text and text/callout blocks) must be backed by the kept evidence. */
+function checkProseNumbers(text: string, kept: readonly BlockDraft[]): { checked: number; unverified: string[] } {
+  const backing = new Set<number>();
+  for (const b of kept) {
+    if (b.kind === 'table') {
+      for (const row of b.data) for (const c of b.columns) numbersIn(row[c.key], backing);
+      numbersIn(b.query, backing);
+    } else if (b.kind === 'metric') {
+      numbersIn(b.value, backing);
+      numbersIn(b.query, backing);
+    } else if (b.kind === 'theme_finding') {
+      backing.add(b.member_count);
+    }
+  }
+  const quotes = kept.flatMap((b) => (b.kind === 'quote' ? [b.text] : []));
+  const prose = [text, ...kept.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : []))];
+  let checked = 0;
+  const unverified: string[] = [];
+  for (const passage of prose) {
+    for (const token of stripUnchecked(passage, quotes).match(PROSE_NUMBER) ?? []) {
+      const value = numericValue(token);
+      if (value === null) continue;
+      checked++;
+      if (!backing.has(value)) unverified.push(token.trim());
+    }
+  }
+  return { checked, unverified };
+}
+
+/** Blank out what the number check does not read: verified quotes, code, link targets, URLs, list markers. */
+function stripUnchecked(passage: string, quotes: readonly string[]): string {
+  let out = passage;
+  for (const quote of [...quotes].sort((a, b) => b.length - a.length)) out = out.split(quote).join(' ');
+  return out
+    .replace(/`[^`]*`/g, ' ')
+    .replace(/\]\([^)]*\)/g, '] ')
+    .replace(/https?:\/\/\S+/g, ' ')
+    .replace(/^(\s*)\d+\.\s/gm, '$1 ');
+}

@@ -1,0 +1,146 @@
+import { stemWord } from '../../../platform/model/local.js';
+import type { BlockDraft } from '../answer.js';
+
+/**
+ * Turning search rows into checkable evidence: verbatim quotes cut from transcript turns at
+ * sentence boundaries (never rephrased), and table blocks whose rows are exactly the rows their
+ * query returned.
+ */
+
+type Row = Record<string, unknown>;
+type QuoteBlock = Extract<BlockDraft, { kind: 'quote' }>;
+type TableBlock = Extract<BlockDraft, { kind: 'table' }>;
+
+const str = (v: unknown): string | null => (typeof v === 'string' && v.length > 0 ? v : null);
+
+/** Sentences of a turn, each an exact substring of it. */
+export function sentencesOf(text: string): string[] {
+  return (text.match(/[^.!?]+[.!?]+["”’)]*|[^.!?]+$/g) ?? []).map((s) => s.trim()).filter((s) => s.length > 0);
+}
+
+const stems = (text: string): Set<string> => new Set((text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map(stemWord));
+
+/**
+ * The one or two consecutive sentences of a turn that say most about the topic (by shared word
+ * stems), as one verbatim substring; the first sentence when none shares a word.
+ */
+export function bestExcerpt(text: string, topic: string): string {
+  const sentences = sentencesOf(text);
+  if (sentences.length === 0) return text.trim();
+  const wanted = stems(topic);
+  const score = (s: string) => [...stems(s)].filter((w) => wanted.has(w)).length;
+  let best = 0;
+  sentences.forEach((s, i) => {
+    if (score(s) > score(sentences[best]!)) best = i;
+  });
+  const first = sentences[best]!;
+  const next = sentences[best + 1];
+  // Two sentences when the first is short and the pair is still a verbatim run of the turn.
+  if (next && first.length < 90) {
+    const start = text.indexOf(first);
+    const nextAt = start >= 0 ? text.indexOf(next, start + first.length) : -1;
+    const pair = nextAt >= 0 ? text.slice(start, nextAt + next.length).trim() : '';
+    if (pair && pair.length <= 400) return pair;
+  }
+  return first;
+}
+
+export interface QuoteCandidate {
+  interactionId: string;
+  turnId: string;
+  speaker: string | null;
+  occurredAt: string | null;
+  account: string | null;
+  text: string;
+}
+
+export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock['stance'] = 'supports'): QuoteBlock {
+  return {
+    kind: 'quote',
+    text: bestExcerpt(c.text, topic),
+    source: { interaction_id: c.interactionId, turn_id: c.turnId, speaker: c.speaker, occurred_at: c.occurredAt, account: c.account },
+    stance,
+  };
+}
+
+/** Customer-side turns matched by a fuzzy search, most relevant interaction first, one per interaction. */
+export function externalTurnsOf(rows: readonly Row[], limit: number): QuoteCandidate[] {
+  const out: QuoteCandidate[] = [];
+  for (const row of rows) {
+    const turns = Array.isArray(row.matching_turns) ? (row.matching_turns as Row[]) : [];
+    const turn = turns.find((t) => t.side === 'external' && str(t.turn_id) && str(t.text));
+    if (!turn) continue;
+    out.push({
+      interactionId: String(row.id),
+      turnId: String(turn.turn_id),
+      speaker: str(turn.speaker_name),
+      occurredAt: str(row.occurred_at),
+      account: str(row.account_name),
+      text: String(turn.text),
+    });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** Hydrated semantic rows (one per turn), distinct texts, with account names looked up separately. */
+export function semanticTurnsOf(rows: readonly Row[], accounts: ReadonlyMap<string, string | null>, limit: number): QuoteCandidate[] {
+  const seen = new Set<string>();
+  const out: QuoteCandidate[] = [];
+  for (const row of rows) {
+    const text = str(row.text);
+    if (!text || row.side !== 'external' || !str(row.id) || !str(row.interaction_id)) continue;
+    const key = text.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push({
+      interactionId: String(row.interaction_id),
+      turnId: String(row.id),
+      speaker: str(row.speaker),
+      occurredAt: str(row.occurred_at),
+      account: accounts.get(String(row.interaction_id)) ?? null,
+      text,
+    });
+    if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/** A table of rows exactly as the query returned them, on the given columns. */
+export function tableBlock(title: string, columns: [key: string, label: string][], rows: readonly Row[], query: Record<string, unknown>): TableBlock {
+  return {
+    kind: 'table',
+    title,
+    columns: columns.map(([key, label]) => ({ key, label })),
+    data: rows.map((r) => Object.fromEntries(columns.map(([key]) => [key, r[key] ?? null]))),
+    query,
+  };
+}
+
+/** "$80,800" for an amount cell (the verifier reads it back as 80800). */
+export const money = (value: unknown): string | null => (typeof value === 'number' ? `$${Math.round(value).toLocaleString('en-US')}` : null);
+
+/** "2026-11-20" from a timestamp cell (its digits are the cell's own). */
+export const day = (value: unknown): string | null => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null);
+
+/** Words that recur across quotes (stems shared by at least two), for a plain summary line. */
+export function recurringWords(texts: readonly string[], topic: string, max = 5): string[] {
+  const skip = stems(`${topic} the and that this with have will would could should about they them their there what when your been just really also very much more some like know think going want need`);
+  const counts = new Map<string, { n: number; word: string }>();
+  for (const text of texts) {
+    const seen = new Set<string>();
+    for (const word of text.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []) {
+      const stem = stemWord(word);
+      if (skip.has(stem) || seen.has(stem)) continue;
+      seen.add(stem);
+      const entry = counts.get(stem) ?? { n: 0, word };
+      entry.n++;
+      counts.set(stem, entry);
+    }
+  }
+  return [...counts.values()]
+    .filter((e) => e.n >= 2)
+    .sort((a, b) => b.n - a.n || a.word.localeCompare(b.word))
+    .slice(0, max)
+    .map((e) => e.word);
+}

@@ -1,0 +1,397 @@
+import { stemWord } from '../../../platform/model/local.js';
+import type { StepResult, ToolCall } from '../../../platform/model/port.js';
+import type { AnswerDraft, BlockDraft } from '../answer.js';
+import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
+import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
+import { day, externalTurnsOf, money, quoteBlock, recurringWords, semanticTurnsOf, tableBlock } from './evidence.js';
+import type { DealFilter, Intent } from './intent.js';
+import { topicWords, voiceTopic } from './intent.js';
+
+/**
+ * What to do next for each kind of ask: the searches still missing, or the answer composed from the
+ * searches' results. Every table and metric carries the exact request its cells came from; every
+ * quote is cut verbatim from a turn a search returned; prose numbers come only from those cells.
+ */
+
+const SEARCH = 'search_query';
+type Query = Record<string, unknown>;
+
+export const call = (ctx: PolicyContext, purpose: string, args: Query, tool = SEARCH): ToolCall => ({ id: `s${ctx.step}_${purpose}`, name: tool, arguments: args });
+export const calls = (...toolCalls: ToolCall[]): StepResult => ({ content: null, tool_calls: toolCalls, usage: null });
+export const finish = (answer: AnswerDraft): StepResult => ({ content: null, tool_calls: [{ id: 'final', name: FINAL_ANSWER, arguments: answer }], usage: null });
+
+/** The request a result was produced by, read back from the transcript is not needed: each plan rebuilds it identically. */
+const QUERIES = {
+  resolve: (name: string): Query => ({ query: name, mode: 'fuzzy', limit: 1 }),
+  recent: (account: string): Query => ({ surface: 'interactions', filters: [{ field: 'account_name', op: 'eq', value: account }], order_by: { field: 'occurred_at', dir: 'desc' }, limit: 5 }),
+  openDeals: (account: string): Query => ({
+    surface: 'deals',
+    filters: [
+      { field: 'account_name', op: 'eq', value: account },
+      { field: 'is_closed', op: 'eq', value: false },
+    ],
+    order_by: { field: 'close_date', dir: 'asc' },
+    limit: 10,
+  }),
+  accountVoice: (account: string): Query => ({ query: `${account}: pricing, budget, security, renewal, timeline`, mode: 'fuzzy', max_subqueries: 5, limit: 8 }),
+  voice: (topic: string): Query => ({ query: topic, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 8 }),
+  accountsOf: (ids: string[]): Query => ({ surface: 'interactions', filters: [{ field: 'id', op: 'in', value: ids }], limit: ids.length }),
+  fuzzy: (text: string): Query => ({ query: text, mode: 'fuzzy', limit: 8 }),
+};
+
+export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
+  switch (intent.kind) {
+    case 'no_search':
+      return finish({
+        text: "I can't search this workspace's calls, emails or CRM from this run: the search tool is not available to it (the agent's tool blocklist or the credential's scopes leave it out). So I have no evidence to answer with, and I won't guess.",
+        content_blocks: [],
+        follow_ups: [],
+      });
+    case 'account_brief':
+    case 'account_topic':
+      return accountStep(ctx, intent);
+    case 'activity_count':
+      return intent.account ? accountStep(ctx, intent) : activityStep(ctx, intent, null);
+    case 'deals':
+      return dealsStep(ctx, intent);
+    case 'voice':
+      return voiceStep(ctx, intent.topic);
+    case 'general':
+      return generalStep(ctx);
+  }
+}
+
+// ---- accounts: resolve the name, ask or assume when it is ambiguous ----------------------------
+
+type AccountIntent = Extract<Intent, { kind: 'account_brief' | 'account_topic' | 'activity_count' }>;
+
+interface Resolution {
+  name: string | null;
+  /** How the name was settled, said in the answer when it was an assumption. */
+  note: string | null;
+}
+
+function accountStep(ctx: PolicyContext, intent: AccountIntent): StepResult {
+  const asked = intent.account ?? '';
+  const resolved = ctx.results.get('resolve');
+  if (!resolved) return ctx.mustFinish ? finish(nothingYet(ctx)) : calls(call(ctx, 'resolve', QUERIES.resolve(asked)));
+  const matches = matchedAccounts(resolved)[0]?.matched ?? [];
+  const reply = ctx.results.get('ask');
+  let resolution: Resolution;
+  if (matches.length === 0) {
+    return finish({
+      text: `I couldn't find an account called **${asked}** in this workspace's CRM, so I have nothing to ${intent.kind === 'account_brief' ? 'brief you on' : 'report'} for it. Check the spelling, or ask about the account by its full CRM name.`,
+      content_blocks: [],
+      follow_ups: ['Which accounts do we have calls with?'],
+    });
+  }
+  const exact = matches.find((m) => m.name.toLowerCase() === asked.toLowerCase());
+  if (exact || matches.length === 1) {
+    resolution = { name: (exact ?? matches[0]!).name, note: null };
+  } else if (reply?.ok) {
+    const answer = reply.output as { answer?: string; option_id?: string | null };
+    const chosen = matches.find((m) => m.id === answer.option_id) ?? matches.find((m) => m.name.toLowerCase() === String(answer.answer ?? '').trim().toLowerCase());
+    resolution = { name: chosen?.name ?? String(answer.answer ?? '').trim(), note: null };
+  } else if (ctx.mayAsk && !reply && !ctx.mustFinish) {
+    return calls(
+      call(
+        ctx,
+        'ask',
+        { question: `"${asked}" matches ${matches.map((m) => m.name).join(' and ')} in your CRM. Which one do you mean?`, options: matches.map((m) => ({ id: m.id, label: m.name })) },
+        ASK_USER,
+      ),
+    );
+  } else {
+    const [first, ...others] = matches;
+    resolution = { name: first!.name, note: `I took "${asked}" to mean **${first!.name}**; ${others.map((o) => o.name).join(' and ')} also ${others.length === 1 ? 'matches' : 'match'}. Ask again with the full name for ${others.length === 1 ? 'it' : 'them'}.` };
+  }
+  const name = resolution.name ?? asked;
+  if (intent.kind === 'account_brief') return briefStep(ctx, name, resolution.note);
+  if (intent.kind === 'account_topic') return accountTopicStep(ctx, name, resolution.note);
+  return activityStep(ctx, intent, { name, note: resolution.note });
+}
+
+// ---- a brief on one account ------------------------------------------------------------------
+
+function briefStep(ctx: PolicyContext, account: string, note: string | null): StepResult {
+  const recent = ctx.results.get('recent');
+  const deals = ctx.results.get('deals');
+  const voice = ctx.results.get('voice');
+  if (!recent && !ctx.mustFinish) {
+    return calls(call(ctx, 'recent', QUERIES.recent(account)), call(ctx, 'deals', QUERIES.openDeals(account)), call(ctx, 'voice', QUERIES.accountVoice(account)));
+  }
+  const blocks: BlockDraft[] = [];
+  const lines: string[] = [];
+  if (note) lines.push(note, '');
+  const recentRows = rowsOf(recent);
+  const dealRows = rowsOf(deals);
+  const quotes = externalTurnsOf(rowsOf(voice), 4).map((c) => quoteBlock(c, 'pricing budget security renewal timeline concern', 'context'));
+
+  lines.push(`### Where things stand with ${account}`);
+  if (recentRows.length === 0) {
+    lines.push(`I found no calls, meetings or emails with ${account} in this workspace. ${staleNote(recent)}`.trim());
+  } else {
+    const last = recentRows[0]!;
+    lines.push(`The latest touchpoint is the ${String(last.kind)} **${String(last.title)}** on ${day(last.occurred_at) ?? 'an unknown date'}. The most recent interactions are in the table below.`);
+    blocks.push(tableBlock(`Recent interactions with ${account}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title']], recentRows, QUERIES.recent(account)));
+  }
+  lines.push('', '### Open deals');
+  if (dealRows.length === 0) {
+    lines.push(deals?.ok ? `No open deals are recorded for ${account}.` : `I could not read ${account}'s deals: ${whyEmpty(deals)}.`);
+  } else {
+    for (const d of dealRows) lines.push(`- **${String(d.name)}**: ${String(d.stage)}${money(d.amount) ? `, ${money(d.amount)}` : ', amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
+    blocks.push(tableBlock(`Open deals with ${account}`, [['name', 'Deal'], ['stage', 'Stage'], ['amount', 'Amount'], ['close_date', 'Close date']], dealRows, QUERIES.openDeals(account)));
+  }
+  lines.push('', '### What they said');
+  if (quotes.length === 0) {
+    lines.push(`I found no customer-side remarks from ${account} about pricing, budget, security, renewal or timelines in the transcripts, so the call should find out where they stand.`);
+  } else {
+    lines.push(`In their own words, from recent conversations (customer side only):`);
+    for (const q of quotes) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+    blocks.push(...quotes);
+  }
+  if (ctx.mustFinish) lines.push('', '_I ran out of turns before every search finished; this brief may be incomplete._');
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: [
+      `What are ${account}'s decision criteria and who signs off?`,
+      dealRows.length > 0 ? `What could push the open deal's close date?` : `Is there a new opportunity to open with ${account}?`,
+      `Which concerns from the last call are still open?`,
+      `What do other customers like ${account} say about pricing?`,
+    ],
+  });
+}
+
+// ---- one account, one topic, maybe a window ---------------------------------------------------
+
+function accountTopicStep(ctx: PolicyContext, account: string, note: string | null): StepResult {
+  const question = ctx.ask.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account);
+  const found = ctx.results.get('topic');
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.fuzzy(question)));
+  const plan = planOf(found);
+  const window = plan.date_phrase;
+  const topic = topicWords(ctx.ask).join(' ') || 'this';
+  const inWindow = externalTurnsOf(rowsOf(found), 5);
+  const widened = ctx.results.get('widen');
+  if (rowsOf(found).length === 0 && window && !widened && !ctx.mustFinish) {
+    return calls(call(ctx, 'widen', QUERIES.fuzzy(question.replace(new RegExp(escapeRegExp(window), 'i'), ' ').replace(/\s+/g, ' ').trim())));
+  }
+  const lines: string[] = [];
+  if (note) lines.push(note, '');
+  const blocks: BlockDraft[] = [];
+  const matchedRows = rowsOf(found);
+  if (inWindow.length > 0) {
+    lines.push(`Here is what people at **${account}** said about ${topic}${window ? ` (${window})` : ''}, verbatim from the transcripts:`);
+    for (const c of inWindow) {
+      const q = quoteBlock(c, topic);
+      lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+      blocks.push(q);
+    }
+  } else if (matchedRows.length > 0) {
+    // The topic came up (in titles or summaries) but nobody on the customer side said it in a transcript turn.
+    lines.push(
+      `No one on **${account}**'s side said anything about ${topic}${window ? ` ${window}` : ''} in a transcript I can quote. The topic does come up in these interactions' titles or summaries (in the table), so they are the place to look.`,
+    );
+    blocks.push(tableBlock(`Interactions with ${account} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['summary', 'Summary']], matchedRows, QUERIES.fuzzy(question)));
+  } else {
+    lines.push(`I found nothing that people at **${account}** said about ${topic}${window ? ` ${window}` : ''}: ${whyEmpty(found)}. ${staleNote(found)}`.trim());
+    const outside = externalTurnsOf(rowsOf(widened), 3);
+    if (outside.length > 0) {
+      lines.push('', `Outside that window, they did say:`);
+      for (const c of outside) {
+        const q = quoteBlock(c, topic, 'context');
+        lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+        blocks.push(q);
+      }
+    }
+  }
+  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`Prep me for my next call with ${account}`, `What do other customers say about ${topic}?`] });
+}
+
+// ---- counts of activity ------------------------------------------------------------------------
+
+function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activity_count' }>, account: { name: string; note: string | null } | null): StepResult {
+  const filters: Query[] = [];
+  if (intent.interaction) filters.push({ field: 'kind', op: 'eq', value: intent.interaction });
+  if (account) filters.push({ field: 'account_name', op: 'eq', value: account.name });
+  if (intent.since) filters.push({ field: 'occurred_at', op: 'gte', value: intent.since });
+  if (intent.until) filters.push({ field: 'occurred_at', op: 'lt', value: intent.until });
+  if (filters.length === 0) filters.push({ field: 'kind', op: 'in', value: ['call', 'meeting', 'email'] });
+  const countQuery: Query = { surface: 'interactions', filters, metrics: [{ fn: 'count' }] };
+  const listQuery: Query = { surface: 'interactions', filters, order_by: { field: 'occurred_at', dir: 'desc' }, limit: 10 };
+  const counted = ctx.results.get('count');
+  if (!counted && !ctx.mustFinish) return calls(call(ctx, 'count', countQuery), call(ctx, 'list', listQuery));
+  const n = rowsOf(counted)[0]?.count;
+  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings and emails'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${intent.windowPhrase}` : ''}`;
+  const lines: string[] = account?.note ? [account.note, ''] : [];
+  const blocks: BlockDraft[] = [];
+  if (typeof n !== 'number') {
+    lines.push(`I could not count the ${what}: ${whyEmpty(counted)}.`);
+  } else {
+    blocks.push({ kind: 'metric', label: capitalize(what), value: n, column: 'count', query: countQuery });
+    lines.push(n === 0 ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim() : `There ${n === 1 ? 'was' : 'were'} **${n}** ${what}.`);
+    const rows = rowsOf(ctx.results.get('list'));
+    if (rows.length > 0) blocks.push(tableBlock(`Most recent ${what}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, listQuery));
+  }
+  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: account ? [`Prep me for my next call with ${account.name}`] : [] });
+}
+
+// ---- deals -----------------------------------------------------------------------------------
+
+function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }>): StepResult {
+  const filters = intent.filters as unknown as Query[];
+  const listQuery: Query = { surface: 'deals', filters, order_by: { field: 'amount', dir: 'desc' }, limit: 25 };
+  const totalsQuery: Query = { surface: 'deals', filters, metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] };
+  const totals = ctx.results.get('totals');
+  if (!totals && !ctx.mustFinish) return calls(call(ctx, 'totals', totalsQuery), call(ctx, 'list', listQuery));
+  const described = intent.described.length > 0 ? intent.described.join(', ') : 'in the pipeline';
+  const row = rowsOf(totals)[0];
+  const count = typeof row?.count === 'number' ? row.count : null;
+  const sum = typeof row?.sum_amount === 'number' ? row.sum_amount : null;
+  const rows = rowsOf(ctx.results.get('list'));
+  const blocks: BlockDraft[] = [];
+  const lines: string[] = [];
+  if (count === null) {
+    lines.push(`I could not read the deals ${described}: ${whyEmpty(totals)}.`);
+    return finish({ text: lines.join('\n'), content_blocks: [], follow_ups: [] });
+  }
+  blocks.push({ kind: 'metric', label: `Deals ${described}`, value: count, column: 'count', query: totalsQuery });
+  if (count === 0) {
+    lines.push(`No deals match (${describeFilters(intent.filters)}). ${staleNote(totals)}`.trim());
+  } else {
+    blocks.push({ kind: 'metric', label: `Total amount of deals ${described}`, value: sum, column: 'sum_amount', query: totalsQuery });
+    lines.push(
+      `**${count}** deal${count === 1 ? '' : 's'} ${count === 1 ? 'matches' : 'match'} (${describeFilters(intent.filters)})${sum !== null ? `, **${money(sum)}** in total` : ' (their amounts are not recorded)'}.`,
+    );
+    if (intent.want !== 'count' || count <= 25) {
+      lines.push('', rows.length < count ? `The largest ones, by amount:` : `By amount:`);
+      for (const d of rows.slice(0, 10)) lines.push(`- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
+      blocks.push(tableBlock(`Deals ${described}`, [['name', 'Deal'], ['account_name', 'Account'], ['stage', 'Stage'], ['amount', 'Amount'], ['close_date', 'Close date']], rows, listQuery));
+    }
+  }
+  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: count > 0 ? ['Which of these deals are at risk of slipping?', 'What did the buyers on these deals say about pricing?'] : [] });
+}
+
+function describeFilters(filters: readonly DealFilter[]): string {
+  const ops: Record<DealFilter['op'], string> = { eq: 'is', gt: 'over', gte: 'on or after', lt: 'before', lte: 'at most' };
+  return filters
+    .map((f) => {
+      if (f.field === 'is_closed') return f.value ? 'closed' : 'open';
+      if (f.field === 'is_won') return f.value ? 'won' : 'not won';
+      if (f.field === 'amount' && typeof f.value === 'number') return `amount ${f.op === 'gt' ? 'over' : f.op === 'lt' ? 'under' : f.op === 'gte' ? 'at least' : 'at most'} ${money(f.value)}`;
+      return `${f.field.replace(/_/g, ' ')} ${ops[f.op]} ${String(f.value)}`;
+    })
+    .join(', ');
+}
+
+/** Generic words of a voice question that say nothing about its subject. */
+const NOT_TOPIC = new Set(['push', 'back', 'pushback', 'objection', 'objections', 'worried', 'worry', 'anyone', 'top', 'come', 'comes', 'main', 'biggest', 'most', 'common']);
+
+function sharesTopicWord(text: string, topic: string): boolean {
+  const words = (topic.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !NOT_TOPIC.has(w)).map(stemWord);
+  if (words.length === 0) return true;
+  const have = new Set((text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map(stemWord));
+  return words.some((w) => have.has(w));
+}
+
+// ---- what customers say ------------------------------------------------------------------------
+
+function voiceStep(ctx: PolicyContext, topic: string): StepResult {
+  const found = ctx.results.get('voice');
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'voice', QUERIES.voice(topic)));
+  const rows = rowsOf(found).filter((r) => r.side === 'external');
+  const ids = [...new Set(rows.map((r) => String(r.interaction_id)))];
+  const named = ctx.results.get('accounts');
+  if (ids.length > 0 && !named && !ctx.mustFinish) return calls(call(ctx, 'accounts', QUERIES.accountsOf(ids)));
+  const accounts = new Map(rowsOf(named).map((r) => [String(r.id), typeof r.account_name === 'string' ? r.account_name : null]));
+  const subject = (voiceTopic(ctx.ask).split(' ').filter((w) => !NOT_TOPIC.has(w.toLowerCase())).join(' ') || voiceTopic(ctx.ask));
+  // The local embedder matches words, not meaning: keep the turns that share a content word with the
+  // topic ("sync back" is not "push back"), unless that would leave almost nothing.
+  const all = semanticTurnsOf(rows, accounts, 12);
+  const relevant = all.filter((c) => sharesTopicWord(c.text, topic));
+  const candidates = (relevant.length >= 2 ? relevant : all).slice(0, 6);
+  if (candidates.length === 0) {
+    return finish({
+      text: `I found no customer statements about ${subject} in this workspace's calls and meetings: ${whyEmpty(found)}. ${staleNote(found)}`.trim(),
+      content_blocks: [],
+      follow_ups: ['What do customers talk about most?'],
+    });
+  }
+  const quotes = candidates.map((c) => quoteBlock(c, topic));
+  const lines = [`What customers said about ${subject}, in their own words (closest matches first; buyers only, not investors, vendors or partners):`, ''];
+  for (const q of quotes) lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
+  const recurring = recurringWords(quotes.map((q) => q.text), topic);
+  if (recurring.length > 0) lines.push('', `Words that come back across these quotes: ${recurring.join(', ')}.`);
+  if (quotes.length < 3) lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
+  lines.push('', `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`);
+  return finish({ text: lines.join('\n'), content_blocks: quotes, follow_ups: [`Which accounts raise ${subject} most often?`, `How has talk about ${subject} changed over the last quarter?`] });
+}
+
+// ---- anything else ----------------------------------------------------------------------------
+
+function generalStep(ctx: PolicyContext): StepResult {
+  const query = QUERIES.fuzzy(ctx.ask);
+  const found = ctx.results.get('search');
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'search', query));
+  const rows = rowsOf(found);
+  if (rows.length === 0) {
+    return finish({ text: `Nothing in the workspace's calls, meetings or emails matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(), content_blocks: [], follow_ups: [] });
+  }
+  const topic = topicWords(ctx.ask).join(' ');
+  const quotes = externalTurnsOf(rows, 4).map((c) => quoteBlock(c, topic, 'context'));
+  const lines = [`These calls, meetings and emails match best (most relevant first):`, ''];
+  for (const r of rows.slice(0, 8)) lines.push(`- ${day(r.occurred_at) ?? ''} ${String(r.kind)} **${String(r.title)}**${r.account_name ? ` (${String(r.account_name)})` : ''}`);
+  if (quotes.length > 0) {
+    lines.push('', 'What customers said in them:');
+    for (const q of quotes) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+  }
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: [tableBlock('Matching interactions', [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, query), ...quotes],
+    follow_ups: [],
+  });
+}
+
+// ---- small helpers -----------------------------------------------------------------------------
+
+function nothingYet(ctx: PolicyContext): AnswerDraft {
+  return { text: `I ran out of turns before I could search for an answer to "${ctx.ask}". Ask again with a larger budget (depth standard or deep).`, content_blocks: [], follow_ups: [] };
+}
+
+/**
+ * Why a search came back empty, in words. The search's own message is not repeated: it carries
+ * counts that no table in the answer would back.
+ */
+function whyEmpty(result: Result | undefined): string {
+  if (!result) return 'the search did not run';
+  if (!result.ok) return `the search failed (${result.error.code})`;
+  switch (searchNotes(result).emptyReason) {
+    case 'not_synced':
+      return 'nothing has been synced to this workspace yet';
+    case 'scope_disjoint':
+      return "the period asked for lies outside the data's span";
+    case 'read_failed':
+      return 'the search could not read the data (try again)';
+    default:
+      return 'nothing in the data matched';
+  }
+}
+
+function staleNote(result: Result | undefined): string {
+  return searchNotes(result).stale ? 'Note: the synced data is behind, so recent activity may be missing.' : '';
+}
+
+function planOf(result: Result | undefined): { date_phrase: string | null } {
+  if (!result?.ok) return { date_phrase: null };
+  const plan = (result.output as { detail?: { internal?: { plan?: { date_phrase?: string | null } } } }).detail?.internal?.plan;
+  return { date_phrase: plan?.date_phrase ?? null };
+}
+
+/** The company name as the user wrote it (the first one the resolve step looked up). */
+function matchedAsked(ctx: PolicyContext): string | null {
+  return matchedAccounts(ctx.results.get('resolve'))[0]?.asked ?? null;
+}
+
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,37 @@
+import type { AgentMessage } from '../../platform/model/port.js';
+import { TURN_BUDGET, type AgentRunInput, type AgentRunState } from './run-state.js';
+
+/** An earlier turn of the thread, as the agent sees it. */
+export interface ThreadTurn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/**
+ * The system message every agent run starts with: the agent's own instructions, then what the loop
+ * guarantees and expects (dates, tools, the answer format, grounding). "Today is" is fixed when the
+ * run starts, so every turn (and every retry of one) reads the same date.
+ */
+export function systemPrompt(input: AgentRunInput, now: Date): string {
+  return [
+    input.agent.prompt,
+    '',
+    `Today is ${now.toISOString().slice(0, 10)}.`,
+    `Agent: ${input.agent.slug}`,
+    input.on_question === 'pause'
+      ? 'You may ask the user one clarifying question with ask_user when the data is ambiguous in a way that changes the answer.'
+      : 'You cannot ask the user anything: choose the most likely reading and say which one you chose.',
+    'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
+    'Quote blocks must be verbatim words from the cited transcript turn (or email body) with its interaction_id and turn_id; table and metric blocks must carry the search.query request their cells came from, unchanged.',
+    'Every quote, cell and number is checked against the data before the answer is shown; anything that does not check out is removed.',
+  ].join('\n');
+}
+
+/** A new run's state: the system message, the thread so far, and the user's words for this turn. */
+export function initialAgentState(input: AgentRunInput, history: readonly ThreadTurn[], now: Date): Partial<AgentRunState> & { messages: AgentMessage[] } {
+  return {
+    messages: [{ role: 'system', content: systemPrompt(input, now) }, ...history.map((t) => ({ role: t.role, content: t.content }) as AgentMessage), { role: 'user', content: input.message }],
+    turns_used: 0,
+    turn_budget: TURN_BUDGET[input.depth],
+  };
+}

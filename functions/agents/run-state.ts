@@ -1,0 +1,101 @@
+import { z } from 'zod';
+import type { AgentMessage } from '../../platform/model/port.js';
+import { AnswerSchema, ContentBlockSchema } from './answer.js';
+
+/**
+ * What an agent run stores: its input (fixed at start) and its state (the transcript and the loop's
+ * bookkeeping, committed with every turn). Both are parsed on every delivery (queues/agent-run.ts).
+ */
+
+export const AGENT_RUN_KIND = 'agent_run';
+
+export const DEPTHS = ['quick', 'standard', 'deep'] as const;
+export type Depth = (typeof DEPTHS)[number];
+
+/** Turns per depth tier (spec, Limits: chat turn budget). */
+export const TURN_BUDGET: Record<Depth, number> = { quick: 10, standard: 50, deep: 75 };
+
+/**
+ * Tokens per depth tier, counted only when the provider reports usage: past it the run finishes with
+ * the best answer so far (`partial_reason: usage_limit`). The local model reports none.
+ */
+export const TOKEN_BUDGET: Record<Depth, number> = { quick: 200_000, standard: 1_000_000, deep: 2_000_000 };
+
+export const ON_QUESTION = ['auto', 'pause'] as const;
+export type OnQuestion = (typeof ON_QUESTION)[number];
+
+/** How a run was started (`trigger` on the read): the REST API, an MCP client, a routine, a parent run. */
+export const TRIGGERS = ['api', 'mcp', 'routine', 'delegate'] as const;
+export type Trigger = (typeof TRIGGERS)[number];
+
+const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
+
+export const AgentMessageSchema: z.ZodType<AgentMessage> = z.union([
+  z.object({ role: z.literal('system'), content: z.string() }),
+  z.object({ role: z.literal('user'), content: z.string() }),
+  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(ToolCallSchema).optional() }),
+  z.object({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string() }),
+]);
+
+export const RunAgentSchema = z.object({
+  id: z.string(),
+  slug: z.string(),
+  name: z.string(),
+  prompt: z.string(),
+  tool_blocklist: z.array(z.string()),
+  authored_by: z.enum(['amdahl', 'tenant']),
+});
+export type RunAgent = z.infer<typeof RunAgentSchema>;
+
+export const AgentRunInputSchema = z.object({
+  chat_id: z.uuid(),
+  /** The user's words for this turn. */
+  message: z.string(),
+  agent: RunAgentSchema,
+  on_question: z.enum(ON_QUESTION),
+  depth: z.enum(DEPTHS),
+  trigger: z.enum(TRIGGERS),
+  /** Whether the run may hand sub-tasks to other agents (a delegated run may not delegate again). */
+  may_delegate: z.boolean(),
+  /** Agents this run may delegate to; null means any agent of the roster. */
+  delegate_roster: z.array(z.string()).nullable(),
+});
+export type AgentRunInput = z.infer<typeof AgentRunInputSchema>;
+
+/** What the run is waiting for while paused (or, for a child, on which run). */
+export const PendingSchema = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('question'),
+    call_id: z.string(),
+    question: z.string(),
+    options: z.array(z.object({ id: z.string(), label: z.string() })),
+  }),
+  z.object({ kind: z.literal('approval'), call_id: z.string(), tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()), label: z.string() }),
+  z.object({ kind: z.literal('continue_or_finish') }),
+  z.object({ kind: z.literal('child'), call_id: z.string(), child_run_id: z.uuid(), agent: z.string() }),
+]);
+export type Pending = z.infer<typeof PendingSchema>;
+
+/** A reply to a pause, as resume validated it. */
+export const ReplySchema = z.record(z.string(), z.unknown());
+
+export const UsageSchema = z.object({ input_tokens: z.number().int().nullable(), output_tokens: z.number().int().nullable() });
+
+export const AgentRunStateSchema = z.object({
+  messages: z.array(AgentMessageSchema).default([]),
+  turns_used: z.number().int().min(0).default(0),
+  turn_budget: z.number().int().min(1).default(TURN_BUDGET.standard),
+  usage: UsageSchema.default({ input_tokens: null, output_tokens: null }),
+  /** The model's latest interim words (a hosted model's text between tool calls). */
+  draft_text: z.string().nullable().default(null),
+  pending: PendingSchema.nullable().default(null),
+  reply: ReplySchema.nullable().default(null),
+  /** Set when the run must answer now: the budget is spent, or the user chose to finish. */
+  finishing: z.enum(['turn_limit', 'usage_limit', 'user']).nullable().default(null),
+  /** Side effects the run proposed instead of doing (it could not ask for approval). */
+  proposals: z.array(z.object({ tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()) })).default([]),
+  answer: AnswerSchema.nullable().default(null),
+});
+export type AgentRunState = z.infer<typeof AgentRunStateSchema>;
+
+export const DraftSchema = z.object({ text: z.string().nullable(), content_blocks: z.array(ContentBlockSchema) });

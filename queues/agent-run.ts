@@ -1,0 +1,24 @@
+import { agentTurn } from '../functions/agents/loop.js';
+import { replySchemaForPendingInput } from '../functions/agents/pauses.js';
+import { onAgentRunEnded } from '../functions/agents/run-end.js';
+import { AGENT_RUN_KIND, AgentRunInputSchema, AgentRunStateSchema, type AgentRunInput, type AgentRunState } from '../functions/agents/run-state.js';
+import type { Services } from '../functions/services.js';
+import { definePipeline } from './pipeline.js';
+
+/**
+ * An agent run: chat turns, research jobs, routine fires and delegated sub-tasks (agents.md). One
+ * stage, `turn`, runs once per model turn and schedules itself until the run answers, pauses or
+ * fails; a pause's reply is validated against the schema the pause published and handed to the
+ * next turn as `state.reply`.
+ */
+export const agentRunPipeline = definePipeline<Services, AgentRunInput, AgentRunState>({
+  kind: AGENT_RUN_KIND,
+  input: AgentRunInputSchema,
+  state: AgentRunStateSchema,
+  stages: { turn: agentTurn },
+  // A hosted model's step plus the tools it calls; the local model takes a fraction of this.
+  deadlineMs: 120_000,
+  retry: { maxAttempts: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 },
+  resume: { schema: replySchemaForPendingInput, apply: (reply) => ({ reply: reply as Record<string, unknown> }) },
+  onTerminal: onAgentRunEnded,
+});

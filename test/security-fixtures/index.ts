@@ -1,0 +1,51 @@
+import type { SecurityFixture } from '../support/security-suite.js';
+import { agentFixtures } from './agents.js';
+import { chatFixtures } from './chat.js';
+import { searchFixtures } from './search.js';
+import { setupFixtures } from './setup.js';
+import { webhookFixtures } from './webhooks.js';
+
+/**
+ * One entry per operation in `allOperations`, in one file per surface, all merged here
+ * (test/security.test.ts fails on a missing or stale entry; two surfaces naming the same operation
+ * fail at import). An entry says how to build a valid request in a given workspace and how the operation
+ * relates to tenants; the shared suite in test/security-suite.ts derives every refusal from the
+ * operation's declaration. When you add an operation, add it here:
+ *
+ *   - `request({h, ws})`: a valid request in `ws` (path params, query, body). It runs for every
+ *     probe, so an operation on one resource should create that resource here (through `h` or the
+ *     database) and address it; never rely on state another entry left behind.
+ *   - `tenancy`: `{kind: 'by_id', foreign}` when the operation addresses a resource by id
+ *     (`foreign` creates one in the other workspace: the caller must get 404 not_found), or
+ *     `{kind: 'workspace', assertOwn?}` when it reads or writes the workspace as a whole.
+ *   - `okStatus` when an authorized valid call does not return the declared success status.
+ *
+ * The security harness runs with ALLOW_LOOPBACK_WEBHOOKS=1, a ManualClock and no network: anything
+ * that would call out must point at loopback.
+ */
+
+const SURFACES: Record<string, Record<string, SecurityFixture>> = {
+  setup: setupFixtures,
+  search: searchFixtures,
+  chat: chatFixtures,
+  agents: agentFixtures,
+  webhooks: webhookFixtures,
+};
+
+function merge(): Record<string, SecurityFixture> {
+  const merged: Record<string, SecurityFixture> = {};
+  const owner = new Map<string, string>();
+  for (const [surface, fixtures] of Object.entries(SURFACES)) {
+    for (const [id, fixture] of Object.entries(fixtures)) {
+      const twin = owner.get(id);
+      if (twin) throw new Error(`security fixture for ${id} is declared by both ${twin}.ts and ${surface}.ts`);
+      owner.set(id, surface);
+      merged[id] = fixture;
+    }
+  }
+  return merged;
+}
+
+export const securityFixtures = merge();
+/** Which surface file declares each operation's fixture (for failure messages). */
+export const fixtureSurface = (id: string): string | undefined => Object.entries(SURFACES).find(([, f]) => id in f)?.[0];
