@@ -12,7 +12,8 @@ import { nextStep } from './plans.js';
  */
 export function localAgentStep(request: StepRequest): StepResult {
   const ctx = readContext(request);
-  const intent = readIntent(ctx.ask, ctx.earlierAsks, ctx.today, ctx.tools.has('search_query'));
+  // When the budget is spent only final_answer is offered: that is not a missing search tool.
+  const intent = readIntent(ctx.ask, ctx.earlierAsks, ctx.today, ctx.tools.has('search_query') || ctx.mustFinish);
   return nextStep(ctx, intent);
 }
 

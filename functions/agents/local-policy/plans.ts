@@ -40,6 +40,7 @@ const QUERIES = {
 };
 
 export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
+  if (ctx.mustFinish && ctx.results.size === 0) return finish(nothingYet(ctx));
   switch (intent.kind) {
     case 'no_search':
       return finish({
