@@ -46,12 +46,15 @@ async function deliver(ctx: StageContext<Services>): Promise<StageResult> {
     checkWebhookUrlSyntax(hook.url, policy);
     const secret = await services.secretBox.open(hook.secretSealed);
     const timestamp = Math.floor(services.clock.now().getTime() / 1000);
-    const result = await services.outbound.post({
+    const result = await services.outbound.send({
+      method: 'POST',
       url: hook.url,
       headers: await webhookHeaders(secret, input.envelope.id, timestamp, body),
       body,
       timeoutMs: DELIVERY_TIMEOUT_MS,
       allowLoopback: policy.allowLoopback,
+      // The status is the answer; a receiver's body is not read beyond a little.
+      maxResponseBytes: 4_096,
     });
     durationMs = result.durationMs;
     if (result.ok) {

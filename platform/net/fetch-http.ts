@@ -1,4 +1,4 @@
-import type { OutboundHttp, OutboundResult } from './port.js';
+import { BoundedBody, DEFAULT_MAX_RESPONSE_BYTES, type OutboundHttp, type OutboundResult } from './port.js';
 
 const DnsAnswer = (json: unknown): string[] => {
   const answers = (json as { Answer?: { type: number; data: string }[] }).Answer ?? [];
@@ -26,12 +26,31 @@ export const fetchOutboundHttp: OutboundHttp = {
     return all;
   },
 
-  async post(req): Promise<OutboundResult> {
+  async send(req): Promise<OutboundResult> {
     const started = Date.now();
     try {
-      const res = await fetch(req.url, { method: 'POST', headers: req.headers, body: req.body, redirect: 'manual', signal: AbortSignal.timeout(req.timeoutMs) });
-      await res.body?.cancel();
-      return { ok: true, status: res.status, durationMs: Date.now() - started };
+      const res = await fetch(req.url, {
+        method: req.method,
+        headers: req.headers,
+        ...(req.body !== undefined ? { body: req.body } : {}),
+        redirect: 'manual',
+        signal: AbortSignal.timeout(req.timeoutMs),
+      });
+      const body = new BoundedBody(req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+      const reader = res.body?.getReader();
+      if (reader) {
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          if (!body.add(value)) {
+            await reader.cancel();
+            break;
+          }
+        }
+      }
+      const headers: Record<string, string> = {};
+      res.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+      return { ok: true, status: res.status, headers, body: body.text(), truncated: body.truncated, durationMs: Date.now() - started };
     } catch (error) {
       const durationMs = Date.now() - started;
       if (error instanceof DOMException && error.name === 'TimeoutError') return { ok: false, error: 'timeout', detail: `no response within ${req.timeoutMs} ms`, durationMs };

@@ -3,7 +3,7 @@ import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { LookupFunction } from 'node:net';
 import { classifyAddress, isIpLiteral } from './address-policy.js';
-import type { OutboundHttp, OutboundRequest, OutboundResult } from './port.js';
+import { BoundedBody, DEFAULT_MAX_RESPONSE_BYTES, type OutboundHttp, type OutboundRequest, type OutboundResult } from './port.js';
 
 /**
  * Node's outbound HTTP with the address policy applied inside DNS resolution, at connect time:
@@ -19,7 +19,7 @@ export const nodeOutboundHttp: OutboundHttp = {
       });
     }),
 
-  post: (req: OutboundRequest) =>
+  send: (req: OutboundRequest) =>
     new Promise<OutboundResult>((resolve) => {
       const started = Date.now();
       const done = (result: OutboundResult) => resolve(result);
@@ -48,16 +48,25 @@ export const nodeOutboundHttp: OutboundHttp = {
       const request = send(
         url,
         {
-          method: 'POST',
-          headers: { ...req.headers, 'content-length': Buffer.byteLength(req.body).toString() },
+          method: req.method,
+          headers: { ...req.headers, ...(req.body !== undefined ? { 'content-length': Buffer.byteLength(req.body).toString() } : {}) },
           lookup: guardedLookup,
           signal,
         },
         (response) => {
-          // The status is the answer; drain (a bounded amount of) the body so the socket is freed.
-          response.resume();
-          response.on('end', () => done({ ok: true, status: response.statusCode ?? 0, durationMs: Date.now() - started }));
-          response.on('error', () => done({ ok: true, status: response.statusCode ?? 0, durationMs: Date.now() - started }));
+          const body = new BoundedBody(req.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+          const headers: Record<string, string> = {};
+          for (const [name, value] of Object.entries(response.headers)) if (value !== undefined) headers[name.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+          const finish = () => done({ ok: true, status: response.statusCode ?? 0, headers, body: body.text(), truncated: body.truncated, durationMs: Date.now() - started });
+          response.on('data', (chunk: Buffer) => {
+            // Past the budget: stop reading and free the socket; what was kept is the answer.
+            if (!body.add(chunk)) {
+              response.destroy();
+              finish();
+            }
+          });
+          response.on('end', finish);
+          response.on('error', finish);
         },
       );
       request.on('error', (error: NodeJS.ErrnoException) => {

@@ -208,7 +208,7 @@ describe('the url policy, unit level', () => {
 
   it('blocks a forbidden IP literal at send time too (the outbound port itself)', async () => {
     for (const url of ['http://127.0.0.1:9/', 'http://10.0.0.1/', 'http://[::1]:9/', 'http://169.254.169.254/']) {
-      const result = await nodeOutboundHttp.post({ url, headers: {}, body: '{}', timeoutMs: 1_000, allowLoopback: false });
+      const result = await nodeOutboundHttp.send({ method: 'POST', url, headers: {}, body: '{}', timeoutMs: 1_000, allowLoopback: false });
       expect(result, url).toMatchObject({ ok: false, error: 'blocked_address' });
     }
   });

@@ -529,7 +529,7 @@ describe('failures', () => {
     });
     try {
       const started = Date.now();
-      const result = await nodeOutboundHttp.post({ url: `${silent.url}/`, headers: {}, body: '{}', timeoutMs: 200, allowLoopback: true });
+      const result = await nodeOutboundHttp.send({ method: 'POST', url: `${silent.url}/`, headers: {}, body: '{}', timeoutMs: 200, allowLoopback: true });
       expect(result).toMatchObject({ ok: false, error: 'timeout' });
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -582,12 +582,12 @@ describe('failures', () => {
 
   it('guards DNS at connect time: a name resolving to loopback is blocked when loopback is not allowed', async () => {
     const port = Number(new URL(base).port);
-    const blocked = await nodeOutboundHttp.post({ url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
+    const blocked = await nodeOutboundHttp.send({ method: 'POST', url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
     expect(blocked).toMatchObject({ ok: false, error: 'blocked_address' });
-    const literal = await nodeOutboundHttp.post({ url: `http://127.0.0.1:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
+    const literal = await nodeOutboundHttp.send({ method: 'POST', url: `http://127.0.0.1:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
     expect(literal).toMatchObject({ ok: false, error: 'blocked_address' });
     expect(hitsAt('/dns-guard')).toHaveLength(0);
-    const allowed = await nodeOutboundHttp.post({ url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: true });
+    const allowed = await nodeOutboundHttp.send({ method: 'POST', url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: true });
     expect(allowed).toMatchObject({ ok: true, status: 200 });
     expect(hitsAt('/dns-guard')).toHaveLength(1);
   });
