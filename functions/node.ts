@@ -9,13 +9,18 @@ import { ConfigError, loadConfig } from '../platform/config.js';
 import { DataDirInUseError, SERVER_LOCK_PURPOSE } from '../platform/db/data-dir-lock.js';
 import { createLogger } from '../platform/log.js';
 import { nodeOutboundHttp } from '../platform/net/node-http.js';
+import { IntervalScheduler } from '../platform/scheduler/interval.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
 import { openNodeDatabase } from './embedded/open-database.js';
+import { runScheduledTick } from './scheduled-tick.js';
 import { loadEmbeddedSecrets } from './embedded/secrets.js';
 import { API_PREFIX } from './http/env.js';
+
+/** How often the embedded default runs the scheduled tick (the Workers cron runs it every minute). */
+const TICK_PERIOD_MS = 30_000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -44,11 +49,9 @@ async function main(): Promise<void> {
     },
   });
   if (services.queue instanceof LocalTransport) services.queue.attach(async (req) => app.fetch(req));
-  // The local stand-in for the Workers cron: recover runs whose delivery was lost, now and every 30 s.
-  const sweep = () => void services.engine.sweep().catch((error: unknown) => log.error('run sweep failed', { error }));
-  sweep();
-  const sweeper = setInterval(sweep, 30_000);
-  sweeper.unref();
+  // The local stand-in for the Workers cron trigger: the same tick, now and every 30 s.
+  const scheduler = new IntervalScheduler(TICK_PERIOD_MS, log, () => services.clock.now());
+  scheduler.start((at) => runScheduledTick(services, at));
 
   const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
   await new Promise<void>((resolve, reject) => {
@@ -88,7 +91,7 @@ async function main(): Promise<void> {
     stopping = true;
     log.info('shutting down', { signal });
     server.close();
-    clearInterval(sweeper);
+    await scheduler.stop();
     if (services.queue instanceof LocalTransport) await services.queue.close();
     await database.close();
     process.exit(0);

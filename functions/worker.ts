@@ -19,6 +19,7 @@ import { RunNotifier } from '../queues/notifier.js';
 import type { WorkersAiBinding } from '../platform/model/workers-ai.js';
 import { createApp, type App } from './app.js';
 import { buildServices } from './build-services.js';
+import { runScheduledTick } from './scheduled-tick.js';
 import type { Services } from './services.js';
 
 // ---------------------------------------------------------------------------------------------
@@ -258,13 +259,7 @@ export function whenBodyEnds(response: Response): { response: Response; finished
   };
 }
 
-/**
- * Every minute: re-publish stage deliveries that were lost (a crash between a commit and its
- * publish, or a delivery QStash gave up on), so every unfinished run moves on.
- */
-export const everyMinute: CronHook = async ({ services }) => {
-  const republished = await services.engine.sweep();
-  if (republished > 0) services.log.info('sweeper re-published overdue runs', { count: republished });
-};
+/** The cron trigger is the Workers scheduler: every minute it runs the service's one tick. */
+export const everyMinute: CronHook = ({ services, controller }) => runScheduledTick(services, new Date(controller.scheduledTime));
 
 export default createWorker({ cron: everyMinute });
