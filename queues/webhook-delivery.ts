@@ -1,14 +1,15 @@
 import { and, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { newId } from '../platform/ids.js';
 import { checkWebhookUrlSyntax } from '../platform/net/webhook-url.js';
 import { ApiError } from '../platform/errors.js';
 import { webhookDeliveries, webhooks } from '../schema/webhooks.js';
-import { WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from '../functions/webhooks/events.js';
+import { DeliveryRunInputSchema, WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from '../functions/webhooks/events.js';
 import { attemptsSoFar } from '../functions/webhooks/repository.js';
 import { webhookHeaders } from '../functions/webhooks/signing.js';
 import { urlPolicyFor } from '../functions/webhooks/url-policy.js';
 import type { Services } from '../functions/services.js';
-import type { Pipeline, StageContext, StageResult } from './pipeline.js';
+import { definePipeline, type StageResult, type TypedStageContext } from './pipeline.js';
 
 /** Each attempt waits this long for a 2xx. */
 export const DELIVERY_TIMEOUT_MS = 15_000;
@@ -26,9 +27,11 @@ export const RETRY_SCHEDULE_SECONDS = [5, 300, 1_800, 7_200, 18_000, 36_000, 36_
  * retried on the schedule. Delivery is at-least-once: a crash after the POST and before the commit
  * sends again, with the same `webhook-id`, which receivers use to deduplicate.
  */
-async function deliver(ctx: StageContext<Services>): Promise<StageResult> {
-  const { services, run } = ctx;
-  const input = run.input as DeliveryRunInput;
+type DeliveryState = { tries: number };
+type DeliveryContext = TypedStageContext<Services, DeliveryRunInput, DeliveryState>;
+
+async function deliver(ctx: DeliveryContext): Promise<StageResult<DeliveryState>> {
+  const { services, run, input } = ctx;
   const [hook] = await services.db
     .select()
     .from(webhooks)
@@ -36,7 +39,7 @@ async function deliver(ctx: StageContext<Services>): Promise<StageResult> {
   if (!hook) return { complete: true, output: { outcome: 'skipped', reason: 'webhook_deleted' } };
   if (!hook.active) return { complete: true, output: { outcome: 'skipped', reason: 'webhook_inactive' } };
 
-  const tries = ((run.state.tries as number | undefined) ?? 0) + 1;
+  const tries = ctx.state.tries + 1;
   const policy = urlPolicyFor(services.config);
   const body = JSON.stringify(input.envelope);
   let statusCode: number | null = null;
@@ -102,10 +105,11 @@ async function deliver(ctx: StageContext<Services>): Promise<StageResult> {
   return { next: 'deliver', delaySeconds: delay, output, effects, events, state: { tries } };
 }
 
-export const webhookDeliveryPipeline: Pipeline<Services> = {
+export const webhookDeliveryPipeline = definePipeline<Services, DeliveryRunInput, DeliveryState>({
   kind: WEBHOOK_DELIVERY_KIND,
-  order: ['deliver'],
+  input: DeliveryRunInputSchema,
+  state: z.object({ tries: z.number().int().min(0).default(0) }),
   stages: { deliver },
   deadlineMs: DELIVERY_TIMEOUT_MS + 10_000,
   retry: { maxAttempts: 5, baseDelayMs: 2_000, maxDelayMs: 60_000 },
-};
+});

@@ -1,4 +1,5 @@
 import { and, arrayContains, eq } from 'drizzle-orm';
+import { z } from 'zod';
 import { newId } from '../../platform/ids.js';
 import type { CommitScope } from '../../queues/pipeline.js';
 import { webhooks } from '../../schema/webhooks.js';
@@ -29,6 +30,12 @@ export interface DeliveryRunInput extends Record<string, unknown> {
   webhook_id: string;
   envelope: EventEnvelope;
 }
+
+/** A delivery run's stored input, as the queue hands it back: checked before a stage trusts it. */
+export const DeliveryRunInputSchema: z.ZodType<DeliveryRunInput> = z.object({
+  webhook_id: z.uuid(),
+  envelope: z.object({ id: z.string().min(1), type: z.string().min(1), created_at: z.string(), business_id: z.uuid(), data: z.record(z.string(), z.unknown()) }),
+});
 
 /**
  * The internal event bus: a surface that completes a session or changes an artifact emits here,
