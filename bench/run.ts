@@ -7,6 +7,7 @@
  */
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { openBenchCorpus } from './corpus-db.js';
+import { benchAgentLoop, benchLocalAnswers } from './agent-loop.js';
 import { benchEngine } from './engine.js';
 import { benchFirstStart } from './first-start.js';
 import { printTable } from './report.js';
@@ -18,6 +19,7 @@ const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
 const started = Date.now();
 printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
+printTable('Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine\'s bare stages in the same process', await benchAgentLoop());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 
@@ -32,6 +34,7 @@ for (const scale of scales) {
     if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
+    if (scale === 1) printTable('Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search', await benchLocalAnswers(corpus));
     if (scale >= 10) {
       // Below HNSW_MIN_VECTORS the service scans exactly; build the index anyway to show the trade it declines.
       const [report] = await ensureVectorIndexes(corpus.db, { force: true });
