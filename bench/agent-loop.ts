@@ -11,23 +11,16 @@
  *   npx tsx bench/agent-loop.ts
  */
 import { z } from '@hono/zod-openapi';
-import { createApp } from '../functions/app.js';
-import { buildServices } from '../functions/build-services.js';
 import { authenticateApiKey, createApiKey } from '../functions/identity/api-keys.js';
-import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
 import { allOperations } from '../functions/operations.js';
 import { defineOperation, OperationRegistry } from '../functions/registry.js';
 import { startAgentRun } from '../functions/chat/start.js';
-import { loadConfig } from '../platform/config.js';
-import { migrateDatabase } from '../platform/db/migrate.js';
-import { openPglite } from '../platform/db/pglite.js';
-import { createLogger } from '../platform/log.js';
 import type { ModelProvider, ModelTask, StepRequest, StepResult } from '../platform/model/port.js';
 import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
-import { LocalTransport } from '../queues/transport/local.js';
-import type { Services } from '../functions/services.js';
+import type { LocalTransport } from '../queues/transport/local.js';
 import { openBenchCorpus, type BenchCorpus } from './corpus-db.js';
+import { openEmptyBenchApp } from './engine.js';
+import { ensureMembership, ensureUser } from '../functions/identity/members.js';
 import { printTable } from './report.js';
 
 const RUNS = 10;
@@ -74,24 +67,11 @@ const bareChain: Pipeline = {
 };
 
 export async function benchAgentLoop(): Promise<Record<string, string | number>[]> {
-  const handle = await openPglite();
-  await migrateDatabase(handle);
-  const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000' });
-  const services: Services = buildServices({
-    config,
-    db: handle.db,
-    oauthSecret: 'bench-oauth-secret-0123456789abcdefghijkl',
-    localQueueKeys: { current: 'bench-current-key-0123456789', next: 'bench-next-key-0123456789' },
-    secretsEncryptionKey: 'bench-secrets-key-0123456789abcdefghijkl',
-    log: createLogger('silent'),
-    pipelines: [...allPipelines, bareChain],
+  const { handle, services, queue, workspaceId, close } = await openEmptyBenchApp({
+    pipelines: [bareChain],
     registry: new OperationRegistry([...allOperations, noop]),
     model: new ZeroLatencyModel(),
   });
-  const { app } = createApp({ services });
-  const queue = services.queue as LocalTransport;
-  queue.attach(async (req) => app.fetch(req));
-  const { workspaceId } = await createWorkspace(handle.db, { name: 'bench agents' });
   const userId = await ensureUser(handle.db, 'bench-agent@bench.example');
   await ensureMembership(handle.db, workspaceId, userId, 'editor');
   const { key } = await createApiKey(handle.db, { workspaceId, userId, name: 'bench', bundle: 'customer_agent', role: 'editor', expiresAt: null });
@@ -109,8 +89,7 @@ export async function benchAgentLoop(): Promise<Record<string, string | number>[
   await queue.drain();
   const bareMs = await time(() => services.engine.start({ workspaceId, kind: bareChain.kind }));
   const loopMs = await time(() => startAgentRun(services, caller, { input: 'go', onQuestion: 'auto', depth: 'standard', trigger: 'api' }));
-  await queue.close();
-  await handle.close();
+  await close();
   const n = RUNS * TURNS;
   const bare = bareMs / n;
   const turn = loopMs / n;

@@ -13,6 +13,9 @@ import { openPglite } from '../platform/db/pglite.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { createLogger } from '../platform/log.js';
 import type { Pipeline, StageContext, StageResult } from '../queues/pipeline.js';
+import type { OperationRegistry } from '../functions/registry.js';
+import type { Services } from '../functions/services.js';
+import type { ModelProvider } from '../platform/model/port.js';
 import { allPipelines } from '../queues/pipelines.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createWorkspace } from '../functions/identity/members.js';
@@ -35,9 +38,11 @@ function chainPipeline(stagesPerRun: number): Pipeline {
   return { kind: 'bench_chain', order: names, stages: Object.fromEntries(names.map((n, i) => [n, stage(i)])) };
 }
 
-/** Arguments are read only by the command line below: run.ts passes its own flags (`--quick`), not counts. */
-export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Record<string, string | number>[]> {
-  const pipeline = chainPipeline(stagesPerRun);
+/**
+ * The real app over a fresh in-memory, migrated database with one empty workspace: the service's
+ * pipelines plus the bench's own, the local transport attached. Options swap the registry or model.
+ */
+export async function openEmptyBenchApp(options: { pipelines?: Pipeline<Services>[]; registry?: OperationRegistry; model?: ModelProvider } = {}) {
   const handle = await openPglite();
   await migrateDatabase(handle);
   const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000' });
@@ -48,12 +53,30 @@ export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Re
     localQueueKeys: { current: 'bench-current-key-0123456789', next: 'bench-next-key-0123456789' },
     secretsEncryptionKey: 'bench-secrets-key-0123456789abcdefghijkl',
     log: createLogger('silent'),
-    pipelines: [...allPipelines, pipeline],
+    pipelines: [...allPipelines, ...(options.pipelines ?? [])],
+    ...(options.registry ? { registry: options.registry } : {}),
+    ...(options.model ? { model: options.model } : {}),
   });
   const { app } = createApp({ services });
   const queue = services.queue as LocalTransport;
   queue.attach(async (req) => app.fetch(req));
   const { workspaceId } = await createWorkspace(handle.db, { name: 'bench' });
+  return {
+    handle,
+    services,
+    queue,
+    workspaceId,
+    close: async () => {
+      await queue.close();
+      await handle.close();
+    },
+  };
+}
+
+/** Arguments are read only by the command line below: run.ts passes its own flags (`--quick`), not counts. */
+export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Record<string, string | number>[]> {
+  const pipeline = chainPipeline(stagesPerRun);
+  const { services, queue, workspaceId, close } = await openEmptyBenchApp({ pipelines: [pipeline] });
 
   // Baseline: the same stage functions, called in a plain loop with a bare context.
   const baselineStart = performance.now();
@@ -71,8 +94,7 @@ export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Re
   await queue.drain();
   const engineMs = performance.now() - engineStart;
 
-  await queue.close();
-  await handle.close();
+  await close();
   const stages = runsCount * stagesPerRun;
   const basePerStage = baselineMs / stages;
   const enginePerStage = engineMs / stages;
