@@ -313,7 +313,8 @@ class TurnBuilder {
         markdown: `Proposed, not done (this run could not ask for approval):\n${this.state.proposals.map((p) => `- \`${p.operation}\` with ${JSON.stringify(p.arguments)}`).join('\n')}`,
       });
     }
-    const partialReason = this.state.finishing === 'turn_limit' || this.state.finishing === 'usage_limit' ? this.state.finishing : null;
+    // A person choosing "finish" at a continue_or_finish pause ends a run whose turn budget was spent.
+    const partialReason = this.state.finishing === 'usage_limit' ? 'usage_limit' : this.state.finishing ? 'turn_limit' : null;
     const answer: Answer = {
       text: verified.text,
       content_blocks: blocks.map((block, i) => ({ ...block, id: `b${i + 1}` }) as Answer['content_blocks'][number]),

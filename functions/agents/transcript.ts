@@ -28,8 +28,9 @@ export function toolResultContent(result: InvocationResult | { ok: false; error:
     text = JSON.stringify(value);
   }
   // Then drop rows from the end of the longest array until it fits.
+  const totals = new Map<unknown[], number>();
   while (text.length > budget) {
-    const cut = dropLastOfLongestArray(value);
+    const cut = dropLastOfLongestArray(value, totals);
     if (!cut) break;
     notes.push(`${cut.path}: kept ${cut.kept} of ${cut.total}`);
     text = JSON.stringify(withNote(value, notes));
@@ -62,8 +63,8 @@ function shortenStrings(value: unknown): unknown {
   return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shortenStrings(v)]));
 }
 
-/** Remove the last element of the longest array (by serialized size) anywhere in `value`, in place. */
-function dropLastOfLongestArray(value: unknown): { path: string; kept: number; total: number } | null {
+/** Remove the last element of the longest array (by serialized size) anywhere in `value`, in place; `totals` remembers each array's first length. */
+function dropLastOfLongestArray(value: unknown, totals: Map<unknown[], number>): { path: string; kept: number; total: number } | null {
   let best: { array: unknown[]; path: string; size: number } | null = null;
   const visit = (v: unknown, path: string) => {
     if (Array.isArray(v)) {
@@ -77,7 +78,8 @@ function dropLastOfLongestArray(value: unknown): { path: string; kept: number; t
   visit(value, '');
   const found = best as { array: unknown[]; path: string } | null;
   if (!found) return null;
-  const total = ((found.array as unknown as { _total?: number })._total ??= found.array.length);
+  const total = totals.get(found.array) ?? found.array.length;
+  totals.set(found.array, total);
   found.array.pop();
   return { path: found.path || '(root)', kept: found.array.length, total };
 }

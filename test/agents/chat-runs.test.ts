@@ -138,6 +138,23 @@ describe('POST /chat and the run read', () => {
     expect((await h.request('GET', '/chats', { key: ws.viewer.key })).body.data.total).toBe(before);
   });
 
+  it('replays the first response for a repeated Idempotency-Key: one run, the same handles', async () => {
+    model.setScript(() => answerWith('Once.'));
+    const headers = { 'Idempotency-Key': `chat-${newId()}` };
+    const body = { input: 'do this once' };
+    const first = await h.request('POST', '/chat', { key: ws.editor.key, body, headers });
+    const again = await h.request('POST', '/chat', { key: ws.editor.key, body, headers });
+    expect(first.status).toBe(202);
+    expect(again.status).toBe(202);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    const other = await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'something else' }, headers });
+    expect(other.body.error).toMatchObject({ code: 'conflict', details: { reason: 'key_reused' } });
+    await drain();
+    const chats = (await h.request('GET', '/chats', { key: ws.viewer.key, query: { limit: 200 } })).body.data.chats as { name: string }[];
+    expect(chats.filter((c) => c.name === 'do this once')).toHaveLength(1);
+  });
+
   it('hides another workspace\u2019s chats and runs (404), and a read-only key cannot start one', async () => {
     const { started } = await runToEnd({ input: 'mine' });
     expect((await startChat({ input: 'hijack', chat_id: started.chat_id }, other.editor.key)).status).toBe(404);
@@ -312,7 +329,7 @@ describe('turn budgets', () => {
     await drain();
     const done = (await readRun(started.run_id)).body.data;
     expect(done.status).toBe('complete');
-    expect(done.answer).toMatchObject({ text: 'Best answer so far.', partial: false });
+    expect(done.answer).toMatchObject({ text: 'Best answer so far.', partial: true, partial_reason: 'turn_limit' });
     expect(model.requests.at(-1)!.toolChoice).toBe('required');
     expect(model.requests.at(-1)!.tools.map((t) => t.name)).toEqual(['final_answer']);
   });

@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import { parseToolContent, TOOL_RESULT_BUDGET, toolExchanges, toolResultContent } from '../../functions/agents/transcript.js';
+
+/** Tool results enter the transcript within a budget, saying what was cut. */
+
+const bigSearch = () => ({
+  ok: true as const,
+  output: {
+    success: true,
+    compiled: { sql: 'SELECT '.repeat(500) },
+    results: Array.from({ length: 40 }, (_, i) => ({ id: `row-${i}`, title: `Call ${i}`, text: `${'word '.repeat(300)}end ${i}` })),
+    corpus: { row_count: 40, coverage: { age_buckets: { last_7d: { row_count: 1 } } } },
+  },
+});
+
+describe('toolResultContent', () => {
+  it('leaves a small result as its JSON', () => {
+    const small = { ok: false as const, error: { code: 'scope_denied', message: 'nope' } };
+    expect(toolResultContent(small)).toBe(JSON.stringify(small));
+  });
+
+  it('cuts a large result to the budget: debug fields first, then long strings, then rows from the end, and says so', () => {
+    const content = toolResultContent(bigSearch());
+    expect(content.length).toBeLessThanOrEqual(TOOL_RESULT_BUDGET);
+    const parsed = parseToolContent(content) as { ok: true; output: { compiled?: unknown; results: { id: string; text: string }[]; _cut?: string } } & { _cut?: string };
+    expect(parsed.ok).toBe(true);
+    expect(parsed.output.compiled).toBeUndefined();
+    expect(parsed.output.results[0]!.id).toBe('row-0');
+    expect(parsed.output.results[0]!.text.endsWith('…')).toBe(true);
+    expect(parsed.output.results.length).toBeLessThan(40);
+    const note = (parsed as unknown as { _cut: string })._cut;
+    expect(note).toContain('debug fields');
+    expect(note).toMatch(new RegExp(`output\\.results: kept ${parsed.output.results.length} of 40`));
+  });
+
+  it('pairs each tool call with its result', () => {
+    const exchanges = toolExchanges([
+      { role: 'assistant', content: null, tool_calls: [{ id: 'a', name: 'x', arguments: {} }, { id: 'b', name: 'y', arguments: {} }] },
+      { role: 'tool', tool_call_id: 'a', name: 'x', content: '{"ok":true,"output":1}' },
+    ]);
+    expect(exchanges.map((e) => [e.call.id, e.content])).toEqual([
+      ['a', '{"ok":true,"output":1}'],
+      ['b', null],
+    ]);
+    expect(parseToolContent('{"ok":tru')).toBeNull();
+  });
+});
