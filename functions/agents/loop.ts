@@ -52,7 +52,7 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
     const tokens = (turn.state.usage.input_tokens ?? 0) + (turn.state.usage.output_tokens ?? 0);
     if (tokens >= TOKEN_BUDGET[ctx.input.depth]) turn.state.finishing = 'usage_limit';
     else if (turn.state.turns_used >= turn.state.turn_budget) {
-      if (ctx.input.on_question === 'pause') return turn.pause({ kind: 'continue_or_finish' });
+      if (ctx.input.pauses.budget) return turn.pause({ kind: 'continue_or_finish' });
       turn.state.finishing = 'turn_limit';
     }
   }
@@ -60,7 +60,7 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
   // 3. The model's step, saved before anything acts on it.
   const toolbox = buildToolbox(ctx.services.registry, invocation.caller, {
     blocklist: ctx.input.agent.tool_blocklist,
-    mayPause: ctx.input.on_question === 'pause',
+    mayAsk: ctx.input.pauses.question,
     mayDelegate: ctx.input.may_delegate,
   });
   const number = turn.state.turns_used + 1;
@@ -146,8 +146,8 @@ class TurnBuilder {
       return null;
     }
     if (op.method !== 'get' && !op.readOnly) {
-      // A write: with a person to ask, ask; without one (on_question auto, routine fires) it becomes a proposal.
-      if (this.ctx.input.on_question === 'pause') {
+      // A write: with a person to ask, ask; without one (on_question auto, research, routine fires) it becomes a proposal.
+      if (this.ctx.input.pauses.approval) {
         return this.pause({ kind: 'approval', call_id: call.id, tool: call.name, operation: op.id, arguments: call.arguments, label });
       }
       this.state.proposals.push({ tool: call.name, operation: op.id, arguments: call.arguments });
@@ -160,8 +160,11 @@ class TurnBuilder {
 
   async #execute(call: ToolCall, op: Operation, label: string, key: string): Promise<void> {
     this.events.push({ type: 'tool.started', data: { tool: call.name, label } });
-    const { result } = await journaled(this.ctx.services.db, this.journalEntry(key, call.name, call.arguments), async () => (await this.invocation.invoke(op.id, call.arguments)) as InvocationResult & Record<string, unknown>);
-    this.events.push({ type: 'tool.completed', data: { tool: call.name, label, ok: result.ok, summary: toolSummary(result) } });
+    const startedAt = performance.now();
+    const { result, replayed } = await journaled(this.ctx.services.db, this.journalEntry(key, call.name, call.arguments), async () => (await this.invocation.invoke(op.id, call.arguments)) as InvocationResult & Record<string, unknown>);
+    // ms: how long the call took this time (a replay from the journal takes next to nothing).
+    const ms = Math.round(performance.now() - startedAt);
+    this.events.push({ type: 'tool.completed', data: { tool: call.name, label, ok: result.ok, summary: toolSummary(result), ms, ...(replayed ? { replayed: true } : {}) } });
     this.#toolMessage(call, result);
   }
 
@@ -203,6 +206,7 @@ class TurnBuilder {
       message: parsed.data.task,
       agent: target,
       on_question: 'auto',
+      pauses: { question: false, approval: false, budget: false },
       depth: 'quick',
       trigger: 'delegate',
       may_delegate: false,
@@ -255,6 +259,7 @@ class TurnBuilder {
         const chosen = pending.options.find((o) => o.id === optionId);
         const answer = typeof reply.response === 'string' ? reply.response : (chosen?.label ?? '');
         this.#toolMessage({ id: pending.call_id, name: ASK_USER, arguments: {} }, { ok: true, output: { answer, option_id: optionId } });
+        this.state.answered_questions.push({ question: pending.question, options: pending.options, answer, option_id: optionId, answered_at: this.ctx.services.clock.now().toISOString() });
         this.events.push({ type: 'tool.completed', data: { tool: ASK_USER, label: 'Asking you a question', ok: true, summary: 'answered' } });
         return null;
       }

@@ -14,7 +14,7 @@ import {
   updateAgent,
   workspaceView,
 } from './repository.js';
-import { AGENT_RUN_KIND } from './run-state.js';
+import { AGENT_KINDS } from './run-state.js';
 import { AgentRefParams, AgentSchema, AgentSummarySchema, CreateAgentBody, UpdateAgentBody, type AgentView } from './schemas.js';
 
 const common = { tags: ['Agents'], stability: 'stable' as const, visibility: 'public' as const };
@@ -168,7 +168,7 @@ const control = {
   minRole: 'viewer' as const,
   stability: 'stable' as const,
   idParam: 'session_id',
-  kinds: [AGENT_RUN_KIND],
+  kinds: AGENT_KINDS,
   authorize: mayControl,
 };
 

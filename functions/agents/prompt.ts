@@ -18,7 +18,7 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
     '',
     `Today is ${now.toISOString().slice(0, 10)}.`,
     `Agent: ${input.agent.slug}`,
-    input.on_question === 'pause'
+    input.pauses.question
       ? 'You may ask the user one clarifying question with ask_user when the data is ambiguous in a way that changes the answer.'
       : 'You cannot ask the user anything: choose the most likely reading and say which one you chose.',
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',

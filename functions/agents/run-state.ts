@@ -8,6 +8,10 @@ import { AnswerSchema, ContentBlockSchema } from './answer.js';
  */
 
 export const AGENT_RUN_KIND = 'agent_run';
+/** A research job: the same loop and state as a chat run, its own kind so research reads only see research. */
+export const RESEARCH_KIND = 'research';
+/** Every run kind the agent loop serves. */
+export const AGENT_KINDS = [AGENT_RUN_KIND, RESEARCH_KIND] as const;
 
 export const DEPTHS = ['quick', 'standard', 'deep'] as const;
 export type Depth = (typeof DEPTHS)[number];
@@ -53,6 +57,12 @@ export const AgentRunInputSchema = z.object({
   message: z.string(),
   agent: RunAgentSchema,
   on_question: z.enum(ON_QUESTION),
+  /**
+   * What the run may pause for: a clarifying question, approval of a write, more turns when the
+   * budget is spent. A chat with on_question "pause" pauses for all three, "auto" for none; a
+   * research job only asks questions (its budget ends it with a partial answer).
+   */
+  pauses: z.object({ question: z.boolean(), approval: z.boolean(), budget: z.boolean() }),
   depth: z.enum(DEPTHS),
   trigger: z.enum(TRIGGERS),
   /** Whether the run may hand sub-tasks to other agents (a delegated run may not delegate again). */
@@ -95,6 +105,10 @@ export const AgentRunStateSchema = z.object({
   /** Side effects the run proposed instead of doing (it could not ask for approval). */
   proposals: z.array(z.object({ tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()) })).default([]),
   answer: AnswerSchema.nullable().default(null),
+  /** Every clarifying question the run asked and the reply it got, in order. */
+  answered_questions: z
+    .array(z.object({ question: z.string(), options: z.array(z.object({ id: z.string(), label: z.string() })), answer: z.string(), option_id: z.string().nullable(), answered_at: z.string() }))
+    .default([]),
 });
 export type AgentRunState = z.infer<typeof AgentRunStateSchema>;
 

@@ -22,7 +22,8 @@ export interface Toolbox {
 
 export interface ToolboxOptions {
   blocklist: readonly string[];
-  mayPause: boolean;
+  /** Offer ask_user: the run may pause with a clarifying question. */
+  mayAsk: boolean;
   mayDelegate: boolean;
 }
 
@@ -44,7 +45,7 @@ export function buildToolbox(registry: OperationRegistry, caller: Caller, option
       parameters: { type: 'object', properties, required, additionalProperties: false },
     });
   }
-  if (options.mayPause) {
+  if (options.mayAsk) {
     specs.push(builtin(ASK_USER, 'Ask the person who started the run a clarifying question, only when the answer would change the result (e.g. a name that matches several accounts). The run pauses until they reply.', AskUserArgsSchema));
   }
   if (options.mayDelegate) {

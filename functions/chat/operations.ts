@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import type { Queryable } from '../../platform/db/port.js';
 import { loadRun } from '../../queues/run-store.js';
-import { AGENT_RUN_KIND } from '../agents/run-state.js';
+import { AGENT_KINDS } from '../agents/run-state.js';
 import { findAgent } from '../agents/repository.js';
 import { defineOperation } from '../registry.js';
 import { defineRunRead, defineRunStream } from '../runs/run-operations.js';
@@ -44,7 +44,7 @@ export const startChat = defineOperation({
   },
 });
 
-const runRefs = { tags: ['Chat'], scopes: ['conversations:read'] as const, minRole: 'viewer' as const, stability: 'stable' as const, idParam: 'run_id', kinds: [AGENT_RUN_KIND] };
+const runRefs = { tags: ['Chat'], scopes: ['conversations:read'] as const, minRole: 'viewer' as const, stability: 'stable' as const, idParam: 'run_id', kinds: AGENT_KINDS };
 
 export const readChatRun = defineRunRead({
   ...runRefs,

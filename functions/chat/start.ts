@@ -7,7 +7,7 @@ import { initialAgentState, type ThreadTurn } from '../agents/prompt.js';
 import { DEFAULT_AGENT_SLUG } from '../agents/library.js';
 import { findAgent, toResolvedAgent } from '../agents/repository.js';
 import type { Queryable } from '../../platform/db/port.js';
-import { AGENT_RUN_KIND, type AgentRunInput, type Depth, type OnQuestion, type Trigger } from '../agents/run-state.js';
+import { AGENT_KINDS, AGENT_RUN_KIND, type AgentRunInput, type Depth, type OnQuestion, type Trigger } from '../agents/run-state.js';
 import type { Caller } from '../identity/caller.js';
 import { runCallerOf } from '../identity/run-caller.js';
 import { API_PREFIX } from '../http/env.js';
@@ -35,6 +35,10 @@ export interface StartAgentRun {
   routineId?: string | null;
   /** Agents the run may delegate to (null: any); a routine's `config.agents` narrows it. */
   delegateRoster?: string[] | null;
+  /** The run kind: a chat run (default) or a research job; both run the same loop. */
+  kind?: (typeof AGENT_KINDS)[number];
+  /** What the run may pause for; by default all three with on_question "pause", none with "auto". */
+  pauses?: AgentRunInput['pauses'];
 }
 
 export interface AgentRunHandles {
@@ -60,7 +64,7 @@ export async function startAgentRun(services: Services, caller: Caller, request:
     const [active] = await tx
       .select({ n: count() })
       .from(runs)
-      .where(and(eq(runs.workspaceId, caller.workspaceId), eq(runs.kind, AGENT_RUN_KIND), inArray(runs.status, ['queued', 'running']), isNull(runs.parentRunId)));
+      .where(and(eq(runs.workspaceId, caller.workspaceId), inArray(runs.kind, [...AGENT_KINDS]), inArray(runs.status, ['queued', 'running']), isNull(runs.parentRunId)));
     const working = Number(active?.n ?? 0);
     if (working >= MAX_ACTIVE_AGENT_RUNS) {
       throw new ApiError('rate_limited', `This workspace already has ${working} agent runs working (at most ${MAX_ACTIVE_AGENT_RUNS} at once); retry when one ends.`, {
@@ -101,12 +105,13 @@ export async function startAgentRun(services: Services, caller: Caller, request:
       message: request.input,
       agent,
       on_question: request.onQuestion,
+      pauses: request.pauses ?? { question: request.onQuestion === 'pause', approval: request.onQuestion === 'pause', budget: request.onQuestion === 'pause' },
       depth: request.depth,
       trigger: request.trigger,
       may_delegate: request.depth !== 'quick',
       delegate_roster: request.delegateRoster ?? null,
     };
-    await scope.startRun({ workspaceId: caller.workspaceId, kind: AGENT_RUN_KIND, runId, caller: runCallerOf(caller), input, state: initialAgentState(input, history, now) });
+    await scope.startRun({ workspaceId: caller.workspaceId, kind: request.kind ?? AGENT_RUN_KIND, runId, caller: runCallerOf(caller), input, state: initialAgentState(input, history, now) });
     await appendChatMessage(tx, { workspaceId: caller.workspaceId, chatId: chat.id, runId, role: 'user', content: request.input, now });
     await tx
       .update(chats)

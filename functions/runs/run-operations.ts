@@ -30,12 +30,24 @@ interface RunOperationBase {
   kinds: readonly string[];
   /** Beyond scopes and role: may this caller act on this run (e.g. a viewer only on runs they started)? Throws if not. */
   authorize?(ctx: OperationContext, row: RunRow): void;
+  /** A path id that is not a uuid is 404 not_found, like a missing one (research), instead of 400. */
+  malformedIdIsNotFound?: boolean;
 }
 
-const runIdParams = (name: string): ObjectSchema =>
-  z.object({ [name]: z.uuid().openapi({ param: { name, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }) }).strict() as unknown as ObjectSchema;
+const runIdParams = (spec: RunOperationBase): ObjectSchema =>
+  z
+    .object({
+      [spec.idParam]: (spec.malformedIdIsNotFound ? z.string().min(1).max(200) : z.uuid()).openapi({ param: { name: spec.idParam, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }),
+    })
+    .strict() as unknown as ObjectSchema;
 
-const runIdOf = (spec: RunOperationBase, input: Record<string, unknown>): string => input[spec.idParam] as string;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function runIdOf(spec: RunOperationBase, input: Record<string, unknown>): string {
+  const id = input[spec.idParam] as string;
+  if (spec.malformedIdIsNotFound && !UUID.test(id)) throw new ApiError('not_found', 'No such run in this workspace.', { [spec.idParam]: id });
+  return id;
+}
 
 /** After which event a stream starts (`?after=` or `Last-Event-ID`). */
 const afterQuery = optionalQueryInt({ min: 0, max: 2_147_483_647 }).openapi({
@@ -111,7 +123,7 @@ const readDeclaration = (spec: RunOperationBase) => ({
   stability: spec.stability,
   visibility: 'public' as const,
   ...(spec.mcp ? { mcp: spec.mcp } : {}),
-  params: runIdParams(spec.idParam),
+  params: runIdParams(spec),
   // Run control is not an agent's tool: a run never reads, resumes or cancels runs through the registry.
   agentTool: false as const,
 });

@@ -1,6 +1,7 @@
 import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
+import { researchFixtures } from './research.js';
 import { searchFixtures } from './search.js';
 import { setupFixtures } from './setup.js';
 import { webhookFixtures } from './webhooks.js';
@@ -27,6 +28,7 @@ import { webhookFixtures } from './webhooks.js';
 const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   search: searchFixtures,
+  research: researchFixtures,
   chat: chatFixtures,
   agents: agentFixtures,
   webhooks: webhookFixtures,

@@ -6,6 +6,7 @@ import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result }
 import { day, externalTurnsOf, money, quoteBlock, recurringWords, semanticTurnsOf, tableBlock } from './evidence.js';
 import type { DealFilter, Intent } from './intent.js';
 import { topicWords, voiceTopic } from './intent.js';
+import { withCoverage } from './coverage.js';
 
 /**
  * What to do next for each kind of ask: the searches still missing, or the answer composed from the
@@ -41,6 +42,10 @@ const QUERIES = {
 
 export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
   if (ctx.mustFinish && ctx.results.size === 0) return finish(nothingYet(ctx));
+  return withCoverage(ctx, intent, intentStep(ctx, intent));
+}
+
+function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
   switch (intent.kind) {
     case 'no_search':
       return finish({
@@ -176,30 +181,43 @@ function accountTopicStep(ctx: PolicyContext, account: string, note: string | nu
   const inWindow = externalTurnsOf(rowsOf(found), 5);
   const widened = ctx.results.get('widen');
   if (rowsOf(found).length === 0 && window && !widened && !ctx.mustFinish) {
-    return calls(call(ctx, 'widen', QUERIES.fuzzy(question.replace(new RegExp(escapeRegExp(window), 'i'), ' ').replace(/\s+/g, ' ').trim())));
+    const period = ctx.results.get('period');
+    // The period asked for lies outside the data: ask which to use when the run may ask; else widen and say so.
+    if (searchNotes(found).emptyReason === 'scope_disjoint' && ctx.mayAsk && !period) {
+      const span = rowsOf(ctx.results.get('coverage'))[0];
+      const held = span ? ` The data runs from ${day(span.min_occurred_at)} to ${day(span.max_occurred_at)}.` : '';
+      return calls(
+        call(ctx, 'period', { question: `There is no data for "${window}".${held} Which period should I use?`, options: [{ id: 'all', label: 'All the data there is' }] }, ASK_USER),
+      );
+    }
+    const reply = period?.ok ? (period.output as { answer?: string; option_id?: string | null }) : null;
+    const replacement = reply && reply.option_id !== 'all' && reply.answer ? reply.answer : ' ';
+    return calls(call(ctx, 'widen', QUERIES.fuzzy(question.replace(new RegExp(escapeRegExp(window), 'i'), replacement).replace(/\s+/g, ' ').trim())));
   }
   const lines: string[] = [];
   if (note) lines.push(note, '');
   const blocks: BlockDraft[] = [];
   const matchedRows = rowsOf(found);
   if (inWindow.length > 0) {
-    lines.push(`Here is what people at **${account}** said about ${topic}${window ? ` (${window})` : ''}, verbatim from the transcripts:`);
+    lines.push(`Here is what people at **${account}** said about ${topic}${window ? ` (${said(window)})` : ''}, verbatim from the transcripts:`);
     for (const c of inWindow) {
       const q = quoteBlock(c, topic);
       lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(q);
     }
+    lines.push('', `The conversations these come from are in the table.`);
+    blocks.push(tableBlock(`Interactions with ${account} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title']], matchedRows, QUERIES.fuzzy(question)));
   } else if (matchedRows.length > 0) {
     // The topic came up (in titles or summaries) but nobody on the customer side said it in a transcript turn.
     lines.push(
-      `No one on **${account}**'s side said anything about ${topic}${window ? ` ${window}` : ''} in a transcript I can quote. The topic does come up in these interactions' titles or summaries (in the table), so they are the place to look.`,
+      `No one on **${account}**'s side said anything about ${topic}${window ? ` ${said(window)}` : ''} in a transcript I can quote. The topic does come up in these interactions' titles or summaries (in the table), so they are the place to look.`,
     );
     blocks.push(tableBlock(`Interactions with ${account} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['summary', 'Summary']], matchedRows, QUERIES.fuzzy(question)));
   } else {
-    lines.push(`I found nothing that people at **${account}** said about ${topic}${window ? ` ${window}` : ''}: ${whyEmpty(found)}. ${staleNote(found)}`.trim());
+    lines.push(`I found nothing that people at **${account}** said about ${topic}${window ? ` ${said(window)}` : ''}: ${whyEmpty(found)}. ${staleNote(found)}`.trim());
     const outside = externalTurnsOf(rowsOf(widened), 3);
     if (outside.length > 0) {
-      lines.push('', `Outside that window, they did say:`);
+      lines.push('', ctx.results.get('period')?.ok ? `Over the period you chose, they said:` : `Outside that window, they did say:`);
       for (const c of outside) {
         const q = quoteBlock(c, topic, 'context');
         lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
@@ -222,9 +240,11 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
   const countQuery: Query = { surface: 'interactions', filters, metrics: [{ fn: 'count' }] };
   const listQuery: Query = { surface: 'interactions', filters, order_by: { field: 'occurred_at', dir: 'desc' }, limit: 10 };
   const counted = ctx.results.get('count');
-  if (!counted && !ctx.mustFinish) return calls(call(ctx, 'count', countQuery), call(ctx, 'list', listQuery));
+  if (!counted && !ctx.mustFinish) {
+    return calls(call(ctx, 'count', countQuery), call(ctx, 'list', listQuery), ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name))] : []));
+  }
   const n = rowsOf(counted)[0]?.count;
-  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings and emails'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${intent.windowPhrase}` : ''}`;
+  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings and emails'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${said(intent.windowPhrase)}` : ''}`;
   const lines: string[] = account?.note ? [account.note, ''] : [];
   const blocks: BlockDraft[] = [];
   if (typeof n !== 'number') {
@@ -234,6 +254,12 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
     lines.push(n === 0 ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim() : `There ${n === 1 ? 'was' : 'were'} **${n}** ${what}.`);
     const rows = rowsOf(ctx.results.get('list'));
     if (rows.length > 0) blocks.push(tableBlock(`Most recent ${what}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, listQuery));
+    const said = externalTurnsOf(rowsOf(ctx.results.get('voice')), 2).map((c) => quoteBlock(c, 'pricing budget security renewal timeline', 'context'));
+    if (account && said.length > 0) {
+      lines.push('', `What people at ${account.name} said recently:`);
+      for (const q of said) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+      blocks.push(...said);
+    }
   }
   return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: account ? [`Prep me for my next call with ${account.name}`] : [] });
 }
@@ -251,6 +277,8 @@ function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }
   const count = typeof row?.count === 'number' ? row.count : null;
   const sum = typeof row?.sum_amount === 'number' ? row.sum_amount : null;
   const rows = rowsOf(ctx.results.get('list'));
+  const topAccount = typeof rows[0]?.account_name === 'string' ? (rows[0].account_name as string) : null;
+  if (count !== null && count > 0 && topAccount && !ctx.results.has('buyers') && !ctx.mustFinish) return calls(call(ctx, 'buyers', QUERIES.accountVoice(topAccount)));
   const blocks: BlockDraft[] = [];
   const lines: string[] = [];
   if (count === null) {
@@ -269,6 +297,12 @@ function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }
       lines.push('', rows.length < count ? `The largest ones, by amount:` : `By amount:`);
       for (const d of rows.slice(0, 10)) lines.push(`- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
       blocks.push(tableBlock(`Deals ${described}`, [['name', 'Deal'], ['account_name', 'Account'], ['stage', 'Stage'], ['amount', 'Amount'], ['close_date', 'Close date']], rows, listQuery));
+    }
+    const buyers = externalTurnsOf(rowsOf(ctx.results.get('buyers')), 2).map((c) => quoteBlock(c, 'pricing budget timeline decision', 'context'));
+    if (topAccount && buyers.length > 0) {
+      lines.push('', `What the buyer side at ${topAccount}, on the largest of these deals, said recently:`);
+      for (const q of buyers) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
+      blocks.push(...buyers);
     }
   }
   return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: count > 0 ? ['Which of these deals are at risk of slipping?', 'What did the buyers on these deals say about pricing?'] : [] });
@@ -325,8 +359,14 @@ function voiceStep(ctx: PolicyContext, topic: string): StepResult {
   const recurring = recurringWords(quotes.map((q) => q.text), topic);
   if (recurring.length > 0) lines.push('', `Words that come back across these quotes: ${recurring.join(', ')}.`);
   if (quotes.length < 3) lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
+  const blocks: BlockDraft[] = [...quotes];
+  const sources = rowsOf(named);
+  if (sources.length > 0) {
+    lines.push('', `The conversations the closest matches come from are in the table.`);
+    blocks.push(tableBlock(`Conversations behind these quotes`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], sources, QUERIES.accountsOf(ids)));
+  }
   lines.push('', `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`);
-  return finish({ text: lines.join('\n'), content_blocks: quotes, follow_ups: [`Which accounts raise ${subject} most often?`, `How has talk about ${subject} changed over the last quarter?`] });
+  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`Which accounts raise ${subject} most often?`, `How has talk about ${subject} changed over the last quarter?`] });
 }
 
 // ---- anything else ----------------------------------------------------------------------------
@@ -393,6 +433,12 @@ function planOf(result: Result | undefined): { date_phrase: string | null } {
 function matchedAsked(ctx: PolicyContext): string | null {
   return matchedAccounts(ctx.results.get('resolve'))[0]?.asked ?? null;
 }
+
+/**
+ * The user's period phrase, echoed only when it holds no digits: "last quarter" reads back as is,
+ * but "in 2019" would be a number in the answer that no cell backs, so it becomes words.
+ */
+const said = (phrase: string): string => (/\d/.test(phrase) ? 'in the period you asked about' : phrase);
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

@@ -1,0 +1,61 @@
+import type { StepResult } from '../../../platform/model/port.js';
+import type { AnswerDraft } from '../answer.js';
+import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
+import { rowsOf, searchNotes, type PolicyContext } from './context.js';
+import { day, tableBlock } from './evidence.js';
+import type { Intent } from './intent.js';
+
+/**
+ * Every answer says what it rests on: how much data the searches could read and over which span
+ * (one aggregate query, shown as a table so its numbers are cells), whether the synced data is
+ * behind, and what the lanes cannot see. The coverage query runs beside the first searches.
+ */
+
+type Query = Record<string, unknown>;
+
+const surfaceOf = (intent: Intent): 'interactions' | 'deals' => (intent.kind === 'deals' ? 'deals' : 'interactions');
+
+export const coverageQuery = (intent: Intent): Query => ({
+  surface: surfaceOf(intent),
+  metrics: [{ fn: 'count' }, { fn: 'min', field: 'occurred_at' }, { fn: 'max', field: 'occurred_at' }],
+});
+
+/** Add the coverage query to the run's first searches, and the coverage section to its answer. */
+export function withCoverage(ctx: PolicyContext, intent: Intent, step: StepResult): StepResult {
+  if (intent.kind === 'no_search') return step;
+  const names = step.tool_calls.map((c) => c.name);
+  if (names.includes(FINAL_ANSWER)) {
+    const answer = step.tool_calls[0]!.arguments as unknown as AnswerDraft;
+    return { ...step, tool_calls: [{ ...step.tool_calls[0]!, arguments: appendCoverage(ctx, intent, answer) as unknown as Record<string, unknown> }] };
+  }
+  if (ctx.results.has('coverage') || names.includes(ASK_USER) || step.tool_calls.length === 0) return step;
+  return { ...step, tool_calls: [...step.tool_calls, { id: `s${ctx.step}_coverage`, name: 'search_query', arguments: coverageQuery(intent) }] };
+}
+
+function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft): AnswerDraft {
+  const result = ctx.results.get('coverage');
+  const row = rowsOf(result)[0];
+  if (!row) return answer;
+  const surface = surfaceOf(intent);
+  const count = typeof row.count === 'number' ? row.count : null;
+  const from = day(row.min_occurred_at);
+  const to = day(row.max_occurred_at);
+  const lines = ['', '### What this rests on'];
+  if (!count) {
+    lines.push(`There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting or email'} data in this workspace yet, so nothing above can rest on it.`);
+  } else {
+    lines.push(
+      surface === 'deals'
+        ? `The CRM holds **${count}** deals, created from ${from} to ${to}; the figures above read all of them.`
+        : `The workspace holds **${count}** calls, meetings and emails, from ${from} to ${to}. Searches by meaning read only what people on the customer side said in calls and meetings; emails and both sides are searched by their words.`,
+    );
+  }
+  const stale = [...ctx.results.values()].some((r) => searchNotes(r).stale);
+  if (stale) lines.push(`The synced data is behind: the newest ${surface === 'deals' ? 'deal' : 'interaction'} is from ${to}, so the latest activity may be missing.`);
+  const columns: [string, string][] = [['count', surface === 'deals' ? 'Deals' : 'Interactions'], ['min_occurred_at', 'Earliest'], ['max_occurred_at', 'Latest']];
+  return {
+    ...answer,
+    text: `${answer.text}\n${lines.join('\n')}`,
+    content_blocks: [...answer.content_blocks, tableBlock(`What the ${surface} searched cover`, columns, [row], coverageQuery(intent))],
+  };
+}
