@@ -8,6 +8,7 @@
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { openBenchCorpus } from './corpus-db.js';
 import { benchAgentLoop, benchLocalAnswers } from './agent-loop.js';
+import { benchResearch } from './research.js';
 import { benchEngine } from './engine.js';
 import { benchFirstStart } from './first-start.js';
 import { printTable } from './report.js';
@@ -35,6 +36,7 @@ for (const scale of scales) {
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
     if (scale === 1) printTable('Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search', await benchLocalAnswers(corpus));
+    printTable(`Research test set at ${scale}x, local model: complete answers beside the search calls they made (target: median under 3 s at 1x)`, await benchResearch(corpus));
     if (scale >= 10) {
       // Below HNSW_MIN_VECTORS the service scans exactly; build the index anyway to show the trade it declines.
       const [report] = await ensureVectorIndexes(corpus.db, { force: true });

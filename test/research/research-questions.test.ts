@@ -1,5 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RESEARCH_QUESTIONS } from '../../bench/research-questions.js';
 import type { Answer } from '../../functions/agents/answer.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { interactions, transcriptTurns } from '../../schema/index.js';
@@ -13,34 +14,6 @@ import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace }
  * metric; the quotes are re-read here from the transcripts), and say what it rests on. The share of
  * answers with at least one quote and one table is recorded in the README and must stay above 80%.
  */
-
-export const RESEARCH_QUESTIONS = [
-  'Why do customers push back on pricing?',
-  'What are the most common objections to our per-seat price?',
-  'What do security teams ask for during reviews?',
-  'What are customers saying about SOC 2 reports and security questionnaires?',
-  'Which competitors come up in our calls, and what do buyers say about them?',
-  'Is anyone worried about switching from their current tool?',
-  'Which customers show churn risk or low adoption?',
-  'Is anyone worried about our champion leaving?',
-  'What do customers say about renewal pricing?',
-  'Which deals over $50K are in negotiation?',
-  'Which open deals are in the proposal stage?',
-  'What is the total amount of deals in negotiation?',
-  'How many deals did we win?',
-  'How many deals did we lose?',
-  'Brief me on Acme Logistics',
-  "What's going on with Keystone Health?",
-  'Prep me for my call with Tidewater Logistics',
-  'What did Acme Health say about pricing?',
-  'What did Tidewater Logistics say about security last quarter?',
-  'How many calls did we have with Acme Logistics last month?',
-  'How many emails did we exchange with Bramble Logistics?',
-  'What do customers say about data residency in the EU?',
-  'What did customers say about the Salesforce integration?',
-  'What do customers want from reporting and dashboards?',
-  'How many calls did we have in May?',
-];
 
 let h: Harness;
 let ws: SeededWorkspace;
