@@ -151,6 +151,20 @@ describe('clarifying questions', () => {
     expect(done.answer.grounding.verified).toBe(true);
   });
 
+  it('asks which reading of a segment with two meanings in the data, and answers for the one chosen', async () => {
+    const job = await research({ question: 'What do prospects say about pricing?' });
+    expect(job.status).toBe('needs_input');
+    expect(job.question_for_you.options.map((o: { id: string }) => o.id)).toEqual(['crm_type', 'early_deals', 'other']);
+    await respond(job.research_id, { answer: 'ignored', option_id: 'early_deals' });
+    await drain();
+    const done = (await read(job.research_id)).body.data;
+    expect(done.status).toBe('complete');
+    expect(done.answer.text).toContain('discovery stage');
+    expect(done.answer.grounding.verified).toBe(true);
+    const assumed = await research({ question: 'What do prospects say about pricing?', allow_questions: false });
+    expect(assumed.answer.text).toMatch(/"Prospects" can mean two groups in the data; I took it to mean/);
+  });
+
   it('with allow_questions: false, picks the most likely reading and says which', async () => {
     const job = await research({ question: 'What did Acme say about pricing?', allow_questions: false });
     expect(job.status).toBe('complete');

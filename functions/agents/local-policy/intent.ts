@@ -15,6 +15,8 @@ export type Intent =
   | { kind: 'activity_count'; account: string | null; interaction: InteractionKind | null; since: string | null; until: string | null; windowPhrase: string | null }
   | { kind: 'deals'; want: 'list' | 'count' | 'sum'; filters: DealFilter[]; described: string[] }
   | { kind: 'voice'; topic: string }
+  /** What a segment with two readings in the data says ("prospects": the CRM's type, or deals still early). */
+  | { kind: 'segment_voice'; topic: string; segment: 'prospects' }
   | { kind: 'general' };
 
 export interface DealFilter {
@@ -54,6 +56,7 @@ export function readIntent(ask: string, earlierAsks: readonly string[], today: s
   }
   if (carried && BRIEF.test(ask)) return { kind: 'account_brief', account: carried };
   if (carried && !CROWD.test(ask)) return topicWords(ask).length > 0 ? { kind: 'account_topic', account: carried } : { kind: 'account_brief', account: carried };
+  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask))) return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
   if (VOICE.test(ask) || CROWD.test(ask)) return { kind: 'voice', topic: voiceTopic(ask) };
   return { kind: 'general' };
 }

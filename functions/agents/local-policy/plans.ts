@@ -62,6 +62,8 @@ function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
       return dealsStep(ctx, intent);
     case 'voice':
       return voiceStep(ctx, intent.topic);
+    case 'segment_voice':
+      return segmentStep(ctx, intent.topic);
     case 'general':
       return generalStep(ctx);
   }
@@ -367,6 +369,48 @@ function voiceStep(ctx: PolicyContext, topic: string): StepResult {
   }
   lines.push('', `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`);
   return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`Which accounts raise ${subject} most often?`, `How has talk about ${subject} changed over the last quarter?`] });
+}
+
+// ---- a segment with two readings ---------------------------------------------------------------
+
+/** "Prospects" reads two ways in the data: accounts the CRM types as sales targets, or accounts whose deals are early. */
+const PROSPECT_READINGS = {
+  crm_type: { label: 'Accounts the CRM marks as prospects (sales targets)', phrase: 'with prospects' },
+  early_deals: { label: 'Accounts with a deal still in the discovery stage', phrase: 'deals in discovery' },
+} as const;
+type Reading = keyof typeof PROSPECT_READINGS;
+
+function segmentStep(ctx: PolicyContext, topic: string): StepResult {
+  const reply = ctx.results.get('segment');
+  if (!reply && ctx.mayAsk && !ctx.mustFinish) {
+    return calls(
+      call(
+        ctx,
+        'segment',
+        { question: '"Prospects" can mean two different groups in your data. Which one do you mean?', options: Object.entries(PROSPECT_READINGS).map(([id, r]) => ({ id, label: r.label })) },
+        ASK_USER,
+      ),
+    );
+  }
+  const chosen = reply?.ok ? (reply.output as { option_id?: string | null }).option_id : null;
+  const reading: Reading = chosen === 'early_deals' ? 'early_deals' : 'crm_type';
+  const note = reply ? null : `"Prospects" can mean two groups in the data; I took it to mean ${PROSPECT_READINGS.crm_type.label.toLowerCase()}, not ${PROSPECT_READINGS.early_deals.label.toLowerCase()}.`;
+  const query = QUERIES.fuzzy(`${topic} ${PROSPECT_READINGS[reading].phrase}`);
+  const found = ctx.results.get('segment_search');
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'segment_search', query));
+  const rows = rowsOf(found);
+  const quotes = externalTurnsOf(rows, 5).map((c) => quoteBlock(c, topic));
+  const lines: string[] = note ? [note, ''] : [];
+  const group = PROSPECT_READINGS[reading].label.toLowerCase();
+  const blocks: BlockDraft[] = [];
+  if (rows.length === 0) {
+    lines.push(`Nothing from ${group} matched ${topic}: ${whyEmpty(found)}.`);
+  } else {
+    lines.push(quotes.length > 0 ? `What ${group} said about ${topic}, in their own words:` : `Conversations with ${group} touch on ${topic} (in the table), but nobody on their side said it in a transcript I can quote.`);
+    for (const q of quotes) lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
+    blocks.push(...quotes, tableBlock(`Conversations with ${group} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, query));
+  }
+  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`What do existing customers say about ${topic}?`] });
 }
 
 // ---- anything else ----------------------------------------------------------------------------
