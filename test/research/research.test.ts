@@ -3,7 +3,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import type { QueueTransport } from '../../queues/transport/port.js';
-import { workspaces } from '../../schema/index.js';
+import { runs as runsTable, workspaces } from '../../schema/index.js';
 import { RecordingQueue } from '../engine/fixtures.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -198,6 +198,19 @@ describe('cancel', () => {
     h.services.queue = originalQueue;
     const done = await research({ question: 'How many deals did we win?' });
     expect((await cancel(done.research_id)).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'complete' } });
+  });
+});
+
+describe('respond and cancel in every wrong state', () => {
+  it('respond to a running job is 409; cancel of a failed job is 409, both with the current status', async () => {
+    h.services.queue = new RecordingQueue();
+    const running = (await start({ question: 'What do customers say about onboarding?' })).body.data;
+    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'running' } });
+    await h.database.db.update(runsTable).set({ status: 'failed', stage: null, error: { code: 'no_answer', message: 'nothing to say', stage: 'turn' }, completedAt: new Date() }).where(eq(runsTable.id, running.research_id));
+    const failed = (await read(running.research_id)).body.data;
+    expect(failed).toMatchObject({ status: 'failed', error: 'nothing to say', answer: null });
+    expect((await cancel(running.research_id)).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'failed' } });
+    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'failed' } });
   });
 });
 
