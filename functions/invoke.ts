@@ -3,7 +3,7 @@ import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
-import { consumeQuota } from './limits/quota.js';
+import { consumeQuota, refundQuota } from './limits/quota.js';
 import type { Operation, OperationContext, OperationOutcome, OperationRegistry } from './registry.js';
 import type { Services } from './services.js';
 
@@ -110,8 +110,15 @@ export async function runOperation(
     const stream = await op.stream(contextFor(scope), input);
     return { output: null, stream, status: 200, ...(rateLimit ? { rateLimit } : {}) };
   }
-  if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, scope.services.clock.now());
-  const result = await op.handler(contextFor(scope), input);
+  const countedAt = scope.services.clock.now();
+  if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt);
+  let result: unknown;
+  try {
+    result = await op.handler(contextFor(scope), input);
+  } catch (error) {
+    if (op.quota) await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
+    throw error;
+  }
   const checked = op.output.safeParse(result);
   if (!checked.success) {
     scope.services.log.error('operation output does not match its schema', {

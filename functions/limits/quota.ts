@@ -81,3 +81,14 @@ export async function consumeQuota(db: Queryable, workspaceId: string, family: Q
   const used = rows[0]?.used ?? limit;
   return { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt };
 }
+
+/**
+ * Give back one use counted by consumeQuota when the call it paid for then failed (a refusal after
+ * validation, such as a workspace's concurrency cap, or an error): a call that did nothing costs nothing.
+ */
+export async function refundQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<void> {
+  await db
+    .update(usageCounters)
+    .set({ used: sql`greatest(${usageCounters.used} - 1, 0)` })
+    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))));
+}

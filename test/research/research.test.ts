@@ -1,9 +1,9 @@
-import { eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import type { QueueTransport } from '../../queues/transport/port.js';
-import { runs as runsTable, workspaces } from '../../schema/index.js';
+import { runs as runsTable, usageCounters, workspaces } from '../../schema/index.js';
 import { RecordingQueue } from '../engine/fixtures.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -226,5 +226,18 @@ describe('the monthly cap', () => {
     expect(refused.body.error).toMatchObject({ code: 'quota_exceeded', details: { family: 'research', limit: 2, used: 2, resets_at: expect.any(String) } });
     // Invalid requests never count.
     expect((await start({ question: 'x', nope: 1 }, team.editor.key)).status).toBe(400);
+  });
+
+  it('gives the unit back when a validated start is refused (the workspace\u2019s cap on working runs)', async () => {
+    const team = await h.seedWorkspace();
+    await h.database.db.update(workspaces).set({ quotaOverrides: { research: 11 } }).where(eq(workspaces.id, team.id));
+    h.services.queue = new RecordingQueue();
+    for (let i = 0; i < 10; i++) expect((await start({ question: `job ${i}` }, team.editor.key)).status).toBe(202);
+    const busy = await start({ question: 'one too many at once' }, team.editor.key);
+    expect(busy.status).toBe(429);
+    expect(busy.body.error.code).toBe('rate_limited');
+    // The refused start cost nothing: one unit is still there.
+    const [counter] = await h.database.db.select().from(usageCounters).where(and(eq(usageCounters.workspaceId, team.id), eq(usageCounters.family, 'research')));
+    expect(counter?.used).toBe(10);
   });
 });
