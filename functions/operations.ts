@@ -2,12 +2,13 @@ import { OperationRegistry, type Operation } from './registry.js';
 import { agentOperations } from './agents/operations.js';
 import { chatOperations } from './chat/operations.js';
 import { researchOperations } from './research/operations.js';
+import { routineOperations } from './routines/operations.js';
 import { searchOperations } from './search/operations.js';
 import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...chatOperations, ...agentOperations, ...webhookOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...webhookOperations];
 
 let registry: OperationRegistry | undefined;
 

@@ -1,13 +1,16 @@
+import { fireDueRoutines } from './routines/scheduler.js';
 import type { Services } from './services.js';
 
 /**
  * The one scheduled tick (platform/scheduler/port.ts): the Workers cron trigger runs it every
- * minute, the embedded default's interval timer every SWEEP_PERIOD_MS. Today it re-publishes stage
- * deliveries that were lost (a crash between a commit and its publish, a delivery the queue gave
- * up on), so every unfinished run moves on; routines' due fires will join it here. Safe to run
- * twice, concurrently or late: the sweep only re-publishes, and deliveries are idempotent.
+ * minute, the embedded default's interval timer every 30 s. It re-publishes stage deliveries that
+ * were lost (a crash between a commit and its publish, a delivery the queue gave up on), so every
+ * unfinished run moves on, and fires the routines that are due. Safe to run twice, concurrently or
+ * late: the sweep only re-publishes, and each routine's scheduled time is claimed once.
  */
 export async function runScheduledTick(services: Services, at: Date): Promise<void> {
   const republished = await services.engine.sweep();
   if (republished > 0) services.log.info('sweeper re-published overdue runs', { count: republished, at: at.toISOString() });
+  const fired = await fireDueRoutines(services, at);
+  if (fired.due > 0) services.log.info('routines fired', { due: fired.due, claimed: fired.claimed, at: at.toISOString() });
 }

@@ -5,7 +5,7 @@ import type { Database, Queryable, Transaction } from '../platform/db/port.js';
 import { ApiError, isApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
 import { parseOrThrow } from '../platform/validation.js';
-import { runs, type RunError, type RunStatus } from '../schema/runs.js';
+import { runEvents, runs, type RunError, type RunStatus } from '../schema/runs.js';
 import {
   DEFAULT_RETRY,
   NonRetryableError,
@@ -111,33 +111,46 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
   }
 
   async #insertRun(tx: Transaction, params: StartRunParams, kicks: Kick[]): Promise<{ runId: string }> {
-    const pipeline = this.#pipelines.get(params.kind);
-    if (!pipeline) throw new Error(`no pipeline for run kind ${params.kind}`);
-    const stage = params.stage ?? pipeline.order[0];
-    if (!stage || !pipeline.stages[stage]) throw new Error(`pipeline ${params.kind} has no stage ${String(stage)}`);
+    const [started] = await this.#insertRuns(tx, [params], kicks);
+    return started!;
+  }
+
+  /** Insert runs (queued, first events) in two statements whatever their number; kicks are published after the commit. */
+  async #insertRuns(tx: Transaction, list: readonly StartRunParams[], kicks: Kick[]): Promise<{ runId: string }[]> {
+    if (list.length === 0) return [];
     const now = this.#now();
-    const runId = params.runId ?? newId();
-    const delaySeconds = params.delaySeconds ?? 0;
-    await tx.insert(runs).values({
-      id: runId,
-      workspaceId: params.workspaceId,
-      kind: params.kind,
-      status: 'queued',
-      stage,
-      version: 0,
-      input: params.input ?? {},
-      state: params.state ?? {},
-      createdBy: params.createdBy ?? params.caller?.user_id ?? null,
-      caller: params.caller ?? null,
-      parentRunId: params.parentRunId ?? null,
-      lastSeq: 1,
-      dueAt: new Date(now.getTime() + delaySeconds * 1000),
-      createdAt: now,
-      updatedAt: now,
+    const rows = list.map((params) => {
+      const pipeline = this.#pipelines.get(params.kind);
+      if (!pipeline) throw new Error(`no pipeline for run kind ${params.kind}`);
+      const stage = params.stage ?? pipeline.order[0];
+      if (!stage || !pipeline.stages[stage]) throw new Error(`pipeline ${params.kind} has no stage ${String(stage)}`);
+      const delaySeconds = params.delaySeconds ?? 0;
+      return { params, stage, delaySeconds, runId: params.runId ?? newId() };
     });
-    await appendEvents(tx, { id: runId, workspaceId: params.workspaceId }, 0, [{ type: 'run.queued', data: { status: 'queued', stage } }], now);
-    kicks.push({ runId, kind: params.kind, stage, version: 0, delaySeconds });
-    return { runId };
+    await tx.insert(runs).values(
+      rows.map(({ params, stage, delaySeconds, runId }) => ({
+        id: runId,
+        workspaceId: params.workspaceId,
+        kind: params.kind,
+        status: 'queued' as const,
+        stage,
+        version: 0,
+        input: params.input ?? {},
+        state: params.state ?? {},
+        createdBy: params.createdBy ?? params.caller?.user_id ?? null,
+        caller: params.caller ?? null,
+        parentRunId: params.parentRunId ?? null,
+        lastSeq: 1,
+        dueAt: new Date(now.getTime() + delaySeconds * 1000),
+        createdAt: now,
+        updatedAt: now,
+      })),
+    );
+    await tx.insert(runEvents).values(
+      rows.map(({ params, stage, runId }) => ({ runId, workspaceId: params.workspaceId, seq: 1, type: 'run.queued', data: { status: 'queued', stage }, createdAt: now })),
+    );
+    for (const { params, stage, delaySeconds, runId } of rows) kicks.push({ runId, kind: params.kind, stage, version: 0, delaySeconds });
+    return rows.map(({ runId }) => ({ runId }));
   }
 
   // ---- delivering ----------------------------------------------------------------------------
@@ -343,6 +356,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       tx,
       now: this.#now(),
       startRun: (params) => this.#insertRun(tx, params, kicks),
+      startRuns: (list) => this.#insertRuns(tx, list, kicks),
       wakeRun: async (runId) => {
         const row = await loadRun(tx, runId);
         if (!row || row.status !== 'running' || !row.stage) return;
@@ -473,17 +487,26 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
   async #publish(kicks: readonly Kick[]): Promise<void> {
     const { queue, log } = this.#services();
-    for (const kick of kicks) {
+    const requests = kicks.map((kick) => ({
+      kind: kick.kind,
+      body: { run_id: kick.runId, stage: kick.stage, version: kick.version },
+      ...(kick.delaySeconds > 0 ? { delaySeconds: kick.delaySeconds } : {}),
+      deduplicationId: `${kick.runId}:${kick.stage}:${kick.version}`,
+    }));
+    // The runs are committed and due; a publish that fails is left to the sweeper. Never fail the caller.
+    if (requests.length > 1 && queue.publishMany) {
       try {
-        await queue.publish({
-          kind: kick.kind,
-          body: { run_id: kick.runId, stage: kick.stage, version: kick.version },
-          ...(kick.delaySeconds > 0 ? { delaySeconds: kick.delaySeconds } : {}),
-          deduplicationId: `${kick.runId}:${kick.stage}:${kick.version}`,
-        });
+        await queue.publishMany(requests);
       } catch (error) {
-        // The run is committed and due; the sweeper re-publishes it. Do not fail the caller.
-        log.error('publishing a stage delivery failed; the sweeper will retry', { run_id: kick.runId, stage: kick.stage, error });
+        log.error('publishing stage deliveries failed; the sweeper will retry', { count: requests.length, error });
+      }
+      return;
+    }
+    for (const request of requests) {
+      try {
+        await queue.publish(request);
+      } catch (error) {
+        log.error('publishing a stage delivery failed; the sweeper will retry', { run_id: request.body.run_id, stage: request.body.stage, error });
       }
     }
   }

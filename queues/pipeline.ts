@@ -36,6 +36,8 @@ export interface CommitScope {
   now: Date;
   /** Start another run in this transaction; its first delivery is published after the commit. */
   startRun(params: StartRunParams): Promise<{ runId: string }>;
+  /** Start many runs at once (a handful of statements whatever their number). */
+  startRuns(list: readonly StartRunParams[]): Promise<{ runId: string }[]>;
   /**
    * Bring a running run's current stage forward to now (a parent waiting on a child): its pending
    * delivery is superseded and a new one published after the commit. No-op unless it is running.

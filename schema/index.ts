@@ -11,3 +11,4 @@ export * from './warehouse-semantic.js';
 export * from './warehouse-settings.js';
 export * from './demo-corpus-loads.js';
 export * from './agents.js';
+export * from './routines.js';

@@ -211,6 +211,8 @@ class TurnBuilder {
       trigger: 'delegate',
       may_delegate: false,
       delegate_roster: null,
+      // A delegated run only reads and reports back; the parent decides what to write.
+      routine: null,
     };
     const { run } = this.ctx;
     this.#effects.push(async (scope) => {

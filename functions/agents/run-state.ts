@@ -69,6 +69,12 @@ export const AgentRunInputSchema = z.object({
   may_delegate: z.boolean(),
   /** Agents this run may delegate to; null means any agent of the roster. */
   delegate_roster: z.array(z.string()).nullable(),
+  /**
+   * Set when a routine fired the run: its id and what its config lets the run write. Such a run has
+   * no one to ask, so it may write documents (through the gate) and take the actions it allows;
+   * every other write becomes a proposal.
+   */
+  routine: z.object({ id: z.uuid(), write_outputs: z.boolean(), actions_allowed: z.array(z.string()).nullable() }).nullable().default(null),
 });
 export type AgentRunInput = z.infer<typeof AgentRunInputSchema>;
 

@@ -12,6 +12,7 @@ import type { Caller } from '../identity/caller.js';
 import { runCallerOf } from '../identity/run-caller.js';
 import { API_PREFIX } from '../http/env.js';
 import type { Services } from '../services.js';
+import type { CommitScope } from '../../queues/pipeline.js';
 import { appendChatMessage, chatMessagesOf, getChatOrThrow, insertChat } from './repository.js';
 
 /**
@@ -39,6 +40,15 @@ export interface StartAgentRun {
   kind?: (typeof AGENT_KINDS)[number];
   /** What the run may pause for; by default all three with on_question "pause", none with "auto". */
   pauses?: AgentRunInput['pauses'];
+  /** Whether the run may delegate (default: unless its depth is quick). */
+  mayDelegate?: boolean;
+  /** A routine fire: which routine, and what its config lets the run write. */
+  routine?: AgentRunInput['routine'];
+  /**
+   * Runs inside the start's transaction once the chat and run ids are known, before anything is
+   * written for the run; throwing aborts the start (a fire someone else already started).
+   */
+  prepare?: (scope: CommitScope, ids: { runId: string; chatId: string }) => Promise<void>;
 }
 
 export interface AgentRunHandles {
@@ -108,9 +118,11 @@ export async function startAgentRun(services: Services, caller: Caller, request:
       pauses: request.pauses ?? { question: request.onQuestion === 'pause', approval: request.onQuestion === 'pause', budget: request.onQuestion === 'pause' },
       depth: request.depth,
       trigger: request.trigger,
-      may_delegate: request.depth !== 'quick',
+      may_delegate: request.mayDelegate ?? request.depth !== 'quick',
       delegate_roster: request.delegateRoster ?? null,
+      routine: request.routine ?? null,
     };
+    await request.prepare?.(scope, { runId, chatId: chat.id });
     await scope.startRun({ workspaceId: caller.workspaceId, kind: request.kind ?? AGENT_RUN_KIND, runId, caller: runCallerOf(caller), input, state: initialAgentState(input, history, now) });
     await appendChatMessage(tx, { workspaceId: caller.workspaceId, chatId: chat.id, runId, role: 'user', content: request.input, now });
     await tx

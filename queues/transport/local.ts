@@ -66,14 +66,27 @@ export class LocalTransport implements QueueTransport {
   }
 
   async publish(request: PublishRequest): Promise<PublishResult> {
-    const id = newId();
-    const deliverAt = new Date(this.#o.clock.now().getTime() + Math.max(0, request.delaySeconds ?? 0) * 1000);
-    await this.#o.db
-      .insert(queueDeliveries)
-      .values({ id, kind: request.kind, body: request.body, deduplicationId: request.deduplicationId ?? null, deliverAt })
-      .onConflictDoNothing();
+    const [id] = await this.#insert([request]);
+    return { messageId: id ?? '' };
+  }
+
+  async publishMany(requests: readonly PublishRequest[]): Promise<void> {
+    await this.#insert(requests);
+  }
+
+  async #insert(requests: readonly PublishRequest[]): Promise<string[]> {
+    if (requests.length === 0) return [];
+    const now = this.#o.clock.now().getTime();
+    const rows = requests.map((request) => ({
+      id: newId(),
+      kind: request.kind,
+      body: request.body,
+      deduplicationId: request.deduplicationId ?? null,
+      deliverAt: new Date(now + Math.max(0, request.delaySeconds ?? 0) * 1000),
+    }));
+    await this.#o.db.insert(queueDeliveries).values(rows).onConflictDoNothing();
     this.#signal();
-    return { messageId: id };
+    return rows.map((r) => r.id);
   }
 
   /** Stop taking deliveries and wait for those in flight (clean shutdown). */

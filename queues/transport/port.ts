@@ -21,6 +21,8 @@ export interface PublishResult {
 export interface QueueTransport {
   readonly name: 'qstash' | 'local';
   publish(request: PublishRequest): Promise<PublishResult>;
+  /** Many deliveries in one request (QStash's batch API, one insert locally); the same contract as publish. */
+  publishMany?(requests: readonly PublishRequest[]): Promise<void>;
 }
 
 /** Signing keys shared by the sender and the stage endpoint's receiver (QStash's current and next key). */

@@ -35,4 +35,17 @@ export class QStashTransport implements QueueTransport {
     const messageId = 'messageId' in result ? result.messageId : undefined;
     return { messageId: messageId ?? '' };
   }
+
+  async publishMany(requests: readonly PublishRequest[]): Promise<void> {
+    if (requests.length === 0) return;
+    await this.#client.batchJSON(
+      requests.map((request) => ({
+        url: stageEndpointUrl(this.#publicUrl, request.kind),
+        body: request.body,
+        retries: this.retries,
+        ...(request.delaySeconds ? { delay: Math.ceil(request.delaySeconds) } : {}),
+        ...(request.deduplicationId ? { deduplicationId: request.deduplicationId } : {}),
+      })),
+    );
+  }
 }

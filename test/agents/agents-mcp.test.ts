@@ -103,4 +103,25 @@ describe('the agents tool', () => {
     const theirStatus = await call(stranger, { action: 'chat_status', run_id: started.run_id });
     expect(theirStatus.structuredContent).toMatchObject({ error: { code: 'not_found' } });
   });
+
+  it('manages routines and reads routine://list and routine://{id} with the same JSON as REST', async () => {
+    model.setScript(() => answerWith('Routine done.'));
+    const client = await connect(ws.editor.key);
+    const created = await call(client, { action: 'create_routine', name: 'MCP digest', prompt: 'Summarise the week.', cron: '0 8 * * 1', timezone: 'Europe/Paris' });
+    expect(created.isError, created.content[0]?.text).toBeFalsy();
+    const routine = json(created);
+    expect(json(await call(client, { action: 'get_routine', id: routine.id }))).toEqual((await h.request('GET', `/routines/${routine.id}`, { key: ws.editor.key })).body.data);
+    expect(json(await call(client, { action: 'update_routine', id: routine.id, enabled: false })).enabled).toBe(false);
+    const list = await client.readResource({ uri: 'routine://list' });
+    expect(JSON.parse((list.contents[0] as { text: string }).text)).toEqual((await h.request('GET', '/routines', { key: ws.editor.key })).body.data);
+    const one = await client.readResource({ uri: `routine://${routine.id}` });
+    expect(JSON.parse((one.contents[0] as { text: string }).text).name).toBe('MCP digest');
+    const fired = json(await call(client, { action: 'run_routine_now', id: routine.id }));
+    expect(fired).toMatchObject({ chat_id: expect.any(String), run_id: expect.any(String) });
+    await drain();
+    expect(json(await call(client, { action: 'chat_status', run_id: fired.run_id })).trigger).toBe('routine');
+    const bad = await call(client, { action: 'create_routine', name: 'x', prompt: 'y', cron: '* * *' });
+    expect(bad.structuredContent).toMatchObject({ error: { code: 'invalid_argument', details: { fields: [expect.objectContaining({ field: 'cron' })] } } });
+    expect(json(await call(client, { action: 'delete_routine', id: routine.id }))).toEqual({ deleted: true, id: routine.id });
+  });
 });

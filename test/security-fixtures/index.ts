@@ -2,6 +2,7 @@ import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
 import { researchFixtures } from './research.js';
+import { routineFixtures } from './routines.js';
 import { searchFixtures } from './search.js';
 import { setupFixtures } from './setup.js';
 import { webhookFixtures } from './webhooks.js';
@@ -31,6 +32,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   research: researchFixtures,
   chat: chatFixtures,
   agents: agentFixtures,
+  routines: routineFixtures,
   webhooks: webhookFixtures,
 };
 
