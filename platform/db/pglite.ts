@@ -15,6 +15,8 @@ export interface PgliteOptions {
   dataDir?: string;
   /** Start from a dumped data directory (the migrated test template). */
   loadDataDir?: Blob | File;
+  /** Called with every statement drizzle sends (benchmarks count statements at the port). */
+  onQuery?: (sql: string) => void;
 }
 
 export async function openPglite(options: PgliteOptions = {}): Promise<PgliteHandle> {
@@ -23,11 +25,11 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteHan
     ...(options.loadDataDir ? { loadDataDir: options.loadDataDir } : {}),
     extensions: { vector, pg_trgm },
   });
-  return wrapPglite(client);
+  return wrapPglite(client, options.onQuery);
 }
 
-export function wrapPglite(client: PGlite): PgliteHandle {
-  const db = drizzle({ client, schema }) as unknown as Database;
+export function wrapPglite(client: PGlite, onQuery?: (sql: string) => void): PgliteHandle {
+  const db = drizzle({ client, schema, ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}) }) as unknown as Database;
   return {
     db,
     client,
