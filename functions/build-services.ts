@@ -8,6 +8,8 @@ import { createLogger, type Logger } from '../platform/log.js';
 import { fetchOutboundHttp } from '../platform/net/fetch-http.js';
 import type { OutboundHttp } from '../platform/net/port.js';
 import { SecretBox } from '../platform/secret-box.js';
+import { httpMailer } from '../platform/mail/http.js';
+import { outboxMailer } from '../platform/mail/outbox.js';
 import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
 import { OpenAiCompatibleProvider, openAiEmbedder } from '../platform/model/openai.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
@@ -100,6 +102,10 @@ export function buildServices(inputs: ServiceInputs): Services {
     registry: inputs.registry ?? defaultRegistry(),
     secretBox: new SecretBox(inputs.secretsEncryptionKey ?? config.SECRETS_ENCRYPTION_KEY),
     outbound: inputs.outbound ?? fetchOutboundHttp,
+    mailer:
+      config.EMAIL_API_URL && config.EMAIL_API_KEY && config.EMAIL_FROM
+        ? httpMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM, outbound: inputs.outbound ?? fetchOutboundHttp, allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS })
+        : outboxMailer,
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

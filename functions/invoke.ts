@@ -27,6 +27,15 @@ export interface InvocationScope {
   correlationId: string;
   signal: AbortSignal;
   origin: InvocationOrigin;
+  /** The run calling, for origin `run` (document and action operations read its config). */
+  run?: RunContext;
+}
+
+/** What an operation may know of the run that calls it. */
+export interface RunContext {
+  id: string;
+  kind: string;
+  input: Record<string, unknown>;
 }
 
 export interface RawInput {
@@ -175,8 +184,13 @@ export type InvocationResult = { ok: true; output: unknown } | { ok: false; erro
  * to its model instead of crashing the stage. Cancellation and unexpected errors still throw.
  */
 export async function invokeAsValue(scope: InvocationScope, operationId: string, flat: Record<string, unknown>): Promise<InvocationResult> {
+  return asInvocationResult(invokeOperation(scope, operationId, flat));
+}
+
+/** A call's outcome as a value: its output, or the envelope of the ApiError it failed with (anything else still throws). */
+export async function asInvocationResult(call: Promise<unknown>): Promise<InvocationResult> {
   try {
-    return { ok: true, output: await invokeOperation(scope, operationId, flat) };
+    return { ok: true, output: await call };
   } catch (error) {
     if (!isApiError(error)) throw error;
     return { ok: false, error: error.toEnvelope().error };
@@ -190,6 +204,7 @@ function contextFor(scope: InvocationScope): OperationContext {
     correlationId: scope.correlationId,
     signal: scope.signal,
     origin: scope.origin,
+    ...(scope.run ? { run: scope.run } : {}),
     invoke: (operationId, input) => invokeOperation(scope, operationId, input),
   };
 }

@@ -1,5 +1,7 @@
 import { OperationRegistry, type Operation } from './registry.js';
+import { actionOperations } from './actions/operations.js';
 import { agentOperations } from './agents/operations.js';
+import { artifactOperations } from './artifacts/operations.js';
 import { chatOperations } from './chat/operations.js';
 import { researchOperations } from './research/operations.js';
 import { routineOperations } from './routines/operations.js';
@@ -8,7 +10,7 @@ import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...webhookOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations];
 
 let registry: OperationRegistry | undefined;
 

@@ -5,7 +5,7 @@ import type { Caller } from './identity/caller.js';
 import type { Scope } from './identity/scopes.js';
 import type { QuotaFamily } from './limits/quota.js';
 import type { Services } from './services.js';
-import type { InvocationOrigin } from './invoke.js';
+import type { InvocationOrigin, RunContext } from './invoke.js';
 
 /**
  * The operation registry (architecture: "One operation, three callers"). Each operation is declared
@@ -34,6 +34,8 @@ export interface OperationContext {
   signal: AbortSignal;
   /** Which door the call came in through (a run's stage calling as its caller is `run`). */
   origin: InvocationOrigin;
+  /** The run calling, when origin is `run`. */
+  run?: RunContext;
 }
 
 export interface McpBinding {

@@ -5,6 +5,7 @@ import type { RateLimiter } from '../platform/limiter/port.js';
 import type { Logger } from '../platform/log.js';
 import type { OutboundHttp } from '../platform/net/port.js';
 import type { SecretBox } from '../platform/secret-box.js';
+import type { Mailer } from '../platform/mail/port.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import type { RunEngine } from '../queues/engine.js';
@@ -37,6 +38,8 @@ export interface Services extends EnginePorts {
   secretBox: SecretBox;
   /** Every operation the service offers: REST, MCP and runs' in-process tool calls all read it. */
   registry: OperationRegistry;
+  /** Where actions' emails go: the outbox (kept, not sent) or an HTTP email API. */
+  mailer: Mailer;
   /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
   outbound: OutboundHttp;
 }

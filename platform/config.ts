@@ -81,6 +81,11 @@ export const EnvSchema = z
     IDP_EMAIL_CLAIM: z.string().default('email'),
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
+
+    /** An HTTP email API for actions (Resend-style); unset, emails stay in the outbox. */
+    EMAIL_API_URL: optionalUrl,
+    EMAIL_API_KEY: optionalString,
+    EMAIL_FROM: optionalString,
   })
   // `when`: run these cross-variable checks even when a variable failed its own parse, so one
   // ConfigError names every bad variable instead of revealing them a wave at a time.
@@ -96,6 +101,10 @@ export const EnvSchema = z
       need('QSTASH_CURRENT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
       need('QSTASH_NEXT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
       need('PUBLIC_URL', 'when QSTASH_TOKEN is set (QStash delivers stages to <PUBLIC_URL>/queues/<kind>)');
+    }
+    if (env.EMAIL_API_URL) {
+      need('EMAIL_API_KEY', 'when EMAIL_API_URL is set');
+      need('EMAIL_FROM', 'when EMAIL_API_URL is set');
     }
     if (env.MODEL_PROVIDER === 'openai') {
       need('OPENAI_BASE_URL', 'when MODEL_PROVIDER=openai');

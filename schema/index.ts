@@ -12,3 +12,4 @@ export * from './warehouse-settings.js';
 export * from './demo-corpus-loads.js';
 export * from './agents.js';
 export * from './routines.js';
+export * from './artifacts.js';

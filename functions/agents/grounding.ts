@@ -29,6 +29,11 @@ export interface GroundingContext {
   workspaceId: string;
   /** Re-run a search.query request as the run's caller. */
   rerun(query: Record<string, unknown>): Promise<InvocationResult>;
+  /**
+   * Numbers the prose may also rest on: the cells (and request values) of queries run earlier in the
+   * same run. A document's digits may come from any of them, not only from its own blocks.
+   */
+  backing?: readonly number[];
 }
 
 export interface VerifiedAnswer {
@@ -107,7 +112,7 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
   });
 
   const kept = draft.content_blocks.filter((_, i) => verdicts.get(i));
-  const numbers = checkProseNumbers(draft.text, kept);
+  const numbers = checkProseNumbers(draft.text, kept, ctx.backing ?? []);
   const removed = draft.content_blocks.length - kept.length;
   const blocks: BlockDraft[] = [...kept];
   if (removed > 0) {
@@ -218,7 +223,8 @@ export function numericValue(token: string): number | null {
   return Number.isFinite(value) ? Math.round(value * 1e6) / 1e6 : null;
 }
 
-function numbersIn(value: unknown, into: Set<number>): void {
+/** Every number in a value: numbers themselves, and the digit runs inside strings (dates, ids of cells). */
+export function numbersIn(value: unknown, into: Set<number>): void {
   if (typeof value === 'number' && Number.isFinite(value)) into.add(Math.round(value * 1e6) / 1e6);
   else if (typeof value === 'string') for (const m of value.matchAll(/\d+(?:\.\d+)?/g)) into.add(Number(m[0]));
   else if (Array.isArray(value)) for (const v of value) numbersIn(v, into);
@@ -226,8 +232,8 @@ function numbersIn(value: unknown, into: Set<number>): void {
 }
 
 /** Every number in the prose (text and text/callout blocks) must be backed by the kept evidence. */
-function checkProseNumbers(text: string, kept: readonly BlockDraft[]): { checked: number; unverified: string[] } {
-  const backing = new Set<number>();
+function checkProseNumbers(text: string, kept: readonly BlockDraft[], extra: readonly number[]): { checked: number; unverified: string[] } {
+  const backing = new Set<number>(extra);
   for (const b of kept) {
     if (b.kind === 'table') {
       for (const row of b.data) for (const c of b.columns) numbersIn(row[c.key], backing);

@@ -87,6 +87,15 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
   return turn.next();
 }
 
+/**
+ * A routine run has no one to ask, but its config says what it may write: documents (the operation
+ * applies the commit gate, write_outputs included) and cataloged actions (the operation applies
+ * actions_allowed). Every other write of a routine run becomes a proposal.
+ */
+function routineMayWrite(input: AgentRunInput, op: Operation): boolean {
+  return input.routine !== null && (op.id === 'outputs.write_doc' || op.id.startsWith('actions.'));
+}
+
 /** A StepResult as the journal stores it (plain JSON). */
 const stepRecord = (step: StepResult): Record<string, unknown> & StepResult => ({ content: step.content, tool_calls: step.tool_calls, usage: step.usage });
 
@@ -145,7 +154,7 @@ class TurnBuilder {
       this.#toolMessage(call, { ok: false, error: { code: 'invalid_argument', message: `No tool named ${call.name} is offered to this run.` } });
       return null;
     }
-    if (op.method !== 'get' && !op.readOnly) {
+    if (op.method !== 'get' && !op.readOnly && !routineMayWrite(this.ctx.input, op)) {
       // A write: with a person to ask, ask; without one (on_question auto, research, routine fires) it becomes a proposal.
       if (this.ctx.input.pauses.approval) {
         return this.pause({ kind: 'approval', call_id: call.id, tool: call.name, operation: op.id, arguments: call.arguments, label });

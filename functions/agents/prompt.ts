@@ -21,6 +21,12 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
     input.pauses.question
       ? 'You may ask the user one clarifying question with ask_user when the data is ambiguous in a way that changes the answer.'
       : 'You cannot ask the user anything: choose the most likely reading and say which one you chose.',
+    ...(input.routine
+      ? [
+          `Routine: ${input.routine.id}`,
+          'You are running on a schedule with no one to ask. Commit your findings as a document with outputs_write_doc (its digits must come from your queries\' cells to publish), then call final_answer.',
+        ]
+      : []),
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
     'Quote blocks must be verbatim words from the cited transcript turn (or email body) with its interaction_id and turn_id; table and metric blocks must carry the search.query request their cells came from, unchanged.',
     'Every quote, cell and number is checked against the data before the answer is shown; anything that does not check out is removed.',

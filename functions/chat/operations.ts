@@ -5,8 +5,9 @@ import { AGENT_KINDS } from '../agents/run-state.js';
 import { findAgent } from '../agents/repository.js';
 import { defineOperation } from '../registry.js';
 import { defineRunRead, defineRunStream } from '../runs/run-operations.js';
+import { outputsOf } from '../artifacts/repository.js';
 import { chatMessagesOf, getChatOrThrow, listChats, renameChat } from './repository.js';
-import { renderChatRun, renderChatSummary, renderChatTurn } from './render.js';
+import { renderChatRun, renderChatSummary, renderChatTurn, renderOutput } from './render.js';
 import { ChatIdParams, ChatRunSchema, ChatSchema, ChatSummarySchema, ListChatsQuery, RenameChatBody, RunHandlesSchema, StartChatBody } from './schemas.js';
 import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from './start.js';
 
@@ -56,7 +57,7 @@ export const readChatRun = defineRunRead({
     'With `Accept: text/event-stream` this path streams the run\'s events instead (as `stream_url` does). Do not poll faster than once a second.',
   mcp: { tool: 'agents', action: 'chat_status' },
   output: ChatRunSchema,
-  render: async (ctx, row) => renderChatRun(row, ctx.services.config.publicUrl),
+  render: async (ctx, row) => ({ ...renderChatRun(row, ctx.services.config.publicUrl), outputs: (await outputsOf(ctx.services.db, row.id)).map(renderOutput) }),
 });
 
 export const streamChatRun = defineRunStream({

@@ -64,3 +64,8 @@ export function renderChatTurn(message: ChatMessageRow) {
     created_at: message.createdAt.toISOString(),
   };
 }
+
+/** What the run tried to write or do, and what came of it (documents through the gate, actions). */
+export function renderOutput(o: { kind: string; target: string | null; version: number | null; outcome: string; reason: string | null; createdAt: Date }) {
+  return { kind: o.kind as 'document' | 'action', target: o.target, version: o.version, outcome: o.outcome as 'published' | 'proposed' | 'refused' | 'sent', reason: o.reason, at: o.createdAt.toISOString() };
+}

@@ -62,6 +62,19 @@ export const ChatRunSchema = z
     }),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
     parent_run_id: z.uuid().nullable(),
+    outputs: z
+      .array(
+        z.object({
+          kind: z.enum(['document', 'action']),
+          target: z.string().nullable().openapi({ description: 'The document id, or the action name.' }),
+          version: z.number().int().nullable(),
+          outcome: z.enum(['published', 'proposed', 'refused', 'sent']),
+          reason: z.string().nullable().openapi({ description: 'Why it was refused or proposed (outputs_disabled, degraded_read, unverified numbers, action_not_allowed, ...).' }),
+          at: isoTimestamp(),
+        }),
+      )
+      .optional()
+      .openapi({ description: 'What the run wrote or did, and what came of it.' }),
     created_at: isoTimestamp(),
     started_at: isoTimestamp().nullable(),
     completed_at: isoTimestamp().nullable(),

@@ -22,6 +22,14 @@ export interface RunInvocation {
 export async function invocationForRun(services: Services, run: RunView, signal: AbortSignal): Promise<RunInvocation> {
   if (!run.caller) throw new NonRetryableError('forbidden', 'This run was started without a caller to act as.');
   const caller = await resolveRunCaller(services.db, run.workspaceId, run.caller);
-  const scope: InvocationScope = { registry: services.registry, services, caller, correlationId: `run:${run.id}`, signal, origin: 'run' };
+  const scope: InvocationScope = {
+    registry: services.registry,
+    services,
+    caller,
+    correlationId: `run:${run.id}`,
+    signal,
+    origin: 'run',
+    run: { id: run.id, kind: run.kind, input: run.input },
+  };
   return { caller, scope, invoke: (operationId, args) => invokeAsValue(scope, operationId, args) };
 }

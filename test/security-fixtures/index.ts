@@ -1,6 +1,7 @@
 import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
+import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
 import { searchFixtures } from './search.js';
@@ -33,6 +34,8 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   chat: chatFixtures,
   agents: agentFixtures,
   routines: routineFixtures,
+  documents: documentFixtures,
+  actions: actionFixtures,
   webhooks: webhookFixtures,
 };
 

@@ -16,6 +16,8 @@ export interface PolicyContext {
   /** "YYYY-MM-DD", from the system message (fixed when the run started). */
   today: string;
   agent: string;
+  /** Set when a routine fired the run: its findings should be committed as a document. */
+  routine: string | null;
   /** Tool names offered this step. */
   tools: ReadonlySet<string>;
   mayAsk: boolean;
@@ -43,6 +45,7 @@ export function readContext(request: StepRequest): PolicyContext {
     earlierAsks: users.slice(0, -1),
     today: /Today is (\d{4}-\d{2}-\d{2})/.exec(system)?.[1] ?? new Date(0).toISOString().slice(0, 10),
     agent: /Agent: ([a-z0-9-]+)/.exec(system)?.[1] ?? 'researcher',
+    routine: /Routine: ([0-9a-f-]{36})/.exec(system)?.[1] ?? null,
     tools,
     mayAsk: tools.has(ASK_USER),
     mustFinish: request.toolChoice === 'required' && tools.size === 1 && tools.has(FINAL_ANSWER),

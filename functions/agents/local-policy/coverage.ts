@@ -59,3 +59,27 @@ function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft)
     content_blocks: [...answer.content_blocks, tableBlock(`What the ${surface} searched cover`, columns, [row], coverageQuery(intent))],
   };
 }
+
+const WRITE_DOC = 'outputs_write_doc';
+
+/**
+ * A routine's run commits its findings as a document before it answers (the operation's gate
+ * decides whether it publishes), then says in the answer where the findings went.
+ */
+export function withDocument(ctx: PolicyContext, step: StepResult): StepResult {
+  const final = step.tool_calls.find((c) => c.name === FINAL_ANSWER);
+  if (!final || !ctx.routine || !ctx.tools.has(WRITE_DOC)) return step;
+  const answer = final.arguments as unknown as AnswerDraft;
+  const saved = ctx.results.get('doc');
+  if (!saved) {
+    const title = ctx.ask.split('\n')[0]!.trim().slice(0, 120) || 'Routine findings';
+    return { content: null, tool_calls: [{ id: `s${ctx.step}_doc`, name: WRITE_DOC, arguments: { title, markdown: answer.text, content_blocks: answer.content_blocks } }], usage: null };
+  }
+  const out = saved.ok ? (saved.output as { version?: { status?: string } }).version : null;
+  const note = !saved.ok
+    ? `\n\nThe findings were not saved as a document: ${saved.error.message}`
+    : out?.status === 'published'
+      ? '\n\nThese findings are saved as a published document.'
+      : '\n\nThese findings are saved as a document proposed for an editor to review (not every figure could be verified, or the agent is the workspace\'s own).';
+  return { ...step, tool_calls: [{ ...final, arguments: { ...answer, text: `${answer.text}${note}` } as unknown as Record<string, unknown> }] };
+}

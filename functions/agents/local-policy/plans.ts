@@ -6,7 +6,7 @@ import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result }
 import { day, externalTurnsOf, money, quoteBlock, recurringWords, semanticTurnsOf, tableBlock } from './evidence.js';
 import type { DealFilter, Intent } from './intent.js';
 import { topicWords, voiceTopic } from './intent.js';
-import { withCoverage } from './coverage.js';
+import { withCoverage, withDocument } from './coverage.js';
 
 /**
  * What to do next for each kind of ask: the searches still missing, or the answer composed from the
@@ -42,7 +42,7 @@ const QUERIES = {
 
 export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
   if (ctx.mustFinish && ctx.results.size === 0) return finish(nothingYet(ctx));
-  return withCoverage(ctx, intent, intentStep(ctx, intent));
+  return withDocument(ctx, withCoverage(ctx, intent, intentStep(ctx, intent)));
 }
 
 function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
