@@ -176,6 +176,13 @@ describe('the artifact webhooks', () => {
     expect(mine('artifact.created')).toEqual([expect.objectContaining({ data: expect.objectContaining({ version: 1, status: 'proposed' }) })]);
     expect(mine('artifact.updated')).toEqual([expect.objectContaining({ data: expect.objectContaining({ version: 2 }) })]);
     expect(mine('artifact.status_changed')).toEqual([expect.objectContaining({ data: expect.objectContaining({ from: 'proposed', to: 'published', version: 2 }) })]);
+    // Routine fires end with session.completed like any chat run, trigger included.
+    expect(events('session.completed').length).toBe(0); // hits were cleared above; fire one now
+    const r = await routine();
+    model.setScript(() => answerWith('fired'));
+    const fired = (await h.request('POST', `/routines/${r.id}/run-now`, { key: admin })).body.data;
+    await drain();
+    expect(events('session.completed').filter((e) => e.data.session_id === fired.run_id)).toEqual([expect.objectContaining({ data: expect.objectContaining({ trigger: 'routine', status: 'complete' }) })]);
   });
 });
 
