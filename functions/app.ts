@@ -1,6 +1,7 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { requireCaller } from './http/authenticate.js';
+import { mountBrowserAndOAuthRoutes } from './http/browser-and-oauth-routes.js';
 import { correlationId } from './http/correlation.js';
 import { API_PREFIX, type AppEnv } from './http/env.js';
 import { notFound, onError } from './http/errors.js';
@@ -54,6 +55,9 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
     openApiDocument ??= buildOpenApiDocument(registry, c.get('services').config.publicUrl);
     return c.json(openApiDocument as object);
   });
+
+  // OAuth and the console: their own formats, before the credential check (functions/http/browser-and-oauth-routes.ts).
+  mountBrowserAndOAuthRoutes(app, registry);
 
   app.use(`${API_PREFIX}/*`, requireCaller);
   app.all(`${API_PREFIX}/mcp`, mcpHandler(registry));

@@ -23,6 +23,7 @@ import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
 import { API_PREFIX } from './http/env.js';
 import { identityProviderFromConfig } from './identity/identity-provider.js';
+import { consoleIdentityProviderFromConfig, type IdentityProviderFetch } from './console/oidc.js';
 import type { Services } from './services.js';
 import { defaultRegistry } from './operations.js';
 import type { OperationRegistry } from './registry.js';
@@ -57,6 +58,8 @@ export interface ServiceInputs {
   model?: ModelProvider;
   /** Outbound HTTP for webhooks: Node's guarded client, or fetch on Workers (the default). */
   outbound?: OutboundHttp;
+  /** How the console reaches its OIDC provider (tests route it to a fake provider in process). */
+  identityProviderFetch?: IdentityProviderFetch;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -95,7 +98,12 @@ export function buildServices(inputs: ServiceInputs): Services {
     clock,
     log,
     credentials: {
-      oauth: { secret: new TextEncoder().encode(inputs.oauthSecret), issuer: config.publicUrl, audience: `${config.publicUrl}${API_PREFIX}` },
+      oauth: {
+        secret: new TextEncoder().encode(inputs.oauthSecret),
+        issuer: config.publicUrl,
+        audience: `${config.publicUrl}${API_PREFIX}`,
+        mcpAudience: `${config.publicUrl}${API_PREFIX}/mcp`,
+      },
       identityProvider: identityProviderFromConfig(config),
     },
     runNotifier: inputs.runNotifier ?? new RunNotifier(),
@@ -106,6 +114,7 @@ export function buildServices(inputs: ServiceInputs): Services {
       config.EMAIL_API_URL && config.EMAIL_API_KEY && config.EMAIL_FROM
         ? httpMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM, outbound: inputs.outbound ?? fetchOutboundHttp, allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS })
         : outboxMailer,
+    consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

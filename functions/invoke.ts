@@ -16,9 +16,10 @@ import type { Services } from './services.js';
  * Where a call comes from. `run` is a stage of a run calling operations as its caller (an agent's
  * tools): it is not throttled by the interactive per-user limits (`rateLimit`), because the run's
  * turn budget and the per-workspace cap on concurrent agent runs bound it instead; monthly quotas
- * count the same on every origin.
+ * count the same on every origin. `console` is the console's own pages acting for a signed-in
+ * member: the only origin that may call operations with visibility `console`.
  */
-export type InvocationOrigin = 'rest' | 'mcp' | 'run';
+export type InvocationOrigin = 'rest' | 'mcp' | 'run' | 'console';
 
 export interface InvocationScope {
   registry: OperationRegistry;
@@ -45,12 +46,12 @@ export interface RawInput {
 }
 
 /** Refuse a caller who may not run the operation at all; the answer never depends on the input. */
-export function authorizeOperation(op: Operation, caller: Caller): void {
+export function authorizeOperation(op: Operation, caller: Caller, origin: InvocationOrigin = 'rest'): void {
   // Planned, not live (spec: Versioning 2): absent from the document and MCP, so absent here too, on every transport.
   if (op.stability === 'coming_soon') {
     throw new ApiError('not_found', `${op.id} is planned and not live yet.`, { operation: op.id });
   }
-  if (op.visibility === 'console') {
+  if (op.visibility === 'console' && origin !== 'console') {
     throw new ApiError('not_on_public_api', `${op.id} is available in the console only, not on the public API.`, { operation: op.id });
   }
   const missing = op.scopes.filter((s) => !caller.scopes.has(s));
@@ -106,7 +107,7 @@ export async function runOperation(
   loadInput: () => Promise<RawInput>,
   mode: 'respond' | 'stream' = 'respond',
 ): Promise<OperationOutcome> {
-  authorizeOperation(op, scope.caller);
+  authorizeOperation(op, scope.caller, scope.origin);
   const rateLimit = await applyOperationLimit(op, scope);
   const raw = await loadInput();
   const input = {

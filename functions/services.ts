@@ -13,6 +13,7 @@ import type { RunNotifier } from '../queues/notifier.js';
 import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
 import type { OperationRegistry } from './registry.js';
+import type { ConsoleIdentityProvider } from './console/oidc.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
@@ -42,4 +43,6 @@ export interface Services extends EnginePorts {
   mailer: Mailer;
   /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
   outbound: OutboundHttp;
+  /** How people sign in to the console: the OIDC provider (if configured); links are a config flag. */
+  consoleIdentityProvider: ConsoleIdentityProvider | null;
 }

@@ -82,6 +82,19 @@ export const EnvSchema = z
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
 
+    /** Console sign-in through an OpenID Connect provider (authorization code + PKCE). */
+    CONSOLE_OIDC_ISSUER: optionalUrl,
+    CONSOLE_OIDC_CLIENT_ID: optionalString,
+    /** Absent: the console is a public client of the provider (PKCE only). */
+    CONSOLE_OIDC_CLIENT_SECRET: optionalString,
+    /** One-time console sign-in links (`admin login-link`); on by default outside production. */
+    CONSOLE_SIGN_IN_LINKS: z
+      .enum(['0', '1', 'true', 'false', ''])
+      .optional()
+      .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true')),
+    /** Human-readable documentation the OAuth metadata points to; defaults to the OpenAPI document. */
+    SERVICE_DOCUMENTATION_URL: optionalUrl,
+
     /** An HTTP email API for actions (Resend-style); unset, emails stay in the outbox. */
     EMAIL_API_URL: optionalUrl,
     EMAIL_API_KEY: optionalString,
@@ -118,6 +131,10 @@ export const EnvSchema = z
         ctx.addIssue({ code: 'custom', path: ['IDP_JWKS_URL'], message: 'IDP_JWKS_URL or IDP_JWT_SECRET is required when IDP_ISSUER is set' });
       }
     }
+    if (env.CONSOLE_OIDC_ISSUER || env.CONSOLE_OIDC_CLIENT_ID) {
+      need('CONSOLE_OIDC_ISSUER', 'when CONSOLE_OIDC_CLIENT_ID is set');
+      need('CONSOLE_OIDC_CLIENT_ID', 'when CONSOLE_OIDC_ISSUER is set');
+    }
     if (env.APP_ENV === 'production') {
       need('DATABASE_URL', 'in production');
       need('PUBLIC_URL', 'in production');
@@ -139,6 +156,8 @@ export interface AppConfig extends ParsedEnv {
   globalRateLimitPerMinute: number;
   /** Base URL the service is reachable at, without the /api/platform/v1 prefix. */
   publicUrl: string;
+  /** Whether one-time console sign-in links are accepted (CONSOLE_SIGN_IN_LINKS, else on outside production). */
+  consoleSignInLinks: boolean;
 }
 
 export class ConfigError extends Error {
@@ -161,5 +180,6 @@ export function loadConfig(env: Record<string, unknown>): AppConfig {
   const cfg = parsed.data;
   const globalRateLimitPerMinute = cfg.RATE_LIMIT_GLOBAL_PER_MIN ?? (cfg.APP_ENV === 'production' ? 100 : 500);
   const publicUrl = (cfg.PUBLIC_URL ?? `http://${cfg.HOST}:${cfg.PORT}`).replace(/\/+$/, '');
-  return { ...cfg, globalRateLimitPerMinute, publicUrl };
+  const consoleSignInLinks = cfg.CONSOLE_SIGN_IN_LINKS ?? cfg.APP_ENV !== 'production';
+  return { ...cfg, globalRateLimitPerMinute, publicUrl, consoleSignInLinks };
 }

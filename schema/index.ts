@@ -13,3 +13,5 @@ export * from './demo-corpus-loads.js';
 export * from './agents.js';
 export * from './routines.js';
 export * from './artifacts.js';
+export * from './oauth-grants.js';
+export * from './console.js';

@@ -21,7 +21,7 @@ export interface RunCaller {
   user_id: string;
   email: string;
   role: 'viewer' | 'editor' | 'admin';
-  auth_method: 'api_key' | 'oauth' | 'identity_provider';
+  auth_method: 'api_key' | 'oauth' | 'identity_provider' | 'console';
   /** API key id, OAuth token id, or the identity provider's subject. */
   credential_id: string;
   /** The scopes the credential carried when the run started; a stage never gets more. */

@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/errors.js';
 import { authenticateApiKey, looksLikeApiKey } from './api-keys.js';
 import type { Caller } from './caller.js';
 import { authenticateIdentityProviderToken, type IdentityProvider } from './identity-provider.js';
-import { authenticateOAuthToken, type TokenIssuer } from './oauth-tokens.js';
+import { authenticateOAuthToken, type ResourceKind, type TokenIssuer } from './oauth-tokens.js';
 
 export interface CredentialVerifiers {
   oauth: TokenIssuer;
@@ -14,6 +14,8 @@ export interface CredentialVerifiers {
 export interface PresentedCredential {
   apiKeyHeader: string | undefined;
   authorizationHeader: string | undefined;
+  /** The resource addressed (the MCP endpoint accepts tokens bound to it; the rest of the API does not). */
+  resource?: ResourceKind;
 }
 
 /**
@@ -40,7 +42,7 @@ export async function authenticate(db: Database, verifiers: CredentialVerifiers,
   } catch {
     throw new ApiError('invalid_token', 'The bearer token is neither an API key nor a JWT.');
   }
-  if (issuer === verifiers.oauth.issuer) return authenticateOAuthToken(db, verifiers.oauth, bearer, now);
+  if (issuer === verifiers.oauth.issuer) return authenticateOAuthToken(db, verifiers.oauth, bearer, now, presented.resource ?? 'api');
   if (verifiers.identityProvider && issuer === verifiers.identityProvider.issuer) {
     return authenticateIdentityProviderToken(db, verifiers.identityProvider, bearer, now);
   }

@@ -1,7 +1,8 @@
 import type { Role } from '../../schema/tenancy.js';
 import type { Bundle, Scope } from './scopes.js';
 
-export type AuthMethod = 'api_key' | 'oauth' | 'identity_provider';
+/** `console`: a member signed in to the console (a session cookie), acting through its pages. */
+export type AuthMethod = 'api_key' | 'oauth' | 'identity_provider' | 'console';
 
 /** Who is calling, resolved once per request from the credential, and re-checked against membership. */
 export interface Caller {

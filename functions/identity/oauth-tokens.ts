@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { memberships, oauthTokens, users, workspaces } from '../../schema/index.js';
-import type { Database } from '../../platform/db/port.js';
+import { memberships, oauthGrants, oauthTokens, users, workspaces } from '../../schema/index.js';
+import type { Database, Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Caller } from './caller.js';
@@ -12,14 +12,30 @@ export interface TokenIssuer {
   secret: Uint8Array;
   /** The authorization server's issuer identifier (the service's public URL). */
   issuer: string;
-  /** The protected resource: the API base URL. */
+  /** The protected resource: the API base URL (which covers the MCP endpoint under it). */
   audience: string;
+  /** The MCP endpoint as a resource of its own (RFC 8707): tokens bound to it work there only. */
+  mcpAudience: string;
 }
 
+/** Which protected resource a request addresses: tokens are checked against its audiences. */
+export type ResourceKind = 'api' | 'mcp';
+
 export async function issueAccessToken(
-  db: Database,
+  db: Queryable,
   issuer: TokenIssuer,
-  input: { workspaceId: string; userId: string; clientId: string; scopes: readonly Scope[]; ttlSeconds: number; now: Date },
+  input: {
+    workspaceId: string;
+    userId: string;
+    clientId: string;
+    scopes: readonly Scope[];
+    ttlSeconds: number;
+    now: Date;
+    /** The consent the token comes from (absent for operator-minted tokens). */
+    grantId?: string;
+    /** The resource the token is for; the API by default. */
+    audience?: string;
+  },
 ): Promise<{ accessToken: string; tokenId: string; expiresAt: Date }> {
   const tokenId = newId();
   const iat = Math.floor(input.now.getTime() / 1000);
@@ -30,12 +46,13 @@ export async function issueAccessToken(
     userId: input.userId,
     clientId: input.clientId,
     scopes: [...input.scopes],
+    grantId: input.grantId ?? null,
     expiresAt,
   });
   const accessToken = await new SignJWT({ business_id: input.workspaceId, scope: input.scopes.join(' '), client_id: input.clientId })
     .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
     .setIssuer(issuer.issuer)
-    .setAudience(issuer.audience)
+    .setAudience(input.audience ?? issuer.audience)
     .setSubject(input.userId)
     .setJti(tokenId)
     .setIssuedAt(iat)
@@ -49,12 +66,12 @@ export async function issueAccessToken(
  * the truth for revocation and scopes; membership is re-checked on every request (Auth 9), so a
  * member removed from the workspace loses access at once.
  */
-export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date): Promise<Caller> {
+export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date, resource: ResourceKind = 'api'): Promise<Caller> {
   let jti: string | undefined;
   try {
     const { payload } = await jwtVerify(token, issuer.secret, {
       issuer: issuer.issuer,
-      audience: issuer.audience,
+      audience: resource === 'mcp' ? [issuer.audience, issuer.mcpAudience] : issuer.audience,
       algorithms: ['HS256'],
       currentDate: now,
     });
@@ -74,14 +91,16 @@ export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, 
       scopes: oauthTokens.scopes,
       expiresAt: oauthTokens.expiresAt,
       revokedAt: oauthTokens.revokedAt,
+      grantRevokedAt: oauthGrants.revokedAt,
     })
     .from(oauthTokens)
     .innerJoin(workspaces, eq(workspaces.id, oauthTokens.workspaceId))
     .innerJoin(users, eq(users.id, oauthTokens.userId))
     .leftJoin(memberships, and(eq(memberships.workspaceId, oauthTokens.workspaceId), eq(memberships.userId, oauthTokens.userId)))
+    .leftJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .where(eq(oauthTokens.id, jti));
   if (!row) throw new ApiError('invalid_token', 'The access token is not known.');
-  if (row.revokedAt) throw new ApiError('invalid_token', 'The access token has been revoked.');
+  if (row.revokedAt || row.grantRevokedAt) throw new ApiError('invalid_token', 'The access token has been revoked.');
   if (row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The access token has expired.');
   if (!row.role) throw new ApiError('forbidden', 'The token owner is no longer a member of this workspace.');
   return {

@@ -56,7 +56,7 @@ export async function resolveRunCaller(db: Queryable, workspaceId: string, store
 
 /** The credential's scopes now; null when nothing is stored for it (identity-provider tokens). */
 async function currentCredentialScopes(db: Queryable, stored: RunCaller): Promise<ReadonlySet<string> | 'revoked' | null> {
-  if (stored.auth_method === 'identity_provider') return null;
+  if (stored.auth_method === 'identity_provider' || stored.auth_method === 'console') return null;
   const table = stored.auth_method === 'api_key' ? apiKeys : oauthTokens;
   const [row] = await db.select({ scopes: table.scopes, revokedAt: table.revokedAt }).from(table).where(eq(table.id, stored.credential_id));
   if (!row || row.revokedAt) return 'revoked';

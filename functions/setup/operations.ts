@@ -27,7 +27,7 @@ export const SetupStatusSchema = z
       scopes: z.array(z.string()).openapi({ description: 'Scopes the presented credential carries.' }),
       bundle: z.string().nullable().openapi({ description: 'Permission bundle of an API key; null for tokens.' }),
     }),
-    auth_method: z.enum(['api_key', 'oauth', 'identity_provider']),
+    auth_method: z.enum(['api_key', 'oauth', 'identity_provider', 'console']),
     optimize: z.object({
       allowed: z.boolean().openapi({ description: 'Whether this caller can call POST /messages/optimize right now.' }),
       blocker: z

@@ -1,6 +1,7 @@
 import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
+import { consoleFixtures } from './console.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
@@ -37,6 +38,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   documents: documentFixtures,
   actions: actionFixtures,
   webhooks: webhookFixtures,
+  console: consoleFixtures,
 };
 
 function merge(): Record<string, SecurityFixture> {

@@ -1,0 +1,21 @@
+import { newId } from '../../platform/ids.js';
+import type { SecurityFixture } from '../support/security-suite.js';
+
+/**
+ * The console's operations are console-only: the suite checks that every API credential, a full
+ * admin's included, gets 401/403 and never reaches them. Their behaviour for a signed-in member is
+ * tested through the console's pages (test/console/).
+ */
+export const consoleFixtures: Record<string, SecurityFixture> = {
+  'console.api_keys.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
+  'console.api_keys.create': { request: () => ({ body: { name: 'suite key', bundle: 'read_only', expires_in_days: 30 } }), tenancy: { kind: 'workspace' } },
+  'console.api_keys.revoke': {
+    request: async ({ ws }) => ({ params: { id: (await ws.keyFor(ws.viewer, 'read_only')).keyId } }),
+    tenancy: { kind: 'by_id', foreign: async ({ ws }) => ({ params: { id: (await ws.keyFor(ws.viewer, 'read_only')).keyId } }) },
+  },
+  'console.authorized_apps.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
+  'console.authorized_apps.revoke': {
+    request: () => ({ params: { id: newId() } }),
+    tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
+  },
+};
