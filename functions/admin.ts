@@ -33,13 +33,14 @@ const ROLES = Object.keys(ROLE_SET) as [Role, ...Role[]];
 
 /** The database layer, loaded once a command is about to run. */
 async function loadOperations() {
-  const [database, members, apiKeys, seed] = await Promise.all([
+  const [database, members, apiKeys, seed, consoleSessions] = await Promise.all([
     import('./embedded/open-database.js'),
     import('./identity/members.js'),
     import('./identity/api-keys.js'),
     import('./embedded/demo-seed.js'),
+    import('./console/sessions.js'),
   ]);
-  return { ...database, ...members, ...apiKeys, ...seed };
+  return { ...database, ...members, ...apiKeys, ...seed, ...consoleSessions };
 }
 type Operations = Awaited<ReturnType<typeof loadOperations>>;
 
@@ -64,6 +65,8 @@ interface Context {
   ops: Operations;
   location: string;
   driver: 'pglite' | 'neon';
+  /** Where the service is reached (PUBLIC_URL, else http://HOST:PORT): links it prints point there. */
+  publicUrl: string;
 }
 
 interface Result {
@@ -250,6 +253,25 @@ const COMMANDS: Record<string, Command> = {
     },
   }),
 
+  'login-link': defineCommand({
+    synopsis: '--email <email>',
+    summary: 'Print a one-time console sign-in link for a member (valid 15 minutes, single use; only its hash is stored).',
+    schema: z.strictObject({ email: emailFlag }),
+    async run({ db, ops, publicUrl }, input) {
+      let link: { url: string; expiresAt: Date };
+      try {
+        link = await ops.createSignInLink(db, publicUrl, input.email, new Date());
+      } catch (e) {
+        if (e instanceof ops.NotAMember) throw new CliError('not_found', `${input.email} is not a member of any workspace. Add them first: ${INVOCATION} key create --workspace <id> --email ${input.email} --role viewer`);
+        throw e;
+      }
+      return {
+        json: { url: link.url, email: input.email, expires_at: link.expiresAt.toISOString() },
+        text: [`Console sign-in link for ${input.email} (single use, expires ${link.expiresAt.toISOString()}):`, `  ${link.url}`].join('\n'),
+      };
+    },
+  }),
+
   'demo seed': defineCommand({
     synopsis: '[--scale <n>]',
     summary: 'Create the demo workspace if it is absent (idempotent). --scale sizes its corpus (default 1).',
@@ -345,7 +367,7 @@ function resolveInvocation(argv: string[]): Invocation {
 function dataDirMessage(e: DataDirInUseError): string {
   const { pid, purpose, since } = e.owner;
   if (purpose === SERVER_LOCK_PURPOSE) {
-    return `The server is running (process ${pid}, since ${since}) and holds DATA_DIR ${e.dataDir}. Stop it first (Ctrl-C in its terminal, or kill ${pid}), then run this command again.`;
+    return `The server is running (process ${pid}, since ${since}) and holds DATA_DIR ${e.dataDir}. Stop it first (Ctrl-C in its terminal, or kill ${pid}), then run this command again. (Every start of the server also prints a fresh console sign-in link for the demo admin.)`;
   }
   return `DATA_DIR ${e.dataDir} is in use by process ${pid} (${purpose}, since ${since}). Wait for it to finish or stop it, then run this command again.`;
 }
@@ -381,7 +403,7 @@ async function main(argv: string[]): Promise<number> {
     const database = await ops.openNodeDatabase(config, `admin ${invocation.name}`);
     let result: Result;
     try {
-      result = await work({ db: database.handle.db, ops, location: database.location, driver: database.handle.driver });
+      result = await work({ db: database.handle.db, ops, location: database.location, driver: database.handle.driver, publicUrl: config.publicUrl });
     } finally {
       await database.close();
     }

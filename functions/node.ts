@@ -18,6 +18,7 @@ import { openNodeDatabase } from './embedded/open-database.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import { loadEmbeddedSecrets } from './embedded/secrets.js';
 import { API_PREFIX } from './http/env.js';
+import { createSignInLink } from './console/sessions.js';
 
 /** How often the embedded default runs the scheduled tick (the Workers cron runs it every minute). */
 const TICK_PERIOD_MS = 30_000;
@@ -82,6 +83,16 @@ async function main(): Promise<void> {
       `    npm run -s admin -- key create --workspace ${demo.workspaceId} --email ${DEMO_ADMIN_EMAIL} --role admin --bundle full_admin`,
     );
   }
+  // A fresh sign-in link at every start: with PGlite the admin CLI cannot open DATA_DIR while the server holds it.
+  const link = await createSignInLink(database.handle.db, config.publicUrl, DEMO_ADMIN_EMAIL, services.clock.now());
+  lines.push(
+    '',
+    `  Console: ${config.publicUrl}/console`,
+    `  One-time sign-in link for ${DEMO_ADMIN_EMAIL} (valid 15 minutes, single use):`,
+    `    ${link.url}`,
+    `  Another, later (server stopped): npm run -s admin -- login-link --email ${DEMO_ADMIN_EMAIL}`,
+    '',
+  );
   lines.push(`  OpenAPI: ${base}/openapi.json   MCP: ${base}/mcp`, '');
   process.stdout.write(`${lines.join('\n')}\n`);
 

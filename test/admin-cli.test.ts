@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { openPglite } from '../platform/db/pglite.js';
-import { apiKeys, users } from '../schema/index.js';
+import { apiKeys, consoleSignInLinks, users } from '../schema/index.js';
+import { consumeSignInLink } from '../functions/console/sessions.js';
 
 /**
  * The admin CLI run for real, as a subprocess, on one temporary DATA_DIR shared by the whole file
@@ -58,6 +59,7 @@ const state = {
   workspaceId: '',
   keptKey: '',
   keptKeyId: '',
+  signInToken: '',
   revokedKeyId: '',
   editorUserId: '',
 };
@@ -176,6 +178,23 @@ describe('admin CLI', () => {
 
   });
 
+  test('login-link prints a one-time console sign-in link for a member, and refuses anyone else', SLOW, async () => {
+    const link = await cli(['login-link', '--email', 'EDITOR@acme.test', '--json'], dataDir);
+    expect(link.code, link.stderr).toBe(0);
+    expect(link.json).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=[0-9A-Za-z]{43}$/), email: 'EDITOR@acme.test' });
+    const minutes = (Date.parse(link.json.expires_at) - Date.now()) / 60_000;
+    expect(minutes).toBeGreaterThan(14);
+    expect(minutes).toBeLessThanOrEqual(15);
+    state.signInToken = new URL(link.json.url).searchParams.get('token') ?? '';
+
+    const stranger = await cli(['login-link', '--email', 'nobody@acme.test', '--json'], dataDir);
+    expect(stranger.code).toBe(1);
+    expect(stranger.json.error.code).toBe('not_found');
+    const human = await cli(['login-link', '--email', 'editor@acme.test'], dataDir);
+    expect(human.code, human.stderr).toBe(0);
+    expect(human.stdout).toMatch(/single use, expires .*\n  http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=/);
+  });
+
   test('demo seed is idempotent', SLOW, async () => {
     const first = await cli(['demo', 'seed', '--scale', '2', '--json'], dataDir);
     expect(first.code, first.stderr).toBe(0);
@@ -225,6 +244,12 @@ describe('admin CLI', () => {
 
       const [revoked] = await db.select().from(apiKeys).where(eq(apiKeys.id, state.revokedKeyId));
       expect(revoked?.revokedAt).toBeInstanceOf(Date);
+
+      // The sign-in link is stored as a hash and works once.
+      const [link] = await db.select().from(consoleSignInLinks).where(eq(consoleSignInLinks.tokenHash, await sha256Hex(state.signInToken)));
+      expect(link?.userId).toBe(state.editorUserId);
+      expect(await consumeSignInLink(db, state.signInToken, new Date())).toBe(state.editorUserId);
+      expect(await consumeSignInLink(db, state.signInToken, new Date())).toBeNull();
 
       // Failed commands wrote nothing.
       const strays = await db.select().from(users).where(sql`lower(${users.email}) <> 'editor@acme.test'`);
