@@ -9,6 +9,8 @@ export class CookieJar {
   private readonly cookies = new Map<string, string>();
   /** Every Set-Cookie header seen, to assert on flags. */
   readonly seen: string[] = [];
+  /** Each jar is one browser at its own address (sent as X-Forwarded-For; the harness trusts one proxy), so per-IP limits apply per jar. */
+  readonly ip = `10.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}.${(Math.random() * 250) | 0}`;
 
   store(response: Response): void {
     for (const header of response.headers.getSetCookie()) {
@@ -45,7 +47,7 @@ export interface BrowserRequest {
 /** A request as a same-origin browser page makes it: cookies, and Origin on POSTs. Redirects are not followed. */
 export async function browse(h: Harness, jar: CookieJar, url: string, request: BrowserRequest = {}): Promise<Response> {
   const method = request.method ?? (request.form ? 'POST' : 'GET');
-  const headers: Record<string, string> = { ...request.headers };
+  const headers: Record<string, string> = { 'x-forwarded-for': jar.ip, ...request.headers };
   const cookie = jar.header();
   if (cookie) headers.cookie = cookie;
   if (method === 'POST') headers.origin ??= new URL(h.services.config.publicUrl).origin;
