@@ -11,6 +11,7 @@ import type { Pipeline } from '../../queues/pipeline.js';
 import { allPipelines } from '../../queues/pipelines.js';
 import { OperationRegistry, type Operation } from '../../functions/registry.js';
 import type { Services } from '../../functions/services.js';
+import type { IdentityProviderFetch } from '../../functions/console/oidc.js';
 import { oauthClients } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
@@ -49,6 +50,8 @@ export interface HarnessOptions {
   model?: ModelProvider;
   /** Reuse a database (several apps over one file's database). */
   database?: PgliteHandle;
+  /** Route the console's OIDC provider calls (a fake provider in process). */
+  identityProviderFetch?: IdentityProviderFetch;
 }
 
 export interface TestResponse<T = unknown> {
@@ -127,6 +130,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     log: createLogger(config.LOG_LEVEL),
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],
     ...(options.model ? { model: options.model } : {}),
+    ...(options.identityProviderFetch ? { identityProviderFetch: options.identityProviderFetch } : {}),
     ...(options.operations ? { registry: new OperationRegistry(options.operations) } : {}),
   });
   const { app, registry } = createApp({ services });
