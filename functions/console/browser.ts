@@ -112,7 +112,8 @@ export function renderPage(
   );
   c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');
-  c.header('Referrer-Policy', 'no-referrer');
+  // same-origin, not no-referrer: under no-referrer browsers send `Origin: null` on our own form posts, which the CSRF check must refuse.
+  c.header('Referrer-Policy', 'same-origin');
   c.header('Cache-Control', 'no-store');
   return Promise.resolve(c.html(page(nonce), options.status ?? 200));
 }

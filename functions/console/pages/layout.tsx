@@ -51,7 +51,7 @@ export function Layout(props: { title: string; nonce: string; session?: HeaderSe
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="referrer" content="no-referrer" />
+        <meta name="referrer" content="same-origin" />
         <title>{`${props.title} · Customer Intelligence Platform`}</title>
         <style nonce={props.nonce}>{raw(STYLE)}</style>
       </head>

@@ -1,0 +1,163 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInLink } from '../../functions/console/sessions.js';
+import { sha256Base64Url } from '../../platform/crypto.js';
+import { randomBase62 } from '../../platform/ids.js';
+import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+
+/**
+ * The console in a real browser: Debian's headless Chromium driven by playwright-core, against the
+ * app served over real HTTP on a loopback port. `npm test` runs this when Chromium is installed and
+ * says plainly when it is not; `.ci/run` installs Chromium and sets REQUIRE_BROWSER_TESTS=1, so a
+ * skipped browser test fails CI. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's screenshots to
+ * docs/console/.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
+const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
+const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : mkdtempSync(join(tmpdir(), 'cip-console-shots-'));
+const CLIENT_CALLBACK = 'https://client.example/callback';
+
+/** Wait until a locator (found by role or label, so accessible names are tested too) is visible. */
+async function visible(locator: Locator): Promise<Locator> {
+  await locator.waitFor({ state: 'visible', timeout: 10_000 });
+  return locator;
+}
+
+if (!CHROMIUM) {
+  const message = 'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
+  console.warn(message);
+  it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
+    throw new Error(message);
+  });
+}
+
+describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
+  let h: Harness;
+  let ws: SeededWorkspace;
+  let server: ServerType;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+
+  beforeAll(async () => {
+    let app: Harness['app'] | undefined;
+    server = serve({ fetch: (req) => (app as Harness['app']).fetch(req), hostname: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    h = await createHarness({ env: { PUBLIC_URL: base } });
+    app = h.app;
+    ws = await h.seedWorkspace('Browser Workspace');
+    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
+    page = await context.newPage();
+    // The OAuth client's redirect target: answered by the test, as the client's own server would.
+    await page.route(`${CLIENT_CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
+    mkdirSync(SCREENSHOTS, { recursive: true });
+  }, 60_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await h?.close();
+  });
+
+  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+
+  it('signs in with a one-time link, creates a key shown once, uses it, and revokes it', async () => {
+    await page.goto(`${base}/console/sign-in`);
+    await visible(page.getByLabel('Sign-in link'));
+    await shot('sign-in');
+
+    const { url } = await createSignInLink(h.database.db, base, ws.editor.email, h.services.clock.now());
+    await page.getByLabel('Sign-in link').fill(url);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${base}/console/keys`).catch(async (e) => {
+      throw new Error(`${e}\nat ${page.url()}:\n${(await page.content()).replace(/<style[\s\S]*<\/style>/, "").slice(0, 3000)}`);
+    });
+    await visible(page.getByRole('heading', { name: 'API keys' }));
+
+    await page.getByLabel('Name').fill('Browser key');
+    await page.getByLabel('Permissions bundle').selectOption('internal_agent');
+    await page.getByLabel('Expiration').selectOption('30');
+    await page.getByRole('button', { name: 'Create key' }).click();
+    const key = await page.getByLabel('Your new API key').inputValue();
+    expect(key).toMatch(/^cip_[0-9A-Za-z]{40}$/);
+    await page.getByRole('button', { name: 'Copy' }).click();
+    await page.waitForFunction(() => (document.getElementById('copy-status')?.textContent ?? '') !== '');
+    await shot('key-created');
+
+    // The key works, over real HTTP, as curl would use it.
+    const ok = await fetch(`${base}/api/platform/v1/setup/status`, { headers: { 'X-API-Key': key } });
+    expect(ok.status).toBe(200);
+
+    await page.goto(`${base}/console/keys`);
+    expect(await page.content()).not.toContain(key);
+    await visible(page.getByRole('cell', { name: 'Browser key', exact: true }));
+    await shot('keys');
+
+    await page.getByRole('button', { name: 'Revoke key Browser key' }).click();
+    expect(await (await visible(page.getByRole('status'))).textContent()).toContain('The key is revoked');
+    const refused = await fetch(`${base}/api/platform/v1/setup/status`, { headers: { 'X-API-Key': key } });
+    expect(refused.status).toBe(401);
+  }, 60_000);
+
+  async function authorizationUrl(): Promise<{ url: string; verifier: string; clientId: string }> {
+    const reg = await fetch(`${base}/api/platform/v1/oauth/register`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ client_name: 'Research Copilot', redirect_uris: [CLIENT_CALLBACK], token_endpoint_auth_method: 'none' }),
+    });
+    const { client_id: clientId } = await reg.json();
+    const verifier = randomBase62(64);
+    const params = new URLSearchParams({
+      response_type: 'code',
+      client_id: clientId,
+      redirect_uri: CLIENT_CALLBACK,
+      scope: 'data:read conversations:read conversations:write',
+      state: 'browser-state',
+      code_challenge: await sha256Base64Url(verifier),
+      code_challenge_method: 'S256',
+    });
+    return { url: `${base}/api/platform/v1/oauth/authorize?${params}`, verifier, clientId };
+  }
+
+  it('approves a consent, and the application it authorized is listed', async () => {
+    const { url, verifier, clientId } = await authorizationUrl();
+    await page.goto(url);
+    await visible(page.getByRole('heading', { name: 'Allow Research Copilot to access your data?' }));
+    await visible(page.getByText('Start chats and research in your name'));
+    await shot('consent');
+    await page.getByRole('button', { name: 'Approve' }).click();
+    await page.waitForURL(`${CLIENT_CALLBACK}**`);
+    const back = new URL(page.url());
+    expect(back.searchParams.get('state')).toBe('browser-state');
+    const code = back.searchParams.get('code') as string;
+    const tokens = await (
+      await fetch(`${base}/api/platform/v1/oauth/token`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CLIENT_CALLBACK, code_verifier: verifier, client_id: clientId }),
+      })
+    ).json();
+    expect((await fetch(`${base}/api/platform/v1/setup/status`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+
+    await page.goto(`${base}/console/apps`);
+    await visible(page.getByRole('cell', { name: 'Research Copilot', exact: true }));
+    await shot('authorized-apps');
+  }, 60_000);
+
+  it('denies a consent: the application gets access_denied', async () => {
+    const { url } = await authorizationUrl();
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Deny' }).click();
+    await page.waitForURL(`${CLIENT_CALLBACK}**`);
+    const back = new URL(page.url());
+    expect(back.searchParams.get('error')).toBe('access_denied');
+    expect(back.searchParams.get('code')).toBeNull();
+  }, 60_000);
+});
