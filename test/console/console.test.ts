@@ -125,7 +125,7 @@ describe('sign-in through the identity provider (OIDC, authorization code + PKCE
     const authorize = new URL(start.headers.get('location') as string);
     expect(authorize.origin).toBe(idp.issuer);
     expect(authorize.searchParams.get('code_challenge_method')).toBe('S256');
-    const atProvider = await idp.fetch(authorize.toString(), {});
+    const atProvider = await idp.visit(authorize.toString());
     const callback = new URL(atProvider.headers.get('location') as string);
     const final = await browse(h, jar, `${callback.pathname}${callback.search}`);
     return { jar, final };
@@ -152,7 +152,7 @@ describe('sign-in through the identity provider (OIDC, authorization code + PKCE
     idp.signInAs({ email: ws.editor.email });
     const starter = new CookieJar();
     const start = await browse(h, starter, '/console/sign-in/oidc');
-    const callback = new URL((await idp.fetch(start.headers.get('location') as string, {})).headers.get('location') as string);
+    const callback = new URL((await idp.visit(start.headers.get('location') as string)).headers.get('location') as string);
     const victim = new CookieJar();
     const res = await browse(h, victim, `${callback.pathname}${callback.search}`);
     expect(res.status).toBe(400);

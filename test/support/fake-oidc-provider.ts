@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import { exportJWK, generateKeyPair, SignJWT, type JWK } from 'jose';
+import type { IdentityProviderFetch } from '../../functions/console/oidc.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
 
@@ -13,7 +14,9 @@ export interface FakeOidcProvider {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  fetch: (url: string, init: RequestInit) => Promise<Response>;
+  fetch: IdentityProviderFetch;
+  /** A browser opening a URL at the provider (its authorize endpoint): the response, redirects not followed. */
+  visit(url: string): Promise<Response>;
   /** Who the next authorization signs in as. */
   signInAs(claims: { email: string; email_verified?: boolean }): void;
   /** Requests the provider received, for assertions. */
@@ -82,7 +85,8 @@ export async function startFakeOidcProvider(issuer = 'http://idp.test'): Promise
     issuer,
     clientId,
     clientSecret,
-    fetch: async (url, init) => app.fetch(new Request(url, init)),
+    fetch: async (url, init) => app.fetch(new Request(url, init as RequestInit)),
+    visit: async (url) => app.fetch(new Request(url)),
     signInAs(claims) {
       nextClaims = claims;
     },

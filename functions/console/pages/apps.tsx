@@ -1,4 +1,4 @@
-import { Layout, type HeaderSession } from './layout.js';
+import { Flash, Layout, RevokeButton, type HeaderSession } from './layout.js';
 
 export interface AppRow {
   id: string;
@@ -13,16 +13,7 @@ export function AppsPage(props: { nonce: string; session: HeaderSession; apps: A
   return (
     <Layout title="Authorized applications" nonce={props.nonce} session={props.session} active="apps">
       <h1>Authorized applications</h1>
-      {props.error ? (
-        <div class="error" role="alert">
-          {props.error}
-        </div>
-      ) : null}
-      {props.notice ? (
-        <div class="notice" role="status">
-          {props.notice}
-        </div>
-      ) : null}
+      <Flash error={props.error} notice={props.notice} />
       <section class="card">
         <p class="hint">Applications you let act for you in this workspace with OAuth. Revoking one stops its tokens at once.</p>
         {props.apps.length === 0 ? (
@@ -52,12 +43,7 @@ export function AppsPage(props: { nonce: string; session: HeaderSession; apps: A
                   </td>
                   <td>{a.authorized_at.slice(0, 10)}</td>
                   <td>
-                    <form method="post" action={`/console/apps/${a.id}/revoke`} class="inline">
-                      <input type="hidden" name="csrf_token" value={props.session.csrf} />
-                      <button type="submit" class="danger" aria-label={`Revoke ${a.client_name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RevokeButton action={`/console/apps/${a.id}/revoke`} csrf={props.session.csrf} label={`Revoke ${a.client_name}`} />
                   </td>
                 </tr>
               ))}

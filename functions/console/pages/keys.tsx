@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { Bundle } from '../../identity/scopes.js';
-import { Layout, type HeaderSession } from './layout.js';
+import { Flash, Layout, RevokeButton, type HeaderSession } from './layout.js';
 
 export interface KeyRow {
   id: string;
@@ -33,16 +33,7 @@ export function KeysPage(props: KeysPageProps) {
   return (
     <Layout title="API keys" nonce={props.nonce} session={props.session} active="keys">
       <h1>API keys</h1>
-      {props.error ? (
-        <div class="error" role="alert">
-          {props.error}
-        </div>
-      ) : null}
-      {props.notice ? (
-        <div class="notice" role="status">
-          {props.notice}
-        </div>
-      ) : null}
+      <Flash error={props.error} notice={props.notice} />
       {props.created ? (
         <section class="card" aria-labelledby="created-heading">
           <h2 id="created-heading">Key "{props.created.name}" created</h2>
@@ -89,12 +80,7 @@ export function KeysPage(props: KeysPageProps) {
                   <td>{k.expired ? `expired ${day(k.expires_at, '')}` : day(k.expires_at, 'never')}</td>
                   <td>{day(k.last_used_at, 'never')}</td>
                   <td>
-                    <form method="post" action={`/console/keys/${k.id}/revoke`} class="inline">
-                      <input type="hidden" name="csrf_token" value={props.session.csrf} />
-                      <button type="submit" class="danger" aria-label={`Revoke key ${k.name}`}>
-                        Revoke
-                      </button>
-                    </form>
+                    <RevokeButton action={`/console/keys/${k.id}/revoke`} csrf={props.session.csrf} label={`Revoke key ${k.name}`} />
                   </td>
                 </tr>
               ))}

@@ -105,3 +105,33 @@ export function MessagePage(props: { nonce: string; title: string; message: stri
     </Layout>
   );
 }
+
+/** The outcome of the last action: an error (announced at once) or a notice (announced politely). */
+export function Flash(props: { error?: string | undefined; notice?: string | undefined }) {
+  return (
+    <>
+      {props.error ? (
+        <div class="error" role="alert">
+          {props.error}
+        </div>
+      ) : null}
+      {props.notice ? (
+        <div class="notice" role="status">
+          {props.notice}
+        </div>
+      ) : null}
+    </>
+  );
+}
+
+/** A one-button form (no JavaScript needed) whose accessible name says what it revokes. */
+export function RevokeButton(props: { action: string; csrf: string; label: string }) {
+  return (
+    <form method="post" action={props.action} class="inline">
+      <input type="hidden" name="csrf_token" value={props.csrf} />
+      <button type="submit" class="danger" aria-label={props.label}>
+        Revoke
+      </button>
+    </form>
+  );
+}
