@@ -330,6 +330,20 @@ describe('tokens in use', () => {
     expect(await page.text()).toContain('no longer a member');
   });
 
+  it("a demoted member's refresh gets only what the new role allows", async () => {
+    const team = await h.seedWorkspace('Demotion workspace');
+    const jar = await signInWithLink(h, team.editor.email);
+    const client = await registerClient();
+    const { tokens } = await authorized(client, jar, 'data:read webhooks:read');
+    expect(tokens.scope).toBe('data:read webhooks:read');
+    await ensureMembership(h.database.db, team.id, team.editor.userId, 'viewer');
+    const refreshed = await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).json();
+    expect(refreshed.scope).toBe('data:read');
+    const hooks = await h.request('GET', '/webhooks', { bearer: refreshed.access_token });
+    expect(hooks.status).toBe(403);
+    expect(hooks.body.error.code).toBe('scope_denied');
+  });
+
   it("a token for workspace A addressing workspace B's objects gets 404", async () => {
     const jar = await signInWithLink(h, ws.admin.email);
     const { tokens } = await authorized(await registerClient(), jar, 'webhooks:read webhooks:write');
