@@ -1,5 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorEnvelopeSchema } from '../../platform/errors.js';
+import { SCOPE_DESCRIPTIONS } from '../oauth/scope-policy.js';
 import { SCOPES } from '../identity/scopes.js';
 import type { OperationRegistry } from '../registry.js';
 import { API_PREFIX } from './env.js';
@@ -41,7 +42,8 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       authorizationCode: {
         authorizationUrl: `${publicUrl}${API_PREFIX}/oauth/authorize`,
         tokenUrl: `${publicUrl}${API_PREFIX}/oauth/token`,
-        scopes: Object.fromEntries(SCOPES.map((s) => [s, s])),
+        refreshUrl: `${publicUrl}${API_PREFIX}/oauth/token`,
+        scopes: Object.fromEntries(SCOPES.map((s) => [s, SCOPE_DESCRIPTIONS[s]])),
       },
     },
   });
@@ -95,6 +97,9 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         "REST access to a workspace's first-party customer data. Every success body is wrapped as `{data: ...}`;",
         'every error is `{error: {code, message, details}}`; every response carries `X-Correlation-Id`.',
         `The same operations are MCP tools at \`${API_PREFIX}/mcp\` (Streamable HTTP, stateless, same credentials).`,
+        'OAuth 2.1 (authorization code + PKCE S256, dynamic client registration at `/oauth/register`, discovery at',
+        '`/.well-known/oauth-authorization-server`) is not described as operations: its endpoints answer in the OAuth RFCs\' own',
+        'formats, errors as `{error, error_description}`, not the envelope above.',
       ].join(' '),
     },
     servers: [{ url: `${publicUrl}${API_PREFIX}` }],
