@@ -2,11 +2,8 @@ import type { AppConfig } from '../../platform/config.js';
 import { checkWebhookUrlResolves, checkWebhookUrlSyntax, type UrlPolicy } from '../../platform/net/webhook-url.js';
 import type { Services } from '../services.js';
 
-/** The policy from configuration: https in production, loopback only when explicitly allowed. */
-export const urlPolicyFor = (config: AppConfig): UrlPolicy => ({
-  requireHttps: config.APP_ENV === 'production',
-  allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS,
-});
+/** The policy from configuration: https everywhere; http and loopback only when loopback is explicitly allowed. */
+export const urlPolicyFor = (config: AppConfig): UrlPolicy => ({ allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS });
 
 /** Full check of a webhook URL: its shape, then every address its host resolves to. */
 export async function checkWebhookUrl(services: Services, raw: string): Promise<string> {

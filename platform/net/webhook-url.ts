@@ -1,10 +1,13 @@
 import { ApiError } from '../errors.js';
 import { classifyAddress, isIpLiteral } from './address-policy.js';
 
+/**
+ * Where a webhook may point. https always; plain http only to a loopback host, and only when
+ * loopback is allowed (ALLOW_LOOPBACK_WEBHOOKS=1: tests and local development). The same in every
+ * environment: a signed payload sent in clear to a public address is readable by anyone on the path.
+ */
 export interface UrlPolicy {
-  /** Plain http is refused (production). */
-  requireHttps: boolean;
-  /** Loopback destinations (and http to them) are accepted: ALLOW_LOOPBACK_WEBHOOKS=1, tests and local dev. */
+  /** Loopback destinations (and http to them) are accepted. */
   allowLoopback: boolean;
 }
 
@@ -39,8 +42,8 @@ export function checkWebhookUrlSyntax(raw: string, policy: UrlPolicy): URL {
     if (!verdict.allowed) throw refuse(verdict.range, `${literal} is a ${verdict.range} address`);
   }
   const isLoopback = loopbackName || (isIpLiteral(literal) && classifyAddress(literal, { allowLoopback: true }).range === 'loopback');
-  if (url.protocol === 'http:' && policy.requireHttps && !(isLoopback && policy.allowLoopback)) {
-    throw refuse('scheme', 'https is required');
+  if (url.protocol === 'http:' && !(isLoopback && policy.allowLoopback)) {
+    throw refuse('scheme', 'https is required (plain http only to a loopback host with ALLOW_LOOPBACK_WEBHOOKS=1)');
   }
   return url;
 }

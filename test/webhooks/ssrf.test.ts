@@ -110,6 +110,9 @@ const REFUSED: Array<[string, string]> = [
   ['gopher://public.example.com:70/_GET', 'scheme'],
   ['data:text/plain,hi', 'scheme'],
   ['/relative/path', 'malformed'],
+  // plain http to a public address, in every environment (this harness is APP_ENV=test)
+  ['http://public.example.com/plain-http', 'scheme'],
+  ['http://93.184.216.34/hook', 'scheme'],
   // hostnames that resolve to forbidden addresses
   ['https://internal.example.com/hook', 'private'],
   ['https://mixed.example.com/hook', 'private'],
@@ -125,7 +128,6 @@ const REFUSED: Array<[string, string]> = [
 const ACCEPTED = [
   'https://public.example.com/hook',
   'https://public-v6.example.com/hook',
-  'http://public.example.com/plain-http-outside-production',
   'https://93.184.216.34/',
   'https://[2606:2800:220:1:248:1893:25c8:1946]/',
   'https://172.15.255.255/',
@@ -190,13 +192,13 @@ describe('SSRF: webhook urls are refused at registration', () => {
 });
 
 describe('the url policy, unit level', () => {
-  it('requires https in production, except to loopback when loopback is explicitly allowed', () => {
-    const production = { requireHttps: true, allowLoopback: false };
+  it('requires https, except to loopback when loopback is explicitly allowed', () => {
+    const production = { allowLoopback: false };
     expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', production)).toThrow(expect.objectContaining({ code: 'invalid_argument', details: expect.objectContaining({ reason: 'scheme' }) }));
     expect(checkWebhookUrlSyntax('https://93.184.216.34/', production).toString()).toBe('https://93.184.216.34/');
     expect(() => checkWebhookUrlSyntax('https://127.0.0.1/', production)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
 
-    const localDev = { requireHttps: true, allowLoopback: true };
+    const localDev = { allowLoopback: true };
     expect(checkWebhookUrlSyntax('http://127.0.0.1:8080/', localDev).toString()).toBe('http://127.0.0.1:8080/');
     expect(checkWebhookUrlSyntax('http://localhost:8080/', localDev).toString()).toBe('http://localhost:8080/');
     expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', localDev)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
