@@ -17,6 +17,8 @@ export const ERROR_STATUS = {
   not_on_public_api: 403,
   feature_disabled: 403,
   not_found: 404,
+  /** The MCP endpoint's GET and DELETE: the MCP transport spec requires 405 from a server without a server-to-client stream. */
+  method_not_allowed: 405,
   conflict: 409,
   duplicate: 409,
   version_conflict: 409,

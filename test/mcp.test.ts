@@ -93,14 +93,27 @@ describe('MCP transport', () => {
     expect(body.result.tools.map((t) => t.name)).toContain('connections');
   });
 
-  it('declines GET and DELETE with 405 Allow: POST, in the envelope', async () => {
+  it('declines GET and DELETE with 405 method_not_allowed and Allow: POST, in the envelope', async () => {
     for (const method of ['GET', 'DELETE']) {
       const res = await h.fetch(`${API_PREFIX}/mcp`, { method, headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' } });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.headers.get('x-correlation-id')).toBeTruthy();
-      expect(await res.json()).toMatchObject({ error: { code: 'not_found', details: { method, allowed_methods: ['POST'] } } });
+      expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed', details: { method, allowed_methods: ['POST'] } } });
     }
+  });
+
+  it('refuses a body over 1 MiB with the same 400 as REST, before JSON-RPC', async () => {
+    const big = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(1_100_000) } };
+    const res = await rpc(big, { 'x-api-key': ws.viewer.key });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: { code: 'invalid_argument', details: { body: 'too_large', max_bytes: 1_048_576 } } });
+    // Multi-byte characters count as bytes, not characters.
+    const wide = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'é'.repeat(600_000) } };
+    expect((await rpc(wide, { 'x-api-key': ws.viewer.key })).status).toBe(400);
+    // Just under the limit is still served.
+    const fits = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(1_000_000) } };
+    expect((await rpc(fits, { 'x-api-key': ws.viewer.key })).status).toBe(200);
   });
 
   it('answers a request without credential with the 401 envelope, before any JSON-RPC', async () => {

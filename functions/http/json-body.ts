@@ -9,11 +9,7 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
  * a body with a non-JSON content type, malformed JSON or more than 1 MiB is 400 invalid_argument.
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  // The limit is in bytes: a string's length counts UTF-16 units, so a multi-byte body would slip past it.
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  const bytes = await readBodyBytes(c);
   const text = new TextDecoder().decode(bytes);
   if (text.trim() === '') return {};
   const contentType = c.req.header('content-type');
@@ -28,6 +24,16 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   } catch (e) {
     throw new ApiError('invalid_argument', `Malformed JSON body: ${e instanceof Error ? e.message : 'parse error'}.`, { body: 'malformed_json' });
   }
+}
+
+/** The request body's bytes, refused past 1 MiB (REST and MCP alike) with 400 invalid_argument. */
+export async function readBodyBytes(c: Context): Promise<ArrayBuffer> {
+  const declared = Number(c.req.header('content-length') ?? '0');
+  if (declared > MAX_BODY_BYTES) throw tooLarge();
+  // The limit is in bytes: a string's length counts UTF-16 units, so a multi-byte body would slip past it.
+  const bytes = await c.req.arrayBuffer();
+  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
+  return bytes;
 }
 
 const tooLarge = () => new ApiError('invalid_argument', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { body: 'too_large', max_bytes: MAX_BODY_BYTES });

@@ -14,6 +14,7 @@ import { ApiError, toApiError } from '../../platform/errors.js';
 import { runOperation, splitFlatInput } from '../invoke.js';
 import type { OperationRegistry } from '../registry.js';
 import type { AppEnv } from '../http/env.js';
+import { readBodyBytes } from '../http/json-body.js';
 import { invocationScope } from '../http/rest.js';
 import { buildMcpCatalog } from './catalog.js';
 
@@ -36,12 +37,14 @@ export function mcpHandler(registry: OperationRegistry) {
       // spec's signal for "no server-to-client stream" is 405; an SSE stream that closes at once would
       // instead make clients reconnect in a loop, each attempt costing a credential check and a rate-limit hit.
       c.header('Allow', 'POST');
-      const error = new ApiError('not_found', `This MCP endpoint is stateless and answers POST only, not ${c.req.method}.`, {
+      const error = new ApiError('method_not_allowed', `This MCP endpoint is stateless and answers POST only, not ${c.req.method}.`, {
         method: c.req.method,
         allowed_methods: ['POST'],
       });
       return c.json(error.toEnvelope(), 405);
     }
+    // The same 1 MiB limit and error as REST bodies, before the SDK (whose own limit is 4 MiB) reads anything.
+    const body = await readBodyBytes(c);
     const scope = invocationScope(c, registry, 'mcp');
     const log = scope.services.log;
     const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
@@ -108,7 +111,7 @@ export function mcpHandler(registry: OperationRegistry) {
     const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(c.req.raw);
+      return await transport.handleRequest(new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body }));
     } finally {
       void server.close();
     }
