@@ -127,7 +127,8 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
 const emailFlag = z
   .string({ error: 'is required' })
   .trim()
-  .pipe(z.email({ error: (iss) => `must be an email address${gotValue(iss.input)}` }));
+  // The HTML5 (browser) definition: `a@b.c` is an address, as the README's own examples use.
+  .pipe(z.email({ pattern: z.regexes.html5Email, error: (iss) => `must be an email address${gotValue(iss.input)}` }));
 
 const positiveIntFlag = (max: number) =>
   z
