@@ -1,5 +1,6 @@
 import { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
+import { sha256Hex } from '../platform/crypto.js';
 import { requireCaller } from './http/authenticate.js';
 import { mountBrowserAndOAuthRoutes } from './http/browser-and-oauth-routes.js';
 import { correlationId } from './http/correlation.js';
@@ -33,7 +34,7 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   const registry = options.registry ?? (typeof options.services === 'function' ? defaultRegistry() : options.services.registry);
   const app: App = new OpenAPIHono<AppEnv>();
   const resolveServices = typeof options.services === 'function' ? options.services : () => options.services as Services;
-  let openApiDocument: unknown;
+  let openApiDocument: { publicUrl: string; body: string; etag: string } | undefined;
 
   app.onError(onError);
   app.notFound(notFound);
@@ -51,9 +52,17 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
 
   app.use(`${API_PREFIX}/*`, globalRateLimit);
 
-  app.get(`${API_PREFIX}/openapi.json`, (c) => {
-    openApiDocument ??= buildOpenApiDocument(registry, c.get('services').config.publicUrl);
-    return c.json(openApiDocument as object);
+  // Built and serialized once per app (and public URL), served from memory with an ETag.
+  app.get(`${API_PREFIX}/openapi.json`, async (c) => {
+    const publicUrl = c.get('services').config.publicUrl;
+    if (openApiDocument?.publicUrl !== publicUrl) {
+      const body = JSON.stringify(buildOpenApiDocument(registry, publicUrl));
+      openApiDocument = { publicUrl, body, etag: `"${(await sha256Hex(body)).slice(0, 32)}"` };
+    }
+    const { body, etag } = openApiDocument;
+    const headers = { ETag: etag, 'Cache-Control': 'public, max-age=300' };
+    if (c.req.header('if-none-match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304, headers);
+    return c.body(body, 200, { ...headers, 'Content-Type': 'application/json' });
   });
 
   // OAuth and the console: their own formats, before the credential check (functions/http/browser-and-oauth-routes.ts).

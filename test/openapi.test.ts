@@ -57,9 +57,17 @@ describe('GET /openapi.json', () => {
     expect(doc.servers[0].url.endsWith('/api/platform/v1')).toBe(true);
   });
 
-  it('is the same document on every call', async () => {
-    const again = await (await h.fetch(`${API_PREFIX}/openapi.json`)).json();
-    expect(again).toEqual(doc);
+  it('is the same document on every call, with an ETag that answers 304 when it matches', async () => {
+    const res = await h.fetch(`${API_PREFIX}/openapi.json`);
+    expect(await res.json()).toEqual(doc);
+    const etag = res.headers.get('etag') as string;
+    expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
+    const again = await h.fetch(`${API_PREFIX}/openapi.json`);
+    expect(again.headers.get('etag')).toBe(etag);
+    const notModified = await h.fetch(`${API_PREFIX}/openapi.json`, { headers: { 'if-none-match': `"other", ${etag}` } });
+    expect(notModified.status).toBe(304);
+    expect(await notModified.text()).toBe('');
+    expect((await h.fetch(`${API_PREFIX}/openapi.json`, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
   });
 
   it('validates against the OpenAPI 3.1 schema (@readme/openapi-parser)', async () => {

@@ -30,6 +30,14 @@ export function mcpHandler(registry: OperationRegistry) {
   const tools = new Map(catalog.tools.map((t) => [t.name, t]));
   // A fixed URI wins over a template that also matches it ("thing://list" is not "thing://{id}" with id=list).
   const resourcesByPrecedence = [...catalog.resources.filter((r) => !r.isTemplate), ...catalog.resources.filter((r) => r.isTemplate)];
+  // The lists are the same for every caller: built once per app, not per request.
+  const toolList = { tools: catalog.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
+  const resourceList = {
+    resources: catalog.resources.filter((r) => !r.isTemplate).map((r) => ({ uri: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
+  };
+  const templateList = {
+    resourceTemplates: catalog.resources.filter((r) => r.isTemplate).map((r) => ({ uriTemplate: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
+  };
 
   return async (c: Context<AppEnv>): Promise<Response> => {
     if (c.req.method !== 'POST') {
@@ -49,9 +57,7 @@ export function mcpHandler(registry: OperationRegistry) {
     const log = scope.services.log;
     const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });
 
-    server.setRequestHandler(ListToolsRequestSchema, async () => ({
-      tools: catalog.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
-    }));
+    server.setRequestHandler(ListToolsRequestSchema, async () => toolList);
 
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
       try {
@@ -77,17 +83,8 @@ export function mcpHandler(registry: OperationRegistry) {
       }
     });
 
-    server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-      resources: catalog.resources
-        .filter((r) => !r.isTemplate)
-        .map((r) => ({ uri: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
-    }));
-
-    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => ({
-      resourceTemplates: catalog.resources
-        .filter((r) => r.isTemplate)
-        .map((r) => ({ uriTemplate: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
-    }));
+    server.setRequestHandler(ListResourcesRequestSchema, async () => resourceList);
+    server.setRequestHandler(ListResourceTemplatesRequestSchema, async () => templateList);
 
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const uri = request.params.uri;
