@@ -115,6 +115,7 @@ export function buildServices(inputs: ServiceInputs): Services {
         ? httpMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM, outbound: inputs.outbound ?? fetchOutboundHttp, allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS })
         : outboxMailer,
     consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
+    pendingWork: [],
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

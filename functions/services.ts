@@ -43,6 +43,11 @@ export interface Services extends EnginePorts {
   mailer: Mailer;
   /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
   outbound: OutboundHttp;
+  /**
+   * Work a request started that must finish before its resources go (last_used_at writes): the
+   * Worker waits for it before closing the request's database pool; on Node nothing needs to.
+   */
+  pendingWork: Promise<unknown>[];
   /** How people sign in to the console: the OIDC provider (if configured); links are a config flag. */
   consoleIdentityProvider: ConsoleIdentityProvider | null;
 }

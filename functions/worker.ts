@@ -192,7 +192,7 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         throw error;
       }
       const { response: out, finished } = whenBodyEnds(response);
-      const close = finished.then(() => built.handle.close());
+      const close = finished.then(() => Promise.allSettled(built.services.pendingWork)).then(() => built.handle.close());
       ctx.waitUntil(close.catch((error: unknown) => built.services.log.warn('closing the database pool failed', { error })));
       return out;
     },

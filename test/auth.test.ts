@@ -4,7 +4,9 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, exportJWK, generateKeyPair, SignJWT, UnsecuredJWT, type CryptoKey, type JWK } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApiKey } from '../functions/identity/api-keys.js';
-import { ensureMembership, ensureUser } from '../functions/identity/members.js';
+import { ensureMembership, ensureUser, removeMembership } from '../functions/identity/members.js';
+import { revokeAccessToken } from '../functions/identity/oauth-tokens.js';
+import { lastUsedRecorder } from '../functions/identity/credential-cache.js';
 import { BUNDLE_TABLE, BUNDLES, DEFAULT_BUNDLE, SCOPES, type Scope } from '../functions/identity/scopes.js';
 import { allOperations } from '../functions/operations.js';
 import { defineOperation } from '../functions/registry.js';
@@ -103,7 +105,11 @@ describe('API keys', () => {
 
   it('record last_used_at on use, refreshed at most once a minute', async () => {
     const { key, keyId } = await ws.keyFor(ws.viewer, 'customer_agent');
-    const lastUsed = async () => (await h.database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.at ?? null;
+    // Written behind the response: wait for the background write before reading.
+    const lastUsed = async () => {
+      await lastUsedRecorder.settled();
+      return (await h.database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.at ?? null;
+    };
     expect(await lastUsed()).toBeNull();
     const first = clock.now();
     expect((await status({ key })).status).toBe(200);
@@ -123,7 +129,7 @@ describe('API keys', () => {
     const res = await status({ key: member.key });
     expect(res.body.data.caller.role).toBe('viewer');
     expect(res.body.data.optimize.blocker).toBe('role_too_low');
-    await h.database.db.delete(memberships).where(eq(memberships.userId, member.userId));
+    await removeMembership(h.database.db, ws.id, member.userId);
     expectError(await status({ key: member.key }), 403, 'forbidden', 'removed member');
   });
 });
@@ -158,7 +164,7 @@ describe('OAuth access tokens issued by the service', () => {
   it('are refused once revoked (401 invalid_token)', async () => {
     const token = await ws.tokenFor(ws.editor, ['data:read']);
     expect((await status({ bearer: token })).status).toBe(200);
-    await h.database.db.update(oauthTokens).set({ revokedAt: clock.now() }).where(eq(oauthTokens.id, decodeJwt(token).jti as string));
+    await revokeAccessToken(h.database.db, decodeJwt(token).jti as string, clock.now());
     expectError(await status({ bearer: token }), 401, 'invalid_token', 'revoked');
   });
 
@@ -200,7 +206,7 @@ describe('OAuth access tokens issued by the service', () => {
     expect((await status({ bearer: token })).body.data.caller.role).toBe('admin');
     await ensureMembership(h.database.db, ws.id, member.userId, 'viewer');
     expect((await status({ bearer: token })).body.data).toMatchObject({ caller: { role: 'viewer' }, optimize: { allowed: false, blocker: 'role_too_low' } });
-    await h.database.db.delete(memberships).where(eq(memberships.userId, member.userId));
+    await removeMembership(h.database.db, ws.id, member.userId);
     expectError(await status({ bearer: token }), 403, 'forbidden', 'removed member');
   });
 });
@@ -245,7 +251,7 @@ describe('identity-provider JWTs (HS256 shared secret)', () => {
     expect((await status({ bearer: token })).body.data.caller.role).toBe('viewer');
     await ensureMembership(h.database.db, ws.id, member.userId, 'editor');
     expect((await status({ bearer: token })).body.data.caller.role).toBe('editor');
-    await h.database.db.delete(memberships).where(eq(memberships.userId, member.userId));
+    await removeMembership(h.database.db, ws.id, member.userId);
     expectError(await status({ bearer: token }), 403, 'forbidden', 'removed member');
   });
 

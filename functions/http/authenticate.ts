@@ -1,6 +1,7 @@
 import type { MiddlewareHandler } from 'hono';
 import { ApiError, isApiError } from '../../platform/errors.js';
 import { authenticate } from '../identity/authenticate.js';
+import { lastUsedRecorder } from '../identity/credential-cache.js';
 import type { ResourceKind } from '../identity/oauth-tokens.js';
 import { protectedResourceMetadataUrl } from '../oauth/metadata.js';
 import { API_PREFIX, type AppEnv } from './env.js';
@@ -32,4 +33,10 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
     throw error;
   }
   await next();
+  // last_used_at, written behind: after the response is produced, never awaited by it.
+  const flushing = lastUsedRecorder.flushInBackground(services.db, (error) => services.log.warn('writing last_used_at failed', { error }));
+  if (flushing) {
+    services.pendingWork.push(flushing);
+    void flushing.finally(() => services.pendingWork.splice(services.pendingWork.indexOf(flushing), 1));
+  }
 };

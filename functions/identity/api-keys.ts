@@ -1,4 +1,4 @@
-import { and, eq, isNull, lt, or } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { apiKeys, memberships, users, workspaces } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Database } from '../../platform/db/port.js';
@@ -6,7 +6,8 @@ import { sha256Hex } from '../../platform/crypto.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import { ApiError } from '../../platform/errors.js';
 import { BUNDLE_TABLE, isScope as isKnownScope, roleAtLeast, type Bundle } from './scopes.js';
-import type { Caller } from './caller.js';
+import type { Caller, VerifiedCredential } from './caller.js';
+import { credentialCache, lastUsedRecorder } from './credential-cache.js';
 
 /** Every key starts with this; a bearer value with it is validated as a key, not as a JWT. */
 export const API_KEY_PREFIX = 'cip_';
@@ -14,8 +15,6 @@ const KEY_BODY_LENGTH = 40;
 const KEY_PATTERN = new RegExp(`^${API_KEY_PREFIX}[0-9A-Za-z]{${KEY_BODY_LENGTH}}$`);
 /** How much of a key is kept in clear, for recognising it in lists. */
 const DISPLAY_PREFIX_LENGTH = API_KEY_PREFIX.length + 8;
-/** last_used_at is a hint, not an audit log: write it at most this often per key. */
-const LAST_USED_RESOLUTION_MS = 60_000;
 
 export const looksLikeApiKey = (value: string): boolean => value.startsWith(API_KEY_PREFIX);
 
@@ -59,11 +58,17 @@ export async function revokeApiKey(db: Database, keyId: string, now: Date): Prom
   if (!row) return null;
   if (row.revokedAt) return { revoked: true, alreadyRevoked: true };
   await db.update(apiKeys).set({ revokedAt: now }).where(eq(apiKeys.id, keyId));
+  credentialCache.forgetCredential(keyId);
   return { revoked: true, alreadyRevoked: false };
 }
 
 /** Resolve an API key to its caller, or throw the 401 a client should see. */
 export async function authenticateApiKey(db: Database, key: string, now: Date): Promise<Caller> {
+  return (await verifyApiKey(db, key, now)).caller;
+}
+
+/** The database read behind an API key (what the credential cache keeps); the use is noted for last_used_at. */
+export async function verifyApiKey(db: Database, key: string, now: Date): Promise<VerifiedCredential> {
   if (!KEY_PATTERN.test(key)) throw new ApiError('invalid_token', 'The API key is malformed.');
   const [row] = await db
     .select({
@@ -89,13 +94,9 @@ export async function authenticateApiKey(db: Database, key: string, now: Date): 
   if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The API key has expired.');
   // The credential itself is sound; its owner lacks tenant access: 403, as for OAuth and IdP tokens.
   if (!row.role) throw new ApiError('forbidden', 'The key owner is no longer a member of this workspace.');
-  if (!row.lastUsedAt || now.getTime() - row.lastUsedAt.getTime() > LAST_USED_RESOLUTION_MS) {
-    await db
-      .update(apiKeys)
-      .set({ lastUsedAt: now })
-      .where(and(eq(apiKeys.id, row.id), or(isNull(apiKeys.lastUsedAt), lt(apiKeys.lastUsedAt, new Date(now.getTime() - LAST_USED_RESOLUTION_MS)))));
-  }
-  return {
+  // last_used_at is a hint, not an audit log: written behind, at most once a minute per key.
+  lastUsedRecorder.note(row.id, now, row.lastUsedAt);
+  const caller: Caller = {
     workspaceId: row.workspaceId,
     workspaceName: row.workspaceName,
     userId: row.userId,
@@ -106,4 +107,5 @@ export async function authenticateApiKey(db: Database, key: string, now: Date): 
     credentialId: row.id,
     bundle: row.bundle as Bundle,
   };
+  return { caller, expiresAt: row.expiresAt, grantId: null };
 }

@@ -17,3 +17,12 @@ export interface Caller {
   credentialId: string;
   bundle: Bundle | null;
 }
+
+/** A verified credential: the caller, and what the credential cache needs to keep it honestly. */
+export interface VerifiedCredential {
+  caller: Caller;
+  /** When the credential stops being valid (the cache never serves it past this). */
+  expiresAt: Date | null;
+  /** The OAuth grant an access token came from, so revoking the grant reaches cached tokens. */
+  grantId: string | null;
+}

@@ -4,7 +4,7 @@ import { memberships, users, workspaces } from '../../schema/index.js';
 import type { Database } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
-import type { Caller } from './caller.js';
+import type { Caller, VerifiedCredential } from './caller.js';
 import { jwtFailure } from './oauth-tokens.js';
 import { BUNDLE_TABLE, DEFAULT_BUNDLE, isScope, type Scope } from './scopes.js';
 
@@ -37,6 +37,10 @@ export function identityProviderFromConfig(cfg: {
  * means the default Customer agent bundle).
  */
 export async function authenticateIdentityProviderToken(db: Database, idp: IdentityProvider, token: string, now: Date): Promise<Caller> {
+  return (await verifyIdentityProviderToken(db, idp, token, now)).caller;
+}
+
+export async function verifyIdentityProviderToken(db: Database, idp: IdentityProvider, token: string, now: Date): Promise<VerifiedCredential> {
   let payload: Record<string, unknown>;
   try {
     const verified =
@@ -66,7 +70,7 @@ export async function authenticateIdentityProviderToken(db: Database, idp: Ident
   const scopeClaim = payload.scope;
   const scopes: Scope[] =
     typeof scopeClaim === 'string' ? scopeClaim.split(/\s+/).filter(isScope) : [...BUNDLE_TABLE[DEFAULT_BUNDLE].scopes];
-  return {
+  const caller: Caller = {
     workspaceId,
     workspaceName: row.workspaceName,
     userId: row.userId,
@@ -77,6 +81,7 @@ export async function authenticateIdentityProviderToken(db: Database, idp: Ident
     credentialId: typeof payload.sub === 'string' ? payload.sub : row.userId,
     bundle: null,
   };
+  return { caller, expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null, grantId: null };
 }
 
 /**

@@ -3,6 +3,7 @@ import { memberships, users, workspaces } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Database, Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
+import { credentialCache } from './credential-cache.js';
 
 /** Workspaces, users and memberships: the tenancy operations the admin CLI and the OAuth flow share. */
 
@@ -50,6 +51,18 @@ export async function ensureMembership(db: Queryable, workspaceId: string, userI
     target: [memberships.workspaceId, memberships.userId],
     set: { role },
   });
+  // A role change shows on the member's next request, not after the cache's TTL.
+  credentialCache.forgetUser(userId);
+}
+
+/** Remove a member from a workspace; their credentials stop working there at once in this process. */
+export async function removeMembership(db: Queryable, workspaceId: string, userId: string): Promise<boolean> {
+  const removed = await db
+    .delete(memberships)
+    .where(and(eq(memberships.workspaceId, workspaceId), eq(memberships.userId, userId)))
+    .returning({ userId: memberships.userId });
+  credentialCache.forgetUser(userId);
+  return removed.length > 0;
 }
 
 export async function findMembership(db: Queryable, workspaceId: string, userId: string): Promise<Role | null> {

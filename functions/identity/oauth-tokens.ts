@@ -4,7 +4,8 @@ import { memberships, oauthGrants, oauthTokens, users, workspaces } from '../../
 import type { Database, Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { ApiError } from '../../platform/errors.js';
-import type { Caller } from './caller.js';
+import type { Caller, VerifiedCredential } from './caller.js';
+import { credentialCache } from './credential-cache.js';
 import { isScope, type Scope } from './scopes.js';
 
 /** How this service signs the OAuth access tokens it issues (HS256, secret from configuration). */
@@ -67,6 +68,10 @@ export async function issueAccessToken(
  * member removed from the workspace loses access at once.
  */
 export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date, resource: ResourceKind = 'api'): Promise<Caller> {
+  return (await verifyOAuthToken(db, issuer, token, now, resource)).caller;
+}
+
+export async function verifyOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date, resource: ResourceKind = 'api'): Promise<VerifiedCredential> {
   let jti: string | undefined;
   try {
     const { payload } = await jwtVerify(token, issuer.secret, {
@@ -92,6 +97,7 @@ export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, 
       expiresAt: oauthTokens.expiresAt,
       revokedAt: oauthTokens.revokedAt,
       grantRevokedAt: oauthGrants.revokedAt,
+      grantId: oauthTokens.grantId,
     })
     .from(oauthTokens)
     .innerJoin(workspaces, eq(workspaces.id, oauthTokens.workspaceId))
@@ -103,7 +109,7 @@ export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, 
   if (row.revokedAt || row.grantRevokedAt) throw new ApiError('invalid_token', 'The access token has been revoked.');
   if (row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The access token has expired.');
   if (!row.role) throw new ApiError('forbidden', 'The token owner is no longer a member of this workspace.');
-  return {
+  const caller: Caller = {
     workspaceId: row.workspaceId,
     workspaceName: row.workspaceName,
     userId: row.userId,
@@ -114,6 +120,13 @@ export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, 
     credentialId: row.id,
     bundle: null,
   };
+  return { caller, expiresAt: row.expiresAt, grantId: row.grantId };
+}
+
+/** Revoke one access token (operators, tests); requests with it get 401 at once in this process. */
+export async function revokeAccessToken(db: Queryable, tokenId: string, now: Date): Promise<void> {
+  await db.update(oauthTokens).set({ revokedAt: now }).where(eq(oauthTokens.id, tokenId));
+  credentialCache.forgetCredential(tokenId);
 }
 
 /** Map a jose failure to the 401 a client should act on. */

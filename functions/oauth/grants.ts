@@ -5,6 +5,7 @@ import type { Role } from '../../schema/tenancy.js';
 import type { Database, Queryable } from '../../platform/db/port.js';
 import { sha256Base64Url, sha256Hex, timingSafeEqual } from '../../platform/crypto.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
+import { credentialCache } from '../identity/credential-cache.js';
 import { issueAccessToken, type TokenIssuer } from '../identity/oauth-tokens.js';
 import { isScope, type Scope } from '../identity/scopes.js';
 import type { OAuthClient } from './clients.js';
@@ -223,6 +224,7 @@ export async function revokeToken(db: Database, issuer: TokenIssuer, client: OAu
     .update(oauthTokens)
     .set({ revokedAt: now })
     .where(and(eq(oauthTokens.id, jti), eq(oauthTokens.clientId, client.id), isNull(oauthTokens.revokedAt)));
+  credentialCache.forgetCredential(jti);
 }
 
 /** Revoke a grant and every access token issued from it; its codes and refresh tokens die with it. */
@@ -232,6 +234,7 @@ export async function revokeGrantIn(tx: Queryable, grantId: string, reason: Revo
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)));
   await tx.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
+  credentialCache.forgetGrant(grantId);
 }
 
 async function loadGrant(tx: Queryable, grantId: string): Promise<Grant | null> {

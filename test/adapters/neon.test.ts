@@ -5,6 +5,7 @@ import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
 import { authenticateApiKey, createApiKey } from '../../functions/identity/api-keys.js';
+import { lastUsedRecorder } from '../../functions/identity/credential-cache.js';
 import { createWorkspace, ensureMembership, ensureUser, findMembership } from '../../functions/identity/members.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
@@ -140,7 +141,11 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
     const caller = await authenticateApiKey(neon.db, key, now);
     expect(caller).toMatchObject({ workspaceId, workspaceName: 'Neon Co', userId, email: 'Owner@Neon.test', role: 'admin', authMethod: 'api_key', credentialId: keyId });
     expect(caller.scopes.size).toBeGreaterThan(0);
-    // Typed selects map timestamps back to Dates; the write above went through with millisecond precision.
+    // last_used_at is written behind, in one statement for every pending key: run that write on Neon.
+    await lastUsedRecorder.flushInBackground(neon.db, (error) => {
+      throw error;
+    });
+    // Typed selects map timestamps back to Dates; the write went through with millisecond precision.
     const [row] = await neon.db.select({ lastUsedAt: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, keyId));
     expect(row?.lastUsedAt).toBeInstanceOf(Date);
     expect(row?.lastUsedAt?.getTime()).toBe(now.getTime());

@@ -5,7 +5,8 @@ import { allOperations } from '../../functions/operations.js';
 import { newId } from '../../platform/ids.js';
 import type { StepRequest, StepResult } from '../../platform/model/port.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
-import { memberships, runs, webhooks } from '../../schema/index.js';
+import { runs, webhooks } from '../../schema/index.js';
+import { removeMembership } from '../../functions/identity/members.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { startFakeServer, type FakeRequest, type FakeServer } from '../support/fake-http-server.js';
 import { agentTestOperations, held } from '../support/agent-test-operations.js';
@@ -373,7 +374,7 @@ describe('run control', () => {
     model.setScript(() => callTool('q', 'ask_user', { question: 'Wait for me?' }));
     const { started } = await runToEnd({ input: 'then leave', on_question: 'pause' }, team.editor.key);
     await h.request('POST', `/agents/${started.run_id}/resume`, { key: team.admin.key, body: { input: { response: 'go on' } } });
-    await h.database.db.delete(memberships).where(eq(memberships.userId, team.editor.userId));
+    await removeMembership(h.database.db, team.id, team.editor.userId);
     await drain();
     const run = (await readRun(started.run_id, team.viewer.key)).body.data;
     expect(run).toMatchObject({ status: 'failed', error: { code: 'forbidden' } });

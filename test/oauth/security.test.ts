@@ -1,10 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ensureMembership } from '../../functions/identity/members.js';
+import { ensureMembership, removeMembership } from '../../functions/identity/members.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
-import { memberships, webhooks } from '../../schema/index.js';
+import { webhooks } from '../../schema/index.js';
 import { answerConsent, browse, CookieJar, formFields, signInWithLink } from '../support/console-session.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -321,7 +321,7 @@ describe('tokens in use', () => {
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(200);
     expect((await browse(h, jar, '/console/keys')).status).toBe(200);
 
-    await h.database.db.delete(memberships).where(eq(memberships.userId, leaver.editor.userId));
+    await removeMembership(h.database.db, leaver.id, leaver.editor.userId);
     const api = await h.request('GET', '/setup/status', { bearer: tokens.access_token });
     expect(api.status).toBe(403);
     expect(api.body.error.code).toBe('forbidden');

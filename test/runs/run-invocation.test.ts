@@ -10,6 +10,7 @@ import { definePipeline } from '../../queues/pipeline.js';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { apiKeys, memberships, workspaces } from '../../schema/index.js';
+import { removeMembership } from '../../functions/identity/members.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { testOperations } from '../support/test-operations.js';
 
@@ -125,7 +126,7 @@ describe('a run acting as its caller', () => {
     const leaver = await h.seedWorkspace();
     const leaverCaller = await authenticateApiKey(h.services.db, leaver.editor.key, new Date());
     const { runId } = await h.services.engine.start({ workspaceId: leaver.id, kind: 'test_invoker', input: { calls: [] }, caller: runCallerOf(leaverCaller) });
-    await h.database.db.delete(memberships).where(eq(memberships.userId, leaver.editor.userId));
+    await removeMembership(h.database.db, leaver.id, leaver.editor.userId);
     await (h.services.queue as LocalTransport).drain();
     const failed = await loadRun(h.services.db, runId);
     expect(failed?.status).toBe('failed');

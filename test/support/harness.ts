@@ -29,9 +29,9 @@ export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
 export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', next: 'sig_next_test_key_0123456789' };
 
 /** A fresh database for one test file, loaded from the migrated template the global setup dumped. */
-export async function openTestDatabase(): Promise<PgliteHandle> {
+export async function openTestDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<PgliteHandle> {
   const bytes = readFileSync(inject('templatePath'));
-  return openPglite({ loadDataDir: new Blob([bytes]) });
+  return openPglite({ loadDataDir: new Blob([bytes]), ...options });
 }
 
 /** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/corpus-fixture.ts). */

@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
 import { createApiKey } from '../../functions/identity/api-keys.js';
-import { ensureMembership, ensureUser } from '../../functions/identity/members.js';
+import { ensureMembership, ensureUser, removeMembership } from '../../functions/identity/members.js';
 import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
 import type { Operation } from '../../functions/registry.js';
 import type { ManualClock } from '../../platform/clock.js';
@@ -142,7 +142,7 @@ export async function createSecurityContext(h: Harness, clock: ManualClock, idp:
     oauth: { bearer: await ws.tokenFor(leaver, SCOPES) },
     identity_provider: { bearer: await idp.sign({ workspaceId: ws.id, email, scope: SCOPES.join(' ') }) },
   };
-  await h.database.db.delete(memberships).where(eq(memberships.userId, userId));
+  await removeMembership(h.database.db, ws.id, userId);
   return { h, clock, ws, other, idp, removed };
 }
 
