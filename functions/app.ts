@@ -22,6 +22,24 @@ export interface AppOptions {
   registry?: OperationRegistry;
   /** The client address for the per-IP limit; the entry point knows where it comes from. */
   clientIp?: (c: Context<AppEnv>) => string | undefined;
+  /**
+   * Keep a gzip copy of static documents and serve it to clients that accept gzip (Node). Not on
+   * Workers: Cloudflare compresses at the edge, and the runtime would compress a gzip body again.
+   */
+  precompress?: boolean;
+}
+
+interface StaticDocument {
+  publicUrl: string;
+  bytes: Uint8Array;
+  gzip: Uint8Array | null;
+  etag: string;
+}
+
+async function encodeStatic(publicUrl: string, body: string, precompress: boolean): Promise<StaticDocument> {
+  const bytes = new TextEncoder().encode(body);
+  const gzip = precompress ? new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()) : null;
+  return { publicUrl, bytes, gzip, etag: `"${(await sha256Hex(bytes)).slice(0, 32)}"` };
 }
 
 export type App = OpenAPIHono<AppEnv>;
@@ -34,7 +52,7 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   const registry = options.registry ?? (typeof options.services === 'function' ? defaultRegistry() : options.services.registry);
   const app: App = new OpenAPIHono<AppEnv>();
   const resolveServices = typeof options.services === 'function' ? options.services : () => options.services as Services;
-  let openApiDocument: { publicUrl: string; body: string; etag: string } | undefined;
+  let openApiDocument: StaticDocument | undefined;
 
   app.onError(onError);
   app.notFound(notFound);
@@ -52,17 +70,17 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
 
   app.use(`${API_PREFIX}/*`, globalRateLimit);
 
-  // Built and serialized once per app (and public URL), served from memory with an ETag.
+  // Built, serialized and encoded once per app (and public URL), served from memory with an ETag.
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     const publicUrl = c.get('services').config.publicUrl;
-    if (openApiDocument?.publicUrl !== publicUrl) {
-      const body = JSON.stringify(buildOpenApiDocument(registry, publicUrl));
-      openApiDocument = { publicUrl, body, etag: `"${(await sha256Hex(body)).slice(0, 32)}"` };
-    }
-    const { body, etag } = openApiDocument;
-    const headers = { ETag: etag, 'Cache-Control': 'public, max-age=300' };
+    if (openApiDocument?.publicUrl !== publicUrl) openApiDocument = await encodeStatic(publicUrl, JSON.stringify(buildOpenApiDocument(registry, publicUrl)), options.precompress === true);
+    const { bytes, gzip, etag } = openApiDocument;
+    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
     if (c.req.header('if-none-match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304, headers);
-    return c.body(body, 200, { ...headers, 'Content-Type': 'application/json' });
+    if (gzip && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
+      return c.body(gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+    }
+    return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': 'application/json' });
   });
 
   // OAuth and the console: their own formats, before the credential check (functions/http/browser-and-oauth-routes.ts).

@@ -41,6 +41,7 @@ async function main(): Promise<void> {
   });
   const { app } = createApp({
     services,
+    precompress: true,
     clientIp: (c) => {
       try {
         return getConnInfo(c).remote.address;

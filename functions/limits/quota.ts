@@ -37,14 +37,16 @@ async function capFor(db: Queryable, workspaceId: string, family: QuotaFamily): 
   return override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
 }
 
-/** The family's standing this month, or null when the family is not metered for this workspace. */
+/** The family's standing this month, or null when the family is not metered for this workspace (one statement). */
 export async function readQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
-  const limit = await capFor(db, workspaceId, family);
-  if (limit === null) return null;
   const [row] = await db
-    .select({ used: usageCounters.used })
-    .from(usageCounters)
-    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))));
+    .select({ overrides: workspaces.quotaOverrides, used: usageCounters.used })
+    .from(workspaces)
+    .leftJoin(usageCounters, and(eq(usageCounters.workspaceId, workspaces.id), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))))
+    .where(eq(workspaces.id, workspaceId));
+  const override = row?.overrides?.[family];
+  const limit = override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
+  if (limit === null) return null;
   const used = row?.used ?? 0;
   return { limit, used, remaining: Math.max(0, limit - used), resets_at: nextPeriodStart(now).toISOString() };
 }
