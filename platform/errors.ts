@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { isDatabaseUnavailable } from './db/unavailable.js';
 
 /**
  * The one error vocabulary of the service. Every failure a client can see is an ApiError with one
@@ -100,6 +101,9 @@ export const ErrorEnvelopeSchema = z
 /** Turn anything thrown into an ApiError without leaking internals (no stack, no driver text). */
 export function toApiError(e: unknown): ApiError {
   if (isApiError(e)) return e;
+  if (isDatabaseUnavailable(e)) {
+    return new ApiError('dependency_unavailable', 'The database is unavailable. Retry with backoff and quote the correlation id.', { dependency: 'database' });
+  }
   return new ApiError('internal', 'An unexpected error occurred. Retry with backoff and quote the correlation id.');
 }
 

@@ -140,19 +140,35 @@ export class LocalTransport implements QueueTransport {
   }
 
   async #dispatchLoop(): Promise<void> {
+    let failures = 0;
     while (!this.#stopped) {
-      this.#woken = false;
-      const free = this.#o.concurrency - this.#inFlight.size;
-      const claimed = free > 0 ? await this.#claim(free) : [];
-      for (const row of claimed) {
-        const task = this.#dispatch(row).finally(() => {
-          this.#inFlight.delete(task);
-          this.#signal();
-        });
-        this.#inFlight.add(task);
+      try {
+        this.#woken = false;
+        const free = this.#o.concurrency - this.#inFlight.size;
+        const claimed = free > 0 ? await this.#claim(free) : [];
+        for (const row of claimed) {
+          const task = this.#dispatch(row)
+            .catch((error: unknown) => {
+              // The delivery happened or not; its row stays locked and is claimed again when the lock ends.
+              this.#o.log.warn('local delivery bookkeeping failed; it will be retried', { kind: row.kind, error });
+            })
+            .finally(() => {
+              this.#inFlight.delete(task);
+              this.#signal();
+            });
+          this.#inFlight.add(task);
+        }
+        failures = 0;
+        if (claimed.length > 0 && claimed.length === free) continue;
+        await this.#sleepUntilNextDue();
+      } catch (error) {
+        // The database went away: keep the dispatcher alive and try again with backoff; nothing is lost,
+        // every delivery is still a row.
+        failures++;
+        const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(failures - 1, 10));
+        this.#o.log.warn('local queue could not read its deliveries; retrying', { attempt: failures, delay_ms: delay, error });
+        await new Promise((resolve) => setTimeout(resolve, delay));
       }
-      if (claimed.length > 0 && claimed.length === free) continue;
-      await this.#sleepUntilNextDue();
     }
   }
 
