@@ -18,6 +18,7 @@ import {
   type StartRunParams,
 } from './pipeline.js';
 import type { EnginePorts } from './ports.js';
+import type { DeliveryReceipt, PublishRequest } from './transport/port.js';
 import { appendEvents, isTerminal, jsonbMerge, loadRun, loadWorkspaceRun, toRunView, type RunRow } from './run-store.js';
 
 /** The body of every stage delivery, validated before anything else reads it. */
@@ -155,41 +156,48 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
   // ---- delivering ----------------------------------------------------------------------------
 
-  /** Handle one delivery of a stage message (any number of times, in any order, concurrently). */
-  async handleDelivery(kind: string, body: unknown): Promise<DeliveryOutcome> {
+  /**
+   * Handle one delivery of a stage message (any number of times, in any order, concurrently). With a
+   * receipt from a transport that can join the commit, the delivery is acknowledged inside it.
+   */
+  async handleDelivery(kind: string, body: unknown, receipt?: DeliveryReceipt): Promise<DeliveryOutcome> {
     const pipeline = this.#pipelines.get(kind);
     if (!pipeline) return 'unknown_kind';
     const message = parseOrThrow(StageMessage, body);
-    const row = await loadRun(this.#db(), message.run_id);
-    if (!row || row.kind !== kind) return 'ignored';
-    if (isTerminal(row.status) || row.status === 'awaiting_input') return 'ignored';
-    if (row.stage !== message.stage || row.version !== message.version) return 'ignored';
-
     const deadlineMs = pipeline.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const leaseToken = newId();
-    const claimed = await this.#claim(row, leaseToken, deadlineMs);
+    // The steady path, one statement: lease a running run that is at this stage and version.
+    let claimed = await this.#claimRunning(kind, message, leaseToken, deadlineMs);
     if (!claimed) {
-      const current = await loadRun(this.#db(), message.run_id);
-      const stillCurrent = current && !isTerminal(current.status) && current.stage === message.stage && current.version === message.version;
-      return stillCurrent ? 'busy' : 'ignored';
+      const row = await loadRun(this.#db(), message.run_id);
+      if (!row || row.kind !== kind) return 'ignored';
+      if (isTerminal(row.status) || row.status === 'awaiting_input') return 'ignored';
+      if (row.stage !== message.stage || row.version !== message.version) return 'ignored';
+      claimed = await this.#claim(row, leaseToken, deadlineMs);
+      if (!claimed) {
+        const current = await loadRun(this.#db(), message.run_id);
+        const stillCurrent = current && !isTerminal(current.status) && current.stage === message.stage && current.version === message.version;
+        return stillCurrent ? 'busy' : 'ignored';
+      }
     }
     const retry = pipeline.retry ?? DEFAULT_RETRY;
     if (claimed.attempt > retry.maxAttempts) {
-      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` } });
+      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` } }, receipt);
       return 'done';
     }
 
     const stage = pipeline.stages[message.stage];
     if (!stage) {
-      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` } });
+      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` } }, receipt);
       return 'done';
     }
 
+    const lease = claimed;
     const cancel = new AbortController();
     const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(deadlineMs)]);
     const checkpoint = async () => {
-      const current = await loadRun(this.#db(), claimed.id);
-      if (!current || current.version !== claimed.version || current.leaseToken !== leaseToken || isTerminal(current.status)) {
+      const current = await loadRun(this.#db(), lease.id);
+      if (!current || current.version !== lease.version || current.leaseToken !== leaseToken || isTerminal(current.status)) {
         cancel.abort(new RunSuperseded('run changed while the stage ran'));
         throw new RunSuperseded('run changed while the stage ran');
       }
@@ -204,8 +212,34 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       await this.#handleStageError(pipeline, claimed, leaseToken, retry, error);
       return 'done';
     }
-    await this.#commitResult(pipeline, claimed, leaseToken, result);
+    await this.#commitResult(pipeline, claimed, leaseToken, result, receipt);
     return 'done';
+  }
+
+  /** Lease a run already running at the message's stage and version, free of any live lease: one statement. */
+  async #claimRunning(kind: string, message: StageMessage, leaseToken: string, deadlineMs: number): Promise<RunRow | null> {
+    const now = this.#now();
+    const [claimed] = await this.#db()
+      .update(runs)
+      .set({
+        leaseToken,
+        leaseUntil: new Date(now.getTime() + deadlineMs + LEASE_MARGIN_MS),
+        attempt: sql`${runs.attempt} + 1`,
+        totalAttempts: sql`${runs.totalAttempts} + 1`,
+        updatedAt: now,
+      })
+      .where(
+        and(
+          eq(runs.id, message.run_id),
+          eq(runs.kind, kind),
+          eq(runs.status, 'running'),
+          eq(runs.stage, message.stage),
+          eq(runs.version, message.version),
+          or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)),
+        ),
+      )
+      .returning();
+    return claimed ?? null;
   }
 
   /**
@@ -251,7 +285,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     return this.#db().transaction((tx) => this.#transition(tx, row, { ...change, events: [{ type: 'run.started', data: { status: 'running', stage: row.stage } }] }, now));
   }
 
-  async #commitResult(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, result: StageResult): Promise<void> {
+  async #commitResult(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, result: StageResult, receipt?: DeliveryReceipt): Promise<void> {
     const stage = run.stage ?? '';
     const now = this.#now();
     const events: RunEventDraft[] = [...(result.events ?? [])];
@@ -281,6 +315,8 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     }
     const terminal = isTerminal(status);
     const kicks: Kick[] = [];
+    let acknowledged = false;
+    let afterCommit: (() => void) | undefined;
     const committed = await this.#db().transaction(async (tx) => {
       const updated = await this.#transition(
         tx,
@@ -312,9 +348,21 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       if (nextStage && status === 'running') {
         kicks.push({ runId: run.id, kind: run.kind, stage: nextStage, version: updated.version, delaySeconds });
       }
+      // A transport in this database takes part: the next deliveries and this one's acknowledgement commit with the result.
+      const queue = this.#services().queue.within?.(tx);
+      if (queue) {
+        await queue.publishMany(kicks.splice(0).map(toPublishRequest));
+        if (receipt) {
+          await queue.acknowledge(receipt.messageId);
+          acknowledged = true;
+        }
+        afterCommit = () => queue.afterCommit();
+      }
       return updated;
     });
     if (!committed) return;
+    if (receipt && acknowledged) receipt.acknowledged = true;
+    afterCommit?.();
     await this.#publish(kicks);
     this.#services().runNotifier.notify(run.id);
   }
@@ -487,12 +535,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
   async #publish(kicks: readonly Kick[]): Promise<void> {
     const { queue, log } = this.#services();
-    const requests = kicks.map((kick) => ({
-      kind: kick.kind,
-      body: { run_id: kick.runId, stage: kick.stage, version: kick.version },
-      ...(kick.delaySeconds > 0 ? { delaySeconds: kick.delaySeconds } : {}),
-      deduplicationId: `${kick.runId}:${kick.stage}:${kick.version}`,
-    }));
+    const requests = kicks.map(toPublishRequest);
     // The runs are committed and due; a publish that fails is left to the sweeper. Never fail the caller.
     if (requests.length > 1 && queue.publishMany) {
       try {
@@ -521,3 +564,12 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 }
 
 export type { Queryable };
+
+function toPublishRequest(kick: Kick): PublishRequest {
+  return {
+    kind: kick.kind,
+    body: { run_id: kick.runId, stage: kick.stage, version: kick.version },
+    ...(kick.delaySeconds > 0 ? { delaySeconds: kick.delaySeconds } : {}),
+    deduplicationId: `${kick.runId}:${kick.stage}:${kick.version}`,
+  };
+}

@@ -1,6 +1,6 @@
 import type { Context } from 'hono';
 import { ApiError, isApiError } from '../../platform/errors.js';
-import { stageEndpointUrl } from '../../queues/transport/port.js';
+import { ACKNOWLEDGED_HEADER, stageEndpointUrl, type DeliveryReceipt } from '../../queues/transport/port.js';
 import { verifyDelivery } from '../../queues/transport/signing.js';
 import type { AppEnv } from './env.js';
 import { renderError } from './errors.js';
@@ -26,9 +26,11 @@ export function stageEndpoint() {
       services.log.error('stage delivery with malformed JSON acknowledged and dropped', { kind });
       return c.json({ data: { accepted: false, reason: 'malformed_json' } }, 200);
     }
+    const messageId = c.req.header('upstash-message-id');
+    const receipt: DeliveryReceipt | undefined = messageId ? { messageId, acknowledged: false } : undefined;
     let outcome;
     try {
-      outcome = await services.engine.handleDelivery(kind, body);
+      outcome = await services.engine.handleDelivery(kind, body, receipt);
     } catch (error) {
       if (isApiError(error) && error.code === 'invalid_argument') {
         services.log.error('stage delivery with an invalid message acknowledged and dropped', { kind, error });
@@ -39,6 +41,8 @@ export function stageEndpoint() {
     if (outcome === 'unknown_kind') return renderError(c, new ApiError('not_found', `No pipeline named "${kind}".`, { kind }));
     // Another delivery holds this stage right now: a non-2xx makes the queue try again later.
     if (outcome === 'busy') return renderError(c, new ApiError('conflict', 'The stage is being run by another delivery.', { kind }));
+    // Acknowledged inside the stage's commit: the local transport need not remove the delivery itself.
+    if (receipt?.acknowledged) c.header(ACKNOWLEDGED_HEADER, '1');
     return c.json({ data: { accepted: true, outcome } }, 200);
   };
 }

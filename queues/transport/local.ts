@@ -4,8 +4,9 @@ import type { Database } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import type { Logger } from '../../platform/log.js';
 import { queueDeliveries } from '../../schema/runs.js';
-import type { PublishRequest, PublishResult, QueueTransport, SigningKeys } from './port.js';
-import { stageEndpointUrl } from './port.js';
+import type { Queryable } from '../../platform/db/port.js';
+import type { PublishRequest, PublishResult, QueueTransport, SigningKeys, TransactionalQueue } from './port.js';
+import { ACKNOWLEDGED_HEADER, stageEndpointUrl } from './port.js';
 import { signDelivery } from './signing.js';
 
 /** How a delivery reaches the stage endpoint in-process: the app's own fetch. */
@@ -30,7 +31,10 @@ export interface LocalTransportOptions {
 
 type DeliveryRow = typeof queueDeliveries.$inferSelect;
 
-/** Longest single wait of the dispatch loop; it re-reads the queue at least this often. */
+/**
+ * Longest single wait of the dispatch loop: it claims from the database at least this often, which
+ * picks up deliveries it was not told about (a previous process's, another writer's, expired locks).
+ */
 const MAX_IDLE_MS = 30_000;
 
 /**
@@ -49,6 +53,15 @@ export class LocalTransport implements QueueTransport {
   #wake: (() => void) | null = null;
   /** Set by every wake-up; a loop about to sleep sees it and goes round again instead (no lost wake-ups). */
   #woken = false;
+  /** Something may be due now that the schedule does not know of (start, a publish, drain): claim on the next round. */
+  #claimWanted = true;
+  /**
+   * When each delivery this transport wrote or rescheduled comes due (ms). The dispatcher sleeps and
+   * claims by it instead of asking the database when the next one is due; the database stays the
+   * truth (a claim takes whatever is due) and is asked at least every MAX_IDLE_MS.
+   */
+  readonly #schedule = new Map<string, number>();
+  #lastClaimAt = 0;
   #loop: Promise<void> | null = null;
 
   constructor(options: LocalTransportOptions) {
@@ -75,6 +88,12 @@ export class LocalTransport implements QueueTransport {
   }
 
   async #insert(requests: readonly PublishRequest[]): Promise<string[]> {
+    const ids = await this.#write(this.#o.db, requests);
+    this.#signal(true);
+    return ids;
+  }
+
+  async #write(db: Queryable, requests: readonly PublishRequest[]): Promise<string[]> {
     if (requests.length === 0) return [];
     const now = this.#o.clock.now().getTime();
     const rows = requests.map((request) => ({
@@ -84,15 +103,29 @@ export class LocalTransport implements QueueTransport {
       deduplicationId: request.deduplicationId ?? null,
       deliverAt: new Date(now + Math.max(0, request.delaySeconds ?? 0) * 1000),
     }));
-    await this.#o.db.insert(queueDeliveries).values(rows).onConflictDoNothing();
-    this.#signal();
+    await db.insert(queueDeliveries).values(rows).onConflictDoNothing();
+    for (const row of rows) this.#schedule.set(row.id, row.deliverAt.getTime());
     return rows.map((r) => r.id);
+  }
+
+  /** The engine's commit writes the next deliveries and acknowledges the current one in its own transaction. */
+  within(tx: Queryable): TransactionalQueue {
+    let wrote = false;
+    return {
+      publishMany: async (requests) => {
+        wrote = (await this.#write(tx, requests)).length > 0 || wrote;
+      },
+      acknowledge: async (messageId) => {
+        await tx.delete(queueDeliveries).where(eq(queueDeliveries.id, messageId));
+      },
+      afterCommit: () => this.#signal(wrote),
+    };
   }
 
   /** Stop taking deliveries and wait for those in flight (clean shutdown). */
   async close(): Promise<void> {
     this.#stopped = true;
-    this.#signal();
+    this.#signal(false);
     await this.#loop;
     await Promise.allSettled([...this.#inFlight]);
   }
@@ -103,10 +136,12 @@ export class LocalTransport implements QueueTransport {
    */
   crash(): void {
     this.#stopped = true;
-    this.#signal();
+    this.#signal(false);
   }
 
-  #signal(): void {
+  /** Wake the loop; `claim`: something may be due that the schedule does not show. */
+  #signal(claim: boolean): void {
+    if (claim) this.#claimWanted = true;
     this.#woken = true;
     this.#wake?.();
   }
@@ -124,7 +159,7 @@ export class LocalTransport implements QueueTransport {
         if (this.#inFlight.size === 0 && (await this.#dueCount()) === 0) return;
         continue;
       }
-      this.#signal();
+      this.#signal(true);
       await new Promise((r) => setTimeout(r, 2));
     }
     throw new Error('local queue did not drain');
@@ -144,32 +179,49 @@ export class LocalTransport implements QueueTransport {
     while (!this.#stopped) {
       try {
         this.#woken = false;
+        const now = this.#o.clock.now().getTime();
         const free = this.#o.concurrency - this.#inFlight.size;
-        const claimed = free > 0 ? await this.#claim(free) : [];
-        for (const row of claimed) {
-          const task = this.#dispatch(row)
-            .catch((error: unknown) => {
-              // The delivery happened or not; its row stays locked and is claimed again when the lock ends.
-              this.#o.log.warn('local delivery bookkeeping failed; it will be retried', { kind: row.kind, error });
-            })
-            .finally(() => {
-              this.#inFlight.delete(task);
-              this.#signal();
-            });
-          this.#inFlight.add(task);
+        const due = this.#claimWanted || this.#earliestScheduled() <= now || now - this.#lastClaimAt >= MAX_IDLE_MS;
+        if (free > 0 && due) {
+          this.#claimWanted = false;
+          this.#lastClaimAt = now;
+          const claimed = await this.#claim(free);
+          for (const row of claimed) this.#schedule.delete(row.id);
+          // Everything due was taken: what the schedule still thinks due was taken elsewhere or rolled back.
+          if (claimed.length < free) for (const [id, at] of this.#schedule) if (at <= now) this.#schedule.delete(id);
+          for (const row of claimed) {
+            const task = this.#dispatch(row)
+              .catch((error: unknown) => {
+                // The delivery happened or not; its row stays locked and is claimed again when the lock ends.
+                this.#schedule.set(row.id, (row.lockedUntil ?? new Date()).getTime());
+                this.#o.log.warn('local delivery bookkeeping failed; it will be retried', { kind: row.kind, error });
+              })
+              .finally(() => {
+                this.#inFlight.delete(task);
+                this.#signal(false);
+              });
+            this.#inFlight.add(task);
+          }
+          failures = 0;
+          if (claimed.length > 0 && claimed.length === free) continue;
         }
-        failures = 0;
-        if (claimed.length > 0 && claimed.length === free) continue;
         await this.#sleepUntilNextDue();
       } catch (error) {
         // The database went away: keep the dispatcher alive and try again with backoff; nothing is lost,
         // every delivery is still a row.
         failures++;
+        this.#claimWanted = true;
         const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(failures - 1, 10));
         this.#o.log.warn('local queue could not read its deliveries; retrying', { attempt: failures, delay_ms: delay, error });
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
+  }
+
+  #earliestScheduled(): number {
+    let earliest = Infinity;
+    for (const at of this.#schedule.values()) if (at < earliest) earliest = at;
+    return earliest;
   }
 
   /** Take up to `limit` due deliveries: lock them and count the attempt, in one statement. */
@@ -209,7 +261,10 @@ export class LocalTransport implements QueueTransport {
       await response.body?.cancel();
       if (this.#stopped) return; // Abandoned (crash): leave the row locked, as a dead process would.
       if (response.ok) {
-        await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+        // Usually acknowledged already, inside the engine's commit; otherwise remove it here.
+        if (response.headers.get(ACKNOWLEDGED_HEADER) !== '1') {
+          await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+        }
         return;
       }
       failure = `HTTP ${response.status}`;
@@ -223,23 +278,20 @@ export class LocalTransport implements QueueTransport {
       return;
     }
     const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (row.attempt - 1));
+    const deliverAt = new Date(this.#o.clock.now().getTime() + delay);
     await this.#o.db
       .update(queueDeliveries)
-      .set({ deliverAt: new Date(this.#o.clock.now().getTime() + delay), lockedUntil: null, lastError: failure })
+      .set({ deliverAt, lockedUntil: null, lastError: failure })
       .where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+    this.#schedule.set(row.id, deliverAt.getTime());
   }
 
-  /** Wait until the earliest pending delivery (or lock) comes due, or until woken by a publish. */
+  /** Wait until the earliest scheduled delivery comes due (or the next periodic claim), or until woken. */
   async #sleepUntilNextDue(): Promise<void> {
-    // Woken since the last claim (a publish, a finished delivery): claim again before asking when
-    // the next one is due. Under load this skips the query on most rounds.
     if (this.#stopped || this.#woken) return;
     const now = this.#o.clock.now().getTime();
-    const [next] = await this.#o.db
-      .select({ at: sql<string | null>`min(greatest(${queueDeliveries.deliverAt}, coalesce(${queueDeliveries.lockedUntil}, ${queueDeliveries.deliverAt})))` })
-      .from(queueDeliveries);
-    const nextAt = next?.at ? new Date(next.at).getTime() : null;
-    const wait = nextAt === null ? MAX_IDLE_MS : Math.min(MAX_IDLE_MS, Math.max(0, nextAt - now));
+    const next = Math.min(this.#earliestScheduled(), this.#lastClaimAt + MAX_IDLE_MS);
+    const wait = Math.max(0, next - now);
     if (wait === 0 && this.#inFlight.size < this.#o.concurrency) return;
     const wake = new AbortController();
     this.#wake = () => wake.abort();

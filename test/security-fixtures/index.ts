@@ -13,8 +13,10 @@ import { webhookFixtures } from './webhooks.js';
  * One entry per operation in `allOperations`, in one file per surface, all merged here
  * (test/security.test.ts fails on a missing or stale entry; two surfaces naming the same operation
  * fail at import). An entry says how to build a valid request in a given workspace and how the operation
- * relates to tenants; the shared suite in test/security-suite.ts derives every refusal from the
- * operation's declaration. When you add an operation, add it here:
+ * relates to tenants; the shared suite in test/support/security-suite.ts derives every refusal from the
+ * operation's declaration. When you add an operation, add its entry to its surface's file
+ * (test/security-fixtures/<surface>.ts); for a new surface, add a file exporting
+ * `<surface>Fixtures: Record<string, SecurityFixture>` and register it in SURFACES below. An entry has:
  *
  *   - `request({h, ws})`: a valid request in `ws` (path params, query, body). It runs for every
  *     probe, so an operation on one resource should create that resource here (through `h` or the

@@ -34,7 +34,7 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
   return openPglite({ loadDataDir: new Blob([bytes]), ...options });
 }
 
-/** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/corpus-fixture.ts). */
+/** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/support/corpus-fixture.ts). */
 export async function openCorpusDatabase(): Promise<PgliteHandle> {
   const bytes = readFileSync(inject('corpusTemplatePath'));
   return openPglite({ loadDataDir: new Blob([bytes]) });

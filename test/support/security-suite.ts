@@ -13,7 +13,7 @@ import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } f
 /**
  * The one security suite every operation runs (conventions: "one shared suite that every route runs
  * for the security cases"). test/security.test.ts drives it from the registry, so an operation
- * without an entry in test/security-fixtures.ts fails the build.
+ * without an entry in test/security-fixtures/ (one file per surface, merged in index.ts) fails the build.
  *
  * A fixture only says how to build a valid request for an operation in a given workspace and how
  * the operation relates to tenants; the suite derives every refusal from the declaration itself
