@@ -45,6 +45,8 @@ export interface McpBinding {
   action: string;
   /** Resource URI or template, e.g. "search_overview://current", "research://{id}". */
   resource?: string;
+  /** Other URIs that resolve to the same resource (e.g. `eval_run://{id}` beside `eval-run://{id}`). */
+  resourceAliases?: string[];
 }
 
 export interface OperationSpec<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends ObjectSchema | undefined, O extends z.ZodType> {
@@ -89,11 +91,25 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
   /** A POST that only reads (search.query): an agent may call it without asking for approval. */
   readOnly?: true;
   /**
+   * A file download (spec, Conventions 4): the handler returns the body as text chunks (an async
+   * iterable, produced page by page), sent unwrapped and streamed with this type and an attachment
+   * content-disposition. Not offered over MCP or to agents.
+   */
+  download?: Download;
+  /**
    * Honour an `Idempotency-Key` header (REST): the same key and body within 24 h replays the first
    * response; a different body, or a duplicate while the first is in flight, is 409 (functions/http/idempotency.ts).
    */
   idempotent?: true;
 }
+
+export interface Download {
+  contentType: string;
+  filename: string;
+}
+
+/** The body of a download: text chunks, produced as they are read (never the whole file in memory). */
+export type DownloadBody = AsyncIterable<string>;
 
 export interface RunStreamTarget {
   runId: string;
@@ -127,6 +143,7 @@ export interface Operation {
   streamOnly?: boolean;
   agentTool?: false;
   readOnly?: true;
+  download?: Download;
   idempotent?: true;
 }
 

@@ -15,3 +15,4 @@ export * from './routines.js';
 export * from './artifacts.js';
 export * from './oauth-grants.js';
 export * from './console.js';
+export * from './evals.js';

@@ -76,6 +76,10 @@ export const runs = pgTable(
   (t) => [
     index('runs_workspace_kind_idx').on(t.workspaceId, t.kind, t.createdAt),
     index('runs_parent_idx').on(t.parentRunId),
+    // An eval run with the same inputs (reuse: cached) is found with one indexed read.
+    index('runs_eval_reuse_idx')
+      .on(t.workspaceId, sql`(${t.input}->>'reuse_key')`)
+      .where(sql`${t.kind} = 'eval_run'`),
     index('runs_due_idx')
       .on(t.dueAt)
       .where(sql`${t.status} in ('queued', 'running')`),

@@ -141,6 +141,11 @@ describe('operations in the document', () => {
         expect(Object.keys(op.responses[status]?.content ?? {}), source.id).toEqual(['text/event-stream']);
         continue;
       }
+      if (source.download) {
+        // A file download is the file itself, unwrapped (spec, Conventions 4).
+        expect(Object.keys(op.responses[status]?.content ?? {}), source.id).toEqual([source.download.contentType]);
+        continue;
+      }
       const schema = deref(op.responses[status]?.content?.['application/json']?.schema);
       expect(schema, source.id).toMatchObject({ type: 'object', properties: { data: expect.anything() }, required: ['data'] });
       expect(Object.keys(schema.properties)).toEqual(['data']);

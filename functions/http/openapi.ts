@@ -73,7 +73,9 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       responses: {
         [op.successStatus ?? 200]: op.streamOnly
           ? { description: 'Server-sent events (not wrapped).', content: { 'text/event-stream': { schema: z.string() } } }
-          : {
+          : op.download
+            ? { description: `A file download (not wrapped), streamed, with \`Content-Disposition: attachment; filename="${op.download.filename}"\`.`, content: { [op.download.contentType]: { schema: z.string() } } }
+            : {
               description: op.stream ? 'Success, wrapped in `data`; with `Accept: text/event-stream`, the run\'s events instead (not wrapped).' : 'Success, wrapped in `data`.',
               content: {
                 'application/json': { schema: z.object({ data: op.output }) },

@@ -1,7 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { runOperation, type InvocationScope } from '../invoke.js';
-import type { Operation, OperationRegistry } from '../registry.js';
+import type { Download, DownloadBody, Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, runIdempotently } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
@@ -53,9 +53,39 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
         outcome = await runOperation(op, scope, loadInput, streaming ? 'stream' : 'respond');
       }
       if (outcome.stream) return streamRunEvents(c, outcome.stream);
+      if (op.download) return downloadResponse(op.download, outcome.output as DownloadBody, c.get('correlationId'));
       const global = c.get('rateLimit');
       if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);
       return c.json({ data: outcome.output }, outcome.status);
     });
   }
+}
+
+/**
+ * A download, unwrapped and streamed: each chunk is encoded as it is produced, so a large export is
+ * never held in memory. A failure after the first byte can only end the stream early; the last
+ * line a client receives then is incomplete, which CSV and JSONL readers both detect.
+ */
+function downloadResponse(download: Download, body: DownloadBody, correlationId: string): Response {
+  const encoder = new TextEncoder();
+  const iterator = body[Symbol.asyncIterator]();
+  const stream = new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      const next = await iterator.next();
+      if (next.done) controller.close();
+      else controller.enqueue(encoder.encode(next.value));
+    },
+    async cancel() {
+      await iterator.return?.();
+    },
+  });
+  return new Response(stream, {
+    status: 200,
+    headers: {
+      'Content-Type': download.contentType,
+      'Content-Disposition': `attachment; filename="${download.filename}"`,
+      'Cache-Control': 'no-store',
+      'X-Correlation-Id': correlationId,
+    },
+  });
 }

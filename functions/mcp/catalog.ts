@@ -75,16 +75,17 @@ export function buildMcpCatalog(registry: OperationRegistry): { tools: McpTool[]
   }
   const resources: McpResource[] = [];
   for (const op of registry.published()) {
-    const uri = op.mcp?.resource;
-    if (!uri) continue;
-    const placeholders = [...uri.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
-    const pattern = new RegExp(
-      `^${uri
-        .split(/\{\w+\}/)
-        .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
-        .join('([^/]+)')}$`,
-    );
-    resources.push({ uri, op, isTemplate: placeholders.length > 0, pattern, placeholders });
+    for (const uri of [op.mcp?.resource, ...(op.mcp?.resourceAliases ?? [])]) {
+      if (!uri) continue;
+      const placeholders = [...uri.matchAll(/\{(\w+)\}/g)].map((m) => m[1] ?? '');
+      const pattern = new RegExp(
+        `^${uri
+          .split(/\{\w+\}/)
+          .map((part) => part.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
+          .join('([^/]+)')}$`,
+      );
+      resources.push({ uri, op, isTemplate: placeholders.length > 0, pattern, placeholders });
+    }
   }
   return { tools, resources };
 }

@@ -2,6 +2,7 @@ import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
 import { consoleFixtures } from './console.js';
+import { evalFixtures } from './evals.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
@@ -34,6 +35,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   search: searchFixtures,
   research: researchFixtures,
+  evals: evalFixtures,
   chat: chatFixtures,
   agents: agentFixtures,
   routines: routineFixtures,

@@ -40,6 +40,14 @@ export type Tenancy =
       /** Create a resource in `ctx.ws` and return a request addressing it (the suite calls it with the other tenant). */
       foreign(ctx: FixtureContext): Promise<OperationRequest>;
     }
+  /**
+   * The operation reads one resource by id but answers an unknown or another tenant's id with
+   * `data: null` (the spec's eval-run reads), never with that tenant's data.
+   */
+  | {
+      kind: 'by_id_null';
+      foreign(ctx: FixtureContext): Promise<OperationRequest>;
+    }
   /** The operation reads or writes the caller's workspace as a whole: its answer shows only that workspace. */
   | {
       kind: 'workspace';
@@ -401,6 +409,20 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         }
         // The owner still reaches it: the 404 is about the tenant, not a broken fixture.
         expectOk(await send(await credentialWith(ctx, 'oauth', ctx.other.admin, SCOPES, ctx.other), foreign), okStatus, 'owner of the resource');
+      });
+    } else if (tenancy.kind === 'by_id_null') {
+      it("answers another workspace's resource with data: null, for a full admin of the caller's workspace", async () => {
+        const ctx = get();
+        const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
+        for (const kind of CREDENTIAL_KINDS) {
+          const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES), foreign);
+          expectOk(res, 200, `${kind}, other tenant's resource`);
+          expect(res.body.data, `${kind}, other tenant's resource`).toBeNull();
+          expect(res.text).not.toContain(ctx.other.name);
+        }
+        const owner = await send(await credentialWith(ctx, 'oauth', ctx.other.admin, SCOPES, ctx.other), foreign);
+        expectOk(owner, okStatus, 'owner of the resource');
+        expect(owner.body.data, 'owner of the resource').not.toBeNull();
       });
     } else {
       it('shows only the caller’s workspace', async () => {
