@@ -5,6 +5,7 @@ import { artifactOperations } from './artifacts/operations.js';
 import { chatOperations } from './chat/operations.js';
 import { consoleOperations } from './console/operations.js';
 import { evalOperations } from './evals/operations.js';
+import { messageOperations } from './messages/operations.js';
 import { researchOperations } from './research/operations.js';
 import { routineOperations } from './routines/operations.js';
 import { searchOperations } from './search/operations.js';
@@ -12,7 +13,7 @@ import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...evalOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations, ...consoleOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...evalOperations, ...messageOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations, ...consoleOperations];
 
 let registry: OperationRegistry | undefined;
 

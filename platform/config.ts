@@ -92,6 +92,13 @@ export const EnvSchema = z
       .enum(['0', '1', 'true', 'false', ''])
       .optional()
       .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true')),
+    /** The message optimizer; `0` answers `ok: false, reason: optimizer_unconfigured`. */
+    OPTIMIZER_ENABLED: z
+      .enum(['0', '1', 'true', 'false', ''])
+      .optional()
+      .transform((v) => v === undefined || v === '' || v === '1' || v === 'true'),
+    /** The optimizer's whole budget; past it the answer is `optimizer_timeout`. */
+    OPTIMIZER_TIMEOUT_MS: positiveInt(45_000),
     /** Human-readable documentation the OAuth metadata points to; defaults to the OpenAPI document. */
     SERVICE_DOCUMENTATION_URL: optionalUrl,
 

@@ -67,3 +67,52 @@ export async function readEventsAfter(db: Queryable, runId: string, afterSeq: nu
 
 export const jsonbMerge = (column: typeof runs.state | typeof runs.outputs, patch: Record<string, unknown>) =>
   sql`${column} || ${JSON.stringify(patch)}::jsonb`;
+
+/**
+ * The record of work done synchronously by an operation (the message optimizer): a run that is
+ * already terminal when written, with its input, output and one terminal event, so it can be read,
+ * exported and audited like any other run. One transaction.
+ */
+export async function recordFinishedRun(
+  db: Queryable & { transaction: <T>(fn: (tx: Queryable) => Promise<T>) => Promise<T> },
+  params: {
+    id: string;
+    workspaceId: string;
+    kind: string;
+    status: 'complete' | 'failed';
+    input: Record<string, unknown>;
+    output: Record<string, unknown>;
+    error: { code: string; message: string } | null;
+    caller: RunRow['caller'];
+    createdBy: string | null;
+    startedAt: Date;
+    now: Date;
+  },
+): Promise<void> {
+  await db.transaction(async (tx) => {
+    await tx.insert(runs).values({
+      id: params.id,
+      workspaceId: params.workspaceId,
+      kind: params.kind,
+      status: params.status,
+      input: params.input,
+      outputs: { result: params.output },
+      error: params.error ? { ...params.error, stage: null } : null,
+      lastSeq: 1,
+      caller: params.caller,
+      createdBy: params.createdBy,
+      createdAt: params.startedAt,
+      startedAt: params.startedAt,
+      updatedAt: params.now,
+      completedAt: params.now,
+    });
+    await tx.insert(runEvents).values({
+      runId: params.id,
+      workspaceId: params.workspaceId,
+      seq: 1,
+      type: params.status === 'complete' ? 'run.completed' : 'run.failed',
+      data: params.status === 'complete' ? { status: 'complete' } : { status: 'failed', error: params.error },
+      createdAt: params.now,
+    });
+  });
+}

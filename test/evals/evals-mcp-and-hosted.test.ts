@@ -51,9 +51,11 @@ describe('the evals MCP tool', () => {
 
     for (const uri of ['eval://list', 'eval://prompt-and-message-eval', `eval-run://${handle.run_id}`, `eval_run://${handle.run_id}`]) {
       const read = await client.readResource({ uri });
-      expect(read.contents[0]?.text, uri).toBeTruthy();
+      const first = read.contents[0];
+      expect(first && 'text' in first ? first.text : null, uri).toBeTruthy();
     }
-    const run = JSON.parse(String((await client.readResource({ uri: `eval_run://${handle.run_id}` })).contents[0]?.text));
+    const alias = (await client.readResource({ uri: `eval_run://${handle.run_id}` })).contents[0];
+    const run = JSON.parse(alias && 'text' in alias ? alias.text : 'null');
     expect(run.run.id).toBe(handle.run_id);
     await client.close();
   });

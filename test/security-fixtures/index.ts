@@ -3,6 +3,7 @@ import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
 import { consoleFixtures } from './console.js';
 import { evalFixtures } from './evals.js';
+import { messageFixtures } from './messages.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
@@ -36,6 +37,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   search: searchFixtures,
   research: researchFixtures,
   evals: evalFixtures,
+  messages: messageFixtures,
   chat: chatFixtures,
   agents: agentFixtures,
   routines: routineFixtures,
