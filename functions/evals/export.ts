@@ -62,14 +62,20 @@ async function* pages(db: Database, workspaceId: string, filter: z.infer<typeof 
                  coalesce(jsonb_array_length(case when jsonb_typeof(r.state->'evidence'->'quotes') = 'array' then r.state->'evidence'->'quotes' end), 0) as retrieved_quotes,
                  r.state->'evidence'->>'retrieval_status' as retrieval_status,
                  r.created_at::text as cursor_at
-          from runs r
-          where r.workspace_id = ${workspaceId} and r.kind = ${EVAL_RUN_KIND}
-            ${filter.eval ? sql`and r.input->'eval'->>'slug' = ${filter.eval}` : sql``}
-            ${filter.from ? sql`and r.created_at >= ${filter.from}::timestamptz` : sql``}
-            ${filter.to ? sql`and r.created_at < ${filter.to}::timestamptz` : sql``}
-            ${after ? sql`and (r.created_at, r.id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
-          order by r.created_at, r.id
-          limit ${PAGE}`,
+          from (
+            -- The page first (the index on workspace, kind, created_at), then the scores of its rows only:
+            -- computing them before the limit would read every remaining run on every page.
+            select id from runs
+            where workspace_id = ${workspaceId} and kind = ${EVAL_RUN_KIND}
+              ${filter.eval ? sql`and input->'eval'->>'slug' = ${filter.eval}` : sql``}
+              ${filter.from ? sql`and created_at >= ${filter.from}::timestamptz` : sql``}
+              ${filter.to ? sql`and created_at < ${filter.to}::timestamptz` : sql``}
+              ${after ? sql`and (created_at, id) > (${after.at}::timestamptz, ${after.id}::uuid)` : sql``}
+            order by created_at, id
+            limit ${PAGE}
+          ) page
+          join runs r on r.id = page.id
+          order by r.created_at, r.id`,
     );
     if (rows.length === 0) return;
     const last = rows[rows.length - 1] as ExportRow & { cursor_at: string };
