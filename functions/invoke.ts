@@ -69,6 +69,13 @@ export function authorizeOperation(op: Operation, caller: Caller, origin: Invoca
       role: caller.role,
     });
   }
+  if (op.authMethods && !op.authMethods.includes(caller.authMethod)) {
+    throw new ApiError(
+      'forbidden',
+      `${op.id} needs a member's own delegated session (${op.authMethods.map((m) => (m === 'oauth' ? 'an OAuth access token' : m === 'console' ? 'the console' : m)).join(' or ')}); ${caller.authMethod === 'api_key' ? 'an API key' : 'this credential'} cannot do it.`,
+      { operation: op.id, auth_method: caller.authMethod, allowed_auth_methods: [...op.authMethods] },
+    );
+  }
 }
 
 async function applyOperationLimit(op: Operation, scope: InvocationScope): Promise<RateLimitResult | undefined> {

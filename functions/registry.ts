@@ -3,6 +3,7 @@ import type { Role } from '../schema/tenancy.js';
 import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
 import type { Caller } from './identity/caller.js';
 import type { Scope } from './identity/scopes.js';
+import type { AuthMethod } from './identity/caller.js';
 import type { QuotaFamily } from './limits/quota.js';
 import type { Services } from './services.js';
 import type { InvocationOrigin, RunContext } from './invoke.js';
@@ -73,6 +74,11 @@ export interface OperationSpec<P extends ObjectSchema | undefined, Q extends Obj
   successStatus?: 200 | 201 | 202;
   /** Per-user limit on this operation, beneath the global per-IP limit. */
   rateLimit?: RateLimitRule;
+  /**
+   * Only these credential kinds may call it (spec, Authentication 9: connection lifecycle writes
+   * authorize on a member's delegated OAuth session, not on API keys). Absent: any credential.
+   */
+  authMethods?: readonly AuthMethod[];
   /** Monthly verb family counted once the input is valid. */
   quota?: QuotaFamily;
   handler(ctx: OperationContext, input: OperationInput<P, Q, B>): Promise<z.input<O>>;
@@ -137,6 +143,7 @@ export interface Operation {
   output: z.ZodType;
   successStatus?: 200 | 201 | 202;
   rateLimit?: RateLimitRule;
+  authMethods?: readonly AuthMethod[];
   quota?: QuotaFamily;
   handler(ctx: OperationContext, input: Record<string, unknown>): Promise<unknown>;
   stream?(ctx: OperationContext, input: Record<string, unknown>): Promise<RunStreamTarget>;

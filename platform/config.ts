@@ -92,6 +92,15 @@ export const EnvSchema = z
       .enum(['0', '1', 'true', 'false', ''])
       .optional()
       .transform((v) => (v === undefined || v === '' ? undefined : v === '1' || v === 'true')),
+    /** Connectors: provider API bases (tests point them at local fakes) and OAuth clients. */
+    HUBSPOT_API_BASE_URL: z.string().trim().url().default('https://api.hubapi.com'),
+    GONG_API_BASE_URL: z.string().trim().url().default('https://api.gong.io'),
+    SALESFORCE_CLIENT_ID: optionalString,
+    SALESFORCE_CLIENT_SECRET: optionalString,
+    GOOGLE_CLIENT_ID: optionalString,
+    GOOGLE_CLIENT_SECRET: optionalString,
+    /** Minutes between scheduled syncs of a connection. */
+    CONNECTION_SYNC_INTERVAL_MINUTES: positiveInt(15),
     /** The message optimizer; `0` answers `ok: false, reason: optimizer_unconfigured`. */
     OPTIMIZER_ENABLED: z
       .enum(['0', '1', 'true', 'false', ''])

@@ -16,3 +16,4 @@ export * from './artifacts.js';
 export * from './oauth-grants.js';
 export * from './console.js';
 export * from './evals.js';
+export * from './connections.js';

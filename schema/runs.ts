@@ -76,6 +76,10 @@ export const runs = pgTable(
   (t) => [
     index('runs_workspace_kind_idx').on(t.workspaceId, t.kind, t.createdAt),
     index('runs_parent_idx').on(t.parentRunId),
+    // A connection's sync runs, newest first, with one indexed read.
+    index('runs_connection_idx')
+      .on(t.workspaceId, sql`(${t.input}->>'connection_id')`, t.createdAt)
+      .where(sql`${t.kind} = 'connection_sync'`),
     // An eval run with the same inputs (reuse: cached) is found with one indexed read.
     index('runs_eval_reuse_idx')
       .on(t.workspaceId, sql`(${t.input}->>'reuse_key')`)

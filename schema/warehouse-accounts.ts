@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, index, integer, pgTable, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, index, integer, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, workspaceRef } from './columns.js';
 import { workspaces } from './tenancy.js';
 import { sqlInList } from './warehouse-columns.js';
@@ -34,6 +34,8 @@ export const accounts = pgTable(
     index('accounts_workspace_domain_idx').on(t.workspaceId, t.domain),
     index('accounts_workspace_type_idx').on(t.workspaceId, t.type),
     check('accounts_type_check', sql`${t.type} is null or ${t.type} in (${sqlInList(ACCOUNT_TYPES)})`),
+    // A synced record is found again by its source id: a repeated page updates, never duplicates.
+    uniqueIndex('accounts_source_external_idx').on(t.workspaceId, t.source, t.externalId),
   ],
 );
 
@@ -59,7 +61,14 @@ export const contacts = pgTable(
     isBuyer: boolean('is_buyer').notNull().default(false),
     /** Set when the person left the company (a champion leaving is a churn signal). */
     leftAt: tstz('left_at'),
+    /** The CRM it was synced from and its id there (null for contacts not from a sync). */
+    source: text('source'),
+    externalId: text('external_id'),
     createdAt: createdAt(),
   },
-  (t) => [index('contacts_workspace_account_idx').on(t.workspaceId, t.accountId), index('contacts_workspace_email_idx').on(t.workspaceId, sql`lower(${t.email})`)],
+  (t) => [
+    index('contacts_workspace_account_idx').on(t.workspaceId, t.accountId),
+    index('contacts_workspace_email_idx').on(t.workspaceId, sql`lower(${t.email})`),
+    uniqueIndex('contacts_source_external_idx').on(t.workspaceId, t.source, t.externalId),
+  ],
 );

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, numeric, pgTable, smallint, text, uuid } from 'drizzle-orm/pg-core';
+import { boolean, check, date, index, integer, numeric, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { tstz, workspaceRef } from './columns.js';
 import { workspaces } from './tenancy.js';
 import { accounts } from './warehouse-accounts.js';
@@ -39,6 +39,7 @@ export const deals = pgTable(
     index('deals_workspace_close_date_idx').on(t.workspaceId, t.closeDate),
     check('deals_stage_check', sql`${t.stage} in (${sqlInList(DEAL_STAGES)})`),
     check('deals_probability_check', sql`${t.probability} is null or ${t.probability} between 0 and 100`),
+    uniqueIndex('deals_source_external_idx').on(t.workspaceId, t.source, t.externalId),
   ],
 );
 

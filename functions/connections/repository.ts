@@ -1,0 +1,40 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import { connections, runs } from '../../schema/index.js';
+import type { Queryable } from '../../platform/db/port.js';
+import { ApiError } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
+
+/** Reading connections and their sync runs, always within one workspace. */
+export type ConnectionRow = typeof connections.$inferSelect;
+export type SyncRunRow = typeof runs.$inferSelect;
+
+export const CONNECTION_SYNC_KIND = 'connection_sync';
+
+export async function getConnection(db: Queryable, workspaceId: string, id: string): Promise<ConnectionRow> {
+  const row = isUuid(id) ? (await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.workspaceId, workspaceId))))[0] : undefined;
+  if (!row) throw new ApiError('not_found', `No connection ${id} in this workspace.`, { id });
+  return row;
+}
+
+export async function listConnections(db: Queryable, workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: ConnectionRow[]; total: number }> {
+  const rows = await db
+    .select()
+    .from(connections)
+    .where(eq(connections.workspaceId, workspaceId))
+    .orderBy(desc(connections.createdAt), desc(connections.id))
+    .limit(page.limit)
+    .offset(page.offset);
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(connections).where(eq(connections.workspaceId, workspaceId));
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+export async function syncRuns(db: Queryable, workspaceId: string, connectionId: string, page: { limit: number; offset: number }): Promise<{ rows: SyncRunRow[]; total: number }> {
+  const where = and(eq(runs.workspaceId, workspaceId), eq(runs.kind, CONNECTION_SYNC_KIND), sql`(${runs.input}->>'connection_id') = ${connectionId}`);
+  const rows = await db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(page.limit).offset(page.offset);
+  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(runs).where(where);
+  return { rows, total: Number(counted?.n ?? 0) };
+}
+
+export async function latestRun(db: Queryable, workspaceId: string, connectionId: string): Promise<SyncRunRow | null> {
+  return (await syncRuns(db, workspaceId, connectionId, { limit: 1, offset: 0 })).rows[0] ?? null;
+}
