@@ -3,6 +3,7 @@ import { actionOperations } from './actions/operations.js';
 import { agentOperations } from './agents/operations.js';
 import { artifactOperations } from './artifacts/operations.js';
 import { chatOperations } from './chat/operations.js';
+import { connectionOperations } from './connections/operations.js';
 import { consoleOperations } from './console/operations.js';
 import { evalOperations } from './evals/operations.js';
 import { messageOperations } from './messages/operations.js';
@@ -13,7 +14,7 @@ import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...searchOperations, ...researchOperations, ...evalOperations, ...messageOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations, ...consoleOperations];
+export const allOperations: readonly Operation[] = [...setupOperations, ...connectionOperations, ...searchOperations, ...researchOperations, ...evalOperations, ...messageOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations, ...consoleOperations];
 
 let registry: OperationRegistry | undefined;
 

@@ -27,6 +27,8 @@ export const ERROR_STATUS = {
   slug_conflict: 409,
   locked: 409,
   cannot_cancel: 409,
+  /** A catalog source this deployment cannot connect (no OAuth client configured, or no sync for it yet). */
+  connector_not_connectable: 409,
   file_too_large: 413,
   rate_limited: 429,
   quota_exceeded: 429,

@@ -5,6 +5,7 @@ import { defineOperation, type Operation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
+import { FakeHubSpot } from './support/fake-providers.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { fixtureSurface, securityFixtures } from './security-fixtures/index.js';
 import { createSecurityContext, describeSecurity, hsIdpSigner, idpEnv, type SecurityContext, type SecurityFixture } from './support/security-suite.js';
@@ -125,11 +126,17 @@ let h: Harness;
 let ctx: SecurityContext;
 const get = () => ctx;
 
+const hubspot = new FakeHubSpot();
+
 beforeAll(async () => {
-  h = await createHarness({ clock, env: { ...idpEnv(idp), ALLOW_LOOPBACK_WEBHOOKS: '1' }, operations: [...allOperations, ...probeOperations] });
+  await hubspot.start();
+  h = await createHarness({ clock, env: { ...idpEnv(idp), ALLOW_LOOPBACK_WEBHOOKS: '1', HUBSPOT_API_BASE_URL: hubspot.url }, operations: [...allOperations, ...probeOperations] });
   ctx = await createSecurityContext(h, clock, idp);
 });
-afterAll(async () => h?.close());
+afterAll(async () => {
+  await h?.close();
+  await hubspot.stop();
+});
 
 describe('security fixtures table', () => {
   it('has an entry for every operation in the registry, and none for an operation that does not exist', () => {

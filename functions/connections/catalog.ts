@@ -76,8 +76,8 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     single_instance: true,
     ownership: 'workspace',
     description: 'Recorded calls with their participants and transcripts.',
-    dataStreams: ['users', 'calls', 'transcripts'],
-    unavailable: () => SYNC_NOT_BUILT('Gong'),
+    dataStreams: ['calls', 'participants', 'transcripts'],
+    unavailable: () => null,
   },
   {
     type: 'salesforce',

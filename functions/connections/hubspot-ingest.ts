@@ -56,17 +56,30 @@ export interface IngestResult {
   latestEventAt: Date | null;
 }
 
-async function accountIdsFor(tx: Queryable, workspaceId: string, companyIds: readonly string[]): Promise<Map<string, string>> {
+/**
+ * A page ready to write: its counts are known before the write (the run record states them in the
+ * same commit), and `write` runs inside the page's commit.
+ */
+export interface PlannedPage {
+  result: IngestResult;
+  write(tx: Queryable): Promise<void>;
+}
+
+async function accountIdsFor(db: Queryable, workspaceId: string, companyIds: readonly string[]): Promise<Map<string, string>> {
   if (companyIds.length === 0) return new Map();
-  const rows = await tx
+  const rows = await db
     .select({ id: accounts.id, externalId: accounts.externalId })
     .from(accounts)
     .where(and(eq(accounts.workspaceId, workspaceId), eq(accounts.source, SOURCE), inArray(accounts.externalId, [...new Set(companyIds)])));
   return new Map(rows.map((r) => [r.externalId as string, r.id]));
 }
 
-export async function ingestHubSpot(tx: Queryable, workspaceId: string, object: HubSpotObject, records: readonly HubSpotRecord[], dealCompanies: ReadonlyMap<string, string>, now: Date): Promise<IngestResult> {
-  if (records.length === 0) return { written: 0, skipped: 0, latestEventAt: null };
+/**
+ * Plan a page's upserts. The account links are read here (`db`), before the commit: a connection
+ * syncs one page at a time, and companies are synced before the contacts and deals that point at them.
+ */
+export async function planHubSpot(db: Queryable, workspaceId: string, object: HubSpotObject, records: readonly HubSpotRecord[], dealCompanies: ReadonlyMap<string, string>, now: Date): Promise<PlannedPage> {
+  if (records.length === 0) return { result: { written: 0, skipped: 0, latestEventAt: null }, write: async () => {} };
   let latest: Date | null = null;
   const seen = (d: Date | null) => {
     if (d && (!latest || d > latest)) latest = d;
@@ -89,17 +102,21 @@ export async function ingestHubSpot(tx: Queryable, workspaceId: string, object: 
           createdAt: created,
         };
       });
-      await tx
-        .insert(accounts)
-        .values(rows)
-        .onConflictDoUpdate({
-          target: [accounts.workspaceId, accounts.source, accounts.externalId],
-          set: { name: sql`excluded.name`, domain: sql`excluded.domain`, type: sql`excluded.type`, industry: sql`excluded.industry`, employeeCount: sql`excluded.employee_count` },
-        });
-      return { written: rows.length, skipped: 0, latestEventAt: latest };
+      return {
+        result: { written: rows.length, skipped: 0, latestEventAt: latest },
+        write: async (tx) => {
+          await tx
+            .insert(accounts)
+            .values(rows)
+            .onConflictDoUpdate({
+              target: [accounts.workspaceId, accounts.source, accounts.externalId],
+              set: { name: sql`excluded.name`, domain: sql`excluded.domain`, type: sql`excluded.type`, industry: sql`excluded.industry`, employeeCount: sql`excluded.employee_count` },
+            });
+        },
+      };
     }
     case 'contacts': {
-      const accountOf = await accountIdsFor(tx, workspaceId, records.map((r) => str(r.properties.associatedcompanyid)).filter((v): v is string => v !== null));
+      const accountOf = await accountIdsFor(db, workspaceId, records.map((r) => str(r.properties.associatedcompanyid)).filter((v): v is string => v !== null));
       const rows = records.flatMap((r) => {
         const accountId = accountOf.get(str(r.properties.associatedcompanyid) ?? '');
         if (!accountId) return [];
@@ -108,19 +125,22 @@ export async function ingestHubSpot(tx: Queryable, workspaceId: string, object: 
         const name = [str(r.properties.firstname), str(r.properties.lastname)].filter(Boolean).join(' ') || str(r.properties.email) || `HubSpot contact ${r.id}`;
         return [{ id: newId(), workspaceId, accountId, name, email: str(r.properties.email), title: str(r.properties.jobtitle), source: SOURCE, externalId: r.id, createdAt: created }];
       });
-      if (rows.length > 0) {
-        await tx
-          .insert(contacts)
-          .values(rows)
-          .onConflictDoUpdate({
-            target: [contacts.workspaceId, contacts.source, contacts.externalId],
-            set: { accountId: sql`excluded.account_id`, name: sql`excluded.name`, email: sql`excluded.email`, title: sql`excluded.title` },
-          });
-      }
-      return { written: rows.length, skipped: records.length - rows.length, latestEventAt: latest };
+      return {
+        result: { written: rows.length, skipped: records.length - rows.length, latestEventAt: latest },
+        write: async (tx) => {
+          if (rows.length === 0) return;
+          await tx
+            .insert(contacts)
+            .values(rows)
+            .onConflictDoUpdate({
+              target: [contacts.workspaceId, contacts.source, contacts.externalId],
+              set: { accountId: sql`excluded.account_id`, name: sql`excluded.name`, email: sql`excluded.email`, title: sql`excluded.title` },
+            });
+        },
+      };
     }
     case 'deals': {
-      const accountOf = await accountIdsFor(tx, workspaceId, [...dealCompanies.values()]);
+      const accountOf = await accountIdsFor(db, workspaceId, [...dealCompanies.values()]);
       const rows = records.map((r) => {
         const created = time(r.properties.createdate) ?? now;
         seen(created);
@@ -147,7 +167,8 @@ export async function ingestHubSpot(tx: Queryable, workspaceId: string, object: 
           updatedAt: time(r.properties.hs_lastmodifieddate) ?? now,
         };
       });
-      await tx
+      const write = async (tx: Queryable) => {
+        await tx
         .insert(deals)
         .values(rows)
         .onConflictDoUpdate({
@@ -165,7 +186,8 @@ export async function ingestHubSpot(tx: Queryable, workspaceId: string, object: 
             updatedAt: sql`excluded.updated_at`,
           },
         });
-      return { written: rows.length, skipped: 0, latestEventAt: latest };
+      };
+      return { result: { written: rows.length, skipped: 0, latestEventAt: latest }, write };
     }
   }
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { connections, runs } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
@@ -37,4 +37,26 @@ export async function syncRuns(db: Queryable, workspaceId: string, connectionId:
 
 export async function latestRun(db: Queryable, workspaceId: string, connectionId: string): Promise<SyncRunRow | null> {
   return (await syncRuns(db, workspaceId, connectionId, { limit: 1, offset: 0 })).rows[0] ?? null;
+}
+
+/** The newest sync run of each connection, in one read (a list page's `last_run`). */
+export async function latestRuns(db: Queryable, workspaceId: string, connectionIds: readonly string[]): Promise<Map<string, SyncRunRow>> {
+  if (connectionIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([sql`(${runs.input}->>'connection_id')`])
+    .from(runs)
+    .where(and(eq(runs.workspaceId, workspaceId), eq(runs.kind, CONNECTION_SYNC_KIND), inArray(sql`(${runs.input}->>'connection_id')`, [...connectionIds])))
+    .orderBy(sql`(${runs.input}->>'connection_id')`, desc(runs.createdAt), desc(runs.id));
+  return new Map(rows.map((r) => [String((r.input as { connection_id?: unknown }).connection_id), r]));
+}
+
+/** The live connection of a type in the workspace (newest first), if any: single-instance sources have at most one. */
+export async function connectionOfType(db: Queryable, workspaceId: string, connectorType: string): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType)))
+    .orderBy(sql`${connections.status} = 'disconnected'`, desc(connections.createdAt))
+    .limit(1);
+  return row;
 }

@@ -1,6 +1,7 @@
 import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
+import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
 import { evalFixtures } from './evals.js';
 import { messageFixtures } from './messages.js';
@@ -34,6 +35,7 @@ import { webhookFixtures } from './webhooks.js';
 
 const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
+  connections: connectionFixtures,
   search: searchFixtures,
   research: researchFixtures,
   evals: evalFixtures,

@@ -116,6 +116,9 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     RATE_LIMIT_GLOBAL_PER_MIN: '100000',
     OAUTH_SIGNING_SECRET: TEST_OAUTH_SECRET,
     LOG_LEVEL: 'silent',
+    // Tests never reach a provider on the internet: a test that syncs points these at a local fake.
+    HUBSPOT_API_BASE_URL: 'http://127.0.0.1:9/hubspot',
+    GONG_API_BASE_URL: 'http://127.0.0.1:9/gong',
     ...options.env,
   });
   const clock = options.clock ?? systemClock;

@@ -66,6 +66,9 @@ export interface SecurityFixture {
 export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'identity_provider'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
+/** The credential kinds an operation accepts (`authMethods`; all of them when it does not say). */
+export const acceptedKinds = (op: Operation): CredentialKind[] => CREDENTIAL_KINDS.filter((k) => !op.authMethods || op.authMethods.includes(k));
+
 /** Signs identity-provider JWTs the way an external IdP configured with IDP_JWT_SECRET (HS256) would. */
 export interface IdpSigner {
   issuer: string;
@@ -359,16 +362,32 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       return;
     }
 
-    it(`accepts the least-privileged caller: a ${op.minRole} holding exactly [${op.scopes.join(', ') || 'no scopes'}], with each credential kind`, async () => {
+    it(`accepts the least-privileged caller: a ${op.minRole} holding exactly [${op.scopes.join(', ') || 'no scopes'}], with each credential kind it accepts`, async () => {
       const ctx = get();
       const member = ctx.ws[op.minRole];
-      for (const kind of CREDENTIAL_KINDS) {
+      for (const kind of acceptedKinds(op)) {
         const res = await send(await credentialWith(ctx, kind, member, op.scopes));
         expectOk(res, okStatus, `${kind} as ${op.minRole} with [${op.scopes.join(', ')}]`);
       }
-      const viaBearerKey = await credentialWith(ctx, 'api_key', member, op.scopes);
-      expectOk(await send({ bearer: viaBearerKey.key as string }), okStatus, 'API key as Authorization: Bearer');
+      if (acceptedKinds(op).includes('api_key')) {
+        const viaBearerKey = await credentialWith(ctx, 'api_key', member, op.scopes);
+        expectOk(await send({ bearer: viaBearerKey.key as string }), okStatus, 'API key as Authorization: Bearer');
+      }
     });
+
+    if (op.authMethods) {
+      it(`403 forbidden for the credential kinds it does not accept (it takes ${op.authMethods.join(', ')}), even a full admin with every scope`, async () => {
+        const ctx = get();
+        const refused = CREDENTIAL_KINDS.filter((k) => !acceptedKinds(op).includes(k));
+        expect(refused.length).toBeGreaterThan(0);
+        for (const kind of refused) {
+          const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES));
+          expectError(res, 403, 'forbidden', `${kind}, full admin`);
+          expect(res.body.error.details).toMatchObject({ auth_method: kind, allowed_auth_methods: [...op.authMethods!] });
+        }
+        if (!acceptedKinds(op).includes('api_key')) expectError(await send({ bearer: ctx.ws.admin.key }), 403, 'forbidden', 'full_admin API key as bearer');
+      });
+    }
 
     if (op.scopes.length > 0) {
       it('403 scope_denied when any one required scope is missing, even with every other scope', async () => {
@@ -402,7 +421,7 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       it("404 not_found for another workspace's resource, for a full admin of the caller's workspace", async () => {
         const ctx = get();
         const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
-        for (const kind of CREDENTIAL_KINDS) {
+        for (const kind of acceptedKinds(op)) {
           const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES), foreign);
           expectError(res, 404, 'not_found', `${kind}, other tenant's resource`);
           expect(res.text).not.toContain(ctx.other.name);
@@ -414,7 +433,7 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       it("answers another workspace's resource with data: null, for a full admin of the caller's workspace", async () => {
         const ctx = get();
         const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
-        for (const kind of CREDENTIAL_KINDS) {
+        for (const kind of acceptedKinds(op)) {
           const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES), foreign);
           expectOk(res, 200, `${kind}, other tenant's resource`);
           expect(res.body.data, `${kind}, other tenant's resource`).toBeNull();
@@ -473,6 +492,10 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         for (const role of ROLE_BELOW[op.minRole]) {
           const res = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES));
           expect(res.code, res.text).toBe('insufficient_role');
+        }
+        if (!acceptedKinds(op).includes('api_key')) {
+          const res = await callMcpTool(ctx.h, op, await valid(), { key: ctx.ws.admin.key });
+          expect(res.code, res.text).toBe('forbidden');
         }
         if (tenancy.kind === 'by_id') {
           const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });

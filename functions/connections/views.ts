@@ -1,0 +1,116 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
+import type { AppConfig } from '../../platform/config.js';
+import { toDate } from '../search/freshness.js';
+import { catalogEntry, findConnector, type ConnectorSpec } from './catalog.js';
+import { configOf } from './filters.js';
+import { healthOf, syncRunView, type SyncRunView } from './health.js';
+import { latestRun, type ConnectionRow } from './repository.js';
+import { pausedReason } from './sync-sources.js';
+import { syncIntervalMs } from './sync.js';
+
+/** How a connection reads (spec: Connection read, Status read, Summary). */
+
+export function connectorOf(row: Pick<ConnectionRow, 'connectorType'>): ConnectorSpec {
+  const spec = findConnector(row.connectorType);
+  // A row is only ever written for a catalog type; a type later removed from the catalog is a deploy error.
+  if (!spec) throw new Error(`connection of unknown connector type ${row.connectorType}`);
+  return spec;
+}
+
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export function connectionView(row: ConnectionRow, last: SyncRunView | null, config: AppConfig, now: Date) {
+  const spec = connectorOf(row);
+  const entry = catalogEntry(spec, config);
+  const stored = configOf(row.config);
+  return {
+    id: row.id,
+    connector: { type: entry.type, name: entry.name, category: entry.category, logo: entry.logo },
+    display_name: row.displayName,
+    status: row.status,
+    health: healthOf(row, last, now, syncIntervalMs(config) / 60_000),
+    is_syncing: last !== null && (last.status === 'queued' || last.status === 'running'),
+    paused_reason: row.status === 'connected' ? pausedReason(row) : null,
+    ownership: spec.ownership,
+    owner_user_id: row.ownerUserId,
+    fields: Object.fromEntries(Object.entries(row.fields).filter(([key]) => spec.fields.some((f) => f.key === key && !f.secret))),
+    config: { call_filters: stored.call_filters ?? null, crm_recency: stored.crm_recency ?? null, comms_filter: stored.comms_filter ?? null },
+    last_synced_at: iso(row.lastSyncedAt),
+    next_sync_at: iso(row.nextSyncAt),
+    rate_limited_until: iso(row.rateLimitedUntil),
+    last_run: last,
+    created_at: row.createdAt.toISOString(),
+    disconnected_at: iso(row.disconnectedAt),
+  };
+}
+
+export async function readConnectionView(db: Queryable, row: ConnectionRow, config: AppConfig, now: Date) {
+  const last = await latestRun(db, row.workspaceId, row.id);
+  return connectionView(row, last ? syncRunView(last) : null, config, now);
+}
+
+const count = (v: unknown): number => Number(v ?? 0);
+
+/**
+ * Live counts of what the connection's source holds in the warehouse. Before a first completed
+ * sync every stat is null: "not synced yet" must never read as "synced, and found nothing".
+ */
+export async function connectionSummary(db: Queryable, row: ConnectionRow, now: Date) {
+  const spec = connectorOf(row);
+  const synced = row.lastSyncedAt !== null;
+  const base = { connection_id: row.id, category: spec.category, synced, last_synced_at: iso(row.lastSyncedAt), computed_at: now.toISOString() };
+  const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
+  const nullCalls = { calls: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
+  if (spec.category === 'crm') {
+    if (!synced) return { ...base, crm: nullCrm, calls: null };
+    const [r] = await queryRows<Record<string, unknown>>(
+      db,
+      sql`select
+            (select count(*) from accounts where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as accounts,
+            (select count(*) from contacts where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as contacts,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as deals,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType} and not is_closed) as open_deals,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType} and is_won) as won_deals,
+            (select max(updated_at) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as latest_record_at`,
+    );
+    return {
+      ...base,
+      crm: {
+        accounts: count(r?.accounts),
+        contacts: count(r?.contacts),
+        deals: count(r?.deals),
+        open_deals: count(r?.open_deals),
+        won_deals: count(r?.won_deals),
+        latest_record_at: iso(toDate(r?.latest_record_at)),
+      },
+      calls: null,
+    };
+  }
+  if (spec.category === 'calls') {
+    if (!synced) return { ...base, crm: null, calls: nullCalls };
+    const [r] = await queryRows<Record<string, unknown>>(
+      db,
+      sql`select count(*) as calls,
+                 count(*) filter (where exists (select 1 from transcript_turns t where t.interaction_id = i.id)) as transcribed_calls,
+                 (select count(*) from participants p join interactions j on j.id = p.interaction_id
+                   where j.workspace_id = ${row.workspaceId} and j.source = ${row.connectorType}) as participants,
+                 (select count(*) from utterances u join interactions j on j.id = u.interaction_id
+                   where j.workspace_id = ${row.workspaceId} and j.source = ${row.connectorType} and u.embedding is not null) as embedded_utterances,
+                 max(i.occurred_at) as latest_call_at
+          from interactions i where i.workspace_id = ${row.workspaceId} and i.source = ${row.connectorType}`,
+    );
+    return {
+      ...base,
+      crm: null,
+      calls: {
+        calls: count(r?.calls),
+        transcribed_calls: count(r?.transcribed_calls),
+        participants: count(r?.participants),
+        embedded_utterances: count(r?.embedded_utterances),
+        latest_call_at: iso(toDate(r?.latest_call_at)),
+      },
+    };
+  }
+  return { ...base, crm: null, calls: null };
+}

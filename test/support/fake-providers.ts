@@ -1,0 +1,221 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+/**
+ * Local stand-ins for HubSpot and Gong, implementing what the clients rely on from the providers'
+ * public API references: auth (HubSpot private-app bearer tokens, Gong Basic access key:secret),
+ * paging (HubSpot `after` offsets with its 10,000-result search window, Gong `records.cursor` in the
+ * JSON body), HubSpot's GTE filter and ascending sort on hs_lastmodifieddate, Gong's 404 for an
+ * empty range, and error shapes. Failures are injected per route: a 429 with Retry-After, a 401, a
+ * 5xx, a malformed page. Every request is logged for assertions.
+ */
+
+export interface Injected {
+  status: number;
+  headers?: Record<string, string>;
+  /** Sent as is (a malformed page is a 200 with a body that is not the documented shape). */
+  body?: unknown;
+}
+
+interface Logged {
+  method: string;
+  path: string;
+  body: unknown;
+  authorization: string | undefined;
+}
+
+abstract class FakeServer {
+  readonly requests: Logged[] = [];
+  #server: Server | null = null;
+  readonly #failures = new Map<string, Injected[]>();
+  url = '';
+
+  async start(): Promise<this> {
+    this.#server = createServer((req, res) => void this.#handle(req, res));
+    await new Promise<void>((resolve) => this.#server!.listen(0, '127.0.0.1', resolve));
+    this.url = `http://127.0.0.1:${(this.#server.address() as AddressInfo).port}`;
+    return this;
+  }
+
+  async stop(): Promise<void> {
+    await new Promise<void>((resolve) => (this.#server ? this.#server.close(() => resolve()) : resolve()));
+  }
+
+  /** The next `times` requests to a route (e.g. `search:deals`, `calls`) answer with this instead. */
+  failNext(route: string, failure: Injected, times = 1): void {
+    const queue = this.#failures.get(route) ?? [];
+    for (let i = 0; i < times; i++) queue.push(failure);
+    this.#failures.set(route, queue);
+  }
+
+  count(route: (l: Logged) => boolean): number {
+    return this.requests.filter(route).length;
+  }
+
+  protected abstract route(method: string, path: string): string;
+  protected abstract authorized(authorization: string | undefined): boolean;
+  protected abstract respond(route: string, body: unknown, url: URL): { status: number; body: unknown };
+
+  async #handle(req: IncomingMessage, res: ServerResponse): Promise<void> {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    const text = Buffer.concat(chunks).toString('utf8');
+    let body: unknown = null;
+    try {
+      body = text ? JSON.parse(text) : null;
+    } catch {
+      body = text;
+    }
+    const url = new URL(req.url ?? '/', this.url);
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, body, authorization: req.headers.authorization });
+    const route = this.route(req.method ?? 'GET', url.pathname);
+    const injected = this.#failures.get(route)?.shift();
+    if (injected) return send(res, injected.status, injected.body ?? { message: 'injected failure' }, injected.headers);
+    if (!this.authorized(req.headers.authorization)) return send(res, 401, this.unauthorizedBody());
+    const answer = this.respond(route, body, url);
+    send(res, answer.status, answer.body);
+  }
+
+  protected abstract unauthorizedBody(): unknown;
+}
+
+function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+  const text = typeof body === 'string' ? body : JSON.stringify(body);
+  res.writeHead(status, { 'content-type': 'application/json', ...headers });
+  res.end(text);
+}
+
+export interface HubSpotFakeRecord {
+  id: string;
+  properties: Record<string, string | null>;
+}
+
+/** HubSpot CRM v3 search, v4 associations, account info. */
+export class FakeHubSpot extends FakeServer {
+  token = 'pat-na1-fake-token';
+  readonly objects: Record<'companies' | 'contacts' | 'deals', HubSpotFakeRecord[]> = { companies: [], contacts: [], deals: [] };
+  /** deal id → company id */
+  readonly dealCompany = new Map<string, string>();
+
+  protected route(method: string, path: string): string {
+    const search = /^\/crm\/v3\/objects\/(companies|contacts|deals)\/search$/.exec(path);
+    if (method === 'POST' && search) return `search:${search[1]}`;
+    if (method === 'POST' && path === '/crm/v4/associations/deals/companies/batch/read') return 'associations';
+    if (method === 'GET' && path === '/account-info/v3/details') return 'account';
+    return 'unknown';
+  }
+
+  protected authorized(authorization: string | undefined): boolean {
+    return authorization === `Bearer ${this.token}`;
+  }
+
+  protected unauthorizedBody(): unknown {
+    return { status: 'error', message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.', category: 'INVALID_AUTHENTICATION', correlationId: 'fake' };
+  }
+
+  protected respond(route: string, body: unknown): { status: number; body: unknown } {
+    if (route === 'account') return { status: 200, body: { portalId: 4242, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', uiDomain: 'app.hubspot.com' } };
+    if (route === 'associations') {
+      const inputs = (body as { inputs?: { id: string }[] }).inputs ?? [];
+      return {
+        status: 200,
+        body: {
+          status: 'COMPLETE',
+          results: inputs.map((i) => ({ from: { id: i.id }, to: this.dealCompany.has(i.id) ? [{ toObjectId: Number(this.dealCompany.get(i.id)), associationTypes: [{ category: 'HUBSPOT_DEFINED', typeId: 5, label: null }] }] : [] })),
+        },
+      };
+    }
+    if (route.startsWith('search:')) {
+      const object = route.slice('search:'.length) as keyof FakeHubSpot['objects'];
+      const request = body as { filterGroups?: { filters: { propertyName: string; operator: string; value: string }[] }[]; limit?: number; after?: string };
+      const since = request.filterGroups?.[0]?.filters.find((f) => f.propertyName === 'hs_lastmodifieddate' && f.operator === 'GTE')?.value;
+      const limit = Math.min(request.limit ?? 10, 200);
+      const after = Number(request.after ?? 0);
+      if (after + limit > 10_000) return { status: 400, body: { status: 'error', message: 'Cannot page past 10000 results', category: 'VALIDATION_ERROR' } };
+      const matching = this.objects[object]
+        .filter((r) => !since || modified(r) >= Number(since))
+        .sort((a, b) => modified(a) - modified(b) || Number(a.id) - Number(b.id));
+      const page = matching.slice(after, after + limit);
+      const more = after + limit < matching.length;
+      return {
+        status: 200,
+        body: {
+          total: matching.length,
+          results: page.map((r) => ({ id: r.id, properties: { hs_object_id: r.id, ...r.properties }, createdAt: r.properties.createdate, updatedAt: r.properties.hs_lastmodifieddate, archived: false })),
+          ...(more ? { paging: { next: { after: String(after + limit), link: `?after=${after + limit}` } } } : {}),
+        },
+      };
+    }
+    return { status: 404, body: { status: 'error', message: 'not found', category: 'OBJECT_NOT_FOUND' } };
+  }
+}
+
+const modified = (r: HubSpotFakeRecord): number => Date.parse(r.properties.hs_lastmodifieddate ?? '1970-01-01T00:00:00Z');
+
+export interface GongFakeCall {
+  id: string;
+  title: string;
+  started: string;
+  duration: number;
+  brief?: string;
+  parties: { id: string; emailAddress?: string; name?: string; affiliation: 'Internal' | 'External' | 'Unknown'; speakerId?: string; userId?: string }[];
+  /** Monologues; absent when Gong has no transcript for the call yet. */
+  transcript?: { speakerId: string; topic?: string; sentences: { start: number; end: number; text: string }[] }[];
+}
+
+/** Gong API v2: users, calls/extensive, calls/transcript. */
+export class FakeGong extends FakeServer {
+  accessKey = 'GONGKEY';
+  secret = 'gong-secret';
+  pageSize = 100;
+  readonly calls: GongFakeCall[] = [];
+
+  protected route(method: string, path: string): string {
+    if (method === 'GET' && path === '/v2/users') return 'users';
+    if (method === 'POST' && path === '/v2/calls/extensive') return 'calls';
+    if (method === 'POST' && path === '/v2/calls/transcript') return 'transcript';
+    return 'unknown';
+  }
+
+  protected authorized(authorization: string | undefined): boolean {
+    return authorization === `Basic ${Buffer.from(`${this.accessKey}:${this.secret}`).toString('base64')}`;
+  }
+
+  protected unauthorizedBody(): unknown {
+    return { requestId: 'fake', errors: ['Authentication failed'] };
+  }
+
+  protected respond(route: string, body: unknown): { status: number; body: unknown } {
+    const request = (body ?? {}) as { cursor?: string; filter?: { fromDateTime?: string; callIds?: string[] } };
+    if (route === 'users') {
+      return { status: 200, body: { requestId: 'fake', records: { totalRecords: 1, currentPageSize: 1, currentPageNumber: 0 }, users: [{ id: 'u1', emailAddress: 'rep@seller.test', firstName: 'Rae', lastName: 'Rep' }] } };
+    }
+    if (route === 'calls') {
+      const from = request.filter?.fromDateTime ? Date.parse(request.filter.fromDateTime) : 0;
+      const matching = this.calls.filter((c) => Date.parse(c.started) >= from).sort((a, b) => a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
+      if (matching.length === 0) return { status: 404, body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] } };
+      const offset = request.cursor ? Number(Buffer.from(request.cursor, 'base64').toString('utf8')) : 0;
+      const page = matching.slice(offset, offset + this.pageSize);
+      const next = offset + this.pageSize < matching.length ? Buffer.from(String(offset + this.pageSize)).toString('base64') : undefined;
+      return {
+        status: 200,
+        body: {
+          requestId: 'fake',
+          records: { totalRecords: matching.length, currentPageSize: page.length, currentPageNumber: offset / this.pageSize, ...(next ? { cursor: next } : {}) },
+          calls: page.map((c) => ({
+            metaData: { id: c.id, url: `https://app.gong.io/call?id=${c.id}`, title: c.title, started: c.started, duration: c.duration, system: 'Zoom', scope: 'External', direction: 'Conference', media: 'Video', language: 'eng' },
+            parties: c.parties.map((p) => ({ ...p, context: [] })),
+            content: c.brief ? { brief: c.brief } : {},
+          })),
+        },
+      };
+    }
+    if (route === 'transcript') {
+      const ids = new Set(request.filter?.callIds ?? []);
+      const found = this.calls.filter((c) => ids.has(c.id) && c.transcript);
+      if (found.length === 0) return { status: 404, body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] } };
+      return { status: 200, body: { requestId: 'fake', records: { totalRecords: found.length, currentPageSize: found.length, currentPageNumber: 0 }, callTranscripts: found.map((c) => ({ callId: c.id, transcript: c.transcript })) } };
+    }
+    return { status: 404, body: { requestId: 'fake', errors: ['not found'] } };
+  }
+}
