@@ -99,6 +99,11 @@ export const EnvSchema = z
     SALESFORCE_CLIENT_SECRET: optionalString,
     GOOGLE_CLIENT_ID: optionalString,
     GOOGLE_CLIENT_SECRET: optionalString,
+    /** Salesforce's login host (https://test.salesforce.com for sandboxes); the API host comes with the token. */
+    SALESFORCE_LOGIN_URL: z.string().trim().url().default('https://login.salesforce.com'),
+    GOOGLE_ACCOUNTS_URL: z.string().trim().url().default('https://accounts.google.com'),
+    GOOGLE_TOKEN_URL: z.string().trim().url().default('https://oauth2.googleapis.com/token'),
+    GOOGLE_CALENDAR_API_BASE_URL: z.string().trim().url().default('https://www.googleapis.com'),
     /** Minutes between scheduled syncs of a connection. */
     CONNECTION_SYNC_INTERVAL_MINUTES: positiveInt(15),
     /** The message optimizer; `0` answers `ok: false, reason: optimizer_unconfigured`. */

@@ -1,10 +1,11 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { accounts, contacts, interactions, participants, transcriptTurns, utterances } from '../../schema/index.js';
+import { interactions, transcriptTurns, utterances } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import type { Embedder } from '../../platform/model/port.js';
-import { domainMatches, domainOf, judgeCall, type CallFilters, type CallVerdict, type RosterEntry } from './filters.js';
-import type { PlannedPage } from './hubspot-ingest.js';
+import { domainOf, judgeCall, type CallFilters, type CallVerdict, type RosterEntry } from './filters.js';
+import { linkRosters, writeInteractions, type InteractionDraft, type RosterLinks } from './interaction-ingest.js';
+import type { PlannedPage } from './crm-ingest.js';
 import type { GongCall, GongMonologue, GongParty } from './providers/gong.js';
 
 /**
@@ -47,15 +48,7 @@ interface PreparedTurn {
   text: string;
 }
 
-interface PreparedCall {
-  externalId: string;
-  title: string;
-  occurredAt: Date;
-  durationSeconds: number | null;
-  summary: string | null;
-  accountId: string | null;
-  participants: PreparedParticipant[];
-  contactOf: Map<string, string>;
+interface PreparedCall extends InteractionDraft {
   /** Null when the interaction already holds its transcript, or Gong has none yet. */
   transcript: { turns: PreparedTurn[]; utterances: PreparedUtterance[] } | null;
 }
@@ -64,6 +57,7 @@ export interface PreparedGongPage {
   workspaceId: string;
   embedderId: string;
   calls: PreparedCall[];
+  links: RosterLinks;
   dropped: Partial<Record<Exclude<CallVerdict, { keep: true }>['reason'], number>>;
   latestEventAt: Date | null;
 }
@@ -127,9 +121,7 @@ export async function prepareGongPage(
     else dropped[verdict.reason] = (dropped[verdict.reason] ?? 0) + 1;
   }
   const ids = kept.map((k) => k.call.metaData.id);
-  const emails = [...new Set(kept.flatMap((k) => k.roster.map((p) => p.email).filter((e): e is string => e !== null)))];
-  const externalDomains = [...new Set(kept.flatMap((k) => k.roster.filter((p) => p.side === 'external' && p.email).map((p) => domainOf(p.email as string) as string)))];
-  const [withTranscript, contactRows, accountRows] = await Promise.all([
+  const [withTranscript, links] = await Promise.all([
     ids.length === 0
       ? []
       : db
@@ -143,25 +135,17 @@ export async function prepareGongPage(
               sql`exists (select 1 from ${utterances} u where u.interaction_id = ${interactions.id})`,
             ),
           ),
-    emails.length === 0
-      ? []
-      : db
-          .select({ id: contacts.id, email: sql<string>`lower(${contacts.email})` })
-          .from(contacts)
-          .where(and(eq(contacts.workspaceId, workspaceId), inArray(sql`lower(${contacts.email})`, emails))),
-    externalDomains.length === 0
-      ? []
-      : db
-          .select({ id: accounts.id, domain: accounts.domain })
-          .from(accounts)
-          .where(and(eq(accounts.workspaceId, workspaceId), sql`${accounts.domain} is not null`, sql`lower(${accounts.domain}) = any(${sqlTextArray(suffixesOf(externalDomains))})`)),
+    linkRosters(
+      db,
+      workspaceId,
+      kept.map((k) => k.roster),
+    ),
   ]);
   const hasTranscript = new Set(withTranscript.map((r) => r.externalId));
   const missing = ids.filter((id) => !hasTranscript.has(id));
   const transcripts = missing.length === 0 ? new Map<string, GongMonologue[]>() : await transcriptsFor(missing);
-  const contactOf = new Map(contactRows.map((r) => [r.email, r.id]));
 
-  const pending: { call: GongCall; roster: PreparedParticipant[]; transcript: ReturnType<typeof transcriptOf> | null }[] = kept.map(({ call, roster }) => {
+  const pending = kept.map(({ call, roster }) => {
     const monologues = transcripts.get(call.metaData.id);
     return { call, roster, transcript: monologues && !hasTranscript.has(call.metaData.id) ? transcriptOf(monologues, roster) : null };
   });
@@ -174,50 +158,20 @@ export async function prepareGongPage(
   const prepared = pending.map(({ call, roster, transcript }): PreparedCall => {
     const occurredAt = new Date(call.metaData.started);
     if (!latest || occurredAt > latest) latest = occurredAt;
-    const account = accountFor(roster, accountRows);
     return {
       externalId: call.metaData.id,
+      kind: 'call',
       title: call.metaData.title?.trim() || 'Untitled call',
       occurredAt,
       durationSeconds: call.metaData.duration === null || call.metaData.duration === undefined ? null : Math.round(call.metaData.duration),
       summary: call.content?.brief?.trim() || null,
-      accountId: account,
-      participants: roster,
-      contactOf,
+      participants: roster.map(({ name, email, side }) => ({ name, email, side })),
       transcript: transcript
         ? { turns: transcript.turns, utterances: transcript.utterances.map((u) => ({ ...u, embedding: u.side === 'external' ? (vectors[v++] ?? null) : null })) }
         : null,
     };
   });
-  return { workspaceId, embedderId: embedder.id, calls: prepared, dropped, latestEventAt: latest };
-}
-
-/** Every domain and parent domain (eu.acme.com → eu.acme.com, acme.com), so an account on acme.com matches a participant at eu.acme.com. */
-function suffixesOf(domains: readonly string[]): string[] {
-  const out = new Set<string>();
-  for (const d of domains) {
-    const parts = d.split('.');
-    for (let i = 0; i < parts.length - 1; i++) out.add(parts.slice(i).join('.'));
-  }
-  return [...out];
-}
-
-const sqlTextArray = (values: readonly string[]) => sql`array[${sql.join(
-  values.map((v) => sql`${v}`),
-  sql`, `,
-)}]::text[]`;
-
-/** The account most of the call's external participants belong to (by email domain), if any. */
-function accountFor(roster: readonly PreparedParticipant[], accountRows: readonly { id: string; domain: string | null }[]): string | null {
-  const votes = new Map<string, number>();
-  for (const p of roster) {
-    if (p.side !== 'external' || !p.email) continue;
-    const host = domainOf(p.email);
-    if (!host) continue;
-    const match = accountRows.filter((a) => a.domain && domainMatches(host, a.domain.toLowerCase())).sort((a, b) => (b.domain?.length ?? 0) - (a.domain?.length ?? 0))[0];
-    if (match) votes.set(match.id, (votes.get(match.id) ?? 0) + 1);
-  }
-  return [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
+  return { workspaceId, embedderId: embedder.id, calls: prepared, links, dropped, latestEventAt: latest };
 }
 
 /** The page's counts (known before the write) and its write, for the page's commit. */
@@ -228,64 +182,18 @@ export function plannedGongPage(page: PreparedGongPage): PlannedPage {
 
 async function writeGongPage(tx: Queryable, page: PreparedGongPage): Promise<void> {
   if (page.calls.length === 0) return;
-  const upserted = await tx
-    .insert(interactions)
-    .values(
-      page.calls.map((c) => ({
-        id: newId(),
-        workspaceId: page.workspaceId,
-        kind: 'call' as const,
-        title: c.title,
-        accountId: c.accountId,
-        occurredAt: c.occurredAt,
-        durationSeconds: c.durationSeconds,
-        source: SOURCE,
-        externalId: c.externalId,
-        summary: c.summary,
-        participantCount: c.participants.length,
-        externalParticipantCount: c.participants.filter((p) => p.side === 'external').length,
-      })),
-    )
-    .onConflictDoUpdate({
-      target: [interactions.workspaceId, interactions.source, interactions.externalId],
-      set: {
-        title: sql`excluded.title`,
-        accountId: sql`coalesce(excluded.account_id, ${interactions.accountId})`,
-        occurredAt: sql`excluded.occurred_at`,
-        durationSeconds: sql`excluded.duration_seconds`,
-        summary: sql`coalesce(excluded.summary, ${interactions.summary})`,
-      },
-    })
-    // xmax = 0 only on a row this statement inserted: its participants are written once, with it.
-    .returning({ id: interactions.id, externalId: interactions.externalId, inserted: sql<boolean>`(xmax = 0)` });
-  const byExternal = new Map(upserted.map((r) => [r.externalId as string, r]));
-
-  const participantRows = page.calls.flatMap((c) => {
-    const row = byExternal.get(c.externalId);
-    if (!row || !isTrue(row.inserted)) return [];
-    return c.participants.map((p) => ({
-      id: newId(),
-      workspaceId: page.workspaceId,
-      interactionId: row.id,
-      contactId: p.email ? (c.contactOf.get(p.email) ?? null) : null,
-      name: p.name,
-      email: p.email,
-      side: p.side,
-    }));
-  });
-  if (participantRows.length > 0) await tx.insert(participants).values(participantRows);
-
+  const idOf = await writeInteractions(tx, page.workspaceId, SOURCE, page.calls, page.links);
   const turnRows: (typeof transcriptTurns.$inferInsert)[] = [];
   const utteranceRows: (typeof utterances.$inferInsert)[] = [];
   for (const c of page.calls) {
-    const row = byExternal.get(c.externalId);
-    if (!row || !c.transcript) continue;
+    const interactionId = idOf.get(c.externalId);
+    if (!interactionId || !c.transcript) continue;
     const turnIds = c.transcript.turns.map(() => newId());
     c.transcript.turns.forEach((t, i) =>
       turnRows.push({
         id: turnIds[i] as string,
         workspaceId: page.workspaceId,
-        interactionId: row.id,
+        interactionId,
         turnIndex: t.index,
         speakerName: t.speaker,
         speakerEmail: t.email,
@@ -300,7 +208,7 @@ async function writeGongPage(tx: Queryable, page: PreparedGongPage): Promise<voi
       utteranceRows.push({
         id: newId(),
         workspaceId: page.workspaceId,
-        interactionId: row.id,
+        interactionId,
         turnId: turnIds[u.turnIndex] ?? null,
         utteranceIndex: u.index,
         side: u.side,
@@ -316,8 +224,6 @@ async function writeGongPage(tx: Queryable, page: PreparedGongPage): Promise<voi
   for (const chunk of chunks(turnRows, 1_000)) await tx.insert(transcriptTurns).values(chunk).onConflictDoNothing();
   for (const chunk of chunks(utteranceRows, 1_000)) await tx.insert(utterances).values(chunk).onConflictDoNothing();
 }
-
-const isTrue = (v: unknown): boolean => v === true || v === 't' || v === 'true';
 
 function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {
   for (let i = 0; i < rows.length; i += size) yield rows.slice(i, i + size);

@@ -3,7 +3,8 @@ import type { WarehouseSurface } from '../../schema/warehouse-settings.js';
 import type { Services } from '../services.js';
 import { configOf, crmCutoff } from './filters.js';
 import { plannedGongPage, prepareGongPage, SOURCE as GONG_SOURCE } from './gong-ingest.js';
-import { planHubSpot, SOURCE as HUBSPOT_SOURCE, type PlannedPage } from './hubspot-ingest.js';
+import { planCrmPage, type PlannedPage } from './crm-ingest.js';
+import { hubspotPage, SOURCE as HUBSPOT_SOURCE } from './hubspot-ingest.js';
 import { ProviderError } from './providers/errors.js';
 import { GongClient } from './providers/gong.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './providers/hubspot.js';
@@ -64,7 +65,7 @@ function hubspotSource(services: Services, connection: ConnectionRow, secrets: R
         return Number.isFinite(ms) && (!h || ms > Number(h)) ? String(ms) : h;
       }, start.high);
       const dealCompanies = object === 'deals' ? await client.dealCompanies(fresh.map((r) => r.id)) : new Map<string, string>();
-      const planned = await planHubSpot(services.db, connection.workspaceId, object, fresh, dealCompanies, now);
+      const planned = await planCrmPage(services.db, connection.workspaceId, HUBSPOT_SOURCE, hubspotPage(object, fresh, dealCompanies), now);
       return {
         // Done: the next sync reads what changed since the newest modification seen.
         cursor: next ? { ...next, high } : { since: high ?? since, after: null, high: null },
