@@ -92,7 +92,7 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     description: 'Accounts, contacts and opportunities from Salesforce.',
     dataStreams: ['accounts', 'contacts', 'opportunities'],
     unavailable: (config) =>
-      !config.SALESFORCE_CLIENT_ID || !config.SALESFORCE_CLIENT_SECRET ? 'This deployment has no Salesforce OAuth client (SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET).' : SYNC_NOT_BUILT('Salesforce'),
+      !config.SALESFORCE_CLIENT_ID || !config.SALESFORCE_CLIENT_SECRET ? 'This deployment has no Salesforce OAuth client (SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET).' : null,
   },
   {
     type: 'google_calendar',
@@ -107,7 +107,7 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     description: 'Your meetings with external attendees, so calls and accounts line up with what is on your calendar.',
     dataStreams: ['events'],
     unavailable: (config) =>
-      !config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET ? 'This deployment has no Google OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).' : SYNC_NOT_BUILT('Google Calendar'),
+      !config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET ? 'This deployment has no Google OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).' : null,
   },
   {
     type: 'g2_reviews',

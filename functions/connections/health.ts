@@ -3,6 +3,7 @@ import type { ConnectionRow, SyncRunRow } from './repository.js';
 /**
  * A connection's health, derived on read from its row and its newest sync run, first match wins:
  *   disconnected  the connection was disconnected
+ *   syncing       an OAuth connection waiting for the person's consent (ten minutes), then error
  *   needs_reauth  a sync was refused for its credentials (401/403) and no reconnect since
  *   rate_limited  the provider asked to wait, and the wait is not over
  *   syncing       a sync run is queued or running
@@ -11,6 +12,9 @@ import type { ConnectionRow, SyncRunRow } from './repository.js';
  *   stale         no complete sync within three sync intervals (45 minutes by default), or never
  *   healthy       otherwise
  */
+/** How long a consent may take (the OAuth state's lifetime, oauth-flow.ts). */
+const CONSENT_WINDOW_MS = 10 * 60_000;
+
 export const HEALTH_VALUES = ['healthy', 'syncing', 'stale', 'degraded', 'needs_reauth', 'rate_limited', 'error', 'disconnected'] as const;
 export type Health = (typeof HEALTH_VALUES)[number];
 
@@ -45,6 +49,7 @@ export function syncRunView(row: SyncRunRow): SyncRunView {
 
 export function healthOf(connection: ConnectionRow, last: SyncRunView | null, now: Date, intervalMinutes: number): Health {
   if (connection.status === 'disconnected') return 'disconnected';
+  if (connection.status === 'pending') return now.getTime() - connection.updatedAt.getTime() <= CONSENT_WINDOW_MS ? 'syncing' : 'error';
   if (connection.authFailedAt) return 'needs_reauth';
   if (connection.rateLimitedUntil && connection.rateLimitedUntil > now) return 'rate_limited';
   if (last && (last.status === 'queued' || last.status === 'running')) return 'syncing';

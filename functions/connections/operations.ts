@@ -7,9 +7,10 @@ import type { Operation } from '../registry.js';
 import { defineOperation } from '../registry.js';
 import { catalogEntry, CONNECTORS, findConnector } from './catalog.js';
 import { connectFields, validateWithProvider } from './credentials.js';
+import { beginOAuth } from './oauth-flow.js';
 import { CallFiltersSchema, CommsFilterSchema, configOf, CrmRecencySchema, type ConnectionConfig } from './filters.js';
 import { healthOf, syncRunView } from './health.js';
-import { connectionOfType, getConnection, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
+import { connectionOfType, getConnection, pendingOf, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
 import {
   CatalogEntrySchema,
   ConnectBody,
@@ -181,9 +182,17 @@ export const connectOp = defineOperation({
     const now = services.clock.now();
     if (spec.single_instance) {
       const existing = await connectionOfType(services.db, caller.workspaceId, spec.type);
-      if (existing && existing.status !== 'disconnected') {
+      if (existing && existing.status === 'connected') {
         return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, existing, services.config, now), authorize_url: null, sync_run_id: null };
       }
+    }
+    if (spec.authMethod === 'oauth') {
+      // A retried connect (a pending row of this source; for a personal source, the caller's own) restarts its consent.
+      const retried = spec.single_instance
+        ? await connectionOfType(services.db, caller.workspaceId, spec.type)
+        : await pendingOf(services.db, caller.workspaceId, spec.type, caller.userId);
+      const { row, authorizeUrl } = await beginOAuth(services, caller, spec, retried ?? null, input.display_name ?? null);
+      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, row, services.config, now), authorize_url: authorizeUrl, sync_run_id: null };
     }
     await validateWithProvider(services, spec, fields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
@@ -333,6 +342,11 @@ export const reconnectOp = defineOperation({
     if (health === 'healthy') throw new ApiError('invalid_argument', 'This connection is healthy; there is nothing to reconnect.', { field: 'id', health });
     const unavailable = spec.unavailable(services.config);
     if (unavailable) throw new ApiError('connector_not_connectable', unavailable, { connector_type: spec.type });
+    if (spec.authMethod === 'oauth') {
+      connectFields(spec, input, 'reconnect');
+      const { row: pending, authorizeUrl } = await beginOAuth(services, caller, spec, row, null);
+      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, pending, services.config, now), authorize_url: authorizeUrl, sync_run_id: null };
+    }
     const { secrets, fields } = connectFields(spec, input, 'reconnect');
     const mergedFields = { ...row.fields, ...fields };
     await validateWithProvider(services, spec, mergedFields, secrets);

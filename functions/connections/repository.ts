@@ -60,3 +60,13 @@ export async function connectionOfType(db: Queryable, workspaceId: string, conne
     .limit(1);
   return row;
 }
+
+/** A member's own pending (consent not completed) connection of a type, if any. */
+export async function pendingOf(db: Queryable, workspaceId: string, connectorType: string, userId: string): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType), eq(connections.status, 'pending'), eq(connections.createdBy, userId)))
+    .limit(1);
+  return row;
+}

@@ -1,4 +1,6 @@
+import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
+import { connections } from '../../schema/index.js';
 import type { WarehouseSurface } from '../../schema/warehouse-settings.js';
 import type { Services } from '../services.js';
 import { configOf, crmCutoff } from './filters.js';
@@ -7,6 +9,11 @@ import { planCrmPage, type PlannedPage } from './crm-ingest.js';
 import { hubspotPage, SOURCE as HUBSPOT_SOURCE } from './hubspot-ingest.js';
 import { ProviderError } from './providers/errors.js';
 import { GongClient } from './providers/gong.js';
+import { GoogleCalendarClient, SyncTokenExpired } from './providers/google-calendar.js';
+import { OAUTH_SOURCES, OAuthSession, TokenSetSchema } from './providers/oauth.js';
+import { SALESFORCE_STREAMS, SalesforceClient, type SalesforceStream } from './providers/salesforce.js';
+import { ownerDomainOf, planCalendarPage, SOURCE as CALENDAR_SOURCE } from './calendar-ingest.js';
+import { salesforcePage, SOURCE as SALESFORCE_SOURCE } from './salesforce-ingest.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './providers/hubspot.js';
 import type { ConnectionRow } from './repository.js';
 
@@ -84,8 +91,8 @@ const modifiedAt = (value: string | null | undefined): number => {
 
 /** Calls are read back this far on every sync: Gong publishes a transcript some time after the call. */
 export const GONG_REREAD_MS = 24 * 3600_000;
-/** A first Gong sync reads this many months of calls. */
-export const GONG_INITIAL_MONTHS = 12;
+/** A first sync of calls or a calendar reads this many months back. */
+export const INITIAL_HISTORY_MONTHS = 12;
 const GongSaved = z.object({ from: z.string(), cursor: z.string().nullable(), high: z.string().nullable().default(null) });
 
 function gongSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
@@ -104,7 +111,7 @@ function gongSource(services: Services, connection: ConnectionRow, secrets: Reco
       if (!filters) throw new ProviderError('config', 'Calls are paused until a call filter decision is saved (PUT /connections/{id}/call-filters).');
       const prior = GongSaved.safeParse(saved);
       const initial = new Date(now);
-      initial.setUTCMonth(initial.getUTCMonth() - GONG_INITIAL_MONTHS);
+      initial.setUTCMonth(initial.getUTCMonth() - INITIAL_HISTORY_MONTHS);
       const start = prior.success ? prior.data : { from: initial.toISOString(), cursor: null, high: null };
       const { calls, next } = await client.callsPage({ from: start.from, cursor: start.cursor });
       const prepared = await prepareGongPage(services.db, services.embedder, connection.workspaceId, calls, (ids) => client.transcripts(ids), filters, signal);
@@ -119,6 +126,87 @@ function gongSource(services: Services, connection: ConnectionRow, secrets: Reco
   };
 }
 
+/** The OAuth session of a connection; a refreshed token is sealed back onto the connection at once. */
+function oauthSession(services: Services, connection: ConnectionRow, secrets: Record<string, string>): OAuthSession {
+  const source = OAUTH_SOURCES[connection.connectorType];
+  const tokens = TokenSetSchema.safeParse(JSON.parse(secrets.oauth ?? 'null'));
+  if (!source || !tokens.success) throw new ProviderError('auth', 'The connection holds no usable authorization; connect it again.');
+  return new OAuthSession(tokens.data, {
+    source,
+    config: services.config,
+    now: () => services.clock.now(),
+    onRefresh: async (next) => {
+      const sealed = await services.secretBox.seal(JSON.stringify({ oauth: JSON.stringify(next) }));
+      await services.db
+        .update(connections)
+        .set({ credentialsSealed: sealed })
+        .where(and(eq(connections.id, connection.id), eq(connections.workspaceId, connection.workspaceId)));
+    },
+  });
+}
+
+const SalesforceSaved = z.object({ since: z.string().nullable(), next: z.string().nullable(), high: z.string().nullable().default(null) });
+
+function salesforceSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
+  const client = new SalesforceClient(oauthSession(services, connection, secrets), () => services.clock.now());
+  const config = configOf(connection.config);
+  return {
+    source: SALESFORCE_SOURCE,
+    streams: SALESFORCE_STREAMS,
+    surfaceOf: (stream) => (stream === 'opportunities' ? 'deals' : null),
+    async fetch(stream, saved, now) {
+      const cutoff = crmCutoff(config.crm_recency, now);
+      const prior = SalesforceSaved.safeParse(saved);
+      const start = prior.success ? prior.data : { since: null, next: null, high: null };
+      const since = cutoff && !start.next && (!start.since || Date.parse(start.since) < cutoff.getTime()) ? cutoff.toISOString() : start.since;
+      const { records, next } = await client.page(stream as SalesforceStream, { since, next: start.next });
+      const high = records.reduce<string | null>((h, r) => (!h || Date.parse(r.SystemModstamp) > Date.parse(h) ? r.SystemModstamp : h), start.high);
+      const planned = await planCrmPage(services.db, connection.workspaceId, SALESFORCE_SOURCE, salesforcePage(stream as SalesforceStream, records), now);
+      return {
+        cursor: next ? { since, next, high } : { since: high ?? since, next: null, high: null },
+        done: next === null,
+        ...planned,
+      };
+    },
+  };
+}
+
+const CalendarSaved = z.object({ timeMin: z.string().nullable(), syncToken: z.string().nullable(), pageToken: z.string().nullable(), ownerDomain: z.string().nullable().default(null) });
+
+function calendarSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
+  const client = new GoogleCalendarClient(oauthSession(services, connection, secrets), services.config.GOOGLE_CALENDAR_API_BASE_URL, () => services.clock.now());
+  const filter = configOf(connection.config).comms_filter;
+  return {
+    source: CALENDAR_SOURCE,
+    streams: ['events'],
+    surfaceOf: () => 'interactions',
+    async fetch(_stream, saved, now) {
+      const initial = new Date(now);
+      initial.setUTCMonth(initial.getUTCMonth() - INITIAL_HISTORY_MONTHS);
+      const fullRead = { timeMin: initial.toISOString(), syncToken: null, pageToken: null };
+      const prior = CalendarSaved.safeParse(saved);
+      let start = prior.success ? prior.data : { ...fullRead, ownerDomain: null };
+      let page: Awaited<ReturnType<GoogleCalendarClient['page']>>;
+      try {
+        page = await client.page(start);
+      } catch (error) {
+        if (!(error instanceof SyncTokenExpired)) throw error;
+        // Google forgot where this calendar was: read it again in full (the upserts keep it idempotent).
+        start = { ...fullRead, ownerDomain: start.ownerDomain };
+        page = await client.page(start);
+      }
+      const ownerDomain = ownerDomainOf(page.events, start.ownerDomain);
+      const planned = await planCalendarPage(services.db, connection.workspaceId, page.events, filter, ownerDomain);
+      const done = page.nextPageToken === null;
+      return {
+        cursor: done ? { timeMin: start.timeMin, syncToken: page.nextSyncToken ?? start.syncToken, pageToken: null, ownerDomain } : { ...start, pageToken: page.nextPageToken, ownerDomain },
+        done,
+        ...planned,
+      };
+    },
+  };
+}
+
 /** The sync source of a connection, with its credentials opened (never logged, never returned). */
 export async function openSyncSource(services: Services, connection: ConnectionRow): Promise<SyncSource> {
   const secrets = await openCredentials(services, connection);
@@ -127,6 +215,10 @@ export async function openSyncSource(services: Services, connection: ConnectionR
       return hubspotSource(services, connection, secrets);
     case 'gong':
       return gongSource(services, connection, secrets);
+    case 'salesforce':
+      return salesforceSource(services, connection, secrets);
+    case 'google_calendar':
+      return calendarSource(services, connection, secrets);
     default:
       throw new ProviderError('config', `Syncing ${connection.connectorType} is not available in this version.`);
   }

@@ -1,12 +1,15 @@
+import { connectionOAuthRoutes } from '../connections/oauth-flow.js';
 import { consoleRoutes } from '../console/routes.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import type { OperationRegistry } from '../registry.js';
 import type { App } from '../app.js';
+import { API_PREFIX } from './env.js';
 import { globalRateLimit } from './global-limit.js';
 
 /**
  * The routes that are not operations, in one place: OAuth discovery, registration, authorize (with
- * its consent page), token and revocation, and the console's pages. They do not fit the
+ * its consent page), token and revocation, the console's pages, and the return from a source's
+ * OAuth consent (functions/connections/oauth-flow.ts). They do not fit the
  * `{data}`-wrapped JSON operations: OAuth endpoints answer in the RFCs' formats (`{error,
  * error_description}`) and console pages are HTML with cookie sessions and CSRF tokens. They are
  * mounted before the API's credential check (a person or client arrives here without an API
@@ -17,5 +20,7 @@ export function mountBrowserAndOAuthRoutes(app: App, registry: OperationRegistry
   app.use('/console', globalRateLimit);
   app.use('/.well-known/*', globalRateLimit);
   app.route('/', oauthRoutes());
+  app.use(`${API_PREFIX}/connections/oauth/callback`, globalRateLimit);
+  app.route('/', connectionOAuthRoutes());
   app.route('/', consoleRoutes(registry));
 }

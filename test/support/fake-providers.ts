@@ -1,4 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 
 /**
@@ -71,12 +72,17 @@ abstract class FakeServer {
     const route = this.route(req.method ?? 'GET', url.pathname);
     const injected = this.#failures.get(route)?.shift();
     if (injected) return send(res, injected.status, injected.body ?? { message: 'injected failure' }, injected.headers);
-    if (!this.authorized(req.headers.authorization)) return send(res, 401, this.unauthorizedBody());
+    if (!this.isPublic(route) && !this.authorized(req.headers.authorization)) return send(res, 401, this.unauthorizedBody());
     const answer = this.respond(route, body, url);
     send(res, answer.status, answer.body);
   }
 
   protected abstract unauthorizedBody(): unknown;
+
+  /** Routes that authenticate in their body (a token endpoint), not with the API's Authorization header. */
+  protected isPublic(_route: string): boolean {
+    return false;
+  }
 }
 
 function send(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
@@ -217,5 +223,193 @@ export class FakeGong extends FakeServer {
       return { status: 200, body: { requestId: 'fake', records: { totalRecords: found.length, currentPageSize: found.length, currentPageNumber: 0 }, callTranscripts: found.map((c) => ({ callId: c.id, transcript: c.transcript })) } };
     }
     return { status: 404, body: { requestId: 'fake', errors: ['not found'] } };
+  }
+}
+
+/**
+ * The authorization side of an OAuth provider as a confidential client meets it: a consent (the
+ * test plays the person) issues a one-time code bound to the PKCE challenge; the token endpoint
+ * takes it with the client secret and the verifier, and later refresh tokens. Access tokens can be
+ * expired at will to exercise a refresh.
+ */
+class FakeAuthority {
+  clientId = 'fake-client-id';
+  clientSecret = 'fake-client-secret';
+  readonly codes = new Map<string, { challenge: string; redirectUri: string }>();
+  accessToken = 'access-1';
+  refreshToken = 'refresh-1';
+  private issued = 1;
+
+  /** The person consents on the provider's page: read the authorize URL, get the code the provider would redirect with. */
+  consent(authorizeUrl: string): { code: string; state: string; redirectUri: string } {
+    const url = new URL(authorizeUrl);
+    const challenge = url.searchParams.get('code_challenge') ?? '';
+    const redirectUri = url.searchParams.get('redirect_uri') ?? '';
+    const code = `code-${this.codes.size + 1}-${Math.random().toString(36).slice(2)}`;
+    this.codes.set(code, { challenge, redirectUri });
+    return { code, state: url.searchParams.get('state') ?? '', redirectUri };
+  }
+
+  expireAccessToken(): void {
+    this.accessToken = `access-${++this.issued}`;
+  }
+
+  /** The token endpoint (form-encoded), answering like RFC 6749 §5. */
+  token(form: URLSearchParams, extra: Record<string, unknown>): { status: number; body: unknown } {
+    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) return { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } };
+    if (form.get('grant_type') === 'authorization_code') {
+      const grant = this.codes.get(form.get('code') ?? '');
+      this.codes.delete(form.get('code') ?? '');
+      const verifier = form.get('code_verifier') ?? '';
+      const challenge = createHash('sha256').update(verifier).digest('base64url');
+      if (!grant || grant.challenge !== challenge || grant.redirectUri !== form.get('redirect_uri')) return { status: 400, body: { error: 'invalid_grant', error_description: 'authorization code is invalid' } };
+      return { status: 200, body: { access_token: this.accessToken, refresh_token: this.refreshToken, token_type: 'Bearer', ...extra } };
+    }
+    if (form.get('grant_type') === 'refresh_token') {
+      if (form.get('refresh_token') !== this.refreshToken) return { status: 400, body: { error: 'invalid_grant', error_description: 'token has been expired or revoked' } };
+      this.accessToken = `access-${++this.issued}`;
+      return { status: 200, body: { access_token: this.accessToken, token_type: 'Bearer', ...extra } };
+    }
+    return { status: 400, body: { error: 'unsupported_grant_type' } };
+  }
+}
+
+const formOf = (body: unknown): URLSearchParams => new URLSearchParams(typeof body === 'string' ? body : '');
+
+/** Salesforce: the OAuth token endpoint on the login host and the REST query API on the instance (one server here). */
+export class FakeSalesforce extends FakeServer {
+  readonly auth = new FakeAuthority();
+  batchSize = 200;
+  readonly objects: Record<'Account' | 'Contact' | 'Opportunity', Record<string, unknown>[]> = { Account: [], Contact: [], Opportunity: [] };
+  readonly #cursors = new Map<string, { rows: Record<string, unknown>[]; offset: number }>();
+  /** The SOQL of every query, in order. */
+  readonly soql: string[] = [];
+
+  protected route(method: string, path: string): string {
+    if (method === 'POST' && path === '/services/oauth2/token') return 'token';
+    if (method === 'GET' && path === '/services/data/v60.0/query') return 'query';
+    if (method === 'GET' && path.startsWith('/services/data/v60.0/query/')) return 'more';
+    return 'unknown';
+  }
+
+  protected authorized(authorization: string | undefined): boolean {
+    return authorization === `Bearer ${this.auth.accessToken}`;
+  }
+
+  protected override isPublic(route: string): boolean {
+    return route === 'token';
+  }
+
+  protected unauthorizedBody(): unknown {
+    return [{ message: 'Session expired or invalid', errorCode: 'INVALID_SESSION_ID' }];
+  }
+
+  protected respond(route: string, body: unknown, url: URL): { status: number; body: unknown } {
+    if (route === 'token') return this.auth.token(formOf(body), { instance_url: this.url, id: `${this.url}/id/00D/005`, issued_at: String(Date.now()), signature: 'sig' });
+    if (route === 'query') {
+      const q = url.searchParams.get('q') ?? '';
+      this.soql.push(q);
+      const object = /FROM (\w+)/.exec(q)?.[1] as keyof FakeSalesforce['objects'] | undefined;
+      if (!object || !this.objects[object]) return { status: 400, body: [{ message: `sObject type '${object}' is not supported.`, errorCode: 'INVALID_TYPE' }] };
+      const since = /WHERE SystemModstamp >= (\S+)/.exec(q)?.[1];
+      const rows = this.objects[object]
+        .filter((r) => !since || Date.parse(String(r.SystemModstamp)) >= Date.parse(since))
+        .sort((a, b) => Date.parse(String(a.SystemModstamp)) - Date.parse(String(b.SystemModstamp)) || String(a.Id).localeCompare(String(b.Id)));
+      return this.#batch(rows, 0);
+    }
+    if (route === 'more') {
+      const key = url.pathname.split('/').pop() ?? '';
+      const cursor = this.#cursors.get(key);
+      if (!cursor) return { status: 400, body: [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }] };
+      return this.#batch(cursor.rows, cursor.offset);
+    }
+    return { status: 404, body: [{ message: 'not found', errorCode: 'NOT_FOUND' }] };
+  }
+
+  #batch(rows: Record<string, unknown>[], offset: number): { status: number; body: unknown } {
+    const records = rows.slice(offset, offset + this.batchSize).map((r) => ({ attributes: { type: 'x', url: `/services/data/v60.0/sobjects/x/${String(r.Id)}` }, ...r }));
+    const done = offset + this.batchSize >= rows.length;
+    let nextRecordsUrl: string | undefined;
+    if (!done) {
+      const key = `01gFAKE-${this.#cursors.size + 1}-${offset + this.batchSize}`;
+      this.#cursors.set(key, { rows, offset: offset + this.batchSize });
+      nextRecordsUrl = `/services/data/v60.0/query/${key}`;
+    }
+    return { status: 200, body: { totalSize: rows.length, done, records, ...(nextRecordsUrl ? { nextRecordsUrl } : {}) } };
+  }
+}
+
+export interface FakeCalendarEvent {
+  id: string;
+  status?: 'confirmed' | 'cancelled';
+  summary?: string;
+  description?: string;
+  iCalUID?: string;
+  start?: { dateTime?: string; date?: string };
+  end?: { dateTime?: string; date?: string };
+  attendees?: { email?: string; displayName?: string; self?: boolean; organizer?: boolean; resource?: boolean }[];
+  organizer?: { email?: string; self?: boolean };
+}
+
+/** Google: the OAuth token endpoint and Calendar v3 events.list with page and sync tokens (one server here). */
+export class FakeGoogle extends FakeServer {
+  readonly auth = new FakeAuthority();
+  pageSize = 250;
+  readonly events: (FakeCalendarEvent & { version: number })[] = [];
+  #version = 0;
+  /** Sync tokens issued before this version answer 410 Gone. */
+  expireSyncTokensBefore = 0;
+
+  /** Add or change an event: it shows up in the next incremental read. */
+  put(event: FakeCalendarEvent): void {
+    const version = ++this.#version;
+    const at = this.events.findIndex((e) => e.id === event.id);
+    if (at >= 0) this.events[at] = { ...event, version };
+    else this.events.push({ ...event, version });
+  }
+
+  protected route(method: string, path: string): string {
+    if (method === 'POST' && path === '/token') return 'token';
+    if (method === 'GET' && path === '/calendar/v3/calendars/primary/events') return 'events';
+    return 'unknown';
+  }
+
+  protected authorized(authorization: string | undefined): boolean {
+    return authorization === `Bearer ${this.auth.accessToken}`;
+  }
+
+  protected override isPublic(route: string): boolean {
+    return route === 'token';
+  }
+
+  protected unauthorizedBody(): unknown {
+    return { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError' }], status: 'UNAUTHENTICATED' } };
+  }
+
+  protected respond(route: string, body: unknown, url: URL): { status: number; body: unknown } {
+    if (route === 'token') return this.auth.token(formOf(body), { expires_in: 3599, scope: 'https://www.googleapis.com/auth/calendar.readonly' });
+    const p = url.searchParams;
+    const syncToken = p.get('syncToken');
+    let since = 0;
+    if (syncToken) {
+      since = Number(syncToken.replace('sync-', ''));
+      if (since < this.expireSyncTokensBefore) return { status: 410, body: { error: { code: 410, message: 'Sync token is no longer valid, a full sync is required.', errors: [{ reason: 'fullSyncRequired' }] } } };
+    }
+    const timeMin = p.get('timeMin');
+    const matching = this.events
+      .filter((e) => (syncToken ? e.version > since : e.status !== 'cancelled'))
+      .filter((e) => syncToken || !timeMin || Date.parse(e.end?.dateTime ?? e.end?.date ?? '9999-01-01') >= Date.parse(timeMin))
+      .sort((a, b) => a.version - b.version);
+    const offset = Number(p.get('pageToken') ?? 0);
+    const page = matching.slice(offset, offset + this.pageSize);
+    const last = offset + this.pageSize >= matching.length;
+    return {
+      status: 200,
+      body: {
+        kind: 'calendar#events',
+        items: page.map(({ version: _v, ...e }) => ({ kind: 'calendar#event', ...e })),
+        ...(last ? { nextSyncToken: `sync-${this.#version}` } : { nextPageToken: String(offset + this.pageSize) }),
+      },
+    };
   }
 }
