@@ -125,7 +125,7 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
   },
   {
     type: 'call_webhook',
-    name: 'Calls by webhook',
+    name: 'Calls and emails by webhook',
     category: 'calls',
     authMethod: 'webhook',
     monogram: 'WH',
@@ -133,9 +133,9 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     keyUrl: null,
     single_instance: false,
     ownership: 'workspace',
-    description: 'Calls or emails your own systems push to a signed ingest URL.',
-    dataStreams: ['calls', 'emails'],
-    unavailable: () => SYNC_NOT_BUILT('Webhook ingest'),
+    description: 'Calls (with transcripts) and emails your own systems push to a signed ingest URL (Standard Webhooks signatures; the URL and secret are shown once, at connect).',
+    dataStreams: ['calls', 'transcripts', 'emails'],
+    unavailable: () => null,
   },
 ];
 

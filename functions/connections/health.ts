@@ -1,9 +1,12 @@
+import { findConnector } from './catalog.js';
 import type { ConnectionRow, SyncRunRow } from './repository.js';
 
 /**
  * A connection's health, derived on read from its row and its newest sync run, first match wins:
  *   disconnected  the connection was disconnected
  *   syncing       an OAuth connection waiting for the person's consent (ten minutes), then error
+ *   healthy       a pushed source (webhook) that is connected: it has no syncs to judge by, and
+ *                 silence from a sender's systems is not a fault of the connection
  *   needs_reauth  a sync was refused for its credentials (401/403) and no reconnect since
  *   rate_limited  the provider asked to wait, and the wait is not over
  *   syncing       a sync run is queued or running
@@ -49,6 +52,7 @@ export function syncRunView(row: SyncRunRow): SyncRunView {
 
 export function healthOf(connection: ConnectionRow, last: SyncRunView | null, now: Date, intervalMinutes: number): Health {
   if (connection.status === 'disconnected') return 'disconnected';
+  if (findConnector(connection.connectorType)?.authMethod === 'webhook') return 'healthy';
   if (connection.status === 'pending') return now.getTime() - connection.updatedAt.getTime() <= CONSENT_WINDOW_MS ? 'syncing' : 'error';
   if (connection.authFailedAt) return 'needs_reauth';
   if (connection.rateLimitedUntil && connection.rateLimitedUntil > now) return 'rate_limited';

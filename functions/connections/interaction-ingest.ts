@@ -6,8 +6,8 @@ import { newId } from '../../platform/ids.js';
 import { domainMatches, domainOf } from './filters.js';
 
 /**
- * Calls and meetings into the `interactions` surface, whichever source they come from (Gong,
- * Google Calendar): one row per provider id, upserted, with its participants written once with the
+ * Calls, meetings and emails into the `interactions` surface, whichever source they come from
+ * (Gong, Google Calendar, a pushed webhook): one row per provider id, upserted, with its participants written once with the
  * row's first insert, linked to CRM contacts by email and to the account most of the external
  * participants belong to (by email domain, subdomains included).
  */
@@ -19,12 +19,18 @@ export interface RosterMember {
 
 export interface InteractionDraft {
   externalId: string;
-  kind: Extract<InteractionKind, 'call' | 'meeting'>;
+  kind: InteractionKind;
+  /** The subject line for an email. */
   title: string;
   occurredAt: Date;
+  /** Null for email. */
   durationSeconds: number | null;
   summary: string | null;
   participants: RosterMember[];
+  /** Email only. */
+  direction?: 'inbound' | 'outbound';
+  threadId?: string | null;
+  body?: string | null;
 }
 
 export interface RosterLinks {
@@ -100,6 +106,9 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
         source,
         externalId: d.externalId,
         summary: d.summary,
+        direction: d.direction ?? null,
+        threadId: d.threadId ?? null,
+        body: d.body ?? null,
         participantCount: d.participants.length,
         externalParticipantCount: d.participants.filter((p) => p.side === 'external').length,
       })),
@@ -112,6 +121,7 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
         occurredAt: sql`excluded.occurred_at`,
         durationSeconds: sql`excluded.duration_seconds`,
         summary: sql`coalesce(excluded.summary, ${interactions.summary})`,
+        body: sql`coalesce(excluded.body, ${interactions.body})`,
       },
     })
     // xmax = 0 only on a row this statement inserted: its participants are written once, with it.

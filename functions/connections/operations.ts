@@ -24,7 +24,9 @@ import {
   SyncRunSchema,
   UpdateConnectionBody,
 } from './schemas.js';
-import { pausedReason } from './sync-sources.js';
+import { ingestUrl } from './push-ingest.js';
+import { isPushed, pausedReason } from './sync-sources.js';
+import { generateWebhookSecret } from '../webhooks/signing.js';
 import { isSyncing, startSync, syncIntervalMs } from './sync.js';
 import { connectionSummary, connectionView, connectorOf, readConnectionView } from './views.js';
 
@@ -183,7 +185,7 @@ export const connectOp = defineOperation({
     if (spec.single_instance) {
       const existing = await connectionOfType(services.db, caller.workspaceId, spec.type);
       if (existing && existing.status === 'connected') {
-        return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, existing, services.config, now), authorize_url: null, sync_run_id: null };
+        return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, existing, services.config, now), authorize_url: null, sync_run_id: null, ingest: null };
       }
     }
     if (spec.authMethod === 'oauth') {
@@ -192,13 +194,17 @@ export const connectOp = defineOperation({
         ? await connectionOfType(services.db, caller.workspaceId, spec.type)
         : await pendingOf(services.db, caller.workspaceId, spec.type, caller.userId);
       const { row, authorizeUrl } = await beginOAuth(services, caller, spec, retried ?? null, input.display_name ?? null);
-      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, row, services.config, now), authorize_url: authorizeUrl, sync_run_id: null };
+      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, row, services.config, now), authorize_url: authorizeUrl, sync_run_id: null, ingest: null };
     }
-    await validateWithProvider(services, spec, fields, secrets);
+    const signingSecret = spec.authMethod === 'webhook' ? generateWebhookSecret() : null;
+    if (signingSecret) secrets.signing_secret = signingSecret;
+    else await validateWithProvider(services, spec, fields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
     const config: ConnectionConfig = input.call_filters ? { call_filters: input.call_filters } : {};
     const paused = spec.category === 'calls' && !config.call_filters;
-    const nextSyncAt = paused ? null : new Date(now.getTime() + syncIntervalMs(services.config));
+    // A pushed source has nothing to sync on a schedule.
+    const pull = spec.authMethod !== 'webhook';
+    const nextSyncAt = paused || !pull ? null : new Date(now.getTime() + syncIntervalMs(services.config));
     const outcome = await services.engine.transaction(async (scope) => {
       await scope.tx.execute(lockSource(caller.workspaceId, spec.type));
       const existing = spec.single_instance ? await connectionOfType(scope.tx, caller.workspaceId, spec.type) : undefined;
@@ -246,14 +252,20 @@ export const connectOp = defineOperation({
           .returning();
       }
       if (!row) throw new Error('connection write returned nothing');
-      const runId = paused ? null : await startSync(scope, row, 'connect', caller.userId);
+      const runId = paused || !pull ? null : await startSync(scope, row, 'connect', caller.userId);
       return { row, runId, already: undefined };
     });
     if ('already' in outcome && outcome.already) {
-      return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, outcome.already, services.config, now), authorize_url: null, sync_run_id: null };
+      return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, outcome.already, services.config, now), authorize_url: null, sync_run_id: null, ingest: null };
     }
     if (!('row' in outcome) || !outcome.row) throw new Error('connect produced no connection');
-    return { mode: 'connected' as const, connection: await readConnectionView(services.db, outcome.row, services.config, now), authorize_url: null, sync_run_id: outcome.runId };
+    return {
+      mode: 'connected' as const,
+      connection: await readConnectionView(services.db, outcome.row, services.config, now),
+      authorize_url: null,
+      sync_run_id: outcome.runId,
+      ingest: signingSecret ? { url: ingestUrl(services, outcome.row.id), secret: signingSecret } : null,
+    };
   },
 });
 
@@ -345,13 +357,15 @@ export const reconnectOp = defineOperation({
     if (spec.authMethod === 'oauth') {
       connectFields(spec, input, 'reconnect');
       const { row: pending, authorizeUrl } = await beginOAuth(services, caller, spec, row, null);
-      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, pending, services.config, now), authorize_url: authorizeUrl, sync_run_id: null };
+      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, pending, services.config, now), authorize_url: authorizeUrl, sync_run_id: null, ingest: null };
     }
     const { secrets, fields } = connectFields(spec, input, 'reconnect');
     const mergedFields = { ...row.fields, ...fields };
-    await validateWithProvider(services, spec, mergedFields, secrets);
+    const signingSecret = spec.authMethod === 'webhook' ? generateWebhookSecret() : null;
+    if (signingSecret) secrets.signing_secret = signingSecret;
+    else await validateWithProvider(services, spec, mergedFields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
-    const paused = pausedReason(row) !== null;
+    const paused = pausedReason(row) !== null || isPushed(row);
     const outcome = await services.engine.transaction(async (scope) => {
       const [updated] = await scope.tx
         .update(connections)
@@ -371,7 +385,13 @@ export const reconnectOp = defineOperation({
       const runId = paused || (await isSyncing(scope.tx, caller.workspaceId, row.id)) ? null : await startSync(scope, updated, 'reconnect', caller.userId);
       return { updated, runId };
     });
-    return { mode: 'connected' as const, connection: await readConnectionView(services.db, outcome.updated, services.config, now), authorize_url: null, sync_run_id: outcome.runId };
+    return {
+      mode: 'connected' as const,
+      connection: await readConnectionView(services.db, outcome.updated, services.config, now),
+      authorize_url: null,
+      sync_run_id: outcome.runId,
+      ingest: signingSecret ? { url: ingestUrl(services, row.id), secret: signingSecret } : null,
+    };
   },
 });
 
@@ -385,7 +405,9 @@ async function saveConfig(
   const { services, caller } = ctx;
   const row = await getConnection(services.db, caller.workspaceId, id);
   const spec = connectorOf(row);
-  if (spec.category !== options.category) throw new ApiError('invalid_argument', `${options.field} applies to ${options.category} sources; ${spec.name} is a ${spec.category} source.`, { field: options.field });
+  // The comms filter also governs the emails a pushed source brings.
+  const applies = spec.category === options.category || (options.category === 'comms' && spec.dataStreams.includes('emails'));
+  if (!applies) throw new ApiError('invalid_argument', `${options.field} applies to ${options.category} sources; ${spec.name} is a ${spec.category} source.`, { field: options.field });
   const now = services.clock.now();
   const before = configOf(row.config);
   const after = { ...before, ...patch };
@@ -398,13 +420,13 @@ async function saveConfig(
         config: after,
         ...(reset ? { cursors: {} } : {}),
         // A decision that unpauses, or a wider window, is synced at the next tick rather than in 15 minutes.
-        ...(row.status === 'connected' && (wasPaused || reset) ? { nextSyncAt: now } : {}),
+        ...(row.status === 'connected' && !isPushed(row) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
         updatedAt: now,
       })
       .where(and(eq(connections.id, row.id), eq(connections.workspaceId, caller.workspaceId)))
       .returning();
     if (!next) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
-    if (row.status === 'connected' && wasPaused && !(await isSyncing(scope.tx, caller.workspaceId, row.id))) {
+    if (row.status === 'connected' && wasPaused && !isPushed(row) && !(await isSyncing(scope.tx, caller.workspaceId, row.id))) {
       await startSync(scope, next, 'filters', caller.userId);
       await scope.tx
         .update(connections)
@@ -464,7 +486,7 @@ export const commsFilterOp = defineOperation({
   method: 'put',
   path: '/connections/{id}/comms-filter',
   summary: 'Decide which emails and meetings a comms source brings in',
-  description: 'Same exclusion rules as call filters (participants, suffix-aware domains, exclusions first) and `external_only`. Comms sources only (`400 invalid_argument` otherwise). REST only.',
+  description: 'Same exclusion rules as call filters (participants, suffix-aware domains, exclusions first) and `external_only` (the default when none is saved: only meetings and emails with someone from outside are kept). Comms sources and the emails of a webhook source (`400 invalid_argument` otherwise). Applies to what is synced from now on. REST only.',
   params: connectionIdParams,
   body: CommsFilterSchema,
   output: ConnectionSchema,

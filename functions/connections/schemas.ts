@@ -93,7 +93,6 @@ export const ConnectBody = z
     account_handle: z.string().trim().min(1).max(200).optional().openapi({ description: 'handle sources.' }),
     display_name: z.string().trim().min(1).max(120).optional(),
     call_filters: CallFiltersSchema.optional().openapi({ description: 'Call recorders: saved atomically with the connection; `{enabled: false}` opts out. Without it the calls source stays paused until a decision is saved.' }),
-    redirect_uri: z.string().url().optional().openapi({ description: 'oauth sources: where the browser returns after the provider\u2019s consent (defaults to the connection page of the console).' }),
   })
   .strict();
 
@@ -103,6 +102,13 @@ export const ConnectResultSchema = z
     connection: ConnectionSchema.nullable(),
     authorize_url: z.string().nullable(),
     sync_run_id: z.uuid().nullable().openapi({ description: 'The first sync, when one was started.' }),
+    ingest: z
+      .object({
+        url: z.string().openapi({ description: 'POST pushes here: `{items: [...]}` of calls and emails.' }),
+        secret: z.string().openapi({ description: 'The Standard Webhooks signing secret (`whsec_...`). Shown only in this response; a reconnect issues a new one.' }),
+      })
+      .nullable()
+      .openapi({ description: 'Webhook sources only.' }),
   })
   .openapi('ConnectResult');
 
@@ -131,6 +137,7 @@ const CrmStats = z.object({
 });
 const CallStats = z.object({
   calls: z.number().int().nullable(),
+  emails: z.number().int().nullable().openapi({ description: 'Pushed sources can bring emails too.' }),
   transcribed_calls: z.number().int().nullable(),
   participants: z.number().int().nullable(),
   embedded_utterances: z.number().int().nullable(),

@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { connections } from '../../schema/index.js';
 import type { WarehouseSurface } from '../../schema/warehouse-settings.js';
 import type { Services } from '../services.js';
+import { findConnector } from './catalog.js';
 import { configOf, crmCutoff } from './filters.js';
 import { plannedGongPage, prepareGongPage, SOURCE as GONG_SOURCE } from './gong-ingest.js';
 import { planCrmPage, type PlannedPage } from './crm-ingest.js';
@@ -225,6 +226,9 @@ export async function openSyncSource(services: Services, connection: ConnectionR
 }
 
 /** Whether a connection's syncs wait on a decision (a calls source without its call filter decision). */
-export function pausedReason(connection: ConnectionRow): 'call_filters_required' | null {
-  return connection.connectorType === 'gong' && !configOf(connection.config).call_filters ? 'call_filters_required' : null;
+export function pausedReason(connection: Pick<ConnectionRow, 'connectorType' | 'config'>): 'call_filters_required' | null {
+  return findConnector(connection.connectorType)?.category === 'calls' && !configOf(connection.config).call_filters ? 'call_filters_required' : null;
 }
+
+/** Sources that push to the service instead of being synced on a schedule. */
+export const isPushed = (connection: Pick<ConnectionRow, 'connectorType'>): boolean => findConnector(connection.connectorType)?.authMethod === 'webhook';

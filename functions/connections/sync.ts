@@ -207,7 +207,7 @@ function failed(ctx: Ctx, connection: ConnectionRow, error: unknown, now: Date, 
 }
 
 /** Move a source's freshness forward (never back): newest event, newest ingest, last sync. */
-async function touchFreshness(tx: Queryable, workspaceId: string, source: string, surface: 'interactions' | 'deals' | 'deal_qualification', at: { latestEventAt?: Date | null; ingestAt?: Date; syncAt?: Date }): Promise<void> {
+export async function touchFreshness(tx: Queryable, workspaceId: string, source: string, surface: 'interactions' | 'deals' | 'deal_qualification', at: { latestEventAt?: Date | null; ingestAt?: Date; syncAt?: Date }): Promise<void> {
   await tx
     .insert(sourceFreshness)
     .values({ workspaceId, source, surface, latestEventAt: at.latestEventAt ?? null, latestIngestAt: at.ingestAt ?? null, lastSyncAt: at.syncAt ?? null })

@@ -6,6 +6,7 @@ import { catalogEntry, findConnector, type ConnectorSpec } from './catalog.js';
 import { configOf } from './filters.js';
 import { healthOf, syncRunView, type SyncRunView } from './health.js';
 import { latestRun, type ConnectionRow } from './repository.js';
+import { webhookSource } from './push-ingest.js';
 import { pausedReason } from './sync-sources.js';
 import { syncIntervalMs } from './sync.js';
 
@@ -58,21 +59,23 @@ const count = (v: unknown): number => Number(v ?? 0);
  */
 export async function connectionSummary(db: Queryable, row: ConnectionRow, now: Date) {
   const spec = connectorOf(row);
+  // The `source` its rows carry in the warehouse (a webhook connection is a source of its own).
+  const source = spec.authMethod === 'webhook' ? webhookSource(row.id) : row.connectorType;
   const synced = row.lastSyncedAt !== null;
   const base = { connection_id: row.id, category: spec.category, synced, last_synced_at: iso(row.lastSyncedAt), computed_at: now.toISOString() };
   const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
-  const nullCalls = { calls: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
+  const nullCalls = { calls: null, emails: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
   if (spec.category === 'crm') {
     if (!synced) return { ...base, crm: nullCrm, calls: null };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select
-            (select count(*) from accounts where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as accounts,
-            (select count(*) from contacts where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as contacts,
-            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as deals,
-            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType} and not is_closed) as open_deals,
-            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType} and is_won) as won_deals,
-            (select max(updated_at) from deals where workspace_id = ${row.workspaceId} and source = ${row.connectorType}) as latest_record_at`,
+            (select count(*) from accounts where workspace_id = ${row.workspaceId} and source = ${source}) as accounts,
+            (select count(*) from contacts where workspace_id = ${row.workspaceId} and source = ${source}) as contacts,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${source}) as deals,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${source} and not is_closed) as open_deals,
+            (select count(*) from deals where workspace_id = ${row.workspaceId} and source = ${source} and is_won) as won_deals,
+            (select max(updated_at) from deals where workspace_id = ${row.workspaceId} and source = ${source}) as latest_record_at`,
     );
     return {
       ...base,
@@ -91,20 +94,22 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     if (!synced) return { ...base, crm: null, calls: nullCalls };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
-      sql`select count(*) as calls,
+      sql`select count(*) filter (where i.kind <> 'email') as calls,
+                 count(*) filter (where i.kind = 'email') as emails,
                  count(*) filter (where exists (select 1 from transcript_turns t where t.interaction_id = i.id)) as transcribed_calls,
                  (select count(*) from participants p join interactions j on j.id = p.interaction_id
-                   where j.workspace_id = ${row.workspaceId} and j.source = ${row.connectorType}) as participants,
+                   where j.workspace_id = ${row.workspaceId} and j.source = ${source}) as participants,
                  (select count(*) from utterances u join interactions j on j.id = u.interaction_id
-                   where j.workspace_id = ${row.workspaceId} and j.source = ${row.connectorType} and u.embedding is not null) as embedded_utterances,
+                   where j.workspace_id = ${row.workspaceId} and j.source = ${source} and u.embedding is not null) as embedded_utterances,
                  max(i.occurred_at) as latest_call_at
-          from interactions i where i.workspace_id = ${row.workspaceId} and i.source = ${row.connectorType}`,
+          from interactions i where i.workspace_id = ${row.workspaceId} and i.source = ${source}`,
     );
     return {
       ...base,
       crm: null,
       calls: {
         calls: count(r?.calls),
+        emails: count(r?.emails),
         transcribed_calls: count(r?.transcribed_calls),
         participants: count(r?.participants),
         embedded_utterances: count(r?.embedded_utterances),

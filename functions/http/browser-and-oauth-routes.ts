@@ -1,4 +1,5 @@
 import { connectionOAuthRoutes } from '../connections/oauth-flow.js';
+import { connectionIngestRoutes } from '../connections/push-ingest.js';
 import { consoleRoutes } from '../console/routes.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import type { OperationRegistry } from '../registry.js';
@@ -9,7 +10,8 @@ import { globalRateLimit } from './global-limit.js';
 /**
  * The routes that are not operations, in one place: OAuth discovery, registration, authorize (with
  * its consent page), token and revocation, the console's pages, and the return from a source's
- * OAuth consent (functions/connections/oauth-flow.ts). They do not fit the
+ * OAuth consent (functions/connections/oauth-flow.ts) and pushes to a webhook source's signed ingest
+ * URL (functions/connections/push-ingest.ts). They do not fit the
  * `{data}`-wrapped JSON operations: OAuth endpoints answer in the RFCs' formats (`{error,
  * error_description}`) and console pages are HTML with cookie sessions and CSRF tokens. They are
  * mounted before the API's credential check (a person or client arrives here without an API
@@ -22,5 +24,7 @@ export function mountBrowserAndOAuthRoutes(app: App, registry: OperationRegistry
   app.route('/', oauthRoutes());
   app.use(`${API_PREFIX}/connections/oauth/callback`, globalRateLimit);
   app.route('/', connectionOAuthRoutes());
+  app.use(`${API_PREFIX}/connections/:id/ingest`, globalRateLimit);
+  app.route('/', connectionIngestRoutes());
   app.route('/', consoleRoutes(registry));
 }
