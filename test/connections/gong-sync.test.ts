@@ -140,6 +140,40 @@ describe('Gong: connect, decide filters, sync calls', () => {
     expect(summary.calls.embedded_utterances).toBeGreaterThan(0);
   });
 
+  it('waits out a 429 with Retry-After, retries a 5xx, and fails a sync on pages that stay malformed, without Gong\u2019s text', async () => {
+    const resync = async () => {
+      await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+      await w.tick();
+    };
+    w.gong.failNext('calls', { status: 429, headers: { 'retry-after': '45' }, body: { requestId: 'x', errors: ['API limit reached'] } });
+    await resync();
+    await w.drain();
+    const waiting = (await w.api('GET', `/connections/${connectionId}`)).body.data;
+    expect(waiting.health).toBe('rate_limited');
+    expect(Date.parse(waiting.rate_limited_until) - w.clock.now().getTime()).toBe(45_000);
+    await w.settle();
+    expect((await w.api('GET', `/connections/${connectionId}`)).body.data).toMatchObject({ health: 'healthy', last_run: { status: 'complete' } });
+
+    const transcriptReads = w.gong.count((r) => r.path === '/v2/calls/transcript');
+    w.gong.failNext('transcript', { status: 503 }, 2);
+    w.gong.calls.find((c) => c.id === '9002')!.started = w.clock.now().toISOString();
+    await w.h.database.db.delete(interactions).where(and(eq(interactions.workspaceId, w.ws.id), eq(interactions.externalId, '9002')));
+    await resync();
+    await w.settle();
+    expect((await w.api('GET', `/connections/${connectionId}`)).body.data.last_run).toMatchObject({ status: 'complete', streams_failed: 0 });
+    expect((await calls()).some((c) => c.externalId === '9002')).toBe(true);
+    // Two refused reads, then the one that worked: the page was retried, not skipped.
+    expect(w.gong.count((r) => r.path === '/v2/calls/transcript') - transcriptReads).toBe(3);
+
+    w.gong.failNext('calls', { status: 200, body: { requestId: 'x', calls: 'Gong internal detail' } }, 5);
+    await resync();
+    await w.settle();
+    const runs = await w.api('GET', `/connections/${connectionId}/runs`);
+    expect(runs.body.data.runs[0]).toMatchObject({ status: 'failed', error_reason: 'unknown' });
+    expect(runs.text).not.toContain('Gong internal detail');
+    expect((await w.api('GET', `/connections/${connectionId}`)).body.data.health).toBe('error');
+  });
+
   it('reads an empty range (Gong answers 404) as nothing new, and a 401 as needs_reauth', async () => {
     w.gong.calls.length = 0;
     await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
