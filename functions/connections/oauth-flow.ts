@@ -12,7 +12,7 @@ import type { Services } from '../services.js';
 import type { ConnectorSpec } from './catalog.js';
 import { ProviderError } from './providers/errors.js';
 import { exchangeCode, OAUTH_SOURCES } from './providers/oauth.js';
-import type { ConnectionRow } from './repository.js';
+import { updateConnection, type ConnectionRow } from './repository.js';
 import { startSync, syncIntervalMs } from './sync.js';
 
 /**
@@ -52,11 +52,7 @@ export async function beginOAuth(services: Services, caller: Caller, spec: Conne
   const sealed = await services.secretBox.seal(JSON.stringify({ pending: JSON.stringify(pending) }));
   let row: ConnectionRow | undefined;
   if (existing) {
-    [row] = await services.db
-      .update(connections)
-      .set({ credentialsSealed: sealed, updatedAt: now })
-      .where(and(eq(connections.id, existing.id), eq(connections.workspaceId, caller.workspaceId)))
-      .returning();
+    row = await updateConnection(services.db, existing, { credentialsSealed: sealed, updatedAt: now });
   } else {
     [row] = await services.db
       .insert(connections)
@@ -99,7 +95,7 @@ async function completeOAuth(services: Services, query: Record<string, string | 
   // The state is spent whatever happens next.
   const spent = { credentialsSealed: null, updatedAt: now };
   if (query.error || !query.code) {
-    await services.db.update(connections).set(spent).where(eq(connections.id, row.id));
+    await updateConnection(services.db, row, spent);
     return { id: row.id, result: 'denied', reason: query.error ?? 'no_code' };
   }
   let tokens;
@@ -107,7 +103,7 @@ async function completeOAuth(services: Services, query: Record<string, string | 
     tokens = await exchangeCode(source, services.config, { code: query.code, verifier: pending.verifier, redirectUri: callbackUrl(services) }, now);
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
-    await services.db.update(connections).set(spent).where(eq(connections.id, row.id));
+    await updateConnection(services.db, row, spent);
     return { id: row.id, result: 'error', reason: error.reason };
   }
   const credentials = await services.secretBox.seal(JSON.stringify({ oauth: JSON.stringify(tokens) }));

@@ -10,7 +10,7 @@ import { connectFields, validateWithProvider } from './credentials.js';
 import { beginOAuth } from './oauth-flow.js';
 import { CallFiltersSchema, CommsFilterSchema, configOf, CrmRecencySchema, type ConnectionConfig } from './filters.js';
 import { healthOf, syncRunView } from './health.js';
-import { connectionOfType, getConnection, pendingOf, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
+import { connectionOfType, getConnection, pendingOf, updateConnection, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
 import {
   CatalogEntrySchema,
   ConnectBody,
@@ -222,11 +222,7 @@ export const connectOp = defineOperation({
       let row: ConnectionRow | undefined;
       if (existing) {
         // A single-instance source connected again after a disconnect: restored in place, no second row.
-        [row] = await scope.tx
-          .update(connections)
-          .set({ ...values, config: { ...configOf(existing.config), ...config }, ...(input.display_name ? { displayName: input.display_name } : {}) })
-          .where(eq(connections.id, existing.id))
-          .returning();
+        row = await updateConnection(scope.tx, existing, { ...values, config: { ...configOf(existing.config), ...config }, ...(input.display_name ? { displayName: input.display_name } : {}) });
       } else {
         const conflict = input.display_name
           ? await scope.tx
@@ -284,14 +280,7 @@ export const disconnectOp = defineOperation({
     const { services, caller } = ctx;
     const row = await getConnection(services.db, caller.workspaceId, input.id);
     const now = services.clock.now();
-    const [updated] =
-      row.status === 'disconnected'
-        ? [row]
-        : await services.db
-            .update(connections)
-            .set({ status: 'disconnected', disconnectedAt: now, credentialsSealed: null, nextSyncAt: null, updatedAt: now })
-            .where(and(eq(connections.id, row.id), eq(connections.workspaceId, caller.workspaceId)))
-            .returning();
+    const updated = row.status === 'disconnected' ? row : await updateConnection(services.db, row, { status: 'disconnected', disconnectedAt: now, credentialsSealed: null, nextSyncAt: null, updatedAt: now });
     return readConnectionView(services.db, updated ?? row, services.config, now);
   },
 });
@@ -322,11 +311,7 @@ export const updateOp = defineOperation({
       if (!member) throw new ApiError('invalid_argument', 'owner_user_id is not a member of this workspace.', { field: 'owner_user_id' });
     }
     const now = services.clock.now();
-    const [updated] = await services.db
-      .update(connections)
-      .set({ ...(input.owner_user_id ? { ownerUserId: input.owner_user_id } : {}), ...(input.display_name ? { displayName: input.display_name } : {}), updatedAt: now })
-      .where(and(eq(connections.id, row.id), eq(connections.workspaceId, caller.workspaceId)))
-      .returning();
+    const updated = await updateConnection(services.db, row, { ...(input.owner_user_id ? { ownerUserId: input.owner_user_id } : {}), ...(input.display_name ? { displayName: input.display_name } : {}), updatedAt: now });
     return readConnectionView(services.db, updated ?? row, services.config, now);
   },
 });
@@ -367,9 +352,7 @@ export const reconnectOp = defineOperation({
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
     const paused = pausedReason(row) !== null || isPushed(row);
     const outcome = await services.engine.transaction(async (scope) => {
-      const [updated] = await scope.tx
-        .update(connections)
-        .set({
+      const updated = await updateConnection(scope.tx, row, {
           status: 'connected',
           credentialsSealed: sealed,
           fields: mergedFields,
@@ -378,9 +361,7 @@ export const reconnectOp = defineOperation({
           disconnectedAt: null,
           nextSyncAt: paused ? null : new Date(now.getTime() + syncIntervalMs(services.config)),
           updatedAt: now,
-        })
-        .where(and(eq(connections.id, row.id), eq(connections.workspaceId, caller.workspaceId)))
-        .returning();
+        });
       if (!updated) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
       const runId = paused || (await isSyncing(scope.tx, caller.workspaceId, row.id)) ? null : await startSync(scope, updated, 'reconnect', caller.userId);
       return { updated, runId };
@@ -414,25 +395,17 @@ async function saveConfig(
   const wasPaused = pausedReason(row) !== null;
   const reset = options.resetCursors?.(before) ?? false;
   const updated = await services.engine.transaction(async (scope) => {
-    const [next] = await scope.tx
-      .update(connections)
-      .set({
+    const next = await updateConnection(scope.tx, row, {
         config: after,
         ...(reset ? { cursors: {} } : {}),
         // A decision that unpauses, or a wider window, is synced at the next tick rather than in 15 minutes.
         ...(row.status === 'connected' && !isPushed(row) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
         updatedAt: now,
-      })
-      .where(and(eq(connections.id, row.id), eq(connections.workspaceId, caller.workspaceId)))
-      .returning();
+      });
     if (!next) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
     if (row.status === 'connected' && wasPaused && !isPushed(row) && !(await isSyncing(scope.tx, caller.workspaceId, row.id))) {
       await startSync(scope, next, 'filters', caller.userId);
-      await scope.tx
-        .update(connections)
-        .set({ nextSyncAt: new Date(now.getTime() + syncIntervalMs(services.config)) })
-        .where(eq(connections.id, row.id));
-      next.nextSyncAt = new Date(now.getTime() + syncIntervalMs(services.config));
+      return (await updateConnection(scope.tx, row, { nextSyncAt: new Date(now.getTime() + syncIntervalMs(services.config)) })) ?? next;
     }
     return next;
   });

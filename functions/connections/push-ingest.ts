@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { z } from 'zod';
 import { timingSafeEqual } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
@@ -12,6 +12,7 @@ import type { Services } from '../services.js';
 import { signWebhook } from '../webhooks/signing.js';
 import { DEFAULT_COMMS_FILTER } from './calendar-ingest.js';
 import { configOf, judgeCall, type CallVerdict } from './filters.js';
+import { updateConnection } from './repository.js';
 import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
 import { pausedReason, SealedCredentials } from './sync-sources.js';
 import { touchFreshness } from './sync.js';
@@ -180,10 +181,7 @@ export async function ingestPush(services: Services, connection: typeof connecti
         return transcript && interactionId ? [{ interactionId, occurredAt: k.draft.occurredAt, transcript }] : [];
       }),
     );
-    await tx
-      .update(connections)
-      .set({ lastSyncedAt: now, updatedAt: now })
-      .where(and(eq(connections.id, connection.id), eq(connections.workspaceId, connection.workspaceId)));
+    await updateConnection(tx, connection, { lastSyncedAt: now, updatedAt: now });
     if (kept.length > 0) await touchFreshness(tx, connection.workspaceId, SOURCE, 'interactions', { latestEventAt: latest, ingestAt: now, syncAt: now });
   });
   return { accepted: items.length, written: kept.length, dropped };

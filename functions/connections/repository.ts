@@ -1,4 +1,5 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { connections, runs } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
@@ -68,5 +69,15 @@ export async function pendingOf(db: Queryable, workspaceId: string, connectorTyp
     .from(connections)
     .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType), eq(connections.status, 'pending'), eq(connections.createdBy, userId)))
     .limit(1);
+  return row;
+}
+
+/** Change a connection, always addressed by its id and its workspace; the row as it is after, or undefined if gone. */
+export async function updateConnection(db: Queryable, c: Pick<ConnectionRow, 'id' | 'workspaceId'>, values: PgUpdateSetSource<typeof connections>): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .update(connections)
+    .set(values)
+    .where(and(eq(connections.id, c.id), eq(connections.workspaceId, c.workspaceId)))
+    .returning();
   return row;
 }

@@ -1,6 +1,4 @@
-import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { connections } from '../../schema/index.js';
 import type { WarehouseSurface } from '../../schema/warehouse-settings.js';
 import type { Services } from '../services.js';
 import { findConnector } from './catalog.js';
@@ -16,7 +14,7 @@ import { SALESFORCE_STREAMS, SalesforceClient, type SalesforceStream } from './p
 import { ownerDomainOf, planCalendarPage, SOURCE as CALENDAR_SOURCE } from './calendar-ingest.js';
 import { salesforcePage, SOURCE as SALESFORCE_SOURCE } from './salesforce-ingest.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './providers/hubspot.js';
-import type { ConnectionRow } from './repository.js';
+import { updateConnection, type ConnectionRow } from './repository.js';
 
 /**
  * What a sync needs from a source, whatever the provider: its streams in dependency order, and
@@ -138,10 +136,7 @@ function oauthSession(services: Services, connection: ConnectionRow, secrets: Re
     now: () => services.clock.now(),
     onRefresh: async (next) => {
       const sealed = await services.secretBox.seal(JSON.stringify({ oauth: JSON.stringify(next) }));
-      await services.db
-        .update(connections)
-        .set({ credentialsSealed: sealed })
-        .where(and(eq(connections.id, connection.id), eq(connections.workspaceId, connection.workspaceId)));
+      await updateConnection(services.db, connection, { credentialsSealed: sealed });
     },
   });
 }

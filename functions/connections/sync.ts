@@ -1,5 +1,4 @@
 import { and, eq, isNotNull, lte, sql } from 'drizzle-orm';
-import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { z } from 'zod';
 import type { AppConfig } from '../../platform/config.js';
 import { connections, runs, sourceFreshness } from '../../schema/index.js';
@@ -7,7 +6,7 @@ import type { CommitScope, StageResult, TypedStageContext } from '../../queues/p
 import type { Queryable } from '../../platform/db/port.js';
 import type { Services } from '../services.js';
 import { ProviderError } from './providers/errors.js';
-import { CONNECTION_SYNC_KIND, getConnection, type ConnectionRow } from './repository.js';
+import { CONNECTION_SYNC_KIND, getConnection, updateConnection, type ConnectionRow } from './repository.js';
 import { openSyncSource, pausedReason, type SyncSource } from './sync-sources.js';
 
 /**
@@ -91,11 +90,7 @@ export async function startDueSyncs(services: Services, at: Date): Promise<numbe
   });
 }
 
-const setConnection = (tx: Queryable, c: ConnectionRow, values: PgUpdateSetSource<typeof connections>) =>
-  tx
-    .update(connections)
-    .set(values)
-    .where(and(eq(connections.id, c.id), eq(connections.workspaceId, c.workspaceId)));
+const setConnection = updateConnection;
 
 /** One page of the first stream that is not finished; or the sync's end when none is left. */
 export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
