@@ -30,6 +30,9 @@ import { generateWebhookSecret } from '../webhooks/signing.js';
 import { isSyncing, startSync, syncIntervalMs } from './sync.js';
 import { connectionSummary, connectionView, connectorOf, readConnectionView } from './views.js';
 
+/** Connections a workspace may hold that are not disconnected (personal calendars count one each). */
+export const MAX_CONNECTIONS_PER_WORKSPACE = 50;
+
 const common = { tags: ['Connections'], stability: 'beta' as const, visibility: 'public' as const };
 const read = { ...common, scopes: ['connections:read'] as const, minRole: 'viewer' as const };
 /**
@@ -164,7 +167,7 @@ export const connectOp = defineOperation({
   description:
     'Per the catalog entry: `api_key` (and the extra field where one is declared), or `account_handle`. The credentials are checked with the provider before anything is stored (a refusal is `400 invalid_argument` naming the field; an unreachable provider `503 dependency_unavailable`), sealed at rest and never returned. ' +
     '`mode: connected` with the first sync\u2019s run id; `already_connected` (and the existing connection) for a second connect of a single-instance source. A call recorder without `call_filters` is connected but stays paused (`paused_reason: call_filters_required`) until a decision is saved. ' +
-    'A source that cannot be connected here is `409 connector_not_connectable` with the reason. OAuth access tokens and the console only: an API key is refused with 403.',
+    'A source that cannot be connected here is `409 connector_not_connectable` with the reason; past ' + MAX_CONNECTIONS_PER_WORKSPACE + ' live connections a workspace gets `409 conflict`. OAuth access tokens and the console only: an API key is refused with 403.',
   mcp: { tool: 'connections', action: 'connect' },
   body: ConnectBody,
   output: ConnectResultSchema,
@@ -187,6 +190,13 @@ export const connectOp = defineOperation({
       if (existing && existing.status === 'connected') {
         return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, existing, services.config, now), authorize_url: null, sync_run_id: null, ingest: null };
       }
+    }
+    const [{ live } = { live: 0 }] = await services.db
+      .select({ live: sql<number>`count(*)::int` })
+      .from(connections)
+      .where(and(eq(connections.workspaceId, caller.workspaceId), sql`${connections.status} <> 'disconnected'`));
+    if (Number(live) >= MAX_CONNECTIONS_PER_WORKSPACE) {
+      throw new ApiError('conflict', `A workspace can have at most ${MAX_CONNECTIONS_PER_WORKSPACE} connections that are not disconnected; disconnect one first.`, { limit: MAX_CONNECTIONS_PER_WORKSPACE });
     }
     if (spec.authMethod === 'oauth') {
       // A retried connect (a pending row of this source; for a personal source, the caller's own) restarts its consent.

@@ -142,4 +142,14 @@ describe('webhook source: signed pushes of calls and emails', () => {
     expectEnvelope(await push({ items: [customerCall] }), 401, 'invalid_token');
     expect((await push({ items: [customerCall] }, { secret: fresh })).status).toBe(200);
   });
+
+  it('caps a workspace at 50 live connections (409 conflict), disconnected ones not counted', async () => {
+    const live = (await w.api('GET', '/connections', { query: { limit: 200 } })).body.data.connections.filter((c: any) => c.status !== 'disconnected').length;
+    for (let i = live; i < 50; i++) expect((await w.api('POST', '/connections', { body: { connector_type: 'call_webhook', display_name: `Dialer ${i}`, call_filters: { enabled: false } } })).status).toBe(200);
+    const refused = expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'call_webhook', display_name: 'One too many' } }), 409, 'conflict');
+    expect(refused.details).toEqual({ limit: 50 });
+    const list = (await w.api('GET', '/connections', { query: { limit: 200 } })).body.data.connections as { id: string; display_name: string }[];
+    await w.api('DELETE', `/connections/${list.find((c) => c.display_name === 'Dialer 49')!.id}`);
+    expect((await w.api('POST', '/connections', { body: { connector_type: 'call_webhook', display_name: 'One too many' } })).status).toBe(200);
+  });
 });
