@@ -42,10 +42,10 @@ function chainPipeline(stagesPerRun: number): Pipeline {
  * The real app over a fresh in-memory, migrated database with one empty workspace: the service's
  * pipelines plus the bench's own, the local transport attached. Options swap the registry or model.
  */
-export async function openEmptyBenchApp(options: { pipelines?: Pipeline<Services>[]; registry?: OperationRegistry; model?: ModelProvider; onQuery?: (sql: string) => void } = {}) {
+export async function openEmptyBenchApp(options: { pipelines?: Pipeline<Services>[]; registry?: OperationRegistry; model?: ModelProvider; onQuery?: (sql: string) => void; env?: Record<string, string> } = {}) {
   const handle = await openPglite(options.onQuery ? { onQuery: options.onQuery } : {});
   await migrateDatabase(handle);
-  const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000' });
+  const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000', ...options.env });
   const services = buildServices({
     config,
     db: handle.db,

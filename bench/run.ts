@@ -14,6 +14,7 @@ import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
 import { benchFirstStart } from './first-start.js';
+import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
@@ -27,6 +28,7 @@ await benchEvals();
 printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
 printTable('Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine\'s bare stages in the same process', await benchAgentLoop());
 printTable('Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines', await benchRoutineTick());
+printTable(connectionSyncTitle, await benchConnectionSync(quick));
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

@@ -1,9 +1,10 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { accounts, contacts, deals } from '../../schema/index.js';
 import type { AccountType } from '../../schema/warehouse-accounts.js';
 import type { DealStage } from '../../schema/warehouse-deals.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
+import { upsertRows } from '../../platform/db/upsert-rows.js';
 
 /**
  * CRM records into the warehouse, whichever CRM they come from (HubSpot, Salesforce map theirs to
@@ -117,13 +118,7 @@ export async function planCrmPage(db: Queryable, workspaceId: string, source: st
       return {
         result: { written: rows.length, skipped: 0, latestEventAt: newest(rows.map((r) => r.createdAt)) },
         write: async (tx) => {
-          await tx
-            .insert(accounts)
-            .values(rows)
-            .onConflictDoUpdate({
-              target: [accounts.workspaceId, accounts.source, accounts.externalId],
-              set: { name: sql`excluded.name`, domain: sql`excluded.domain`, type: sql`excluded.type`, industry: sql`excluded.industry`, employeeCount: sql`excluded.employee_count` },
-            });
+          await upsertRows(tx, accounts, rows, { target: [accounts.workspaceId, accounts.source, accounts.externalId], update: ['name', 'domain', 'type', 'industry', 'employeeCount'] });
         },
       };
     }
@@ -137,13 +132,7 @@ export async function planCrmPage(db: Queryable, workspaceId: string, source: st
         result: { written: rows.length, skipped: page.rows.length - rows.length, latestEventAt: newest(rows.map((r) => r.createdAt)) },
         write: async (tx) => {
           if (rows.length === 0) return;
-          await tx
-            .insert(contacts)
-            .values(rows)
-            .onConflictDoUpdate({
-              target: [contacts.workspaceId, contacts.source, contacts.externalId],
-              set: { accountId: sql`excluded.account_id`, name: sql`excluded.name`, email: sql`excluded.email`, title: sql`excluded.title` },
-            });
+          await upsertRows(tx, contacts, rows, { target: [contacts.workspaceId, contacts.source, contacts.externalId], update: ['accountId', 'name', 'email', 'title'] });
         },
       };
     }
@@ -169,24 +158,10 @@ export async function planCrmPage(db: Queryable, workspaceId: string, source: st
       return {
         result: { written: rows.length, skipped: 0, latestEventAt: newest(rows.map((r) => r.occurredAt)) },
         write: async (tx) => {
-          await tx
-            .insert(deals)
-            .values(rows)
-            .onConflictDoUpdate({
-              target: [deals.workspaceId, deals.source, deals.externalId],
-              set: {
-                accountId: sql`excluded.account_id`,
-                name: sql`excluded.name`,
-                stage: sql`excluded.stage`,
-                amount: sql`excluded.amount`,
-                currency: sql`excluded.currency`,
-                closeDate: sql`excluded.close_date`,
-                probability: sql`excluded.probability`,
-                isClosed: sql`excluded.is_closed`,
-                isWon: sql`excluded.is_won`,
-                updatedAt: sql`excluded.updated_at`,
-              },
-            });
+          await upsertRows(tx, deals, rows, {
+            target: [deals.workspaceId, deals.source, deals.externalId],
+            update: ['accountId', 'name', 'stage', 'amount', 'currency', 'closeDate', 'probability', 'isClosed', 'isWon', 'updatedAt'],
+          });
         },
       };
     }

@@ -2,6 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { interactions, transcriptTurns, utterances } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
+import { upsertRows } from '../../platform/db/upsert-rows.js';
 import type { Embedder } from '../../platform/model/port.js';
 
 /**
@@ -120,8 +121,9 @@ export async function writeTranscripts(tx: Queryable, workspaceId: string, embed
       });
     }
   }
-  for (const chunk of chunks(turnRows, 1_000)) await tx.insert(transcriptTurns).values(chunk).onConflictDoNothing();
-  for (const chunk of chunks(utteranceRows, 1_000)) await tx.insert(utterances).values(chunk).onConflictDoNothing();
+  // A transcript already stored keeps its rows: a repeated page inserts nothing.
+  for (const chunk of chunks(turnRows, 1_000)) await upsertRows(tx, transcriptTurns, chunk);
+  for (const chunk of chunks(utteranceRows, 1_000)) await upsertRows(tx, utterances, chunk);
 }
 
 function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {

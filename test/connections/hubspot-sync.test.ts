@@ -145,7 +145,7 @@ describe('HubSpot: connect, sync, repair', () => {
   });
 
   it('pages through large objects and restarts past the 10,000-result search window', async () => {
-    for (let i = 0; i < 250; i++) {
+    for (let i = 0; i < 450; i++) {
       w.hubspot.objects.contacts.push({
         id: String(5000 + i),
         properties: { firstname: `Bulk${i}`, lastname: 'Person', email: `bulk${i}@acme.com`, associatedcompanyid: '101', createdate: w.clock.now().toISOString(), hs_lastmodifieddate: new Date(w.clock.now().getTime() + i * 1000).toISOString() },
@@ -156,8 +156,9 @@ describe('HubSpot: connect, sync, repair', () => {
     await w.tick();
     await w.settle();
     const contactPages = w.hubspot.requests.filter((r) => r.path === '/crm/v3/objects/contacts/search');
-    expect(contactPages.length).toBe(3); // 100 + 100 + 51 (the last one modified at the cursor is read again)
-    expect((await warehouse()).contacts.length).toBe(253);
+    expect(contactPages.length).toBe(3); // 200 + 200 + 51 (the last one modified at the cursor is read again)
+    expect(contactPages.every((r) => (r.body as { limit: number }).limit === 200)).toBe(true);
+    expect((await warehouse()).contacts.length).toBe(453);
     const run = (await w.api('GET', `/connections/${connectionId}/runs`)).body.data.runs[0];
     expect(run).toMatchObject({ status: 'complete', streams_failed: 0 });
   });

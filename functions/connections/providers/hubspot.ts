@@ -3,7 +3,7 @@ import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from 
 
 /**
  * A HubSpot CRM client, written against HubSpot's public API (v3 objects search, v4 associations):
- * private-app bearer tokens, `after` paging, 100 records a page, `hs_lastmodifieddate` for
+ * private-app bearer tokens, `after` paging, 200 records a page (the search API's maximum), `hs_lastmodifieddate` for
  * incremental reads; a 429 honours Retry-After (or HubSpot's own interval header).
  */
 export const HUBSPOT_OBJECTS = ['companies', 'contacts', 'deals'] as const;
@@ -15,7 +15,7 @@ export const PROPERTIES: Record<HubSpotObject, string[]> = {
   deals: ['dealname', 'amount', 'dealstage', 'closedate', 'hs_is_closed', 'hs_is_closed_won', 'hs_deal_stage_probability', 'deal_currency_code', 'createdate', 'hs_lastmodifieddate'],
 };
 
-const PAGE_SIZE = 100;
+const PAGE_SIZE = 200;
 /** HubSpot's search returns at most 10,000 results per query: past that, restart from the last modified time. */
 const SEARCH_WINDOW = 10_000;
 
