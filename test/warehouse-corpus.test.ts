@@ -186,17 +186,39 @@ describe('demo corpus loaded into PGlite', () => {
     expect(Math.abs(new Date(long[0]?.before_ts ?? 0).getTime() - timeline.quietStart.getTime())).toBeLessThan(4 * DAY);
   });
 
-  it('embeds external utterances (384 dims, embedder recorded) and leaves internal ones without vectors', async () => {
-    const u = await one<{ external: number; external_ok: number; internal: number; internal_with_vector: number }>(sql`
+  it('embeds each distinct external text once (384 dims, embedder recorded) and leaves internal ones without vectors', async () => {
+    const u = await one<{ external: number; external_ok: number; internal: number; internal_with_vector: number; distinct_texts: number }>(sql`
       select count(*) filter (where side = 'external')::int as external,
-             count(*) filter (where side = 'external' and embedding is not null and embedder = ${embedder.id} and vector_dims(embedding) = 384)::int as external_ok,
+             count(*) filter (where side = 'external' and embedder = ${embedder.id}
+                                and exists (select 1 from utterance_vectors v where v.workspace_id = u.workspace_id and v.embedder = u.embedder
+                                              and v.text_hash = u.text_hash and vector_dims(v.embedding) = 384))::int as external_ok,
              count(*) filter (where side = 'internal')::int as internal,
-             count(*) filter (where side = 'internal' and (embedding is not null or embedder is not null))::int as internal_with_vector
-      from utterances where workspace_id = ${a}`);
+             count(*) filter (where side = 'internal' and embedder is not null)::int as internal_with_vector,
+             count(distinct text) filter (where side = 'external')::int as distinct_texts
+      from utterances u where workspace_id = ${a}`);
     expect(u.external).toBeGreaterThan(3000);
     expect(u.external_ok).toBe(u.external);
     expect(u.internal).toBeGreaterThan(3000);
     expect(u.internal_with_vector).toBe(0);
+    // One vector per distinct text, none without an utterance: the corpus repeats a third of its sentences.
+    const v = await one<{ n: number; orphans: number }>(sql`
+      select count(*)::int as n,
+             count(*) filter (where not exists (select 1 from utterances u where u.workspace_id = v.workspace_id and u.side = 'external' and u.text_hash = v.text_hash))::int as orphans
+      from utterance_vectors v where workspace_id = ${a} and embedder = ${embedder.id}`);
+    expect(v.n).toBe(u.distinct_texts);
+    expect(v.orphans).toBe(0);
+    expect(v.n).toBeLessThan(u.external * 0.8);
+    expect(loadA.counts.utterance_vectors).toBe(v.n);
+    // A stored vector is the embedder's vector of the text it is keyed by.
+    const [sample] = await queryRows<{ text: string; embedding: string }>(
+      handle.db,
+      sql`select u.text, v.embedding::text as embedding from utterances u
+          join utterance_vectors v on v.workspace_id = u.workspace_id and v.embedder = u.embedder and v.text_hash = u.text_hash
+          where u.workspace_id = ${a} and u.side = 'external' order by u.id limit 1`,
+    );
+    const expected = (await embedder.embed([sample!.text]))[0] as number[];
+    const stored = JSON.parse(sample!.embedding) as number[];
+    expect(stored.map((x) => x.toFixed(5))).toEqual(expected.map((x) => x.toFixed(5)));
     const t = await one<{ n: number; ok: number }>(
       sql`select count(*)::int as n, count(*) filter (where embedder = ${embedder.id} and vector_dims(embedding) = 384)::int as ok from themes where workspace_id = ${a}`,
     );
@@ -257,7 +279,7 @@ describe('demo corpus loaded into PGlite', () => {
   it('marks some interactions excluded, including calls whose external speech is in the semantic store', async () => {
     const excluded = await one<{ n: number; calls_with_vectors: number }>(sql`
       select count(distinct e.interaction_id)::int as n,
-             count(distinct e.interaction_id) filter (where u.embedding is not null)::int as calls_with_vectors
+             count(distinct e.interaction_id) filter (where u.embedder is not null)::int as calls_with_vectors
       from excluded_interactions e left join utterances u on u.interaction_id = e.interaction_id
       where e.workspace_id = ${a}`);
     expect(excluded.n).toBeGreaterThanOrEqual(5);
@@ -298,9 +320,12 @@ describe('demo corpus loaded into PGlite', () => {
   it('returns pricing objections as the cosine top-10 for a pricing-objection query', async () => {
     const [query] = await embedder.embed(['this is too expensive for our budget, we need a better price or a discount']);
     const top = await rows<{ text: string; side: string; distance: number }>(sql`
-      select text, side, embedding <=> ${JSON.stringify(query)}::vector as distance from utterances
-      where workspace_id = ${a} and embedder = ${embedder.id} and embedding is not null
-      order by embedding <=> ${JSON.stringify(query)}::vector limit 10`);
+      select (select u.text from utterances u where u.workspace_id = v.workspace_id and u.embedder = v.embedder and u.text_hash = v.text_hash limit 1) as text,
+             (select u.side from utterances u where u.workspace_id = v.workspace_id and u.embedder = v.embedder and u.text_hash = v.text_hash limit 1) as side,
+             v.embedding <=> ${JSON.stringify(query)}::vector as distance
+      from utterance_vectors v
+      where v.workspace_id = ${a} and v.embedder = ${embedder.id}
+      order by v.embedding <=> ${JSON.stringify(query)}::vector limit 10`);
     expect(top).toHaveLength(10);
     expect(top.every((r) => r.side === 'external')).toBe(true);
     const onTopic = top.filter((r) => /price|pricing|discount|budget|expensive|cost/i.test(r.text));
@@ -328,9 +353,10 @@ describe('demo corpus loaded into PGlite', () => {
     expect(inserted.method).toBe('insert');
     expect(inserted.counts).toEqual(copied.counts);
     const digest = async (ws: string) =>
-      one<{ interactions: string; utterances: string; deals: string }>(sql`
+      one<{ interactions: string; utterances: string; vectors: string; deals: string }>(sql`
         select (select md5(string_agg(concat_ws('|', kind, title, occurred_at, duration_seconds, direction, source, summary, body, participant_count), '#' order by occurred_at, title)) from interactions where workspace_id = ${ws}) as interactions,
-               (select md5(string_agg(concat_ws('|', side, speaker_name, text, embedder, embedding::text, occurred_at), '#' order by occurred_at, text, utterance_index)) from utterances where workspace_id = ${ws}) as utterances,
+               (select md5(string_agg(concat_ws('|', side, speaker_name, text, text_hash, embedder, occurred_at), '#' order by occurred_at, text, utterance_index)) from utterances where workspace_id = ${ws}) as utterances,
+               (select md5(string_agg(concat_ws('|', embedder, text_hash, embedding::text), '#' order by embedder, text_hash)) from utterance_vectors where workspace_id = ${ws}) as vectors,
                (select md5(string_agg(concat_ws('|', name, stage, amount, currency, close_date, probability, is_won, occurred_at), '#' order by name, occurred_at)) from deals where workspace_id = ${ws}) as deals`);
     expect(await digest(viaInsert)).toEqual(await digest(viaCopy));
   });

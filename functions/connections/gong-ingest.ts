@@ -93,6 +93,7 @@ export async function prepareGongPage(
   const toEmbed = kept.filter((k) => transcripts.has(k.call.metaData.id));
   const embedded = await embedTranscripts(
     embedder,
+    { db, workspaceId },
     toEmbed.map((k) => spokenTurns(transcripts.get(k.call.metaData.id) ?? [], k.roster)),
     signal,
   );

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { accounts, contacts, interactions, participants } from '../../schema/index.js';
+import { accounts, contacts, interactions, participants, utterances, utteranceVectors } from '../../schema/index.js';
 import type { InteractionKind } from '../../schema/warehouse-interactions.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
@@ -144,12 +144,34 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
   return new Map(upserted.map((r) => [r.externalId as string, r.id]));
 }
 
-/** Remove interactions the source says no longer exist (a canceled meeting); their transcripts and participants go with them. */
+/**
+ * Remove interactions the source says no longer exist (a canceled meeting); their transcripts and
+ * participants go with them, and so do the vectors of texts no other utterance says.
+ */
 export async function deleteInteractions(tx: Queryable, workspaceId: string, source: string, externalIds: readonly string[]): Promise<number> {
   if (externalIds.length === 0) return 0;
   const gone = await tx
     .delete(interactions)
     .where(and(eq(interactions.workspaceId, workspaceId), eq(interactions.source, source), inArray(interactions.externalId, [...externalIds])))
     .returning({ id: interactions.id });
+  if (gone.length > 0) await pruneOrphanVectors(tx, workspaceId);
   return gone.length;
+}
+
+/**
+ * Vectors whose text no external utterance of the workspace says any more: left in the store, they
+ * would take nearest-neighbour slots from texts that still resolve to a quote.
+ */
+export async function pruneOrphanVectors(tx: Queryable, workspaceId: string): Promise<number> {
+  const pruned = await tx
+    .delete(utteranceVectors)
+    .where(
+      and(
+        eq(utteranceVectors.workspaceId, workspaceId),
+        sql`not exists (select 1 from ${utterances} u where u.workspace_id = ${workspaceId} and u.side = 'external'
+                          and u.embedder = ${utteranceVectors.embedder} and u.text_hash = ${utteranceVectors.textHash})`,
+      ),
+    )
+    .returning({ textHash: utteranceVectors.textHash });
+  return pruned.length;
 }

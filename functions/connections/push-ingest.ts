@@ -149,6 +149,7 @@ export async function ingestPush(services: Services, connection: typeof connecti
   const toEmbed = calls.filter((k) => !stored.has(k.item.id));
   const embedded = await embedTranscripts(
     services.embedder,
+    { db: services.db, workspaceId: connection.workspaceId },
     toEmbed.map((k) =>
       (k.item.type === 'call' ? (k.item.transcript ?? []) : []).map((t) => ({
         speaker: t.speaker_name ?? null,

@@ -1,7 +1,8 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { interactions, transcriptTurns, utterances } from '../../schema/index.js';
+import { interactions, transcriptTurns, utterances, utteranceVectors } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
+import { textHash } from '../../platform/text-hash.js';
 import { upsertRows } from '../../platform/db/upsert-rows.js';
 import type { Embedder } from '../../platform/model/port.js';
 
@@ -9,9 +10,11 @@ import type { Embedder } from '../../platform/model/port.js';
  * Transcripts into the warehouse, whichever source they come from (Gong's monologues, a pushed
  * call's turns): each turn a `transcript_turns` row, each sentence an `utterances` row, positions
  * counted across the whole call, and the customer side embedded by the configured embedder so
- * the semantic lane finds it. Embedding is network work on a hosted embedder, so it is done
- * before the write transaction (`embedTranscripts`), and the write (`writeTranscripts`) keys turns
- * and utterances on their position: a transcript already stored is left as it is.
+ * the semantic lane finds it: each distinct text once per workspace (`utterance_vectors`), so a
+ * sentence the store already holds is not sent to the embedder again. Embedding is network work on
+ * a hosted embedder, so it is done before the write transaction (`embedTranscripts`), and the
+ * write (`writeTranscripts`) keys turns and utterances on their position: a transcript already
+ * stored is left as it is.
  */
 export interface SpokenTurn {
   speaker: string | null;
@@ -39,19 +42,40 @@ interface UtteranceRow {
   side: 'internal' | 'external';
   speaker: string | null;
   text: string;
-  embedding: number[] | null;
+}
+
+/** A text's vector for the store, keyed as `utterances.text_hash` computes it. */
+interface TextVector {
+  textHash: string;
+  embedding: number[];
 }
 
 export interface EmbeddedTranscript {
   turns: TurnRow[];
   utterances: UtteranceRow[];
+  /** Vectors of this transcript's external texts the store lacked (each new text in one transcript of the batch). */
+  vectors: TextVector[];
 }
 
-/** Split turns into rows and embed the customer's sentences, for many calls in one embedder call. */
-export async function embedTranscripts(embedder: Embedder, transcripts: readonly (readonly SpokenTurn[])[], signal?: AbortSignal): Promise<EmbeddedTranscript[]> {
+/** Where the store is read, to embed only texts it does not hold yet. */
+export interface VectorStoreScope {
+  db: Queryable;
+  workspaceId: string;
+}
+
+/**
+ * Split turns into rows and embed the customer's sentences the store lacks, for many calls in one
+ * embedder call: a text said in several calls (or already stored) is embedded once.
+ */
+export async function embedTranscripts(
+  embedder: Embedder,
+  store: VectorStoreScope,
+  transcripts: readonly (readonly SpokenTurn[])[],
+  signal?: AbortSignal,
+): Promise<EmbeddedTranscript[]> {
   const shaped = transcripts.map((spoken) => {
     const turns: TurnRow[] = [];
-    const said: Omit<UtteranceRow, 'embedding'>[] = [];
+    const said: UtteranceRow[] = [];
     for (const t of spoken) {
       const sentences = t.sentences.map((s) => s.trim()).filter((s) => s !== '');
       if (sentences.length === 0) continue;
@@ -61,11 +85,35 @@ export async function embedTranscripts(embedder: Embedder, transcripts: readonly
     }
     return { turns, said };
   });
-  const texts = shaped.flatMap((s) => s.said.filter((u) => u.side === 'external').map((u) => u.text));
-  const vectors = texts.length === 0 ? [] : await embedder.embed(texts, signal ? { signal } : undefined);
-  if (vectors.length !== texts.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${texts.length} texts`);
-  let v = 0;
-  return shaped.map((s) => ({ turns: s.turns, utterances: s.said.map((u) => ({ ...u, embedding: u.side === 'external' ? (vectors[v++] ?? null) : null })) }));
+  // Each new text once, with the first transcript that says it.
+  const firstSaidIn = new Map<string, { text: string; transcript: number }>();
+  shaped.forEach((s, transcript) => {
+    for (const u of s.said) {
+      if (u.side !== 'external') continue;
+      const hash = textHash(u.text);
+      if (!firstSaidIn.has(hash)) firstSaidIn.set(hash, { text: u.text, transcript });
+    }
+  });
+  const known = await storedTexts(store, embedder.id, [...firstSaidIn.keys()]);
+  const pending = [...firstSaidIn].filter(([hash]) => !known.has(hash));
+  const vectors = pending.length === 0 ? [] : await embedder.embed(pending.map(([, p]) => p.text), signal ? { signal } : undefined);
+  if (vectors.length !== pending.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${pending.length} texts`);
+  const vectorsOf = shaped.map((): TextVector[] => []);
+  pending.forEach(([hash, p], i) => vectorsOf[p.transcript]?.push({ textHash: hash, embedding: vectors[i] as number[] }));
+  return shaped.map((s, i) => ({ turns: s.turns, utterances: s.said, vectors: vectorsOf[i] ?? [] }));
+}
+
+/** Which of these text hashes the store already holds for this embedder. */
+async function storedTexts(store: VectorStoreScope, embedderId: string, hashes: readonly string[]): Promise<Set<string>> {
+  const found = new Set<string>();
+  for (const chunk of chunks(hashes, 1_000)) {
+    const rows = await store.db
+      .select({ textHash: utteranceVectors.textHash })
+      .from(utteranceVectors)
+      .where(and(eq(utteranceVectors.workspaceId, store.workspaceId), eq(utteranceVectors.embedder, embedderId), inArray(utteranceVectors.textHash, chunk)));
+    for (const r of rows) found.add(r.textHash);
+  }
+  return found;
 }
 
 /** Which of these interactions of a source already hold a transcript (they are not embedded again). */
@@ -88,6 +136,7 @@ export async function withTranscripts(db: Queryable, workspaceId: string, source
 export async function writeTranscripts(tx: Queryable, workspaceId: string, embedderId: string, items: readonly { interactionId: string; occurredAt: Date; transcript: EmbeddedTranscript }[]): Promise<void> {
   const turnRows: (typeof transcriptTurns.$inferInsert)[] = [];
   const utteranceRows: (typeof utterances.$inferInsert)[] = [];
+  const vectorRows: (typeof utteranceVectors.$inferInsert)[] = [];
   for (const { interactionId, occurredAt, transcript } of items) {
     const turnIds = transcript.turns.map(() => newId());
     transcript.turns.forEach((t, i) =>
@@ -115,15 +164,17 @@ export async function writeTranscripts(tx: Queryable, workspaceId: string, embed
         side: u.side,
         speakerName: u.speaker,
         text: u.text,
-        embedding: u.embedding,
-        embedder: u.embedding ? embedderId : null,
+        embedder: u.side === 'external' ? embedderId : null,
         occurredAt,
       });
     }
+    for (const v of transcript.vectors) vectorRows.push({ workspaceId, embedder: embedderId, textHash: v.textHash, embedding: v.embedding });
   }
   // A transcript already stored keeps its rows: a repeated page inserts nothing.
   for (const chunk of chunks(turnRows, 1_000)) await upsertRows(tx, transcriptTurns, chunk);
   for (const chunk of chunks(utteranceRows, 1_000)) await upsertRows(tx, utterances, chunk);
+  // A text another page stored meanwhile keeps its first vector (the same embedder's, so equal).
+  for (const chunk of chunks(vectorRows, 500)) await upsertRows(tx, utteranceVectors, chunk);
 }
 
 function* chunks<T>(rows: readonly T[], size: number): Generator<T[]> {

@@ -100,7 +100,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
                  (select count(*) from participants p join interactions j on j.id = p.interaction_id
                    where j.workspace_id = ${row.workspaceId} and j.source = ${source}) as participants,
                  (select count(*) from utterances u join interactions j on j.id = u.interaction_id
-                   where j.workspace_id = ${row.workspaceId} and j.source = ${source} and u.embedding is not null) as embedded_utterances,
+                   where j.workspace_id = ${row.workspaceId} and j.source = ${source} and u.embedder is not null) as embedded_utterances,
                  max(i.occurred_at) as latest_call_at
           from interactions i where i.workspace_id = ${row.workspaceId} and i.source = ${source}`,
     );

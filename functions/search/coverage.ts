@@ -83,7 +83,7 @@ export async function detectGaps(
           db,
           sql`select (extract(epoch from date_trunc('week', u.occurred_at at time zone 'UTC')) * 1000)::float8 as week_ms, count(*)::int as n
               from utterances u
-              where u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedding is not null
+              where u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder is not null
                 ${embedderId === undefined ? sql`` : sql`and u.embedder = ${embedderId}`}
                 and u.occurred_at >= ${new Date(from).toISOString()}::timestamptz and u.occurred_at < ${new Date(to).toISOString()}::timestamptz
               group by 1`,

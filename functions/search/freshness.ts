@@ -25,7 +25,7 @@ export async function probeFreshness(db: Queryable, workspaceId: string, store: 
             ? sql`select count(*)::int as n, max(occurred_at) as latest from deal_qualification where workspace_id = ${workspaceId}`
             : store === 'utterances_external'
               ? sql`select count(*)::int as n, max(occurred_at) as latest from utterances
-                    where workspace_id = ${workspaceId} and side = 'external' and embedding is not null and embedder = ${embedderId ?? ''}`
+                    where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId ?? ''}`
               : sql`select count(*)::int as n, max(last_seen_at) as latest from themes
                     where workspace_id = ${workspaceId} and embedding is not null and embedder = ${embedderId ?? ''}`;
     const surface = store === 'utterances_external' || store === 'themes' ? 'interactions' : store;

@@ -47,7 +47,7 @@ export async function semanticOverview(db: Queryable, workspaceId: string, embed
     readSpan(
       db,
       sql`select count(*)::int as n, min(occurred_at) as earliest, max(occurred_at) as latest from utterances
-          where workspace_id = ${workspaceId} and side = 'external' and embedding is not null and embedder = ${embedderId}`,
+          where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId}`,
     ),
     readSpan(
       db,

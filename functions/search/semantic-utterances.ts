@@ -46,7 +46,12 @@ export interface Match {
   excluded: boolean;
 }
 
-/** The `take` nearest external utterances to the query vector, nearest first (ties by id). */
+/**
+ * The `take` nearest external utterances to the query vector, nearest first (ties by id): the
+ * `take` nearest distinct texts of the store, then every external utterance saying one of them.
+ * Each text has at least one utterance (orphans are pruned), so the first `take` rows of the
+ * expansion are exactly the `take` nearest utterances an exact scan over utterances would give.
+ */
 export async function readUtteranceMatches(db: LaneContext['services']['db'], workspaceId: string, embedderId: string, literal: string, take: number): Promise<Match[]> {
   const rows = await db.transaction(async (tx) => {
     // LOCAL, inside a transaction: on a pooled connection a session SET could land elsewhere.
@@ -57,31 +62,33 @@ export async function readUtteranceMatches(db: LaneContext['services']['db'], wo
     await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
     return queryRows<MatchRow>(
       tx,
-      sql`select m.id, m.interaction_id, m.turn_id, m.speaker_name, m.text, m.occurred_at, m.distance, i.title, i.kind,
-                 exists (select 1 from excluded_interactions x where x.workspace_id = ${workspaceId} and x.interaction_id = m.interaction_id) as excluded
+      sql`select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, n.distance, i.title, i.kind,
+                 exists (select 1 from excluded_interactions x where x.workspace_id = ${workspaceId} and x.interaction_id = u.interaction_id) as excluded
           from (
-            select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, u.embedding <=> ${literal}::vector as distance
-            from utterances u
-            where u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder = ${embedderId} and u.embedding is not null
-            order by u.embedding <=> ${literal}::vector
+            select v.text_hash, v.embedding <=> ${literal}::vector as distance
+            from utterance_vectors v
+            where v.workspace_id = ${workspaceId} and v.embedder = ${embedderId}
+            order by v.embedding <=> ${literal}::vector
             limit ${take}
-          ) m
-          join interactions i on i.id = m.interaction_id and i.workspace_id = ${workspaceId}
-          order by m.distance, m.id`,
+          ) n
+          join utterances u on u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder = ${embedderId} and u.text_hash = n.text_hash
+          join interactions i on i.id = u.interaction_id and i.workspace_id = ${workspaceId}
+          order by n.distance, u.id
+          limit ${take}`,
     );
   });
   return rows.map(toMatch);
 }
 
 /**
- * External-speaker vectors the workspace holds, this embedder's and every other's: tells "no
- * vectors of this embedder" (degrade to the theme index) from "no match" (an honest empty).
+ * External utterances the store can match, this embedder's and every other's: tells "no vectors
+ * of this embedder" (degrade to the theme index) from "no match" (an honest empty).
  */
 export async function countVectors(db: Queryable, workspaceId: string, embedderId: string): Promise<{ own: number; other: Map<string, number> }> {
   const rows = await queryRows<{ embedder: string; n: number }>(
     db,
     sql`select embedder, count(*)::int as n from utterances
-        where workspace_id = ${workspaceId} and side = 'external' and embedding is not null group by embedder`,
+        where workspace_id = ${workspaceId} and side = 'external' and embedder is not null group by embedder`,
   );
   const other = new Map<string, number>();
   let own = 0;
@@ -110,10 +117,14 @@ function toMatch(r: MatchRow): Match {
 // Record of intent (compiled.sql): no tenant predicate, literals inlined, the query vector named.
 export function utteranceSql(embedderId: string, take: number): string {
   return [
-    'SELECT u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, i.title, i.kind, 1 - (u.embedding <=> :query_embedding) AS similarity',
-    'FROM utterances u JOIN interactions i ON i.id = u.interaction_id',
-    `WHERE u.side = 'external' AND u.embedder = ${quote(embedderId)} AND u.embedding IS NOT NULL`,
-    'ORDER BY u.embedding <=> :query_embedding',
+    'SELECT u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, i.title, i.kind, 1 - n.distance AS similarity',
+    'FROM (',
+    '  SELECT v.text_hash, v.embedding <=> :query_embedding AS distance FROM utterance_vectors v',
+    `  WHERE v.embedder = ${quote(embedderId)} ORDER BY v.embedding <=> :query_embedding LIMIT ${take}`,
+    ') n',
+    `JOIN utterances u ON u.text_hash = n.text_hash AND u.side = 'external' AND u.embedder = ${quote(embedderId)}`,
+    'JOIN interactions i ON i.id = u.interaction_id',
+    'ORDER BY n.distance, u.id',
     `LIMIT ${take}`,
   ].join('\n');
 }

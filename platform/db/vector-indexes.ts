@@ -44,7 +44,7 @@ export interface VectorIndexSpec {
 }
 
 export const VECTOR_INDEXES: readonly VectorIndexSpec[] = [
-  { name: 'utterances_embedding_hnsw_idx', table: 'utterances', column: 'embedding' },
+  { name: 'utterance_vectors_embedding_hnsw_idx', table: 'utterance_vectors', column: 'embedding' },
   { name: 'themes_embedding_hnsw_idx', table: 'themes', column: 'embedding' },
 ];
 

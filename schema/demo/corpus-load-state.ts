@@ -8,11 +8,11 @@ import { demoCorpusLoads } from '../demo-corpus-loads.js';
 import { accounts, contacts } from '../warehouse-accounts.js';
 import { dealQualification, deals } from '../warehouse-deals.js';
 import { interactions, participants, transcriptTurns } from '../warehouse-interactions.js';
-import { themes, utterances } from '../warehouse-semantic.js';
+import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
 import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
 
 /** Every table the corpus writes, children first (the order a purge deletes in). */
-export const CORPUS_TABLES = [excludedInteractions, utterances, transcriptTurns, participants, interactions, dealQualification, deals, contacts, accounts, themes, sourceFreshness] as const;
+export const CORPUS_TABLES = [excludedInteractions, utterances, utteranceVectors, transcriptTurns, participants, interactions, dealQualification, deals, contacts, accounts, themes, sourceFreshness] as const;
 
 export async function priorLoad(db: Queryable, workspaceId: string): Promise<{ status: 'complete' | 'loading'; counts: Record<string, number> } | null> {
   const [row] = await db.select({ status: demoCorpusLoads.status, counts: demoCorpusLoads.counts }).from(demoCorpusLoads).where(eq(demoCorpusLoads.workspaceId, workspaceId));

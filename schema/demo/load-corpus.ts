@@ -15,7 +15,8 @@ import { demoCorpusLoads } from '../demo-corpus-loads.js';
 import { accounts, contacts } from '../warehouse-accounts.js';
 import { dealQualification, deals } from '../warehouse-deals.js';
 import { interactions, participants, transcriptTurns } from '../warehouse-interactions.js';
-import { themes, utterances } from '../warehouse-semantic.js';
+import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
+import { textHash } from '../../platform/text-hash.js';
 import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
 import { DEFAULT_CORPUS_SEED, MAX_CORPUS_SCALE, streamCorpus, type CorpusChunk, type ThemeRow, type UtteranceRow } from './corpus-generator.js';
 import { CORPUS_TABLES, hasWarehouseRows, priorLoad, purgeWarehouse } from './corpus-load-state.js';
@@ -102,11 +103,13 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
   const stream = streamCorpus({ workspaceId, seed, scale, now });
   const counts: Record<string, number> = {};
   const count = (table: string, n: number) => (counts[table] = (counts[table] ?? 0) + n);
+  // Texts already embedded by an earlier chunk of this load: each distinct text is embedded once.
+  const stored = new Set<string>();
   let t = performance.now();
   for (const chunk of stream.chunks()) {
     timings.generateMs += performance.now() - t;
     t = performance.now();
-    const vectors = await embedUtterances(embedder, chunk.utterances);
+    const vectors = await embedDistinctTexts(embedder, chunk.utterances, stored);
     const tail = chunk.index === stream.chunkCount - 1 ? stream.tail() : null;
     const themeVectors = tail ? await embedder.embed(tail.themes.map(themeText)) : [];
     timings.embedMs += performance.now() - t;
@@ -120,7 +123,7 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
         // deterministic row ids) instead of doubling the data.
         await w.run((q) => q.insert(demoCorpusLoads).values({ workspaceId, seed, scale, status: 'loading', embedder: embedder.id, startedAt: now }));
       }
-      await writeChunk(w, chunk, vectors, embedder.id, count);
+      await writeChunk(w, chunk, workspaceId, vectors, embedder.id, count);
       if (tail) {
         const themeRows: ThemeRow[] = tail.themes.map((row, i) => ({ ...row, embedding: themeVectors[i] ? compact(themeVectors[i]) : null, embedder: themeVectors[i] ? embedder.id : null }));
         await w.insert(themes, themeRows);
@@ -145,7 +148,7 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
   return { status: 'loaded', counts, timings, method: writer.method, vectorIndexes };
 }
 
-async function writeChunk(w: TableWriter, chunk: CorpusChunk, vectors: Map<string, number[]>, embedderId: string, count: (table: string, n: number) => void): Promise<void> {
+async function writeChunk(w: TableWriter, chunk: CorpusChunk, workspaceId: string, vectors: Map<string, number[]>, embedderId: string, count: (table: string, n: number) => void): Promise<void> {
   // Parents before children: the foreign keys are checked row by row.
   await w.insert(accounts, chunk.accounts);
   await w.insert(contacts, chunk.contacts);
@@ -154,11 +157,11 @@ async function writeChunk(w: TableWriter, chunk: CorpusChunk, vectors: Map<strin
   await w.insert(interactions, chunk.interactions);
   await w.insert(participants, chunk.participants);
   await w.insert(transcriptTurns, chunk.turns);
-  const withVectors = chunk.utterances.map((u): UtteranceRow => {
-    const embedding = vectors.get(u.id as string);
-    return embedding ? { ...u, embedding, embedder: embedderId } : { ...u, embedding: null, embedder: null };
-  });
-  await w.insert(utterances, withVectors);
+  await w.insert(utterances, chunk.utterances.map((u): UtteranceRow => ({ ...u, embedder: u.side === 'external' ? embedderId : null })));
+  await w.insert(
+    utteranceVectors,
+    [...vectors].map(([hash, embedding]) => ({ workspaceId, embedder: embedderId, textHash: hash, embedding })),
+  );
   await w.insert(excludedInteractions, chunk.excluded);
   count('accounts', chunk.accounts.length);
   count('contacts', chunk.contacts.length);
@@ -172,16 +175,27 @@ async function writeChunk(w: TableWriter, chunk: CorpusChunk, vectors: Map<strin
   count('excluded_interactions', chunk.excluded.length);
 }
 
-/** Only the customer's side is embedded: the semantic lane searches external speech only. */
-async function embedUtterances(embedder: Embedder, rows: readonly UtteranceRow[]): Promise<Map<string, number[]>> {
-  const external = rows.filter((u) => u.side === 'external');
-  const out = new Map<string, number[]>();
-  for (let i = 0; i < external.length; i += EMBED_BATCH) {
-    const batch = external.slice(i, i + EMBED_BATCH);
-    const vectors = await embedder.embed(batch.map((u) => u.text));
-    if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
-    batch.forEach((u, k) => out.set(u.id as string, compact(vectors[k] as number[])));
+/**
+ * Vectors of the chunk's external texts not embedded before in this load, by text hash. Only the
+ * customer's side is embedded (the semantic lane searches external speech only), and each distinct
+ * text once: `stored` grows with every text embedded here.
+ */
+async function embedDistinctTexts(embedder: Embedder, rows: readonly UtteranceRow[], stored: Set<string>): Promise<Map<string, number[]>> {
+  const fresh = new Map<string, string>();
+  for (const u of rows) {
+    if (u.side !== 'external') continue;
+    const hash = textHash(u.text);
+    if (!stored.has(hash) && !fresh.has(hash)) fresh.set(hash, u.text);
   }
+  const pending = [...fresh];
+  const out = new Map<string, number[]>();
+  for (let i = 0; i < pending.length; i += EMBED_BATCH) {
+    const batch = pending.slice(i, i + EMBED_BATCH);
+    const vectors = await embedder.embed(batch.map(([, text]) => text));
+    if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+    batch.forEach(([hash], k) => out.set(hash, compact(vectors[k] as number[])));
+  }
+  for (const hash of out.keys()) stored.add(hash);
   return out;
 }
 

@@ -4,7 +4,8 @@ import { createWorkspace } from '../../functions/identity/members.js';
 import { upsertRows } from '../../platform/db/upsert-rows.js';
 import type { PgliteHandle } from '../../platform/db/pglite.js';
 import { newId } from '../../platform/ids.js';
-import { connections, deals, interactions, utterances } from '../../schema/index.js';
+import { connections, deals, interactions, utterances, utteranceVectors } from '../../schema/index.js';
+import { textHash } from '../../platform/text-hash.js';
 import { openTestDatabase } from '../support/harness.js';
 
 /**
@@ -85,15 +86,19 @@ describe('upsertRows', () => {
     await database.db.insert(interactions).values({ id: interactionId, workspaceId, kind: 'call', title: 'Call', occurredAt: at, source: 'crm', externalId: 'call-1' });
     const vector = Array.from({ length: 384 }, (_, i) => (i % 7) / 7 - 0.5);
     await upsertRows(database.db, utterances, [
-      { id: newId(), workspaceId, interactionId, turnId: null, utteranceIndex: 0, side: 'external', speakerName: 'Buyer', text: 'We need SSO.', embedding: vector, embedder: 'local', occurredAt: at },
-      { id: newId(), workspaceId, interactionId, turnId: null, utteranceIndex: 1, side: 'internal', speakerName: null, text: 'Noted.', embedding: null, embedder: null, occurredAt: at },
+      { id: newId(), workspaceId, interactionId, turnId: null, utteranceIndex: 0, side: 'external', speakerName: 'Buyer', text: 'We need SSO.', embedder: 'local', occurredAt: at },
+      { id: newId(), workspaceId, interactionId, turnId: null, utteranceIndex: 1, side: 'internal', speakerName: null, text: 'Noted.', embedder: null, occurredAt: at },
     ]);
+    await upsertRows(database.db, utteranceVectors, [{ workspaceId, embedder: 'local', textHash: textHash('We need SSO.'), embedding: vector }]);
     const stored2 = await database.db.select().from(utterances).where(eq(utterances.interactionId, interactionId)).orderBy(utterances.utteranceIndex);
     expect(stored2.map((u) => [u.text, u.embedder, u.speakerName])).toEqual([
       ['We need SSO.', 'local', 'Buyer'],
       ['Noted.', null, null],
     ]);
-    expect(stored2[0]?.embedding?.map((v) => Number(v.toFixed(5)))).toEqual(vector.map((v) => Number(v.toFixed(5))));
+    // The generated column is left to the database, and agrees with the hash the writers compute.
+    expect(stored2[0]?.textHash).toBe(textHash('We need SSO.'));
+    const [storedVector] = await database.db.select().from(utteranceVectors).where(eq(utteranceVectors.workspaceId, workspaceId));
+    expect(storedVector?.embedding.map((v) => Number(v.toFixed(5)))).toEqual(vector.map((v) => Number(v.toFixed(5))));
   });
 
   it('refuses rows that do not all set the same columns, writing none of them', async () => {

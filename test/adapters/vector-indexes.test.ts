@@ -18,7 +18,7 @@ const indexDefs = async () =>
 it('leaves the stores unindexed below the threshold', async () => {
   const reports = await ensureVectorIndexes(database.db);
   expect(reports.map((r) => [r.index, r.status])).toEqual([
-    ['utterances_embedding_hnsw_idx', 'below_threshold'],
+    ['utterance_vectors_embedding_hnsw_idx', 'below_threshold'],
     ['themes_embedding_hnsw_idx', 'below_threshold'],
   ]);
   expect(HNSW_MIN_VECTORS).toBe(100_000);
@@ -29,7 +29,7 @@ it('builds cosine HNSW indexes with the tuned graph when forced, and only once',
   const built = await ensureVectorIndexes(database.db, { force: true });
   expect(built.map((r) => r.status)).toEqual(['built', 'built']);
   const defs = await indexDefs();
-  expect(defs.map((d) => d.indexname)).toEqual(['themes_embedding_hnsw_idx', 'utterances_embedding_hnsw_idx']);
+  expect(defs.map((d) => d.indexname)).toEqual(['themes_embedding_hnsw_idx', 'utterance_vectors_embedding_hnsw_idx']);
   for (const d of defs) {
     expect(d.indexdef).toContain('USING hnsw (embedding vector_cosine_ops)');
     expect(d.indexdef).toContain(`m='${HNSW_BUILD.m}'`);

@@ -95,7 +95,7 @@ describe('Gong: connect, decide filters, sync calls', () => {
     ]);
     expect(turns[1]).toMatchObject({ startedAtSeconds: 9, endedAtSeconds: 18 });
     const said = await w.h.database.db.select().from(utterances).where(eq(utterances.interactionId, acme.id)).orderBy(utterances.utteranceIndex);
-    expect(said.map((u) => [u.utteranceIndex, u.side, u.embedding !== null])).toEqual([
+    expect(said.map((u) => [u.utteranceIndex, u.side, u.embedder !== null])).toEqual([
       [0, 'internal', false],
       [1, 'internal', false],
       [2, 'external', true],

@@ -8,7 +8,8 @@ import { FILTER_OPERATORS, METRIC_FUNCTIONS, SEARCH_LIMITS, type FilterOperator 
 import { ManualClock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
-import { dealQualification, deals, excludedInteractions, interactions, themes, utterances } from '../../schema/index.js';
+import { dealQualification, deals, excludedInteractions, interactions, themes, utterances, utteranceVectors } from '../../schema/index.js';
+import { textHash } from '../../platform/text-hash.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -75,7 +76,6 @@ async function seedTenantB(db: Database, workspaceId: string): Promise<void> {
     utteranceIndex: i,
     side,
     text: `B utterance ${i}`,
-    embedding: embedder === null ? null : oneHot(i),
     embedder,
     occurredAt,
   });
@@ -88,6 +88,10 @@ async function seedTenantB(db: Database, workspaceId: string): Promise<void> {
       utterance(2, 'internal', null, B.late),
       utterance(3, 'external', null, B.late),
     ]);
+  await db.insert(utteranceVectors).values([
+    { workspaceId, embedder: h.services.embedder.id, textHash: textHash('B utterance 0'), embedding: oneHot(0) },
+    { workspaceId, embedder: OTHER_EMBEDDER, textHash: textHash('B utterance 1'), embedding: oneHot(1) },
+  ]);
   const theme = (label: string, embedder: string, first: Date, last: Date) => ({
     id: newId(),
     workspaceId,
@@ -341,7 +345,7 @@ async function expectedOverview(workspaceId: string) {
   return {
     surfaces,
     semantic: {
-      utterances_external: await spanBySql("utterances where workspace_id = $1 and side = 'external' and embedding is not null and embedder = $2", [workspaceId, embedder]),
+      utterances_external: await spanBySql("utterances where workspace_id = $1 and side = 'external' and embedder is not null and embedder = $2", [workspaceId, embedder]),
       themes: await spanBySql('themes where workspace_id = $1 and embedding is not null and embedder = $2', [workspaceId, embedder], 'first_seen_at', 'last_seen_at'),
       embedder,
     },

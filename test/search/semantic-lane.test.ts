@@ -14,7 +14,8 @@ import { resolveSearch } from '../../functions/search/validate.js';
 import type { Services } from '../../functions/services.js';
 import { ManualClock } from '../../platform/clock.js';
 import { queryRows, type Database } from '../../platform/db/port.js';
-import { interactions, themes, transcriptTurns, utterances } from '../../schema/index.js';
+import { interactions, themes, transcriptTurns, utterances, utteranceVectors } from '../../schema/index.js';
+import { textHash } from '../../platform/text-hash.js';
 import { CORPUS_NOW } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { failingDb } from '../support/search-client.js';
@@ -86,6 +87,7 @@ async function insertConversation(
   }
   const utteranceIds = spec.utterances.map(() => randomUUID());
   const rows = [];
+  const vectors = [];
   for (const [i, u] of spec.utterances.entries()) {
     const embedder = u.embedder === undefined ? h.services.embedder.id : u.embedder;
     rows.push({
@@ -97,12 +99,14 @@ async function insertConversation(
       side: u.side ?? ('external' as const),
       speakerName: 'Probe Speaker',
       text: u.text,
-      embedding: embedder === null ? null : await embed(u.vectorOf ?? u.text),
       embedder,
       occurredAt: at,
     });
+    if (embedder !== null) vectors.push({ workspaceId, embedder, textHash: textHash(u.text), embedding: await embed(u.vectorOf ?? u.text) });
   }
   if (rows.length > 0) await db().insert(utterances).values(rows);
+  // The store holds one vector per text: a text seen before keeps its first vector.
+  if (vectors.length > 0) await db().insert(utteranceVectors).values(vectors).onConflictDoNothing();
   return { interactionId, turnIds, utteranceIds };
 }
 
@@ -255,7 +259,8 @@ describe('the corpus block and coverage', () => {
     expect(detail.internal).toEqual({ status: 'ok', rows: 100, row_count: 100 });
     expect(detail.coverage).toMatchObject({ total_rows: expect.any(Number), latest_event_at: expect.any(String), is_stale: expect.any(Boolean) });
     expect(detail.coverage!.total_rows).toBeGreaterThan(4000);
-    expect(data.compiled.sql).toMatch(/FROM utterances u/);
+    expect(data.compiled.sql).toMatch(/FROM utterance_vectors v/);
+    expect(data.compiled.sql).toMatch(/JOIN utterances u ON u.text_hash = n.text_hash/);
     expect(data.compiled.sql).toContain(`u.embedder = '${h.services.embedder.id}'`);
     expect(data.compiled.sql).not.toContain(ws.id);
   });
@@ -398,7 +403,7 @@ describe('hydrate', () => {
       db(),
       sql`select u.text, u.interaction_id, a.type from utterances u
           join interactions i on i.id = u.interaction_id join accounts a on a.id = i.account_id
-          where u.workspace_id = ${ws.id} and u.side = 'external' and u.embedding is not null and u.turn_id is not null
+          where u.workspace_id = ${ws.id} and u.side = 'external' and u.embedder is not null and u.turn_id is not null
             and a.type in ('investor', 'advisor', 'media', 'competitor', 'vendor', 'partner', 'reseller', 'other')
             and exists (select 1 from participants p left join contacts c on c.id = p.contact_id
                         where p.interaction_id = i.id and p.side = 'external'
@@ -482,7 +487,7 @@ describe('degraded, empty and failed stores', () => {
   });
 
   it('degrades to the theme index when the utterance read fails', async () => {
-    const services: Services = { ...h.services, db: failingDb(h.database.db, (text) => /from utterances/.test(text)) };
+    const services: Services = { ...h.services, db: failingDb(h.database.db, (text) => /from utterance_vectors/.test(text)) };
     const { response } = await runDirect({ query: 'what do customers say about the SOC 2 report and security review', mode: 'semantic' }, { services });
     expect(response.corpus).toMatchObject({ store: 'theme_index', grain: 'theme', degraded: true });
     expect(response.corpus.row_count).toBeGreaterThan(0);
