@@ -5,6 +5,7 @@
  *
  * The search benchmarks (filter, semantic, fuzzy lanes) share one loaded database per scale.
  */
+import { sql } from 'drizzle-orm';
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { openBenchCorpus } from './corpus-db.js';
 import { benchAgentLoop, benchLocalAnswers } from './agent-loop.js';
@@ -45,13 +46,16 @@ for (const scale of scales) {
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
     if (scale === 1) printTable('Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search', await benchLocalAnswers(corpus));
     printTable(`Research test set at ${scale}x, local model: complete answers beside the search calls they made (target: median under 3 s at 1x)`, await benchResearch(corpus));
-    if (scale >= 10) {
-      // Below HNSW_MIN_VECTORS the service scans exactly; build the index anyway to show the trade it declines.
-      const [report] = await ensureVectorIndexes(corpus.db, { force: true });
-      const hnsw = await benchSearchSemantic(corpus);
-      printTable(`${semanticTitle(corpus)} -- with an HNSW index forced (built in ${((report?.buildMs ?? 0) / 1000).toFixed(1)} s)`, hnsw.rows);
-      const hnswMissed = hnsw.perQuery.filter((q) => Number(q['recall@10']) < 1);
-      if (hnswMissed.length > 0) printTable(`  Semantic queries at ${scale}x (forced HNSW) whose top 10 missed exact neighbours`, hnswMissed);
+    if (corpus.load.vectorIndexes?.some((r) => r.status === 'built')) {
+      // The HNSW build is randomized and recall varies per build: rebuild twice more and measure each.
+      for (const build of [2, 3]) {
+        await corpus.db.execute(sql`drop index if exists utterance_vectors_embedding_hnsw_idx`);
+        const [report] = await ensureVectorIndexes(corpus.db);
+        const again = await benchSearchSemantic(corpus);
+        printTable(`${semanticTitle(corpus)} -- HNSW build ${build} of 3 (built in ${((report?.buildMs ?? 0) / 1000).toFixed(1)} s)`, again.rows);
+        const againMissed = again.perQuery.filter((q) => Number(q['recall@10']) < 1);
+        if (againMissed.length > 0) printTable(`  Semantic queries at ${scale}x (HNSW build ${build}) whose top 10 missed exact neighbours`, againMissed);
+      }
     }
   } finally {
     await corpus.close();

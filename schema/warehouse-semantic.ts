@@ -40,9 +40,10 @@ export const utterances = pgTable(
     index('utterances_turn_idx').on(t.turnId),
     index('utterances_workspace_embedder_idx').on(t.workspaceId, t.embedder),
     index('utterances_workspace_occurred_idx').on(t.workspaceId, t.occurredAt),
-    // The semantic store as the lane reads it: its freshness probe and gap baseline (count, newest
-    // event, events per week) answer from this index alone (an index-only scan once vacuumed):
-    // 15 ms instead of 55 ms at 10x.
+    // The semantic store as the lane reads it: its newest and oldest event (one probe each) and the
+    // gap baseline's events per week answer from this index alone (an index-only scan once
+    // vacuumed). The count comes from utterance_store_counts: even index-only, counting 47k
+    // entries cost 8 ms a search at 10x.
     index('utterances_external_vectors_idx')
       .on(t.workspaceId, t.embedder, t.occurredAt)
       .where(sql`${t.side} = 'external' and ${t.embedder} is not null`),
@@ -74,6 +75,23 @@ export const utteranceVectors = pgTable(
     embedding: embeddingColumn().notNull(),
   },
   (t) => [primaryKey({ columns: [t.workspaceId, t.embedder, t.textHash], name: 'utterance_vectors_pkey' })],
+);
+
+/**
+ * How many external utterances each embedder's store can answer with, per workspace: the semantic
+ * lane reports it with every answer (detail.coverage.total_rows), and counting 47k index entries
+ * per search cost 8 ms at 10x (80 ms at 100x). Kept by statement-level triggers on `utterances`
+ * (migration 0014), so every writer (COPY, inserts, cascading deletes) keeps it exact within its
+ * own transaction, never by application code that a new writer could forget.
+ */
+export const utteranceStoreCounts = pgTable(
+  'utterance_store_counts',
+  {
+    workspaceId: workspaceRef().references(() => workspaces.id, { onDelete: 'cascade' }),
+    embedder: text('embedder').notNull(),
+    utterances: integer('utterances').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.workspaceId, t.embedder], name: 'utterance_store_counts_pkey' })],
 );
 
 export interface ThemeExample {

@@ -66,6 +66,11 @@ it('moves each workspace’s distinct external texts into the vector store, and 
     const reach = await q(`select u.side, count(v.text_hash)::int as with_vector, count(*)::int as n
                            from utterances u left join utterance_vectors v on v.workspace_id = u.workspace_id and v.embedder = u.embedder and v.text_hash = u.text_hash
                            group by u.side order by u.side`);
+    const counted = await q(`select workspace_id, embedder, utterances from utterance_store_counts order by workspace_id`);
+    expect(counted.rows.map((r) => [r.embedder, r.utterances])).toEqual([
+      ['local:test', 3],
+      ['local:test', 3],
+    ]);
     expect(reach.rows).toEqual([
       { side: 'external', with_vector: 6, n: 6 },
       { side: 'internal', with_vector: 0, n: 2 },

@@ -105,15 +105,19 @@ export async function embedTranscripts(
 
 /** Which of these text hashes the store already holds for this embedder. */
 async function storedTexts(store: VectorStoreScope, embedderId: string, hashes: readonly string[]): Promise<Set<string>> {
-  const found = new Set<string>();
-  for (const chunk of chunks(hashes, 1_000)) {
-    const rows = await store.db
-      .select({ textHash: utteranceVectors.textHash })
-      .from(utteranceVectors)
-      .where(and(eq(utteranceVectors.workspaceId, store.workspaceId), eq(utteranceVectors.embedder, embedderId), inArray(utteranceVectors.textHash, chunk)));
-    for (const r of rows) found.add(r.textHash);
-  }
-  return found;
+  if (hashes.length === 0) return new Set();
+  // One JSON parameter rather than one parameter per hash: a page can hold thousands of texts.
+  const rows = await store.db
+    .select({ textHash: utteranceVectors.textHash })
+    .from(utteranceVectors)
+    .where(
+      and(
+        eq(utteranceVectors.workspaceId, store.workspaceId),
+        eq(utteranceVectors.embedder, embedderId),
+        sql`${utteranceVectors.textHash} in (select jsonb_array_elements_text(${JSON.stringify(hashes)}::jsonb))`,
+      ),
+    );
+  return new Set(rows.map((r) => r.textHash));
 }
 
 /** Which of these interactions of a source already hold a transcript (they are not embedded again). */

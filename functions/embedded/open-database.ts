@@ -4,6 +4,7 @@ import { acquireDataDirLock, type DataDirLock } from '../../platform/db/data-dir
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { ensureVectorIndexes } from '../../platform/db/vector-indexes.js';
 
 export interface NodeDatabase {
   handle: PgliteHandle | NeonHandle;
@@ -14,18 +15,22 @@ export interface NodeDatabase {
 
 /**
  * Open the database a Node process works on: Neon when DATABASE_URL is set, else PGlite in DATA_DIR
- * under an exclusive lock (one process per folder). Migrations are applied before anything else.
+ * under an exclusive lock (one process per folder). Migrations are applied before anything else,
+ * then any vector index a store has grown into (a connector sync can take a workspace past the
+ * threshold; the corpus loader builds its own after a load): a no-op below it or once built.
  */
 export async function openNodeDatabase(config: AppConfig, purpose: string): Promise<NodeDatabase> {
   if (config.DATABASE_URL) {
     const handle = openNeon({ connectionString: config.DATABASE_URL, webSocketConstructor: WebSocket });
     await migrateDatabase(handle);
+    await ensureVectorIndexes(handle.db);
     return { handle, location: redactUrl(config.DATABASE_URL), close: () => handle.close() };
   }
   const lock: DataDirLock = acquireDataDirLock(config.DATA_DIR, purpose);
   try {
     const handle = await openPglite({ dataDir: config.DATA_DIR });
     await migrateDatabase(handle);
+    await ensureVectorIndexes(handle.db);
     return {
       handle,
       location: config.DATA_DIR,

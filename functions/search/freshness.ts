@@ -24,8 +24,10 @@ export async function probeFreshness(db: Queryable, workspaceId: string, store: 
           : store === 'deal_qualification'
             ? sql`select count(*)::int as n, max(occurred_at) as latest from deal_qualification where workspace_id = ${workspaceId}`
             : store === 'utterances_external'
-              ? sql`select count(*)::int as n, max(occurred_at) as latest from utterances
-                    where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId ?? ''}`
+              ? // The count is kept by triggers (utterance_store_counts); the newest event is one index probe.
+                sql`select coalesce((select utterances from utterance_store_counts where workspace_id = ${workspaceId} and embedder = ${embedderId ?? ''}), 0)::int as n,
+                           (select max(occurred_at) from utterances
+                            where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId ?? ''}) as latest`
               : sql`select count(*)::int as n, max(last_seen_at) as latest from themes
                     where workspace_id = ${workspaceId} and embedding is not null and embedder = ${embedderId ?? ''}`;
     const surface = store === 'utterances_external' || store === 'themes' ? 'interactions' : store;

@@ -46,8 +46,10 @@ export async function semanticOverview(db: Queryable, workspaceId: string, embed
   const [utterancesExternal, themes] = await Promise.all([
     readSpan(
       db,
-      sql`select count(*)::int as n, min(occurred_at) as earliest, max(occurred_at) as latest from utterances
-          where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId}`,
+      // The count is kept by triggers (utterance_store_counts); the span is two index probes.
+      sql`select coalesce((select utterances from utterance_store_counts where workspace_id = ${workspaceId} and embedder = ${embedderId}), 0)::int as n,
+                 (select min(occurred_at) from utterances where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId}) as earliest,
+                 (select max(occurred_at) from utterances where workspace_id = ${workspaceId} and side = 'external' and embedder is not null and embedder = ${embedderId}) as latest`,
     ),
     readSpan(
       db,

@@ -11,13 +11,14 @@ import { quote } from './semantic-format.js';
  */
 
 /**
- * `hnsw.ef_search` for the utterance read (pgvector's default is 40, its maximum 1000). The demo
- * text has clusters of near-identical sentences, where HNSW at the default misses neighbours
- * (recall@10 0.66-0.88 at 10x, platform/db/vector-indexes.ts); bench/search-semantic.ts measures
- * the lane's recall against an exact scan. It only matters when the HNSW index exists and the
+ * `hnsw.ef_search` for the store read (pgvector's default is 40, its maximum 1000). On the
+ * deduplicated 10x store, 400 gives recall@10 1.000 in every build measured, where 100-300 let one
+ * build in three miss a weakly-matched query entirely; past ~500 the planner prefers the exact
+ * scan (platform/db/vector-indexes.ts has the figures; bench/search-semantic.ts measures the
+ * lane's recall against an exact scan). It only matters when the HNSW index exists and the
  * planner picks it; an exact scan ignores it.
  */
-export const HNSW_EF_SEARCH = 1000;
+export const HNSW_EF_SEARCH = 400;
 
 interface MatchRow extends Record<string, unknown> {
   id: string;
@@ -58,8 +59,8 @@ export async function readUtteranceMatches(db: LaneContext['services']['db'], wo
     // ef_search widens the HNSW candidate list (recall); iterative scan keeps scanning the graph
     // when the tenant and embedder filters drop candidates, so a small workspace in a large shared
     // index still gets `take` neighbours. Relaxed order is re-sorted below.
-    await tx.execute(sql.raw(`set local hnsw.ef_search = ${HNSW_EF_SEARCH}`));
-    await tx.execute(sql.raw(`set local hnsw.iterative_scan = relaxed_order`));
+    // One statement for both (set_config's `true` is SET LOCAL): each statement is a round trip.
+    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(HNSW_EF_SEARCH)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
     return queryRows<MatchRow>(
       tx,
       sql`select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, n.distance, i.title, i.kind,
@@ -87,8 +88,7 @@ export async function readUtteranceMatches(db: LaneContext['services']['db'], wo
 export async function countVectors(db: Queryable, workspaceId: string, embedderId: string): Promise<{ own: number; other: Map<string, number> }> {
   const rows = await queryRows<{ embedder: string; n: number }>(
     db,
-    sql`select embedder, count(*)::int as n from utterances
-        where workspace_id = ${workspaceId} and side = 'external' and embedder is not null group by embedder`,
+    sql`select embedder, utterances as n from utterance_store_counts where workspace_id = ${workspaceId} and utterances > 0`,
   );
   const other = new Map<string, number>();
   let own = 0;

@@ -5,35 +5,31 @@ import { queryRows, type Database } from './port.js';
  * HNSW indexes on the vector columns, created after a bulk load rather than in a migration:
  * inserting into an HNSW-indexed table costs about 15x more than inserting and indexing after.
  *
- * Threshold, from bench/first-start.ts on this 2-core machine (local 384-dim hash vectors,
- * pgvector 0.8 in PGlite, one workspace; ranges over several runs, the machine shared with others):
- *   1x  (~4.7k vectors): exact top-10 10-16 ms; HNSW build 2.7-3.5 s (a third of a first start);
- *       HNSW top-10 2-6 ms, recall@10 0.96-1.0.
- *   10x (~47k vectors):  exact top-10 80-110 ms; HNSW build 25 s (55 s when the machine is busy);
- *       HNSW top-10 2.5-8 ms, but recall@10 only 0.66-0.88 at the default ef_search (40) and
- *       0.88-1.0 at ef_search 400 (the generated text has clusters of near-identical sentences,
- *       where HNSW misses neighbours; the build is randomized, so recall varies per build).
- *   bench/search-semantic.ts at 10x, through the lane (ef_search 1000): HNSW 0.66-0.78x the exact
- *       scan's latency (75 vs 113 ms per call), but recall@10 over the labelled queries varied per
- *       build from 0.91 (one query at 0.00) to 1.0.
- *   Build parameters, bench at 10x over 23 labelled queries (ef_search 1000), builds are random:
- *       default (m 16, ef_construction 64): mean recall@10 0.996, 0.996, 1.000 in three builds here,
- *       0.955 (one query at 0.00) and 0.909 in others; m 32, ef_construction 128: 1.000 in all three,
- *       for ~3x the build time (88 s vs 30 s). The corpus repeats sentences (a third of external
- *       utterances at 1x duplicate another), and duplicates are what thin a sparse graph; so the
- *       denser graph is worth its one-time cost. At 100x (471,822 vectors) it took 26 min to build
- *       on one core, and the query the default graph missed there ("renewing with fewer seats next
- *       year": 0.225 vs the exact 0.440) came back exact in 116 ms.
- * Below about a hundred thousand vectors the exact scan answers in ~0.1-0.2 s with perfect recall,
- * and growing linearly (~2 us per vector); a faster answer that can miss every true neighbour is
- * the worse trade there. So the index is built only from HNSW_MIN_VECTORS up, and a query using it
- * raises hnsw.ef_search. `force` overrides.
+ * The store indexed is `utterance_vectors`: one vector per distinct external text (a third of
+ * the customer's sentences at 1x, and 63% at 10x, repeat another word for word).
+ *
+ * History, from bench/first-start.ts and bench/search-semantic.ts on this 2-core machine (local
+ * 384-dim hash vectors, pgvector 0.8 in PGlite, one workspace):
+ *   Before the store was deduplicated (one vector per utterance, 47k at 10x), the HNSW graph
+ *   degraded on the copies: recall@10 0.66-0.88 at the default ef_search and 0.91-1.0 per build
+ *   even at ef_search 1000 with m 16; m 32 / ef_construction 128 fixed it for ~3x the build time,
+ *   and the index was only built from 100k vectors.
+ *   Deduplicated, 10x holds 17,675 vectors: exact top-10 28 ms; HNSW build (m 32, ef_construction
+ *   128) 25-27 s; over the 22 labelled queries recall@10 is 1.000 in every build at ef_search 400
+ *   (5 ms a query, ~6x faster than the exact scan), while at ef_search 100-300 one build in three
+ *   misses a weakly-matched query entirely ("we want to switch away from our current tool": its
+ *   true neighbours are all below 0.33 similarity, where the graph walk stops in a local minimum).
+ *   Past ef_search ~500 the planner's cost estimate prefers the exact scan anyway.
+ * Threshold: the exact scan costs ~1.6 us per vector, so below ten thousand vectors it answers in
+ * under ~16 ms with perfect recall, and a build (~1.5 ms per vector) is not worth a first start's
+ * wait; from there up the index is built (10x and beyond) and a query using it sets
+ * hnsw.ef_search (functions/search/semantic-utterances.ts). `force` overrides.
  * The index spans all workspaces while a query filters on one: for a small workspace in a large
- * table the planner should still prefer the exact scan through utterances_workspace_embedder_idx
- * (with fresh statistics; the loader runs ANALYZE), or the query should use pgvector's
- * hnsw.iterative_scan so filtering does not starve the result.
+ * table the planner should still prefer the exact scan through the primary key (with fresh
+ * statistics; the loader runs ANALYZE), and the lane uses pgvector's hnsw.iterative_scan so
+ * filtering does not starve the result.
  */
-export const HNSW_MIN_VECTORS = 100_000;
+export const HNSW_MIN_VECTORS = 10_000;
 /** Graph degree and build-time candidate list (see above). */
 export const HNSW_BUILD = { m: 32, efConstruction: 128 } as const;
 

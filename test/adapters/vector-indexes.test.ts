@@ -21,7 +21,7 @@ it('leaves the stores unindexed below the threshold', async () => {
     ['utterance_vectors_embedding_hnsw_idx', 'below_threshold'],
     ['themes_embedding_hnsw_idx', 'below_threshold'],
   ]);
-  expect(HNSW_MIN_VECTORS).toBe(100_000);
+  expect(HNSW_MIN_VECTORS).toBe(10_000);
   expect(await indexDefs()).toEqual([]);
 });
 

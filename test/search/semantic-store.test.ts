@@ -68,6 +68,16 @@ async function ingestCalls(workspaceId: string, embedder: Embedder, calls: { ext
   return ids;
 }
 
+/** The trigger-kept count beside a live count of the same rows. */
+async function storeCounts(workspaceId: string): Promise<{ kept: number; live: number }> {
+  const [row] = await queryRows<{ kept: number; live: number }>(
+    h.database.db,
+    sql`select coalesce((select utterances from utterance_store_counts where workspace_id = ${workspaceId} and embedder = ${h.services.embedder.id}), 0)::int as kept,
+               (select count(*)::int from utterances where workspace_id = ${workspaceId} and side = 'external' and embedder = ${h.services.embedder.id}) as live`,
+  );
+  return row!;
+}
+
 const vectorCount = async (workspaceId: string, text: string): Promise<number> =>
   (await h.database.db.select().from(utteranceVectors).where(and(eq(utteranceVectors.workspaceId, workspaceId), eq(utteranceVectors.textHash, textHash(text))))).length;
 
@@ -110,6 +120,7 @@ describe('ingestion', () => {
     embedder.asked.length = 0;
     const [third] = await ingestCalls(tenant.id, embedder, [{ externalId: 'c3', turns: [turn('external', repeated, 'Procurement wants a quote.')] }]);
     expect(embedder.asked).toEqual(['Procurement wants a quote.']);
+    expect(await storeCounts(tenant.id)).toEqual({ kept: 7, live: 7 });
 
     const found = await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10);
     const saying = found.filter((r) => (r as { content_preview: string }).content_preview === repeated) as { interaction_id: string; similarity: number }[];
@@ -122,11 +133,13 @@ describe('ingestion', () => {
     expect(await vectorCount(tenant.id, repeated)).toBe(1);
     expect(await vectorCount(tenant.id, 'Fine otherwise.')).toBe(0);
     expect(await vectorCount(tenant.id, 'Budget is approved.')).toBe(0);
+    expect(await storeCounts(tenant.id)).toEqual({ kept: 2, live: 2 });
     const after = await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10);
     expect(after.filter((r) => (r as { content_preview: string }).content_preview === repeated).map((r) => (r as { interaction_id: string }).interaction_id)).toEqual([third]);
     await h.database.db.transaction((tx) => deleteInteractions(tx, tenant.id, 'gong', ['c3']));
     expect(await vectorCount(tenant.id, repeated)).toBe(0);
     expect(await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10)).toEqual([]);
+    expect(await storeCounts(tenant.id)).toEqual({ kept: 0, live: 0 });
   });
 
   it('keeps each workspace’s vectors its own: the same text is stored per tenant, and pruning one leaves the other', async () => {
@@ -142,5 +155,24 @@ describe('ingestion', () => {
     expect(await vectorCount(b.id, text)).toBe(1);
     expect((await semantic('narwhal ledger reconciliation', a.viewer.key)).length).toBe(0);
     expect((await semantic('narwhal ledger reconciliation', b.viewer.key)).map((r) => (r as { content_preview: string }).content_preview)).toEqual([text]);
+    expect(await storeCounts(a.id)).toEqual({ kept: 0, live: 0 });
+    expect(await storeCounts(b.id)).toEqual({ kept: 1, live: 1 });
+    // A workspace deleted whole takes its vectors and counts with it, and leaves the other's.
+    await h.database.db.execute(sql`delete from workspaces where id = ${b.id}`);
+    const left = await queryRows<{ n: number }>(
+      h.database.db,
+      sql`select ((select count(*) from utterance_vectors where workspace_id = ${b.id}) + (select count(*) from utterance_store_counts where workspace_id = ${b.id}))::int as n`,
+    );
+    expect(left[0]?.n).toBe(0);
+  });
+
+  it('reports the store’s size with every answer, from the kept count, equal to a live count', async () => {
+    const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', { key: ws.viewer.key, body: { query: 'pricing concerns', mode: 'semantic', limit: 5 } });
+    expect(res.status, res.text).toBe(200);
+    const counts = await storeCounts(ws.id);
+    expect(counts.kept).toBe(counts.live);
+    expect(counts.live).toBeGreaterThan(3000);
+    expect(res.body.data.detail.coverage?.total_rows).toBe(counts.live);
   });
 });
+
