@@ -16,10 +16,12 @@ import { queryRows, type Database } from './port.js';
  *   and the index was only built from 100k vectors.
  *   Deduplicated, 10x holds 17,675 vectors: exact top-10 28 ms; HNSW build (m 32, ef_construction
  *   128) 25-27 s; over the 22 labelled queries recall@10 is 1.000 in every build at ef_search 400
- *   (5 ms a query, ~6x faster than the exact scan), while at ef_search 100-300 one build in three
+ *   (5-6 ms a query, 4-6x faster than the exact scan), while at ef_search 100-300 one build in three
  *   misses a weakly-matched query entirely ("we want to switch away from our current tool": its
  *   true neighbours are all below 0.33 similarity, where the graph walk stops in a local minimum).
  *   Past ef_search ~500 the planner's cost estimate prefers the exact scan anyway.
+ *   100x holds 67,271 vectors: exact top-10 153 ms; build 96 s; ef_search 400 6.1 ms at recall@10
+ *   1.000 over bench/first-start.ts's 8 queries (ef_search 40: 2.2 ms, recall 0.875).
  * Threshold: the exact scan costs ~1.6 us per vector, so below ten thousand vectors it answers in
  * under ~16 ms with perfect recall, and a build (~1.5 ms per vector) is not worth a first start's
  * wait; from there up the index is built (10x and beyond) and a query using it sets
