@@ -1,5 +1,6 @@
 import { ApiError, isApiError, type ErrorEnvelope } from '../platform/errors.js';
 import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
+import { deepFreeze, isStatic } from '../platform/static-value.js';
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
@@ -136,6 +137,8 @@ export async function runOperation(
     if (op.quota) await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
     throw error;
   }
+  const staticOutput = isStatic(result) ? checkedStaticOutputs.get(result) : undefined;
+  if (staticOutput !== undefined) return { output: staticOutput, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
   const checked = op.output.safeParse(result);
   if (!checked.success) {
     scope.services.log.error('operation output does not match its schema', {
@@ -145,8 +148,16 @@ export async function runOperation(
     });
     throw new ApiError('internal', 'The operation produced an invalid response. Retry with backoff and quote the correlation id.');
   }
+  if (isStatic(result)) {
+    // A handler answering with the same frozen value every call (a catalog) is checked once; the
+    // checked copy is frozen too, so the REST layer can keep its JSON.
+    checkedStaticOutputs.set(result, deepFreeze(checked.data));
+  }
   return { output: checked.data, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
 }
+
+/** Static outputs (deeply frozen, returned by identity) and their checked copies. */
+const checkedStaticOutputs = new WeakMap<object, unknown>();
 
 /**
  * Split a flat argument object (MCP tool arguments, an agent's tool call) into path, query and body

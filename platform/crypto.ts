@@ -30,8 +30,13 @@ export function timingSafeEqual(a: string, b: string): boolean {
   return diff === 0;
 }
 
+const HEX_BYTES = Array.from({ length: 256 }, (_, b) => b.toString(16).padStart(2, '0'));
+
+/** Lower-case hex; a table lookup per byte, since every authenticated request hashes its key. */
 export function toHex(bytes: Uint8Array): string {
-  return Array.from(bytes, (b) => b.toString(16).padStart(2, '0')).join('');
+  let hex = '';
+  for (const b of bytes) hex += HEX_BYTES[b];
+  return hex;
 }
 
 export function toBase64(bytes: Uint8Array): string {

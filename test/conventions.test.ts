@@ -52,6 +52,7 @@ describe('success bodies', () => {
       ['GET', '/testing/things', undefined, 200],
       ['GET', `/testing/things/${THING_IDS[0]}`, undefined, 200],
       ['POST', '/testing/echo', { name: 'n', kind: 'alpha' }, 201],
+      ['GET', '/testing/static-catalog', undefined, 200],
     ] as const) {
       const res = await h.request(method, path, { key, ...(body ? { body } : {}) });
       expect(res.status, `${method} ${path}: ${res.text}`).toBe(status);
@@ -66,6 +67,23 @@ describe('success bodies', () => {
     expect(res.body).toEqual({ data: { echoed: { name: 'n', kind: 'beta', items: [{ label: 'a', weight: 2 }] } } });
     const thing = await h.request('GET', `/testing/things/${THING_IDS[1]}`, { key });
     expect(thing.body.data).toEqual({ id: THING_IDS[1], label: 'thing 2' });
+  });
+});
+
+describe('static outputs', () => {
+  it('serves a frozen answer in its checked form (schema defaults applied), the same on every call and over MCP', async () => {
+    const expected = { kinds: [{ name: 'call', label: 'Call' }, { name: 'email', label: 'unnamed' }] };
+    for (let call = 0; call < 3; call++) {
+      const res = await h.request('GET', '/testing/static-catalog', { key });
+      expect(res.status).toBe(200);
+      expect(res.body).toEqual({ data: expected });
+    }
+    const mcp = await h.fetch(`${API_PREFIX}/mcp`, {
+      method: 'POST',
+      headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'testing', arguments: { action: 'static_catalog' } } }),
+    });
+    expect(await mcp.text()).toContain(JSON.stringify(expected).slice(1, -1));
   });
 });
 
@@ -308,6 +326,14 @@ describe('failures', () => {
     const res = await h.request('GET', '/testing/bad-output', { key });
     expectEnvelope(res, 500, 'internal');
     expect(res.text).not.toContain('not a number');
+  });
+
+  it('refuses a frozen (static) output that breaks its schema on every call, not just the first', async () => {
+    for (let call = 0; call < 2; call++) {
+      const res = await h.request('GET', '/testing/static-bad-output', { key });
+      expectEnvelope(res, 500, 'internal');
+      expect(res.text).not.toContain('not a number');
+    }
   });
 
   it('masks secrets in details, recursively, with a _masked sentinel', async () => {

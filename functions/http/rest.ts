@@ -1,6 +1,7 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
 import { runOperation, type InvocationScope } from '../invoke.js';
+import { isStatic, staticJson } from '../../platform/static-value.js';
 import type { Download, DownloadBody, Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, runIdempotently } from './idempotency.js';
@@ -56,6 +57,8 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       if (op.download) return downloadResponse(op.download, outcome.output as DownloadBody, c.get('correlationId'));
       const global = c.get('rateLimit');
       if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);
+      // A static output (a frozen catalog) is serialized once; the envelope is built around its text.
+      if (isStatic(outcome.output)) return c.body(`{"data":${staticJson(outcome.output)}}`, outcome.status, { 'Content-Type': 'application/json' });
       return c.json({ data: outcome.output }, outcome.status);
     });
   }

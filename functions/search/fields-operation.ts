@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { defineOperation } from '../registry.js';
+import { deepFreeze } from '../../platform/static-value.js';
 import { allSurfaceVocabularies, FIELD_TYPES, type FieldInfo, type SurfaceVocabulary } from './fields.js';
 import { FILTER_OPERATORS, METRIC_FUNCTIONS, SEARCH_LIMITS } from './request.js';
 
@@ -67,8 +68,8 @@ const fieldOut = (f: FieldInfo) => ({
 
 const surfaceOut = (v: SurfaceVocabulary) => ({ event_time_field: v.eventTimeField, default_order: 'occurred_at desc, id asc', fields: v.fields.map(fieldOut) });
 
-/** The catalog is the vocabulary itself, so it is computed once. */
-const catalog = (() => {
+/** The catalog is the vocabulary itself, so it is computed once (and frozen: checked and serialized once). */
+const catalog = deepFreeze((() => {
   const [interactions, deals, dealQualification] = allSurfaceVocabularies() as [SurfaceVocabulary, SurfaceVocabulary, SurfaceVocabulary];
   return {
     surfaces: { interactions: surfaceOut(interactions), deals: surfaceOut(deals), deal_qualification: surfaceOut(dealQualification) },
@@ -81,7 +82,7 @@ const catalog = (() => {
     })),
     limits: { filters: SEARCH_LIMITS.filters, in_values: SEARCH_LIMITS.inValues, group_by: SEARCH_LIMITS.groupBy, metrics: SEARCH_LIMITS.metrics, limit: SEARCH_LIMITS.limit },
   };
-})();
+})());
 
 export const searchFields = defineOperation({
   id: 'search.fields',

@@ -3,6 +3,7 @@ import { allOperations } from '../../functions/operations.js';
 import { defineOperation, type Operation } from '../../functions/registry.js';
 import { pagingQuery, uuidParam } from '../../functions/schemas.js';
 import { ApiError, ERROR_CODES } from '../../platform/errors.js';
+import { deepFreeze } from '../../platform/static-value.js';
 
 /**
  * Test-only operations that exercise the transports' conventions: a strict body with an enum and
@@ -23,6 +24,10 @@ const EchoBody = z
   .strict();
 
 const ThingSchema = z.object({ id: z.string(), label: z.string() });
+
+/** A frozen answer whose checked form differs from it (a schema default fills `label`). */
+const STATIC_CATALOG = deepFreeze({ kinds: [{ name: 'call', label: 'Call' }, { name: 'email' }] });
+const STATIC_BAD_OUTPUT = deepFreeze({ count: 'not a number' });
 
 export const THING_IDS = ['0193a1b2-0000-7000-8000-000000000001', '0193a1b2-0000-7000-8000-000000000002'] as const;
 
@@ -112,6 +117,37 @@ export const testOperations: Operation[] = [
     output: z.object({ count: z.number() }),
     async handler() {
       return { count: 'not a number' } as unknown as { count: number };
+    },
+  }),
+  defineOperation({
+    id: 'testing.static_catalog',
+    method: 'get',
+    path: '/testing/static-catalog',
+    summary: 'Answer with the same frozen value every call (checked and serialized once)',
+    tags: ['Testing'],
+    scopes: [],
+    minRole: 'viewer',
+    stability: 'beta',
+    visibility: 'public',
+    mcp: { tool: 'testing', action: 'static_catalog' },
+    output: z.object({ kinds: z.array(z.object({ name: z.string(), label: z.string().default('unnamed') })) }),
+    async handler() {
+      return STATIC_CATALOG;
+    },
+  }),
+  defineOperation({
+    id: 'testing.static_bad_output',
+    method: 'get',
+    path: '/testing/static-bad-output',
+    summary: 'Answer with a frozen value that breaks its own schema',
+    tags: ['Testing'],
+    scopes: [],
+    minRole: 'viewer',
+    stability: 'beta',
+    visibility: 'public',
+    output: z.object({ count: z.number() }),
+    async handler() {
+      return STATIC_BAD_OUTPUT as unknown as { count: number };
     },
   }),
   defineOperation({
