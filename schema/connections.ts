@@ -1,7 +1,8 @@
 import { sql } from 'drizzle-orm';
-import { check, index, jsonb, pgTable, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import { check, index, jsonb, pgTable, primaryKey, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
 import { createdAt, tstz, workspaceRef } from './columns.js';
 import { workspaces } from './tenancy.js';
+import { interactions } from './warehouse-interactions.js';
 
 export const CONNECTION_STATUSES = ['pending', 'connected', 'disconnected'] as const;
 export type ConnectionStatus = (typeof CONNECTION_STATUSES)[number];
@@ -49,4 +50,24 @@ export const connections = pgTable(
     uniqueIndex('connections_workspace_type_name_idx').on(t.workspaceId, t.connectorType, t.displayName),
     check('connections_status_check', sql`${t.status} in ('pending', 'connected', 'disconnected')`),
   ],
+);
+
+/**
+ * Which connections hold a synced interaction that several of them see: a meeting on two members'
+ * calendars syncs as one interaction, so a cancellation read from one calendar (Google reports an
+ * attendee's removal that way too) only releases that calendar's hold, and the meeting goes when
+ * the last calendar holding it lets go.
+ */
+export const interactionHolders = pgTable(
+  'interaction_holders',
+  {
+    workspaceId: workspaceRef().references(() => workspaces.id, { onDelete: 'cascade' }),
+    interactionId: uuid('interaction_id')
+      .notNull()
+      .references(() => interactions.id, { onDelete: 'cascade' }),
+    connectionId: uuid('connection_id')
+      .notNull()
+      .references(() => connections.id, { onDelete: 'cascade' }),
+  },
+  (t) => [primaryKey({ columns: [t.interactionId, t.connectionId] }), index('interaction_holders_connection_idx').on(t.connectionId)],
 );

@@ -1,7 +1,7 @@
 import type { Queryable } from '../../platform/db/port.js';
 import type { PlannedPage } from './crm-ingest.js';
 import { domainOf, judgeCall, type CommsFilter } from './filters.js';
-import { deleteInteractions, linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
+import { holdInteractions, linkRosters, releaseInteractions, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
 import type { CalendarEvent } from './providers/google-calendar.js';
 
 /**
@@ -10,9 +10,10 @@ import type { CalendarEvent } from './providers/google-calendar.js';
  * at the calendar owner's email domain. The comms filter applies as call filters do (exclusions
  * first, suffix-aware domains); without a saved one only meetings with someone from outside are
  * kept (a calendar is mostly internal meetings, which are not customer data). All-day events are
- * not meetings; a canceled event removes the meeting it had become. Two members with the same
- * meeting on their calendars sync one interaction: it is keyed on the event's iCalUID (and, for an
- * instance of a series, its original start).
+ * not meetings. Two members with the same meeting on their calendars sync one interaction: it is
+ * keyed on the event's iCalUID (and, for an instance of a series, its original start), and each
+ * calendar holds it (interaction_holders); a canceled event releases this calendar's hold, and the
+ * meeting is removed once no calendar holds it.
  */
 export const SOURCE = 'google_calendar';
 
@@ -44,7 +45,14 @@ export function ownerDomainOf(events: readonly CalendarEvent[], known: string | 
   return known;
 }
 
-export async function planCalendarPage(db: Queryable, workspaceId: string, events: readonly CalendarEvent[], filter: CommsFilter | undefined, ownerDomain: string | null): Promise<PlannedPage> {
+export async function planCalendarPage(
+  db: Queryable,
+  target: { workspaceId: string; connectionId: string },
+  events: readonly CalendarEvent[],
+  filter: CommsFilter | undefined,
+  ownerDomain: string | null,
+): Promise<PlannedPage> {
+  const { workspaceId, connectionId } = target;
   const rules = { enabled: true, reps: [], ...(filter ?? DEFAULT_COMMS_FILTER) };
   const canceled: string[] = [];
   const drafts: InteractionDraft[] = [];
@@ -86,8 +94,9 @@ export async function planCalendarPage(db: Queryable, workspaceId: string, event
   return {
     result: { written: drafts.length, skipped, latestEventAt: latest },
     write: async (tx) => {
-      await writeInteractions(tx, workspaceId, SOURCE, drafts, links);
-      await deleteInteractions(tx, workspaceId, SOURCE, canceled);
+      const written = await writeInteractions(tx, workspaceId, SOURCE, drafts, links);
+      await holdInteractions(tx, workspaceId, connectionId, [...written.values()]);
+      await releaseInteractions(tx, workspaceId, SOURCE, connectionId, canceled);
     },
   };
 }

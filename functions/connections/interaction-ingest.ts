@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { accounts, contacts, interactions, participants, utterances, utteranceVectors } from '../../schema/index.js';
+import { accounts, contacts, interactionHolders, interactions, participants, utterances, utteranceVectors } from '../../schema/index.js';
 import type { InteractionKind } from '../../schema/warehouse-interactions.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
@@ -144,18 +144,51 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
   return new Map(upserted.map((r) => [r.externalId as string, r.id]));
 }
 
+const named = (workspaceId: string, source: string, externalIds: readonly string[]) =>
+  and(eq(interactions.workspaceId, workspaceId), eq(interactions.source, source), inArray(interactions.externalId, [...externalIds]));
+
 /**
  * Remove interactions the source says no longer exist (a canceled meeting); their transcripts and
- * participants go with them, and so do the vectors of texts no other utterance says.
+ * participants go with them, and so do the vectors of texts no other utterance says. With
+ * `unlessHeld`, those some connection still holds (interaction_holders) stay.
  */
-export async function deleteInteractions(tx: Queryable, workspaceId: string, source: string, externalIds: readonly string[]): Promise<number> {
+export async function deleteInteractions(tx: Queryable, workspaceId: string, source: string, externalIds: readonly string[], options: { unlessHeld?: boolean } = {}): Promise<number> {
   if (externalIds.length === 0) return 0;
+  const unheld = sql`not exists (select 1 from ${interactionHolders} h where h.interaction_id = ${interactions.id})`;
   const gone = await tx
     .delete(interactions)
-    .where(and(eq(interactions.workspaceId, workspaceId), eq(interactions.source, source), inArray(interactions.externalId, [...externalIds])))
+    .where(options.unlessHeld ? and(named(workspaceId, source, externalIds), unheld) : named(workspaceId, source, externalIds))
     .returning({ id: interactions.id });
   if (gone.length > 0) await pruneOrphanVectors(tx, workspaceId);
   return gone.length;
+}
+
+/** Record that a connection holds these interactions (a meeting on its calendar); holding twice changes nothing. */
+export async function holdInteractions(tx: Queryable, workspaceId: string, connectionId: string, interactionIds: readonly string[]): Promise<void> {
+  if (interactionIds.length === 0) return;
+  await tx
+    .insert(interactionHolders)
+    .values(interactionIds.map((interactionId) => ({ workspaceId, interactionId, connectionId })))
+    .onConflictDoNothing();
+}
+
+/**
+ * A connection lets go of interactions its source says are gone for it (a canceled meeting, or
+ * this member taken off it); those no other connection still holds are removed. Interactions
+ * synced before holders were kept have none, so they go with the first release, as they did.
+ */
+export async function releaseInteractions(tx: Queryable, workspaceId: string, source: string, connectionId: string, externalIds: readonly string[]): Promise<number> {
+  if (externalIds.length === 0) return 0;
+  await tx
+    .delete(interactionHolders)
+    .where(
+      and(
+        eq(interactionHolders.workspaceId, workspaceId),
+        eq(interactionHolders.connectionId, connectionId),
+        inArray(interactionHolders.interactionId, tx.select({ id: interactions.id }).from(interactions).where(named(workspaceId, source, externalIds))),
+      ),
+    );
+  return deleteInteractions(tx, workspaceId, source, externalIds, { unlessHeld: true });
 }
 
 /**

@@ -192,7 +192,7 @@ function calendarSource(services: Services, connection: ConnectionRow, secrets: 
         page = await client.page(start);
       }
       const ownerDomain = ownerDomainOf(page.events, start.ownerDomain);
-      const planned = await planCalendarPage(services.db, connection.workspaceId, page.events, filter, ownerDomain);
+      const planned = await planCalendarPage(services.db, { workspaceId: connection.workspaceId, connectionId: connection.id }, page.events, filter, ownerDomain);
       const done = page.nextPageToken === null;
       return {
         cursor: done ? { timeMin: start.timeMin, syncToken: page.nextSyncToken ?? start.syncToken, pageToken: null, ownerDomain } : { ...start, pageToken: page.nextPageToken, ownerDomain },
