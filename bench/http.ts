@@ -43,7 +43,8 @@ interface Target {
   baseline: '/bare' | '/bare/openapi.json';
   gzip?: boolean;
   revalidate?: boolean;
-  minRatio: number;
+  /** null: measured for the record, no target (the 304 is what a caching client costs). */
+  minRatio: number | null;
   maxP99: number | null;
 }
 
@@ -52,7 +53,7 @@ const TARGETS: readonly Target[] = [
   { name: 'GET /search/fields (API key)', path: '/api/platform/v1/search/fields', authenticated: true, baseline: '/bare', minRatio: 0.1, maxP99: 15 },
   { name: 'GET /openapi.json', path: OPENAPI_PATH, authenticated: false, baseline: '/bare/openapi.json', minRatio: 0.5, maxP99: null },
   { name: 'GET /openapi.json (gzip accepted)', path: OPENAPI_PATH, authenticated: false, baseline: '/bare/openapi.json', gzip: true, minRatio: 0.5, maxP99: null },
-  { name: 'GET /openapi.json (If-None-Match: 304)', path: OPENAPI_PATH, authenticated: false, baseline: '/bare', revalidate: true, minRatio: 0.5, maxP99: null },
+  { name: 'GET /openapi.json (If-None-Match: 304)', path: OPENAPI_PATH, authenticated: false, baseline: '/bare', revalidate: true, minRatio: null, maxP99: null },
 ];
 
 interface Ready {
@@ -146,7 +147,7 @@ async function measure(seconds: number): Promise<void> {
       const route = await load(`${base}${target.path}`, headers, seconds, target.revalidate ? 304 : 200);
       const ratio = route.rps / bare.rps;
       const counts = ready.statements[target.name] ?? { total: NaN, auth: NaN };
-      const met = ratio >= target.minRatio && (target.maxP99 === null || route.p99 <= target.maxP99) && counts.auth === 0;
+      const met = (target.minRatio === null || ratio >= target.minRatio) && (target.maxP99 === null || route.p99 <= target.maxP99) && counts.auth === 0;
       rows.push({
         route: target.name,
         'req/s': Math.round(route.rps),
@@ -158,7 +159,10 @@ async function measure(seconds: number): Promise<void> {
         'statements/request': counts.total,
         'auth statements': counts.auth,
         errors: route.errors,
-        target: `≥ ${target.minRatio * 100}%${target.maxP99 === null ? '' : `, p99 ≤ ${target.maxP99} ms`}, 0 auth statements: ${met ? 'met' : 'NOT met'}`,
+        target:
+          target.minRatio === null
+            ? 'none (for the record)'
+            : `≥ ${target.minRatio * 100}%${target.maxP99 === null ? '' : `, p99 ≤ ${target.maxP99} ms`}, 0 auth statements: ${met ? 'met' : 'NOT met'}`,
       });
     }
     printTable(`HTTP hot path: autocannon, 10 connections, ${seconds} s per run, each route beside a bare Hono route in the same server process`, rows);
