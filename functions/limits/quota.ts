@@ -37,13 +37,30 @@ async function capFor(db: Queryable, workspaceId: string, family: QuotaFamily): 
   return override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
 }
 
-/** The family's standing this month, or null when the family is not metered for this workspace (one statement). */
-export async function readQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
-  const [row] = await db
+/**
+ * The quota read, built once per database (or transaction) and run with placeholders: setup/status
+ * runs it on every call, and building drizzle's SQL cost about as much as PGlite running it.
+ */
+const quotaReads = new WeakMap<Queryable, ReturnType<typeof prepareQuotaRead>>();
+const prepareQuotaRead = (db: Queryable) =>
+  db
     .select({ overrides: workspaces.quotaOverrides, used: usageCounters.used })
     .from(workspaces)
-    .leftJoin(usageCounters, and(eq(usageCounters.workspaceId, workspaces.id), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))))
-    .where(eq(workspaces.id, workspaceId));
+    .leftJoin(
+      usageCounters,
+      and(eq(usageCounters.workspaceId, workspaces.id), eq(usageCounters.family, sql.placeholder('family')), eq(usageCounters.period, sql.placeholder('period'))),
+    )
+    .where(eq(workspaces.id, sql.placeholder('workspaceId')))
+    .prepare('quota_read');
+
+/** The family's standing this month, or null when the family is not metered for this workspace (one statement). */
+export async function readQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
+  let read = quotaReads.get(db);
+  if (!read) {
+    read = prepareQuotaRead(db);
+    quotaReads.set(db, read);
+  }
+  const [row] = await read.execute({ workspaceId, family, period: periodOf(now) });
   const override = row?.overrides?.[family];
   const limit = override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
   if (limit === null) return null;

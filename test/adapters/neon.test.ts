@@ -7,6 +7,7 @@ import { WebSocket, WebSocketServer } from 'ws';
 import { authenticateApiKey, createApiKey } from '../../functions/identity/api-keys.js';
 import { lastUsedRecorder } from '../../functions/identity/credential-cache.js';
 import { createWorkspace, ensureMembership, ensureUser, findMembership } from '../../functions/identity/members.js';
+import { consumeQuota, readQuota } from '../../functions/limits/quota.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, wrapPglite, type PgliteHandle } from '../../platform/db/pglite.js';
@@ -151,6 +152,11 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
     expect(row?.lastUsedAt?.getTime()).toBe(now.getTime());
 
     await expect(authenticateApiKey(neon.db, `cip_${'x'.repeat(40)}`, now)).rejects.toBeInstanceOf(ApiError);
+
+    // The quota read is a named prepared statement: run it twice on the pool (a connection prepares it once).
+    for (let i = 0; i < 2; i++) expect(await readQuota(neon.db, workspaceId, 'optimizer', now)).toMatchObject({ limit: 1000, used: 0, remaining: 1000 });
+    await consumeQuota(neon.db, workspaceId, 'optimizer', now);
+    expect(await readQuota(neon.db, workspaceId, 'optimizer', now)).toMatchObject({ used: 1, remaining: 999 });
   });
 
   it('commits a transaction and rolls one back', async () => {
