@@ -4,19 +4,27 @@
  * of serving a stale copy of something a caller mutated.
  */
 const serialized = new WeakMap<object, string>();
+const staticValues = new WeakSet<object>();
 
-/** Freeze a plain value and everything it holds; returns it for chaining. */
+/** Freeze a plain value and everything it holds, and mark it static; returns it for chaining. */
 export function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    Object.freeze(value);
-    for (const inner of Object.values(value)) deepFreeze(inner);
+  if (value !== null && typeof value === 'object') {
+    freezeAll(value);
+    staticValues.add(value);
   }
   return value;
 }
 
-/** Whether a value is an object frozen with deepFreeze (or a frozen primitive-free object). */
+function freezeAll(value: object, seen = new Set<object>()): void {
+  if (seen.has(value)) return;
+  seen.add(value);
+  Object.freeze(value);
+  for (const inner of Object.values(value)) if (inner !== null && typeof inner === 'object') freezeAll(inner, seen);
+}
+
+/** Whether a value was made static by deepFreeze (a shallow Object.freeze does not count). */
 export function isStatic(value: unknown): value is object {
-  return value !== null && typeof value === 'object' && Object.isFrozen(value);
+  return value !== null && typeof value === 'object' && staticValues.has(value);
 }
 
 /** JSON.stringify, kept per static value: the second request serves the first one's text. */
