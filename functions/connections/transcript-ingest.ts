@@ -94,6 +94,10 @@ export async function embedTranscripts(
       if (!firstSaidIn.has(hash)) firstSaidIn.set(hash, { text: u.text, transcript });
     }
   });
+  // Read before the write's transaction: a vector pruned in between (pruneOrphanVectors) would leave
+  // these utterances without one. Nothing prunes while transcripts are ingested today (only calendar
+  // cancellations delete interactions, and meetings carry no transcript); a path that deletes
+  // transcripts must re-check inside the write or lock the vectors it relies on.
   const known = await storedTexts(store, embedder.id, [...firstSaidIn.keys()]);
   const pending = [...firstSaidIn].filter(([hash]) => !known.has(hash));
   const vectors = pending.length === 0 ? [] : await embedder.embed(pending.map(([, p]) => p.text), signal ? { signal } : undefined);
