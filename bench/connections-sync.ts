@@ -6,7 +6,8 @@
  * - Baseline: `loadDemoCorpus` at 1x into an empty in-memory PGlite (COPY, local embedder):
  *   warehouse rows written per second.
  * - Gong: a sync of calls with transcripts from the local fake Gong (test/support/fake-providers.ts,
- *   a real HTTP server) through the real engine and local transport: interactions, participants,
+ *   a real HTTP server, run seeded in a child process as a real provider is elsewhere:
+ *   bench/fake-provider-process.ts) through the real engine and local transport: interactions, participants,
  *   transcript turns and utterances (the customer's sentences embedded by the same local embedder)
  *   per second. HubSpot: companies, contacts and deals per second. "Rows" are counted the same way
  *   on both sides: rows of warehouse tables written for the workspace.
@@ -17,6 +18,8 @@
  *
  *   node --expose-gc --import tsx bench/connections-sync.ts [--quick]
  */
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
 import { sql } from 'drizzle-orm';
 import { newId } from '../platform/ids.js';
 import { openPglite } from '../platform/db/pglite.js';
@@ -26,11 +29,12 @@ import { createWorkspace } from '../functions/identity/members.js';
 import { startSync } from '../functions/connections/sync.js';
 import { connections } from '../schema/index.js';
 import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
-import { FakeGong, FakeHubSpot, type GongFakeCall } from '../test/support/fake-providers.js';
+import type { FakeProviderReady } from './fake-provider-process.js';
+import { SEED_NOW } from './fake-provider-seeds.js';
 import { openEmptyBenchApp } from './engine.js';
 import { printTable } from './report.js';
 
-const NOW = new Date('2026-06-01T12:00:00.000Z');
+const NOW = SEED_NOW;
 const WAREHOUSE = ['accounts', 'contacts', 'deals', 'interactions', 'participants', 'transcript_turns', 'utterances'] as const;
 
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
@@ -49,33 +53,6 @@ async function loaderRate(): Promise<{ rows: number; ms: number }> {
   }
 }
 
-/** A call with `sentences` sentences, alternating rep and customer, in turns of four. */
-function gongCall(i: number, sentences: number): GongFakeCall {
-  const monologues = [];
-  for (let s = 0; s < sentences; s += 4) {
-    const customer = (s / 4) % 2 === 1;
-    monologues.push({
-      speakerId: customer ? 'c' : 'r',
-      sentences: Array.from({ length: Math.min(4, sentences - s) }, (_, k) => ({
-        start: (s + k) * 5000,
-        end: (s + k) * 5000 + 4000,
-        text: customer ? `Call ${i}: our team ${['needs SSO', 'worries about price', 'wants the EU region', 'asks about onboarding'][(i + s + k) % 4]} before we sign, point ${s + k}.` : `Rep line ${s + k} of call ${i}.`,
-      })),
-    });
-  }
-  return {
-    id: String(100000 + i),
-    title: `Customer call ${i}`,
-    started: new Date(NOW.getTime() - (i + 1) * 60_000).toISOString(),
-    duration: 1800,
-    parties: [
-      { id: 'r', emailAddress: 'rep@seller.test', name: 'Rep', affiliation: 'Internal', speakerId: 'r' },
-      { id: 'c', emailAddress: `buyer${i % 50}@customer${i % 50}.test`, name: 'Buyer', affiliation: 'External', speakerId: 'c' },
-    ],
-    transcript: monologues,
-  };
-}
-
 interface SyncFigures {
   rows: number;
   ms: number;
@@ -86,11 +63,19 @@ interface SyncFigures {
   heapRetainedMb: number | null;
 }
 
-async function timedSync(kind: 'gong' | 'hubspot', seed: (hubspot: FakeHubSpot, gong: FakeGong) => void): Promise<SyncFigures> {
-  const hubspot = await new FakeHubSpot().start();
-  const gong = await new FakeGong().start();
-  seed(hubspot, gong);
-  const app = await openEmptyBenchApp({ env: { HUBSPOT_API_BASE_URL: hubspot.url, GONG_API_BASE_URL: gong.url } });
+/** A seeded fake provider in a child process (bench/fake-provider-process.ts), stopped by `stop`. */
+async function spawnFake(kind: 'gong' | 'hubspot', count: number): Promise<FakeProviderReady & { stop(): void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fake-provider-process.ts', import.meta.url).pathname, kind, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`the fake ${kind} exited (${code})`)));
+  });
+  return { ...(JSON.parse(line) as FakeProviderReady), stop: () => child.kill() };
+}
+
+async function timedSync(kind: 'gong' | 'hubspot', count: number): Promise<SyncFigures> {
+  const fake = await spawnFake(kind, count);
+  const app = await openEmptyBenchApp({ env: kind === 'gong' ? { GONG_API_BASE_URL: fake.url } : { HUBSPOT_API_BASE_URL: fake.url } });
   try {
     const { services, queue, workspaceId } = app;
     const id = newId();
@@ -101,9 +86,9 @@ async function timedSync(kind: 'gong' | 'hubspot', seed: (hubspot: FakeHubSpot, 
       status: 'connected',
       createdBy: newId(),
       caller: {},
-      fields: kind === 'gong' ? { api_id: gong.accessKey } : {},
+      fields: fake.apiId ? { api_id: fake.apiId } : {},
       config: kind === 'gong' ? { call_filters: { enabled: false, external_only: false, reps: [], exclude_participants: [], exclude_domains: [] }, crm_recency: { window: 'all' } } : { crm_recency: { window: 'all' } },
-      credentialsSealed: await services.secretBox.seal(JSON.stringify({ api_key: kind === 'gong' ? gong.secret : hubspot.token })),
+      credentialsSealed: await services.secretBox.seal(JSON.stringify({ api_key: fake.apiKey })),
     });
     gc();
     const heapStart = process.memoryUsage().heapUsed;
@@ -129,18 +114,7 @@ async function timedSync(kind: 'gong' | 'hubspot', seed: (hubspot: FakeHubSpot, 
     return { rows: Number(counts[0]?.n ?? 0), ms, stages: Number(run.pages) + 1, heapStartMb: heapStart / 2 ** 20, heapPeakMb: heapPeak / 2 ** 20, heapRetainedMb: canGc ? (heapEnd - heapStart) / 2 ** 20 : null };
   } finally {
     await app.close();
-    await hubspot.stop();
-    await gong.stop();
-  }
-}
-
-function seedContacts(hubspot: FakeHubSpot, count: number): void {
-  hubspot.objects.companies.push({ id: '1', properties: { name: 'Bulk Co', domain: 'bulk.test', createdate: NOW.toISOString(), hs_lastmodifieddate: NOW.toISOString() } });
-  for (let i = 0; i < count; i++) {
-    hubspot.objects.contacts.push({
-      id: String(10_000 + i),
-      properties: { firstname: `P${i}`, lastname: 'Bulk', email: `p${i}@bulk.test`, associatedcompanyid: '1', createdate: NOW.toISOString(), hs_lastmodifieddate: new Date(NOW.getTime() - count * 1000 + i * 1000).toISOString() },
-    });
+    fake.stop();
   }
 }
 
@@ -148,13 +122,11 @@ export async function benchConnectionSync(quick = false): Promise<Record<string,
   const calls = quick ? 100 : 300;
   const loader = await loaderRate();
   const loaderPerSecond = loader.rows / (loader.ms / 1000);
-  const gongRun = await timedSync('gong', (_h, gong) => {
-    for (let i = 0; i < calls; i++) gong.calls.push(gongCall(i, 40));
-  });
+  const gongRun = await timedSync('gong', calls);
   const crm = quick ? 2_000 : 10_000;
-  const hubspotRun = await timedSync('hubspot', (hubspot) => seedContacts(hubspot, crm));
-  const small = await timedSync('hubspot', (hubspot) => seedContacts(hubspot, 5_000));
-  const large = quick ? null : await timedSync('hubspot', (hubspot) => seedContacts(hubspot, 50_000));
+  const hubspotRun = await timedSync('hubspot', crm);
+  const small = await timedSync('hubspot', 5_000);
+  const large = quick ? null : await timedSync('hubspot', 50_000);
 
   const rate = (f: SyncFigures) => f.rows / (f.ms / 1000);
   const row = (name: string, f: SyncFigures | null, records: string) =>
