@@ -6,14 +6,16 @@ import { accounts, contacts } from './warehouse-accounts.js';
 import { SIDES, sqlInList, tsvector, type Side } from './warehouse-columns.js';
 import { deals } from './warehouse-deals.js';
 
-export const INTERACTION_KINDS = ['call', 'meeting', 'email'] as const;
+export const INTERACTION_KINDS = ['call', 'meeting', 'email', 'post'] as const;
 export type InteractionKind = (typeof INTERACTION_KINDS)[number];
 export const EMAIL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type EmailDirection = (typeof EMAIL_DIRECTIONS)[number];
 
 /**
- * The `interactions` surface: calls, meetings and emails, one row each. Transcripts hang off it
- * (turns, utterances); the row itself carries what filters and full-text search need.
+ * The `interactions` surface: calls, meetings, emails and posts, one row each. A post is one public
+ * social-media thread (the root post and its replies), kept like a call: one transcript turn per
+ * post, the reply authors on the external side. Transcripts hang off it (turns, utterances); the
+ * row itself carries what filters and full-text search need.
  */
 export const interactions = pgTable(
   'interactions',
@@ -27,17 +29,17 @@ export const interactions = pgTable(
     dealId: uuid('deal_id').references(() => deals.id, { onDelete: 'set null' }),
     /** Event time: when the call or meeting started, when the email was sent. */
     occurredAt: tstz('occurred_at').notNull(),
-    /** Null for email (it has no duration), never 0 as a stand-in. */
+    /** Null for email and post (they have no duration), never 0 as a stand-in. */
     durationSeconds: integer('duration_seconds'),
     /** Email only. */
     direction: text('direction').$type<EmailDirection>(),
-    /** e.g. gong, zoom, google_meet, gmail, outlook. */
+    /** e.g. gong, zoom, google_meet, gmail, outlook, bluesky. */
     source: text('source').notNull(),
     externalId: text('external_id'),
     /** Groups the emails of one conversation. */
     threadId: text('thread_id'),
     summary: text('summary'),
-    /** Full text of an email; calls and meetings keep their words in transcript_turns. */
+    /** Full text of an email; calls, meetings and posts keep their words in transcript_turns. */
     body: text('body'),
     participantCount: integer('participant_count'),
     externalParticipantCount: integer('external_participant_count'),

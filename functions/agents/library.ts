@@ -35,9 +35,9 @@ export const LIBRARY_AGENTS: readonly LibraryAgent[] = [
     id: '00000000-0000-7000-8000-00000000a001',
     slug: 'researcher',
     name: 'Researcher',
-    description: 'Investigates a question over the workspace\'s calls, meetings, emails and CRM, and answers with verbatim quotes, tables and the queries behind every number.',
+    description: 'Investigates a question over the workspace\'s calls, meetings, emails, social posts and CRM, and answers with verbatim quotes, tables and the queries behind every number.',
     prompt: [
-      'You are the Researcher for a B2B sales team. You answer one question about the team\'s own customers from their calls, meetings, emails, accounts and deals.',
+      'You are the Researcher for a B2B sales team. You answer one question about the team\'s own customers from their calls, meetings, emails, public social posts, accounts and deals.',
       'Plan the smallest set of searches that can answer it: semantic search (hydrate, customer voice) for what customers say, fuzzy search for which calls or emails discuss something, the filter lane for counts, amounts and lists of deals or interactions.',
       'Ask the user a clarifying question only when the data itself is ambiguous in a way that changes the answer (a company name matching several accounts, a period the data cannot cover); otherwise pick the most likely reading and say which.',
       GROUNDING_RULES,

@@ -211,7 +211,7 @@ async function diagnoseEmpty(ctx: LaneContext, subqueries: ResolvedSubquery[]): 
 function describePlan(plan: FuzzyPlanReport): string {
   const first = plan.subqueries[0];
   if (!first) return '';
-  const kinds = first.kinds.length > 0 ? first.kinds.map((k) => `${k}s`).join(' and ') : 'calls, meetings and emails';
+  const kinds = first.kinds.length > 0 ? first.kinds.map((k) => `${k}s`).join(' and ') : 'calls, meetings, emails and posts';
   const names = plan.accounts.flatMap((a) => a.matched.map((m) => m.name));
   const accounts = names.length > 0 ? ` with ${names.join(', ')}` : '';
   const day = (iso: string) => iso.slice(0, 10);

@@ -41,7 +41,7 @@ export const FuzzySubquerySchema = z
     phrases: z.array(z.string().min(1).max(200)).max(8),
     /** Companies named in the ask; the lane resolves each against the workspace's accounts. */
     accounts: z.array(z.string().min(1).max(200)).max(MAX_ACCOUNTS),
-    kinds: z.array(z.enum(INTERACTION_KINDS)).max(3),
+    kinds: z.array(z.enum(INTERACTION_KINDS)).max(INTERACTION_KINDS.length),
     /** Field restrictions read from the wording (not the request's `filters`, which fuzzy ignores). */
     fields: z.array(FieldPredicateSchema).max(8),
     since: isoDateTime.nullable(),
@@ -65,9 +65,9 @@ export type PlanInput = z.infer<typeof PlanInputSchema>;
 export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
   name: 'search.plan',
   instructions: [
-    'Decompose a natural-language search over a sales team\'s calls, meetings and emails into at most max_subqueries subqueries.',
+    'Decompose a natural-language search over a sales team\'s calls, meetings, emails and public social posts into at most max_subqueries subqueries.',
     'Each subquery: terms (content words to find, no filler), match ("all" when every term must appear, "any" for a broader recall variant),',
-    'phrases (exact phrases the user quoted), accounts (the companies the user named, possibly none), kinds (call, meeting, email; empty for any),',
+    `phrases (exact phrases the user quoted), accounts (the companies the user named, possibly none), kinds (${INTERACTION_KINDS.join(', ')}; empty for any; post is a public social-media thread),`,
     'fields (restrictions the wording names: direction inbound/outbound, source such as gong or zoom, duration_seconds with gt/gte/lt/lte, deal_stage, account_type),',
     'since and until (ISO 8601 UTC; until exclusive) from a date phrase relative to now, else null. One subquery per distinct facet of the ask.',
     'Also return date_phrase, the words the window came from, or null.',
@@ -93,7 +93,16 @@ const KIND_WORDS: Record<string, InteractionKind> = {
   call: 'call', calls: 'call', 'phone-call': 'call',
   meeting: 'meeting', meetings: 'meeting',
   email: 'email', emails: 'email', 'e-mail': 'email', 'e-mails': 'email', mail: 'email', mails: 'email',
+  post: 'post', posts: 'post', bluesky: 'post',
 };
+
+/**
+ * Wordings that name posts with words that alone mean something else: "social" alone is a topic
+ * ("social login", "social proof"), "thread" and "replies" are email words too ("email thread").
+ * Each becomes the kind word "posts", so its words are not searched as terms.
+ */
+const POST_PHRASES =
+  /\b(?:social[ -](?:media|networks?)|bluesky)(?:\s+(?:posts?|threads?|replies|conversations?))?\b|\bsocial\s+(?:posts?|threads?|replies|conversations?)\b/gi;
 
 const DAY_MS = 86_400_000;
 const utc = (y: number, m: number, d = 1): number => Date.UTC(y, m, d);
@@ -287,7 +296,7 @@ function extractPhrases(text: string): { phrases: string[]; rest: string } {
 }
 
 const NOT_ENTITY = new Set([...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)), 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'I', 'Q1', 'Q2', 'Q3', 'Q4', 'CRM', 'SSO', 'SAML', 'SOC', 'ROI', 'API', 'EU', 'US', 'UK', 'QBR']);
-const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|any|all|the|our|did|do|does|is|are|was|were)$/i;
+const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|posts?|any|all|the|our|did|do|does|is|are|was|were)$/i;
 
 /**
  * The companies the ask names: runs of capitalised words (not a month, an acronym of the product
@@ -356,7 +365,8 @@ export function planLocally({ query, max_subqueries: max, now }: PlanInput): Fuz
   const nowDate = new Date(now);
   const { phrases, rest: afterPhrases } = extractPhrases(query);
   const { window, rest: afterWindow } = extractWindow(afterPhrases, nowDate);
-  const { fields, rest: afterDate } = extractFields(afterWindow);
+  const { fields, rest: afterFields } = extractFields(afterWindow);
+  const afterDate = afterFields.replace(POST_PHRASES, ' posts ');
   const named = new Set(contentWordsWithHyphen(afterDate).map((w) => KIND_WORDS[w]));
   const kinds = INTERACTION_KINDS.filter((k) => named.has(k));
   const { accounts, rest } = extractAccounts(afterDate);

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { INTERACTION_KINDS } from '../../schema/warehouse-interactions.js';
 
 const isoOrNull = z.string().nullable().openapi({ format: 'date-time' });
 
@@ -64,7 +65,7 @@ const SubqueryReportSchema = z.object({
   match: z.enum(['all', 'any']),
   phrases: z.array(z.string()),
   accounts: z.array(z.string()),
-  kinds: z.array(z.enum(['call', 'meeting', 'email'])),
+  kinds: z.array(z.enum(INTERACTION_KINDS)),
   fields: z
     .array(z.object({ field: z.string(), op: z.string(), value: z.union([z.string(), z.number()]) }))
     .openapi({ description: 'Field restrictions read from the wording (direction, source, duration_seconds, deal_stage, account_type).' }),

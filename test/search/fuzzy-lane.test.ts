@@ -266,7 +266,7 @@ describe('data scope and empty_reason', () => {
     expect(data.corpus.empty_reason).toBe('no_match');
     expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'no_rows', dated_row_count: 0, max_timestamp: null });
     expect(data.detail.message).toMatch(/No rows matched/);
-    expect(data.detail.message).toContain('Searched calls, meetings and emails for [xylophonequartzite].');
+    expect(data.detail.message).toContain('Searched calls, meetings, emails and posts for [xylophonequartzite].');
   });
 
   it('no_match without reading anything when the query names nothing to search for', async () => {

@@ -54,11 +54,28 @@ describe('date phrases', () => {
 });
 
 describe('kinds, accounts, phrases and facets', () => {
-  it('reads the kinds of interaction asked for, and none when all three are', () => {
+  it('reads the kinds of interaction asked for, and none when every kind is', () => {
     expect(plan('calls about pricing').subqueries[0]!.kinds).toEqual(['call']);
     expect(plan('emails and meetings about pricing').subqueries[0]!.kinds).toEqual(['meeting', 'email']);
-    expect(plan('calls, meetings or emails about pricing').subqueries[0]!.kinds).toEqual([]);
+    expect(plan('calls, meetings or emails about pricing').subqueries[0]!.kinds).toEqual(['call', 'meeting', 'email']);
+    expect(plan('calls, meetings, emails or posts about pricing').subqueries[0]!.kinds).toEqual([]);
     expect(plan('pricing').subqueries[0]!.kinds).toEqual([]);
+  });
+
+  it('reads posts from post words, and from "social" or "bluesky" only where they name posts', () => {
+    const sq = (q: string) => plan(q).subqueries[0]!;
+    expect(sq('posts about pricing')).toMatchObject({ kinds: ['post'], terms: ['pricing'], accounts: [] });
+    expect(sq('Posts about pricing')).toMatchObject({ kinds: ['post'], terms: ['pricing'], accounts: [] });
+    expect(sq('social posts about pricing')).toMatchObject({ kinds: ['post'], terms: ['pricing'] });
+    expect(sq('social media threads about onboarding')).toMatchObject({ kinds: ['post'], terms: ['onboarding'] });
+    expect(sq('pricing on social-media')).toMatchObject({ kinds: ['post'], terms: ['pricing'] });
+    expect(sq('Bluesky replies about pricing')).toMatchObject({ kinds: ['post'], terms: ['pricing'], accounts: [] });
+    expect(sq('pricing complaints from bluesky')).toMatchObject({ kinds: ['post'], terms: ['pricing', 'complaints'], accounts: [] });
+    expect(sq('emails and posts about pricing').kinds).toEqual(['email', 'post']);
+    // Alone, these words mean something else: a topic, or an email's thread.
+    expect(sq('customers asking for social login')).toMatchObject({ kinds: [], terms: ['customers', 'asking', 'social', 'login'] });
+    expect(sq('email threads about pricing')).toMatchObject({ kinds: ['email'], terms: ['threads', 'pricing'] });
+    expect(sq('post-sale onboarding calls')).toMatchObject({ kinds: ['call'], terms: ['post-sale', 'onboarding'] });
   });
 
   it('names the companies (capitalised words, or the word after with/from/at), not the command or a month, and leaves their words for the lane to drop once resolved', () => {

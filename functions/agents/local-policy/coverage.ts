@@ -42,12 +42,12 @@ function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft)
   const to = day(row.max_occurred_at);
   const lines = ['', '### What this rests on'];
   if (!count) {
-    lines.push(`There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting or email'} data in this workspace yet, so nothing above can rest on it.`);
+    lines.push(`There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting, email or post'} data in this workspace yet, so nothing above can rest on it.`);
   } else {
     lines.push(
       surface === 'deals'
         ? `The CRM holds **${count}** deals, created from ${from} to ${to}; the figures above read all of them.`
-        : `The workspace holds **${count}** calls, meetings and emails, from ${from} to ${to}. Searches by meaning read only what people on the customer side said in calls and meetings; emails and both sides are searched by their words.`,
+        : `The workspace holds **${count}** calls, meetings, emails and posts, from ${from} to ${to}. Searches by meaning read only what people on the customer side said in calls, meetings and posts; emails and both sides are searched by their words.`,
     );
   }
   const stale = [...ctx.results.values()].some((r) => searchNotes(r).stale);

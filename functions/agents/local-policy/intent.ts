@@ -76,7 +76,7 @@ function lastCompany(asks: readonly string[], today: string): string | null {
 }
 
 const QUESTION_SCAFFOLD =
-  /\b(why|what|which|who|how|do|does|did|are|is|were|was|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|conversations?)\b/gi;
+  /\b(why|what|which|who|how|do|does|did|are|is|were|was|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?)\b/gi;
 
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {

@@ -1,5 +1,6 @@
 import { stemWord } from '../../../platform/model/local.js';
 import type { StepResult, ToolCall } from '../../../platform/model/port.js';
+import { INTERACTION_KINDS } from '../../../schema/warehouse-interactions.js';
 import type { AnswerDraft, BlockDraft } from '../answer.js';
 import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
@@ -137,7 +138,7 @@ function briefStep(ctx: PolicyContext, account: string, note: string | null): St
 
   lines.push(`### Where things stand with ${account}`);
   if (recentRows.length === 0) {
-    lines.push(`I found no calls, meetings or emails with ${account} in this workspace. ${staleNote(recent)}`.trim());
+    lines.push(`I found no calls, meetings, emails or posts with ${account} in this workspace. ${staleNote(recent)}`.trim());
   } else {
     const last = recentRows[0]!;
     lines.push(`The latest touchpoint is the ${String(last.kind)} **${String(last.title)}** on ${day(last.occurred_at) ?? 'an unknown date'}. The most recent interactions are in the table below.`);
@@ -238,7 +239,7 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
   if (account) filters.push({ field: 'account_name', op: 'eq', value: account.name });
   if (intent.since) filters.push({ field: 'occurred_at', op: 'gte', value: intent.since });
   if (intent.until) filters.push({ field: 'occurred_at', op: 'lt', value: intent.until });
-  if (filters.length === 0) filters.push({ field: 'kind', op: 'in', value: ['call', 'meeting', 'email'] });
+  if (filters.length === 0) filters.push({ field: 'kind', op: 'in', value: [...INTERACTION_KINDS] });
   const countQuery: Query = { surface: 'interactions', filters, metrics: [{ fn: 'count' }] };
   const listQuery: Query = { surface: 'interactions', filters, order_by: { field: 'occurred_at', dir: 'desc' }, limit: 10 };
   const counted = ctx.results.get('count');
@@ -246,7 +247,7 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
     return calls(call(ctx, 'count', countQuery), call(ctx, 'list', listQuery), ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name))] : []));
   }
   const n = rowsOf(counted)[0]?.count;
-  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings and emails'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${said(intent.windowPhrase)}` : ''}`;
+  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings, emails and posts'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${said(intent.windowPhrase)}` : ''}`;
   const lines: string[] = account?.note ? [account.note, ''] : [];
   const blocks: BlockDraft[] = [];
   if (typeof n !== 'number') {
@@ -421,11 +422,11 @@ function generalStep(ctx: PolicyContext): StepResult {
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'search', query));
   const rows = rowsOf(found);
   if (rows.length === 0) {
-    return finish({ text: `Nothing in the workspace's calls, meetings or emails matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(), content_blocks: [], follow_ups: [] });
+    return finish({ text: `Nothing in the workspace's calls, meetings, emails or posts matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(), content_blocks: [], follow_ups: [] });
   }
   const topic = topicWords(ctx.ask).join(' ');
   const quotes = externalTurnsOf(rows, 4).map((c) => quoteBlock(c, topic, 'context'));
-  const lines = [`These calls, meetings and emails match best (most relevant first):`, ''];
+  const lines = [`These calls, meetings, emails and posts match best (most relevant first):`, ''];
   for (const r of rows.slice(0, 8)) lines.push(`- ${day(r.occurred_at) ?? ''} ${String(r.kind)} **${String(r.title)}**${r.account_name ? ` (${String(r.account_name)})` : ''}`);
   if (quotes.length > 0) {
     lines.push('', 'What customers said in them:');

@@ -1,0 +1,2 @@
+ALTER TABLE "interactions" DROP CONSTRAINT "interactions_kind_check";--> statement-breakpoint
+ALTER TABLE "interactions" ADD CONSTRAINT "interactions_kind_check" CHECK ("interactions"."kind" in ('call', 'meeting', 'email', 'post'));
