@@ -95,6 +95,8 @@ export const EnvSchema = z
     /** Connectors: provider API bases (tests point them at local fakes) and OAuth clients. */
     HUBSPOT_API_BASE_URL: z.string().trim().url().default('https://api.hubapi.com'),
     GONG_API_BASE_URL: z.string().trim().url().default('https://api.gong.io'),
+    /** Bluesky's public AppView: public posts and threads, read without credentials. */
+    BLUESKY_API_BASE_URL: z.string().trim().url().default('https://public.api.bsky.app'),
     SALESFORCE_CLIENT_ID: optionalString,
     SALESFORCE_CLIENT_SECRET: optionalString,
     GOOGLE_CLIENT_ID: optionalString,

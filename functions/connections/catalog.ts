@@ -36,8 +36,6 @@ export interface ConnectorSpec {
   unavailable(config: AppConfig): string | null;
 }
 
-const SYNC_NOT_BUILT = (name: string) => `${name} sync is not available in this version yet: a connection would never fill the warehouse.`;
-
 export const CONNECTORS: readonly ConnectorSpec[] = [
   {
     type: 'hubspot',
@@ -110,18 +108,27 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
       !config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET ? 'This deployment has no Google OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).' : null,
   },
   {
-    type: 'g2_reviews',
-    name: 'G2 reviews',
+    type: 'bluesky',
+    name: 'Bluesky',
     category: 'social',
     authMethod: 'handle',
-    monogram: 'G2',
-    fields: [{ key: 'account_handle', label: 'G2 product handle', secret: false, placeholder: 'your-product', help: 'The part after g2.com/products/ in your product page URL.', resupplyOnReconnect: false }],
+    monogram: 'BS',
+    fields: [
+      {
+        key: 'account_handle',
+        label: 'Bluesky handle',
+        secret: false,
+        placeholder: 'yourcompany.com',
+        help: 'Your company\u2019s account, as in its profile link (bsky.app/profile/yourcompany.com): yourcompany.com or yourcompany.bsky.social, with or without the @. Only public posts are read; nothing is posted.',
+        resupplyOnReconnect: false,
+      },
+    ],
     keyUrl: null,
-    single_instance: true,
+    single_instance: false,
     ownership: 'workspace',
-    description: 'Public reviews of your product, as customer voice.',
-    dataStreams: ['reviews'],
-    unavailable: () => SYNC_NOT_BUILT('G2'),
+    description: 'Public conversations of your company\u2019s Bluesky account: the threads it starts or joins, with the replies people write, as customer voice.',
+    dataStreams: ['threads'],
+    unavailable: () => null,
   },
   {
     type: 'call_webhook',

@@ -10,7 +10,7 @@ import { connectFields, validateWithProvider } from './credentials.js';
 import { beginOAuth } from './oauth-flow.js';
 import { CallFiltersSchema, CommsFilterSchema, configOf, CrmRecencySchema, type ConnectionConfig } from './filters.js';
 import { healthOf, syncRunView } from './health.js';
-import { connectionOfType, getConnection, pendingOf, updateConnection, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
+import { connectionOfAccount, connectionOfType, getConnection, pendingOf, updateConnection, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
 import {
   CatalogEntrySchema,
   ConnectBody,
@@ -183,7 +183,8 @@ export const connectOp = defineOperation({
     const unavailable = spec.unavailable(services.config);
     if (unavailable) throw new ApiError('connector_not_connectable', unavailable, { connector_type: spec.type });
     if (input.call_filters && spec.category !== 'calls') throw new ApiError('invalid_argument', `call_filters apply to call recorders; ${spec.name} is a ${spec.category} source.`, { field: 'call_filters' });
-    const { secrets, fields } = connectFields(spec, input, 'connect');
+    const { secrets, fields: given } = connectFields(spec, input, 'connect');
+    let fields = given;
     const now = services.clock.now();
     if (spec.single_instance) {
       const existing = await connectionOfType(services.db, caller.workspaceId, spec.type);
@@ -208,7 +209,7 @@ export const connectOp = defineOperation({
     }
     const signingSecret = spec.authMethod === 'webhook' ? generateWebhookSecret() : null;
     if (signingSecret) secrets.signing_secret = signingSecret;
-    else await validateWithProvider(services, spec, fields, secrets);
+    else fields = await validateWithProvider(services, spec, fields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
     const config: ConnectionConfig = input.call_filters ? { call_filters: input.call_filters } : {};
     const paused = spec.category === 'calls' && !config.call_filters;
@@ -217,7 +218,12 @@ export const connectOp = defineOperation({
     const nextSyncAt = paused || !pull ? null : new Date(now.getTime() + syncIntervalMs(services.config));
     const outcome = await services.engine.transaction(async (scope) => {
       await scope.tx.execute(lockSource(caller.workspaceId, spec.type));
-      const existing = spec.single_instance ? await connectionOfType(scope.tx, caller.workspaceId, spec.type) : undefined;
+      // One connection per instance: the source's, or for a handle source the account's (connecting it again restores that one).
+      const existing = spec.single_instance
+        ? await connectionOfType(scope.tx, caller.workspaceId, spec.type)
+        : fields.account_did
+          ? await connectionOfAccount(scope.tx, caller.workspaceId, spec.type, fields.account_did)
+          : undefined;
       if (existing && existing.status !== 'disconnected') return { already: existing as ConnectionRow };
       const values = {
         status: 'connected' as const,
@@ -355,10 +361,12 @@ export const reconnectOp = defineOperation({
       return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, pending, services.config, now), authorize_url: authorizeUrl, sync_run_id: null, ingest: null };
     }
     const { secrets, fields } = connectFields(spec, input, 'reconnect');
-    const mergedFields = { ...row.fields, ...fields };
+    let mergedFields: Record<string, string> = { ...row.fields, ...fields };
+    // A handle given again names the account anew; otherwise the stored account id is checked.
+    if (fields.account_handle) delete mergedFields.account_did;
     const signingSecret = spec.authMethod === 'webhook' ? generateWebhookSecret() : null;
     if (signingSecret) secrets.signing_secret = signingSecret;
-    else await validateWithProvider(services, spec, mergedFields, secrets);
+    else mergedFields = await validateWithProvider(services, spec, mergedFields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
     const paused = pausedReason(row) !== null || isPushed(row);
     const outcome = await services.engine.transaction(async (scope) => {

@@ -16,7 +16,7 @@ import { updateConnection } from './repository.js';
 import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
 import { pausedReason, SealedCredentials } from './sync-sources.js';
 import { touchFreshness } from './sync.js';
-import { embedTranscripts, withTranscripts, writeTranscripts, type EmbeddedTranscript } from './transcript-ingest.js';
+import { embedTranscripts, sentencesOf, withTranscripts, writeTranscripts, type EmbeddedTranscript } from './transcript-ingest.js';
 
 /**
  * The webhook source: a workspace's own systems push calls (with transcripts) and emails to the
@@ -75,9 +75,6 @@ const EmailItem = z
   .strict();
 export const PushBody = z.object({ items: z.array(z.discriminatedUnion('type', [CallItem, EmailItem])).min(1).max(MAX_ITEMS) }).strict();
 export type PushItem = z.infer<typeof PushBody>['items'][number];
-
-/** Sentences of a pushed turn: split after ., ! or ? followed by a space. */
-const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?])\s+/).filter((s) => s.trim() !== '');
 
 async function verify(services: Services, secret: string, headers: { id?: string; timestamp?: string; signature?: string }, body: string): Promise<void> {
   if (!headers.id || !headers.timestamp || !headers.signature) {

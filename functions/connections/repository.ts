@@ -63,6 +63,17 @@ export async function connectionOfType(db: Queryable, workspaceId: string, conne
 }
 
 /** A member's own pending (consent not completed) connection of a type, if any. */
+/** The connection of one provider account (a handle source names its account by a stable id), live ones first. */
+export async function connectionOfAccount(db: Queryable, workspaceId: string, connectorType: string, accountId: string): Promise<ConnectionRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(connections)
+    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType), sql`${connections.fields}->>'account_did' = ${accountId}`))
+    .orderBy(sql`${connections.status} = 'disconnected'`, desc(connections.createdAt))
+    .limit(1);
+  return row;
+}
+
 export async function pendingOf(db: Queryable, workspaceId: string, connectorType: string, userId: string): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()

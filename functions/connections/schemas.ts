@@ -90,7 +90,7 @@ export const ConnectBody = z
     connector_type: z.string().min(1).max(64).openapi({ description: 'The catalog `type`.' }),
     api_key: z.string().trim().min(1).max(4096).optional().openapi({ description: 'api_key sources: the secret (never returned).' }),
     api_id: z.string().trim().min(1).max(512).optional().openapi({ description: 'Where the catalog declares it (Gong: the access key).' }),
-    account_handle: z.string().trim().min(1).max(200).optional().openapi({ description: 'handle sources.' }),
+    account_handle: z.string().trim().min(1).max(300).optional().openapi({ description: 'handle sources (Bluesky: `acme.com`, `@acme.bsky.social`, a `bsky.app/profile/…` link or a `did:plc:`). Checked with the provider and pinned to the account\u2019s stable id; connecting the same account again is `already_connected`.' }),
     display_name: z.string().trim().min(1).max(120).optional(),
     call_filters: CallFiltersSchema.optional().openapi({ description: 'Call recorders: saved atomically with the connection; `{enabled: false}` opts out. Without it the calls source stays paused until a decision is saved.' }),
   })
@@ -116,7 +116,7 @@ export const ReconnectBody = z
   .object({
     api_key: z.string().trim().min(1).max(4096).optional(),
     api_id: z.string().trim().min(1).max(512).optional(),
-    account_handle: z.string().trim().min(1).max(200).optional(),
+    account_handle: z.string().trim().min(1).max(300).optional().openapi({ description: 'handle sources: optional; given, it names the account anew, else the stored account is checked again.' }),
   })
   .strict();
 
@@ -144,6 +144,14 @@ const CallStats = z.object({
   latest_call_at: isoTimestamp().nullable(),
 });
 
+const SocialStats = z.object({
+  threads: z.number().int().nullable().openapi({ description: 'Conversations kept (each holds someone other than the account).' }),
+  posts: z.number().int().nullable().openapi({ description: 'Posts in them, the account\u2019s own included.' }),
+  people: z.number().int().nullable().openapi({ description: 'Distinct people other than the account who wrote in them.' }),
+  embedded_utterances: z.number().int().nullable(),
+  latest_thread_at: isoTimestamp().nullable(),
+});
+
 export const ConnectionSummarySchema = z
   .object({
     connection_id: z.uuid(),
@@ -152,6 +160,7 @@ export const ConnectionSummarySchema = z
     last_synced_at: isoTimestamp().nullable(),
     crm: CrmStats.nullable(),
     calls: CallStats.nullable(),
+    social: SocialStats.nullable().openapi({ description: 'Social sources (Bluesky).' }),
     computed_at: isoTimestamp(),
   })
   .openapi('ConnectionSummary');

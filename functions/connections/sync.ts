@@ -17,7 +17,8 @@ import { openSyncSource, pausedReason, type SyncSource } from './sync-sources.js
  * How a provider failure shows (the run's `error_reason`, the connection's health):
  *   auth        401/403: the run fails, the connection needs_reauth until a reconnect
  *   rate_limit  429: the page waits out Retry-After (rate_limited meanwhile), up to 12 waits a sync
- *   config      another 4xx on one stream: that stream fails, the others go on (degraded)
+ *   config      another 4xx on one stream: that stream fails, the others go on (degraded);
+ *               when every stream failed so, the run fails (error)
  *   transient   5xx or unreachable: the page is retried with backoff, the run fails after 5 tries
  *   unknown     a malformed answer: retried like transient, then fails
  */
@@ -142,6 +143,16 @@ export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
 async function finish(ctx: Ctx, connection: ConnectionRow, source: SyncSource, streams: SyncState['streams'], now: Date): Promise<StageResult<SyncState>> {
   const interval = syncIntervalMs(ctx.services.config);
   const surfaces = [...new Set(source.streams.map((s) => source.surfaceOf(s)).filter((s) => s !== null))];
+  const failedStreams = streams.filter((s) => s.failed);
+  if (streams.length > 0 && failedStreams.length === streams.length) {
+    // Nothing came through: the sync failed (error), it did not half-succeed (degraded).
+    const reason = failedStreams[0]?.error_reason ?? 'unknown';
+    return {
+      fail: { code: reason, message: `Every stream failed (${failedStreams.map((s) => s.name).join(', ')}); the first failed for: ${reason}.` },
+      state: { streams },
+      effects: async ({ tx }) => void (await setConnection(tx, connection, { nextSyncAt: new Date(now.getTime() + interval), updatedAt: now })),
+    };
+  }
   return {
     complete: true,
     state: { streams },

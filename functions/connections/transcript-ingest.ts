@@ -26,7 +26,7 @@ export interface SpokenTurn {
   sentences: string[];
 }
 
-interface TurnRow {
+export interface TurnRow {
   index: number;
   speaker: string | null;
   email: string | null;
@@ -36,7 +36,7 @@ interface TurnRow {
   text: string;
 }
 
-interface UtteranceRow {
+export interface UtteranceRow {
   index: number;
   turnIndex: number;
   side: 'internal' | 'external';
@@ -63,6 +63,23 @@ export interface VectorStoreScope {
   workspaceId: string;
 }
 
+/** Sentences of a written turn (a pushed call's turn, a post): split after ., ! or ? followed by a space. */
+export const sentencesOf = (text: string): string[] => text.split(/(?<=[.!?])\s+/).filter((s) => s.trim() !== '');
+
+/** A transcript as it is stored: turns without words dropped, positions counted across the whole transcript. */
+export function shapeTranscript(spoken: readonly SpokenTurn[]): { turns: TurnRow[]; said: UtteranceRow[] } {
+  const turns: TurnRow[] = [];
+  const said: UtteranceRow[] = [];
+  for (const t of spoken) {
+    const sentences = t.sentences.map((s) => s.trim()).filter((s) => s !== '');
+    if (sentences.length === 0) continue;
+    const turnIndex = turns.length;
+    turns.push({ index: turnIndex, speaker: t.speaker, email: t.email, side: t.side, startedAt: t.startedAt, endedAt: t.endedAt, text: sentences.join(' ') });
+    for (const text of sentences) said.push({ index: said.length, turnIndex, side: t.side, speaker: t.speaker, text });
+  }
+  return { turns, said };
+}
+
 /**
  * Split turns into rows and embed the customer's sentences the store lacks, for many calls in one
  * embedder call: a text said in several calls (or already stored) is embedded once.
@@ -73,18 +90,7 @@ export async function embedTranscripts(
   transcripts: readonly (readonly SpokenTurn[])[],
   signal?: AbortSignal,
 ): Promise<EmbeddedTranscript[]> {
-  const shaped = transcripts.map((spoken) => {
-    const turns: TurnRow[] = [];
-    const said: UtteranceRow[] = [];
-    for (const t of spoken) {
-      const sentences = t.sentences.map((s) => s.trim()).filter((s) => s !== '');
-      if (sentences.length === 0) continue;
-      const turnIndex = turns.length;
-      turns.push({ index: turnIndex, speaker: t.speaker, email: t.email, side: t.side, startedAt: t.startedAt, endedAt: t.endedAt, text: sentences.join(' ') });
-      for (const text of sentences) said.push({ index: said.length, turnIndex, side: t.side, speaker: t.speaker, text });
-    }
-    return { turns, said };
-  });
+  const shaped = transcripts.map(shapeTranscript);
   // Each new text once, with the first transcript that says it.
   const firstSaidIn = new Map<string, { text: string; transcript: number }>();
   shaped.forEach((s, transcript) => {

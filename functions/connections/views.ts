@@ -66,7 +66,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
   const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
   const nullCalls = { calls: null, emails: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
   if (spec.category === 'crm') {
-    if (!synced) return { ...base, crm: nullCrm, calls: null };
+    if (!synced) return { ...base, crm: nullCrm, calls: null, social: null };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select
@@ -88,10 +88,11 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         latest_record_at: iso(toDate(r?.latest_record_at)),
       },
       calls: null,
+      social: null,
     };
   }
   if (spec.category === 'calls') {
-    if (!synced) return { ...base, crm: null, calls: nullCalls };
+    if (!synced) return { ...base, crm: null, calls: nullCalls, social: null };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select count(*) filter (where i.kind <> 'email') as calls,
@@ -115,7 +116,34 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         embedded_utterances: count(r?.embedded_utterances),
         latest_call_at: iso(toDate(r?.latest_call_at)),
       },
+      social: null,
     };
   }
-  return { ...base, crm: null, calls: null };
+  if (spec.category === 'social') {
+    if (!synced) return { ...base, crm: null, calls: null, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
+    const [r] = await queryRows<Record<string, unknown>>(
+      db,
+      // The threads this connection holds: two of the workspace's accounts in one thread share it.
+      sql`with held as (select i.id, i.occurred_at from interactions i join interaction_holders h on h.interaction_id = i.id
+                        where i.workspace_id = ${row.workspaceId} and i.source = ${source} and h.connection_id = ${row.id})
+          select (select count(*) from held) as threads,
+                 (select count(*) from transcript_turns t where t.interaction_id in (select id from held)) as posts,
+                 (select count(distinct p.name) from participants p where p.interaction_id in (select id from held) and p.side = 'external') as people,
+                 (select count(*) from utterances u where u.interaction_id in (select id from held) and u.embedder is not null) as embedded_utterances,
+                 (select max(occurred_at) from held) as latest_thread_at`,
+    );
+    return {
+      ...base,
+      crm: null,
+      calls: null,
+      social: {
+        threads: count(r?.threads),
+        posts: count(r?.posts),
+        people: count(r?.people),
+        embedded_utterances: count(r?.embedded_utterances),
+        latest_thread_at: iso(toDate(r?.latest_thread_at)),
+      },
+    };
+  }
+  return { ...base, crm: null, calls: null, social: null };
 }

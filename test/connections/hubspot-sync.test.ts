@@ -28,7 +28,7 @@ describe('HubSpot: connect, sync, repair', () => {
     const res = await w.api('GET', '/connections/catalog');
     expect(res.status, res.text).toBe(200);
     const byType = new Map<string, any>(res.body.data.connectors.map((c: any) => [c.type, c]));
-    expect([...byType.keys()]).toEqual(expect.arrayContaining(['hubspot', 'gong', 'salesforce', 'google_calendar', 'g2_reviews', 'call_webhook']));
+    expect([...byType.keys()]).toEqual(expect.arrayContaining(['hubspot', 'gong', 'salesforce', 'google_calendar', 'bluesky', 'call_webhook']));
     const hubspot = byType.get('hubspot');
     expect(hubspot).toMatchObject({ kind: 'first_party', category: 'crm', authMethod: 'api_key', connectable: true, unavailableReason: null, single_instance: true, ownership: 'workspace' });
     expect(hubspot.logo).toEqual({ key: 'hubspot', url: null, monogram: 'HS' });
@@ -40,7 +40,7 @@ describe('HubSpot: connect, sync, repair', () => {
     const salesforce = byType.get('salesforce');
     expect(salesforce).toMatchObject({ authMethod: 'oauth', connectable: false, connect: { fields: [] } });
     expect(salesforce.unavailableReason).toContain('SALESFORCE_CLIENT_ID');
-    expect(byType.get('g2_reviews').connect.fields[0].key).toBe('account_handle');
+    expect(byType.get('bluesky')).toMatchObject({ authMethod: 'handle', category: 'social', connectable: true, connect: { fields: [expect.objectContaining({ key: 'account_handle', secret: false })] } });
     expect(byType.get('call_webhook').authMethod).toBe('webhook');
   });
 

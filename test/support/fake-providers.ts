@@ -21,6 +21,8 @@ export interface Injected {
 interface Logged {
   method: string;
   path: string;
+  /** The query string, `?` included (empty when none). */
+  query: string;
   body: unknown;
   authorization: string | undefined;
 }
@@ -68,7 +70,7 @@ abstract class FakeServer {
       body = text;
     }
     const url = new URL(req.url ?? '/', this.url);
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, body, authorization: req.headers.authorization });
+    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search, body, authorization: req.headers.authorization });
     const route = this.route(req.method ?? 'GET', url.pathname);
     const injected = this.#failures.get(route)?.shift();
     if (injected) return send(res, injected.status, injected.body ?? { message: 'injected failure' }, injected.headers);
@@ -450,5 +452,148 @@ export class FakeGoogle extends FakeServer {
         ...(last ? { nextSyncToken: `sync-${this.#version}` } : { nextPageToken: String(offset + this.pageSize) }),
       },
     };
+  }
+}
+
+export interface BlueskyFakeAccount {
+  did: string;
+  handle: string;
+  displayName?: string;
+}
+
+export interface BlueskyFakePost {
+  uri: string;
+  authorDid: string;
+  text: string;
+  createdAt: string;
+  indexedAt: string;
+  /** The post answered; absent for a thread's first post. */
+  parentUri?: string;
+  /** A repost by this account of someone else's post: shown in its feed with a reason. */
+  repostedBy?: string;
+}
+
+/**
+ * Bluesky's public AppView (no auth), as the lexicons define it: actor.getProfile,
+ * feed.getAuthorFeed (newest first, `cursor` paging, `limit` ≤ 100, replies with their `reply`
+ * root and parent), feed.getPostThread (the post with its replies as a tree, `depth` levels), and
+ * XRPC errors as `{error, message}` (400 InvalidRequest "Profile not found", 400 NotFound).
+ */
+export class FakeBluesky extends FakeServer {
+  readonly accounts: BlueskyFakeAccount[] = [];
+  readonly posts: BlueskyFakePost[] = [];
+  /** The most a feed page holds, whatever `limit` asks (the AppView's own cap is 100). */
+  pageSize = 100;
+
+  protected route(method: string, path: string): string {
+    if (method !== 'GET') return 'unknown';
+    if (path === '/xrpc/app.bsky.actor.getProfile') return 'profile';
+    if (path === '/xrpc/app.bsky.feed.getAuthorFeed') return 'feed';
+    if (path === '/xrpc/app.bsky.feed.getPostThread') return 'thread';
+    return 'unknown';
+  }
+
+  protected authorized(): boolean {
+    return true;
+  }
+
+  protected unauthorizedBody(): unknown {
+    return { error: 'AuthRequired', message: 'Authentication Required' };
+  }
+
+  protected override isPublic(): boolean {
+    return true;
+  }
+
+  #actor(actor: string | null): BlueskyFakeAccount | undefined {
+    return this.accounts.find((a) => a.did === actor || a.handle === actor);
+  }
+
+  #view(p: BlueskyFakePost) {
+    const author = this.accounts.find((a) => a.did === p.authorDid) ?? { did: p.authorDid, handle: 'handle.invalid' };
+    const rootUri = this.#rootOf(p).uri;
+    return {
+      uri: p.uri,
+      cid: `cid-${p.uri.split('/').at(-1)}`,
+      author: { did: author.did, handle: author.handle, ...(author.displayName ? { displayName: author.displayName } : {}), labels: [] },
+      record: {
+        $type: 'app.bsky.feed.post',
+        text: p.text,
+        createdAt: p.createdAt,
+        langs: ['en'],
+        ...(p.parentUri ? { reply: { root: { uri: rootUri, cid: 'x' }, parent: { uri: p.parentUri, cid: 'x' } } } : {}),
+      },
+      replyCount: this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy).length,
+      repostCount: 0,
+      likeCount: 0,
+      quoteCount: 0,
+      indexedAt: p.indexedAt,
+      labels: [],
+    };
+  }
+
+  #rootOf(p: BlueskyFakePost): BlueskyFakePost {
+    let at = p;
+    for (let parent = this.#post(at.parentUri); parent; parent = this.#post(at.parentUri)) at = parent;
+    return at;
+  }
+
+  #post(uri: string | undefined): BlueskyFakePost | undefined {
+    return uri ? this.posts.find((p) => p.uri === uri && !p.repostedBy) : undefined;
+  }
+
+  #tree(p: BlueskyFakePost, depth: number): unknown {
+    const replies = depth <= 0 ? undefined : this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy).map((r) => this.#tree(r, depth - 1));
+    return { $type: 'app.bsky.feed.defs#threadViewPost', post: this.#view(p), ...(replies ? { replies } : {}) };
+  }
+
+  protected respond(route: string, _body: unknown, url: URL): { status: number; body: unknown } {
+    const q = url.searchParams;
+    if (route === 'profile') {
+      const account = this.#actor(q.get('actor'));
+      if (!account) return { status: 400, body: { error: 'InvalidRequest', message: 'Profile not found' } };
+      return { status: 200, body: { did: account.did, handle: account.handle, displayName: account.displayName, followersCount: 10, followsCount: 3, postsCount: this.posts.filter((p) => p.authorDid === account.did).length } };
+    }
+    if (route === 'feed') {
+      const account = this.#actor(q.get('actor'));
+      if (!account) return { status: 400, body: { error: 'InvalidRequest', message: 'Profile not found' } };
+      const limit = Math.min(this.pageSize, Number(q.get('limit') ?? 50));
+      const mine = this.posts
+        .filter((p) => (p.repostedBy ? p.repostedBy === account.did : p.authorDid === account.did))
+        .sort((a, b) => b.indexedAt.localeCompare(a.indexedAt) || b.uri.localeCompare(a.uri));
+      const offset = q.get('cursor') ? Number(Buffer.from(q.get('cursor') as string, 'base64').toString('utf8')) : 0;
+      const page = mine.slice(offset, offset + limit);
+      const next = offset + limit < mine.length ? Buffer.from(String(offset + limit)).toString('base64') : undefined;
+      return {
+        status: 200,
+        body: {
+          ...(next ? { cursor: next } : {}),
+          feed: page.map((p) => {
+            if (p.repostedBy) {
+              const original = this.#post(p.uri);
+              return { post: this.#view(original ?? p), reason: { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: account.did, handle: account.handle }, indexedAt: p.indexedAt } };
+            }
+            const parent = this.#post(p.parentUri);
+            return {
+              post: this.#view(p),
+              ...(p.parentUri
+                ? {
+                    reply: {
+                      root: this.#view(this.#rootOf(p)),
+                      parent: parent ? this.#view(parent) : { $type: 'app.bsky.feed.defs#notFoundPost', uri: p.parentUri, notFound: true },
+                    },
+                  }
+                : {}),
+            };
+          }),
+        },
+      };
+    }
+    if (route === 'thread') {
+      const post = this.#post(q.get('uri') ?? undefined);
+      if (!post) return { status: 400, body: { error: 'NotFound', message: `Post not found: ${q.get('uri')}` } };
+      return { status: 200, body: { thread: this.#tree(post, Number(q.get('depth') ?? 6)) } };
+    }
+    return { status: 404, body: { error: 'MethodNotImplemented', message: 'Method Not Implemented' } };
   }
 }

@@ -119,6 +119,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     // Tests never reach a provider on the internet: a test that syncs points these at a local fake.
     HUBSPOT_API_BASE_URL: 'http://127.0.0.1:9/hubspot',
     GONG_API_BASE_URL: 'http://127.0.0.1:9/gong',
+    BLUESKY_API_BASE_URL: 'http://127.0.0.1:9/bluesky',
     SALESFORCE_LOGIN_URL: 'http://127.0.0.1:9/salesforce',
     GOOGLE_ACCOUNTS_URL: 'http://127.0.0.1:9/google-accounts',
     GOOGLE_TOKEN_URL: 'http://127.0.0.1:9/google-token',
