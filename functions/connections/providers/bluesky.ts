@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
 
 /**
  * A Bluesky client, written against the AT Protocol lexicons the public AppView serves without
@@ -159,24 +159,17 @@ export class BlueskyClient {
       throw new ProviderError('transient', 'Bluesky could not be reached; the page will be tried again.');
     }
     if (response.status === 400) {
-      // XRPC names the error; only its name is read, never its text.
+      // XRPC names the error: its name (and for InvalidRequest, whether it says "not found") is read; its text is never passed on.
       const body = XrpcError.safeParse(await response.json().catch(() => null));
       const name = body.success ? body.data.error : undefined;
       if (name === 'NotFound' || (name === 'InvalidRequest' && /not found/i.test(body.success ? (body.data.message ?? '') : ''))) throw new BlueskyNotFound(subject);
       if (name === 'AccountTakedown' || name === 'AccountDeactivated') throw new ProviderError('config', `${subject} is suspended or deactivated on Bluesky.`);
       throw new ProviderError('config', `Bluesky refused the request (${name ?? 'HTTP 400'}).`);
     }
-    if (!response.ok) {
+    return providerJson('Bluesky', response, () => {
       const now = this.options.now?.() ?? new Date();
-      const retryAfter = retryAfterOf(response.headers.get('retry-after'), now) ?? resetIn(response.headers.get('ratelimit-reset'), now);
-      await response.body?.cancel();
-      throw errorForStatus('Bluesky', response.status, retryAfter);
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw new ProviderError('unknown', 'Bluesky sent a response that is not JSON; it will be read again.');
-    }
+      return retryAfterOf(response.headers.get('retry-after'), now) ?? resetIn(response.headers.get('ratelimit-reset'), now);
+    });
   }
 }
 

@@ -35,3 +35,20 @@ export function errorForStatus(provider: string, status: number, retryAfter: num
   if (status >= 500) return new ProviderError('transient', `${provider} answered HTTP ${status}; the page will be tried again.`);
   return new ProviderError('config', `${provider} refused the request (HTTP ${status}); check the connection's permissions.`);
 }
+
+/**
+ * The JSON body of a provider's answer. A refusal is classified by its status, with the wait the
+ * provider asked for (read from its headers by `retryAfter`, each provider names it its own way).
+ */
+export async function providerJson(provider: string, response: Response, retryAfter: () => number | null): Promise<unknown> {
+  if (!response.ok) {
+    const wait = retryAfter();
+    await response.body?.cancel();
+    throw errorForStatus(provider, response.status, wait);
+  }
+  try {
+    return await response.json();
+  } catch {
+    throw new ProviderError('unknown', `${provider} sent a response that is not JSON; it will be read again.`);
+  }
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
 
 /**
  * A Gong client, written against Gong's public API v2: Basic auth with the access key and its
@@ -112,15 +112,6 @@ export class GongClient {
       await response.body?.cancel();
       return null;
     }
-    if (!response.ok) {
-      const retryAfter = retryAfterOf(response.headers.get('retry-after'), this.options.now?.() ?? new Date());
-      await response.body?.cancel();
-      throw errorForStatus('Gong', response.status, retryAfter);
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw new ProviderError('unknown', 'Gong sent a response that is not JSON; it will be read again.');
-    }
+    return providerJson('Gong', response, () => retryAfterOf(response.headers.get('retry-after'), this.options.now?.() ?? new Date()));
   }
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
 
 /**
  * A HubSpot CRM client, written against HubSpot's public API (v3 objects search, v4 associations):
@@ -88,17 +88,9 @@ export class HubSpotClient {
     } catch {
       throw new ProviderError('transient', 'HubSpot could not be reached; the page will be tried again.');
     }
-    if (!response.ok) {
-      const now = this.options.now?.() ?? new Date();
+    return providerJson('HubSpot', response, () => {
       const interval = response.headers.get('x-hubspot-ratelimit-interval-milliseconds');
-      const retryAfter = retryAfterOf(response.headers.get('retry-after'), now) ?? (interval ? Math.ceil(Number(interval) / 1000) : null);
-      await response.body?.cancel();
-      throw errorForStatus('HubSpot', response.status, retryAfter);
-    }
-    try {
-      return await response.json();
-    } catch {
-      throw new ProviderError('unknown', 'HubSpot sent a response that is not JSON; it will be tried again.');
-    }
+      return retryAfterOf(response.headers.get('retry-after'), this.options.now?.() ?? new Date()) ?? (interval ? Math.ceil(Number(interval) / 1000) : null);
+    });
   }
 }
