@@ -92,8 +92,13 @@ const modifiedAt = (value: string | null | undefined): number => {
 
 /** Calls are read back this far on every sync: Gong publishes a transcript some time after the call. */
 export const GONG_REREAD_MS = 24 * 3600_000;
-/** A first sync of calls or a calendar reads this many months back. */
+/** A first sync of calls, a calendar or a social account reads this many months back. */
 export const INITIAL_HISTORY_MONTHS = 12;
+const historyStart = (now: Date): Date => {
+  const start = new Date(now);
+  start.setUTCMonth(start.getUTCMonth() - INITIAL_HISTORY_MONTHS);
+  return start;
+};
 const GongSaved = z.object({ from: z.string(), cursor: z.string().nullable(), high: z.string().nullable().default(null) });
 
 function gongSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
@@ -111,8 +116,7 @@ function gongSource(services: Services, connection: ConnectionRow, secrets: Reco
     async fetch(_stream, saved, now, signal) {
       if (!filters) throw new ProviderError('config', 'Calls are paused until a call filter decision is saved (PUT /connections/{id}/call-filters).');
       const prior = GongSaved.safeParse(saved);
-      const initial = new Date(now);
-      initial.setUTCMonth(initial.getUTCMonth() - INITIAL_HISTORY_MONTHS);
+      const initial = historyStart(now);
       const start = prior.success ? prior.data : { from: initial.toISOString(), cursor: null, high: null };
       const { calls, next } = await client.callsPage({ from: start.from, cursor: start.cursor });
       const prepared = await prepareGongPage(services.db, services.embedder, connection.workspaceId, calls, (ids) => client.transcripts(ids), filters, signal);
@@ -179,8 +183,7 @@ function calendarSource(services: Services, connection: ConnectionRow, secrets: 
     streams: ['events'],
     surfaceOf: () => 'interactions',
     async fetch(_stream, saved, now) {
-      const initial = new Date(now);
-      initial.setUTCMonth(initial.getUTCMonth() - INITIAL_HISTORY_MONTHS);
+      const initial = historyStart(now);
       const fullRead = { timeMin: initial.toISOString(), syncToken: null, pageToken: null };
       const prior = CalendarSaved.safeParse(saved);
       let start = prior.success ? prior.data : { ...fullRead, ownerDomain: null };
@@ -224,8 +227,7 @@ function blueskySource(services: Services, connection: ConnectionRow): SyncSourc
     surfaceOf: () => 'interactions',
     async fetch(_stream, saved, now, signal) {
       if (!did) throw new ProviderError('config', 'The connection does not name a Bluesky account; reconnect it.');
-      const initial = new Date(now);
-      initial.setUTCMonth(initial.getUTCMonth() - INITIAL_HISTORY_MONTHS);
+      const initial = historyStart(now);
       const prior = BlueskySaved.safeParse(saved);
       const start = prior.success ? prior.data : { horizon: initial.toISOString(), cursor: null, newest: null };
       const page = await client.authorFeed(did, start.cursor);
