@@ -3,11 +3,14 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { vector } from '@electric-sql/pglite-pgvector';
 import { drizzle } from 'drizzle-orm/pglite';
 import * as schema from '../../schema/index.js';
+import { NamedStatements } from './pglite-statements.js';
 import type { Database, DatabaseHandle } from './port.js';
 
 export interface PgliteHandle extends DatabaseHandle {
   readonly driver: 'pglite';
   readonly client: PGlite;
+  /** The statements the code prepared by name (see pglite-statements.ts). */
+  readonly statements: NamedStatements;
 }
 
 export interface PgliteOptions {
@@ -39,11 +42,19 @@ const DRIZZLE_PARSERS: Record<number, (value: string) => unknown> = Object.fromE
 type QueryOptions = Parameters<PGlite['query']>[2];
 const withoutParsers = (options: QueryOptions): QueryOptions => (options?.parsers ? { ...options, parsers: undefined } : options);
 
+/** Whether a statement goes through its named statement (not for PGlite's blob or typed-parameter queries). */
+const viaNamed = (statements: NamedStatements, text: string, options: QueryOptions): boolean => statements.has(text) && !options?.blob && !options?.paramTypes;
+
 /** A transaction's client whose queries leave the per-query parsers out (see driverClient). */
-function driverTransaction<T extends Pick<PGlite, 'query'>>(tx: T): T {
+function driverTransaction(tx: Transaction, statements: NamedStatements): Transaction {
   return new Proxy(tx, {
     get(target, property, receiver) {
-      if (property === 'query') return (text: string, params?: unknown[], options?: QueryOptions) => target.query(text, params, withoutParsers(options));
+      if (property === 'query') {
+        return (text: string, params?: unknown[], options?: QueryOptions) => {
+          const bare = withoutParsers(options);
+          return viaNamed(statements, text, bare) ? statements.queryIn(target, text, params ?? [], bare) : target.query(text, params, bare);
+        };
+      }
       return Reflect.get(target, property, receiver);
     },
   });
@@ -56,12 +67,17 @@ function driverTransaction<T extends Pick<PGlite, 'query'>>(tx: T): T {
  * what it read before. Raw queries on this client read dates and timestamps as text too.
  * Properties are read at call time, so a test that swaps the client's methods still sees its swap.
  */
-function driverClient(client: PGlite): PGlite {
+function driverClient(client: PGlite, statements: NamedStatements): PGlite {
   client.parsers = { ...client.parsers, ...DRIZZLE_PARSERS };
   return new Proxy(client, {
     get(target, property) {
-      if (property === 'query') return (text: string, params?: unknown[], options?: QueryOptions) => target.query(text, params, withoutParsers(options));
-      if (property === 'transaction') return <R>(fn: (tx: Transaction) => Promise<R>) => target.transaction((tx) => fn(driverTransaction(tx)));
+      if (property === 'query') {
+        return (text: string, params?: unknown[], options?: QueryOptions) => {
+          const bare = withoutParsers(options);
+          return viaNamed(statements, text, bare) ? statements.query(text, params ?? [], bare) : target.query(text, params, bare);
+        };
+      }
+      if (property === 'transaction') return <R>(fn: (tx: Transaction) => Promise<R>) => target.transaction((tx) => fn(driverTransaction(tx, statements)));
       const value: unknown = Reflect.get(target, property, target);
       // PGlite's private members check `this`: its methods run on the client itself, not the proxy.
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
@@ -69,11 +85,32 @@ function driverClient(client: PGlite): PGlite {
   });
 }
 
+/**
+ * drizzle's PGlite session drops the name of a prepared query; this keeps it, so the statement is
+ * a named one here as on Neon's pool. A query first prepared inside a transaction (whose session
+ * drizzle makes anew) is not seen, and runs as PGlite runs any query.
+ */
+interface SessionWithPrepare {
+  prepareQuery(query: { sql: string }, fields: unknown, name: string | undefined, ...rest: unknown[]): unknown;
+}
+function keepStatementNames(db: unknown, statements: NamedStatements): void {
+  const session = (db as { session?: SessionWithPrepare }).session;
+  if (!session || typeof session.prepareQuery !== 'function') throw new Error('drizzle changed: its PGlite session has no prepareQuery');
+  const prepare = session.prepareQuery.bind(session);
+  session.prepareQuery = (query, fields, name, ...rest) => {
+    if (name) statements.register(query.sql);
+    return prepare(query, fields, name, ...rest);
+  };
+}
+
 export function wrapPglite(client: PGlite, onQuery?: (sql: string) => void): PgliteHandle {
-  const db = drizzle({ client: driverClient(client), schema, ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}) }) as unknown as Database;
+  const statements = new NamedStatements(client);
+  const db = drizzle({ client: driverClient(client, statements), schema, ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}) }) as unknown as Database;
+  keepStatementNames(db, statements);
   return {
     db,
     client,
+    statements,
     driver: 'pglite',
     async close() {
       if (!client.closed) await client.close();

@@ -3,7 +3,7 @@ import type { PgliteHandle } from '../../platform/db/pglite.js';
 
 /**
  * Make a test database go away and come back, at the driver: while down, every statement (inside a
- * transaction too) fails as a closed PGlite does. `failAfter(n)` lets n more statements through
+ * transaction too, named ones too) fails as a closed PGlite does. `failAfter(n)` lets n more statements through
  * first, to cut a write in the middle of its transaction.
  */
 export interface Outage {
@@ -33,6 +33,18 @@ export function controlOutages(handle: PgliteHandle): Outage {
     return target;
   };
   guard(client);
+  // Named statements (pglite-statements.ts) reach the database without the client's query.
+  const statements = handle.statements;
+  const named = statements.query.bind(statements);
+  statements.query = (async (...args: Parameters<typeof named>) => {
+    check();
+    return named(...args);
+  }) as typeof statements.query;
+  const namedIn = statements.queryIn.bind(statements);
+  statements.queryIn = (async (...args: Parameters<typeof namedIn>) => {
+    check();
+    return namedIn(...args);
+  }) as typeof statements.queryIn;
   const exec = client.exec.bind(client);
   client.exec = (async (...args: Parameters<PGlite['exec']>) => {
     check();
