@@ -65,8 +65,9 @@ interface Ready {
 
 /** The server side: the app over a migrated in-memory PGlite with one member and key, and a bare route. */
 async function serveApp(): Promise<void> {
-  let statements: string[] = [];
-  const handle = await openPglite({ onQuery: (sql) => statements.push(sql) });
+  // Statements are recorded only while one request per target is counted, not under load.
+  let statements: string[] | null = null;
+  const handle = await openPglite({ onQuery: (sql) => statements?.push(sql) });
   await migrateDatabase(handle);
   const config = loadConfig({ APP_ENV: 'development', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '100000000', PUBLIC_URL: 'http://127.0.0.1' });
   const services = buildServices({
@@ -89,10 +90,11 @@ async function serveApp(): Promise<void> {
     const request = () => app.fetch(new Request(`http://127.0.0.1${target.path}`, { headers: target.authenticated ? { 'x-api-key': key } : {} }));
     await (await request()).text();
     await lastUsedRecorder.settled();
-    statements = [];
+    const seen: string[] = (statements = []);
     await (await request()).text();
     await lastUsedRecorder.settled();
-    counts[target.name] = { total: statements.length, auth: statements.filter((s) => /"api_keys"|"memberships"|"oauth_tokens"/.test(s)).length };
+    statements = null;
+    counts[target.name] = { total: seen.length, auth: seen.filter((s) => /"api_keys"|"memberships"|"oauth_tokens"/.test(s)).length };
   }
 
   // The same document bytes, served bare with the app's own headers (plain and gzip).
