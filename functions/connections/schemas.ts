@@ -144,6 +144,13 @@ const CallStats = z.object({
   latest_call_at: isoTimestamp().nullable(),
 });
 
+const CommsStats = z.object({
+  meetings: z.number().int().nullable().openapi({ description: 'Meetings this calendar holds (a meeting on several members\u2019 calendars counts on each).' }),
+  participants: z.number().int().nullable(),
+  external_participants: z.number().int().nullable(),
+  accounts: z.number().int().nullable().openapi({ description: 'Distinct CRM accounts the meetings are linked to.' }),
+  latest_meeting_at: isoTimestamp().nullable(),
+});
 const SocialStats = z.object({
   threads: z.number().int().nullable().openapi({ description: 'Conversations kept (each holds someone other than the account).' }),
   posts: z.number().int().nullable().openapi({ description: 'Posts in them, the account\u2019s own included.' }),
@@ -160,6 +167,7 @@ export const ConnectionSummarySchema = z
     last_synced_at: isoTimestamp().nullable(),
     crm: CrmStats.nullable(),
     calls: CallStats.nullable(),
+    comms: CommsStats.nullable().openapi({ description: 'Calendar sources (Google Calendar).' }),
     social: SocialStats.nullable().openapi({ description: 'Social sources (Bluesky).' }),
     computed_at: isoTimestamp(),
   })

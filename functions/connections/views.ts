@@ -66,7 +66,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
   const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
   const nullCalls = { calls: null, emails: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
   if (spec.category === 'crm') {
-    if (!synced) return { ...base, crm: nullCrm, calls: null, social: null };
+    if (!synced) return { ...base, crm: nullCrm, calls: null, comms: null, social: null };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select
@@ -88,11 +88,12 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         latest_record_at: iso(toDate(r?.latest_record_at)),
       },
       calls: null,
+      comms: null,
       social: null,
     };
   }
   if (spec.category === 'calls') {
-    if (!synced) return { ...base, crm: null, calls: nullCalls, social: null };
+    if (!synced) return { ...base, crm: null, calls: nullCalls, comms: null, social: null };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select count(*) filter (where i.kind <> 'email') as calls,
@@ -116,11 +117,41 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         embedded_utterances: count(r?.embedded_utterances),
         latest_call_at: iso(toDate(r?.latest_call_at)),
       },
+      comms: null,
+      social: null,
+    };
+  }
+  if (spec.category === 'comms') {
+    if (!synced) return { ...base, crm: null, calls: null, comms: { meetings: null, participants: null, external_participants: null, accounts: null, latest_meeting_at: null }, social: null };
+    const [r] = await queryRows<Record<string, unknown>>(
+      db,
+      // The meetings this calendar holds; one synced before holders were kept counts for the calendars of its source.
+      sql`with held as (select i.id, i.occurred_at, i.account_id from interactions i
+                        where i.workspace_id = ${row.workspaceId} and i.source = ${source}
+                          and (exists (select 1 from interaction_holders h where h.interaction_id = i.id and h.connection_id = ${row.id})
+                               or not exists (select 1 from interaction_holders h where h.interaction_id = i.id)))
+          select (select count(*) from held) as meetings,
+                 (select count(*) from participants p where p.interaction_id in (select id from held)) as participants,
+                 (select count(*) from participants p where p.interaction_id in (select id from held) and p.side = 'external') as external_participants,
+                 (select count(distinct account_id) from held) as accounts,
+                 (select max(occurred_at) from held) as latest_meeting_at`,
+    );
+    return {
+      ...base,
+      crm: null,
+      calls: null,
+      comms: {
+        meetings: count(r?.meetings),
+        participants: count(r?.participants),
+        external_participants: count(r?.external_participants),
+        accounts: count(r?.accounts),
+        latest_meeting_at: iso(toDate(r?.latest_meeting_at)),
+      },
       social: null,
     };
   }
   if (spec.category === 'social') {
-    if (!synced) return { ...base, crm: null, calls: null, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
+    if (!synced) return { ...base, crm: null, calls: null, comms: null, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       // The threads this connection holds: two of the workspace's accounts in one thread share it.
@@ -136,6 +167,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
       ...base,
       crm: null,
       calls: null,
+      comms: null,
       social: {
         threads: count(r?.threads),
         posts: count(r?.posts),
@@ -145,5 +177,5 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
       },
     };
   }
-  return { ...base, crm: null, calls: null, social: null };
+  return { ...base, crm: null, calls: null, comms: null, social: null };
 }

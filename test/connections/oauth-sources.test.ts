@@ -1,4 +1,4 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { accounts, connections, deals, interactions, participants } from '../../schema/index.js';
 import { FakeGoogle, FakeSalesforce } from '../support/fake-providers.js';
@@ -205,6 +205,23 @@ describe('OAuth sources', () => {
         ['admin@seller.test', 'internal'],
         ['alice@umbrella.test', 'external'],
       ]);
+      // The calendar's summary counts live what it holds.
+      const roster = await w.h.database.db.select().from(participants).where(inArray(participants.interactionId, rows.map((r) => r.id)));
+      const summary = (await w.api('GET', `/connections/${id}/summary`)).body.data;
+      expect(summary).toMatchObject({
+        category: 'comms',
+        synced: true,
+        crm: null,
+        calls: null,
+        social: null,
+        comms: {
+          meetings: 3,
+          participants: roster.length,
+          external_participants: roster.filter((p) => p.side === 'external').length,
+          accounts: new Set(rows.map((r) => r.accountId).filter((a) => a !== null)).size,
+          latest_meeting_at: new Date(Math.max(...rows.map((r) => r.occurredAt.getTime()))).toISOString(),
+        },
+      });
     });
 
     it('applies a saved comms filter to what syncs next; reads changes incrementally; a canceled meeting is removed; an expired sync token reads again in full', async () => {
