@@ -1,3 +1,5 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlueskyClient } from '../../functions/connections/providers/bluesky.js';
@@ -249,6 +251,30 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     ]);
     expect((await w.api('GET', `/connections/${helpId}/summary`)).body.data.social).toMatchObject({ threads: 1, posts: 3, people: 1 });
     expect((await w.api('GET', `/connections/${connectionId}/summary`)).body.data.social.threads).toBe(before.threads);
+  });
+
+  it('connects by handle over MCP too, and a synced account with nothing to keep says 0, not null', async () => {
+    const NEWS = { did: 'did:plc:acmenews', handle: 'news.acme.com' };
+    bluesky.accounts.push(NEWS);
+    bluesky.posts.push(post('n1', NEWS, 'Release notes for November.', w.clock.now().toISOString()));
+    const transport = new StreamableHTTPClientTransport(new URL(`${w.h.services.config.publicUrl}/api/platform/v1/mcp`), {
+      fetch: (url, init) => w.h.fetch(new Request(url, init)),
+      requestInit: { headers: { authorization: `Bearer ${w.admin}` } },
+    });
+    const client = new Client({ name: 'bluesky-test', version: '1.0.0' });
+    await client.connect(transport);
+    const connected = (await client.callTool({ name: 'connections', arguments: { action: 'connect', connector_type: 'bluesky', account_handle: '@news.acme.com' } })) as {
+      isError?: boolean;
+      structuredContent?: Record<string, any>;
+    };
+    expect(connected.isError, JSON.stringify(connected.structuredContent)).toBeFalsy();
+    expect(connected.structuredContent).toMatchObject({ mode: 'connected', connection: { fields: { account_handle: 'news.acme.com' } } });
+    await w.settle();
+    const id = connected.structuredContent?.connection.id as string;
+    const resource = await client.readResource({ uri: `connection://${id}/summary` });
+    const summary = JSON.parse((resource.contents[0] as { text: string }).text);
+    expect(summary).toMatchObject({ synced: true, social: { threads: 0, posts: 0, people: 0, embedded_utterances: 0, latest_thread_at: null } });
+    await client.close();
   });
 
   it('keeps another workspace out', async () => {
