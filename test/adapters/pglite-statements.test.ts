@@ -1,7 +1,9 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { protocol } from '@electric-sql/pglite';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { bindText } from '../../platform/db/pglite-statements.js';
 import { queryRows } from '../../platform/db/port.js';
 
 /**
@@ -41,6 +43,12 @@ beforeAll(async () => {
 afterAll(() => handle.close());
 
 describe('named statements on PGlite', () => {
+  it('binds text parameters in exactly the bytes PGlite\u2019s own serializer writes', () => {
+    for (const values of [[], ['optimizer', '2026-11', ID], [null, '', 'zoë – 東京 🚀', null], ['x'.repeat(5000)]]) {
+      expect(bindText('named_7', values)).toEqual(protocol.serialize.bind({ statement: 'named_7', values }));
+    }
+  });
+
   it('reads exactly what the unnamed query reads, through one statement parsed once', async () => {
     const read = prepared();
     const first = await read.execute({ id: ID, label: 'one' });
