@@ -1,5 +1,5 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
-import { connections, interactions, participants, transcriptTurns, utterances } from '../../schema/index.js';
+import { and, asc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
+import { connections, interactionHolders, interactions, participants, transcriptTurns, utterances } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import type { Embedder } from '../../platform/model/port.js';
@@ -41,6 +41,34 @@ export async function workspaceBlueskyAccounts(db: Queryable, workspaceId: strin
     .from(connections)
     .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, SOURCE)));
   return new Set([did, ...rows.map((r) => r.did).filter((d): d is string => d !== null)]);
+}
+
+const heldBy = (scope: { workspaceId: string; connectionId: string }) =>
+  and(
+    eq(interactions.workspaceId, scope.workspaceId),
+    eq(interactions.source, SOURCE),
+    sql`exists (select 1 from ${interactionHolders} h where h.interaction_id = ${interactions.id} and h.connection_id = ${scope.connectionId})`,
+  );
+
+/** Which of these threads the connection already holds with their first post at or after `since` (the reconcile pass reads those). */
+export async function heldSince(db: Queryable, scope: { workspaceId: string; connectionId: string }, rootUris: readonly string[], since: Date): Promise<Set<string>> {
+  if (rootUris.length === 0) return new Set();
+  const rows = await db
+    .select({ uri: interactions.externalId })
+    .from(interactions)
+    .where(and(heldBy(scope), gte(interactions.occurredAt, since), inArray(interactions.externalId, [...rootUris])));
+  return new Set(rows.map((r) => r.uri as string));
+}
+
+/** A page of the threads the connection holds that started at or after `since`, by root URI after `after`. */
+export async function heldThreadsPage(db: Queryable, scope: { workspaceId: string; connectionId: string }, since: Date, after: string | null, limit: number): Promise<string[]> {
+  const rows = await db
+    .select({ uri: interactions.externalId })
+    .from(interactions)
+    .where(and(heldBy(scope), gte(interactions.occurredAt, since), after === null ? undefined : gt(interactions.externalId, after)))
+    .orderBy(asc(interactions.externalId))
+    .limit(limit);
+  return rows.map((r) => r.uri as string);
 }
 
 /** The threads a page of the account's feed points at, root URIs in feed order, each once. */

@@ -7,8 +7,8 @@ import { plannedGongPage, prepareGongPage, SOURCE as GONG_SOURCE } from './gong-
 import { planCrmPage, type PlannedPage } from './crm-ingest.js';
 import { hubspotPage, SOURCE as HUBSPOT_SOURCE } from './hubspot-ingest.js';
 import { ProviderError } from './providers/errors.js';
-import { BlueskyClient, type BlueskyPost } from './providers/bluesky.js';
-import { plannedBlueskyPage, prepareBlueskyPage, SOURCE as BLUESKY_SOURCE, threadRoots, workspaceBlueskyAccounts } from './bluesky-ingest.js';
+import { blueskySource } from './bluesky-source.js';
+import { historyStart } from './sync-window.js';
 import { GongClient } from './providers/gong.js';
 import { GoogleCalendarClient, SyncTokenExpired } from './providers/google-calendar.js';
 import { OAUTH_SOURCES, OAuthSession, TokenSetSchema } from './providers/oauth.js';
@@ -92,13 +92,7 @@ const modifiedAt = (value: string | null | undefined): number => {
 
 /** Calls are read back this far on every sync: Gong publishes a transcript some time after the call. */
 export const GONG_REREAD_MS = 24 * 3600_000;
-/** A first sync of calls, a calendar or a social account reads this many months back. */
-export const INITIAL_HISTORY_MONTHS = 12;
-const historyStart = (now: Date): Date => {
-  const start = new Date(now);
-  start.setUTCMonth(start.getUTCMonth() - INITIAL_HISTORY_MONTHS);
-  return start;
-};
+
 const GongSaved = z.object({ from: z.string(), cursor: z.string().nullable(), high: z.string().nullable().default(null) });
 
 function gongSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
@@ -203,53 +197,6 @@ function calendarSource(services: Services, connection: ConnectionRow, secrets: 
         cursor: done ? { timeMin: start.timeMin, syncToken: page.nextSyncToken ?? start.syncToken, pageToken: null, ownerDomain } : { ...start, pageToken: page.nextPageToken, ownerDomain },
         done,
         ...planned,
-      };
-    },
-  };
-}
-
-/**
- * Replies keep coming to a post for a while: each sync walks the account's feed back to this far
- * before the newest post the previous sync saw. A conversation the account itself joins again later
- * is read again whenever it does (its reply is new activity in the feed), however old the thread.
- */
-export const BLUESKY_REREAD_MS = 14 * 24 * 3600_000;
-/** Threads read at once while a feed page is prepared (the AppView allows 3,000 requests in 5 minutes). */
-const BLUESKY_THREAD_READS = 4;
-const BlueskySaved = z.object({ horizon: z.string(), cursor: z.string().nullable(), newest: z.string().nullable() });
-
-function blueskySource(services: Services, connection: ConnectionRow): SyncSource {
-  const client = new BlueskyClient({ baseUrl: services.config.BLUESKY_API_BASE_URL, now: () => services.clock.now() });
-  const did = connection.fields.account_did;
-  return {
-    source: BLUESKY_SOURCE,
-    streams: ['threads'],
-    surfaceOf: () => 'interactions',
-    async fetch(_stream, saved, now, signal) {
-      if (!did) throw new ProviderError('config', 'The connection does not name a Bluesky account; reconnect it.');
-      const initial = historyStart(now);
-      const prior = BlueskySaved.safeParse(saved);
-      const start = prior.success ? prior.data : { horizon: initial.toISOString(), cursor: null, newest: null };
-      const page = await client.authorFeed(did, start.cursor);
-      // Newest first: the first item older than the horizon ends this sync's walk.
-      const inWindow = page.items.filter((i) => i.post.indexedAt >= start.horizon);
-      const reachedHorizon = inWindow.length < page.items.length;
-      const roots = threadRoots(inWindow, did);
-      const threads = new Map<string, BlueskyPost[] | null>();
-      for (let i = 0; i < roots.length; i += BLUESKY_THREAD_READS) {
-        const batch = roots.slice(i, i + BLUESKY_THREAD_READS);
-        const read = await Promise.all(batch.map((uri) => client.thread(uri)));
-        batch.forEach((uri, j) => threads.set(uri, read[j] ?? null));
-      }
-      const internalDids = await workspaceBlueskyAccounts(services.db, connection.workspaceId, did);
-      const prepared = await prepareBlueskyPage(services.db, services.embedder, { workspaceId: connection.workspaceId, connectionId: connection.id, did, internalDids }, threads, signal);
-      const newest = inWindow.reduce<string | null>((n, i) => (!n || i.post.indexedAt > n ? i.post.indexedAt : n), start.newest);
-      const done = reachedHorizon || page.next === null;
-      const nextHorizon = newest ? new Date(Math.max(Date.parse(start.horizon), Date.parse(newest) - BLUESKY_REREAD_MS)).toISOString() : start.horizon;
-      return {
-        cursor: done ? { horizon: nextHorizon, cursor: null, newest: null } : { horizon: start.horizon, cursor: page.next, newest },
-        done,
-        ...plannedBlueskyPage(prepared),
       };
     },
   };

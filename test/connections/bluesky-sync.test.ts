@@ -45,7 +45,8 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     bluesky = await new FakeBluesky().start();
     bluesky.pageSize = 3;
     bluesky.accounts.push(BRAND, DANA, GIL, IVY);
-    bluesky.posts.push(RESIDENCY, DANA_REPLY, BRAND_THANKS, GIL_NESTED, QUIET, EXPORT_COMPLAINT, BRAND_SORRY, MONOLOGUE, MONOLOGUE_2, ANCIENT, ANCIENT_REPLY);
+    // Copies: tests mark the fake's posts deleted.
+    bluesky.posts.push(...[RESIDENCY, DANA_REPLY, BRAND_THANKS, GIL_NESTED, QUIET, EXPORT_COMPLAINT, BRAND_SORRY, MONOLOGUE, MONOLOGUE_2, ANCIENT, ANCIENT_REPLY].map((p) => ({ ...p })));
     // A repost is not the account's own activity.
     bluesky.posts.push({ ...post('c1', IVY, '', at(0, -5)), uri: EXPORT_COMPLAINT.uri, repostedBy: BRAND.did });
     w = await connectionsWorld({ BLUESKY_API_BASE_URL: bluesky.url });
@@ -171,8 +172,7 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
   });
 
   it('rewrites a thread whose replies changed: a new reply joins, a deleted one leaves with its vector', async () => {
-    const deleted = bluesky.posts.findIndex((p) => p.uri === GIL_NESTED.uri);
-    bluesky.posts.splice(deleted, 1);
+    bluesky.posts.find((p) => p.uri === GIL_NESTED.uri)!.deleted = true;
     const nowIso = w.clock.now().toISOString();
     bluesky.posts.push(post('r6', IVY, 'Does residency cover backups too?', nowIso, RESIDENCY.uri));
     await w.clock.advance(20 * 60_000);
@@ -253,6 +253,34 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     expect((await w.api('GET', `/connections/${connectionId}/summary`)).body.data.social.threads).toBe(before.threads);
   });
 
+  it('lets a thread go when its first post is deleted or its outside replies are, once no connection holds it', async () => {
+    const syncAll = async () => {
+      await w.clock.advance(20 * 60_000);
+      await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.connectorType, 'bluesky'));
+      await w.tick();
+      await w.settle();
+    };
+    // Two threads the account started and never answered in: once their posts go, its feed no longer
+    // points at them, so only reading back what the connection holds can notice.
+    const pricing = post('p6', BRAND, 'New pricing page is live.', w.clock.now().toISOString());
+    const pricingReply = post('r7', DANA, 'The per seat price went up for us.', w.clock.now().toISOString(), pricing.uri);
+    const webinar = post('p7', BRAND, 'Webinar on Thursday.', w.clock.now().toISOString());
+    const webinarReply = post('r8', GIL, 'Will there be a recording of the webinar?', w.clock.now().toISOString(), webinar.uri);
+    bluesky.posts.push(pricing, pricingReply, webinar, webinarReply);
+    await syncAll();
+    expect((await threads()).map((t) => t.externalId)).toEqual(expect.arrayContaining([pricing.uri, webinar.uri]));
+
+    pricing.deleted = true;
+    webinarReply.deleted = true;
+    for (const p of bluesky.posts) if (!p.repostedBy && (p.uri === RESIDENCY.uri || p.uri === EXPORT_COMPLAINT.uri)) p.deleted = true;
+    await syncAll();
+    expect(await threads()).toEqual([]);
+    const vectors = await w.h.database.db.select({ textHash: utteranceVectors.textHash }).from(utteranceVectors).where(eq(utteranceVectors.workspaceId, w.ws.id));
+    expect(vectors.map((v) => v.textHash)).not.toContain(textHash('Our compliance team needed the data to stay in Frankfurt.'));
+    const fuzzy = await search({ query: 'compliance team Frankfurt', mode: 'fuzzy' });
+    expect(JSON.stringify(fuzzy.results)).not.toContain('EU data residency');
+  });
+
   it('connects by handle over MCP too, and a synced account with nothing to keep says 0, not null', async () => {
     const NEWS = { did: 'did:plc:acmenews', handle: 'news.acme.com' };
     bluesky.accounts.push(NEWS);
@@ -293,7 +321,7 @@ describe('Bluesky client, against the AppView fake', () => {
   beforeAll(async () => {
     bluesky = await new FakeBluesky().start();
     bluesky.accounts.push(BRAND, DANA);
-    bluesky.posts.push(RESIDENCY, DANA_REPLY);
+    bluesky.posts.push({ ...RESIDENCY }, { ...DANA_REPLY });
     client = new BlueskyClient({ baseUrl: bluesky.url, now: () => now });
   });
   afterAll(async () => bluesky?.stop());

@@ -471,6 +471,8 @@ export interface BlueskyFakePost {
   parentUri?: string;
   /** A repost by this account of someone else's post: shown in its feed with a reason. */
   repostedBy?: string;
+  /** Deleted by its author: gone from feeds and threads, while its replies still name it as their root. */
+  deleted?: boolean;
 }
 
 /**
@@ -523,7 +525,7 @@ export class FakeBluesky extends FakeServer {
         langs: ['en'],
         ...(p.parentUri ? { reply: { root: { uri: rootUri, cid: 'x' }, parent: { uri: p.parentUri, cid: 'x' } } } : {}),
       },
-      replyCount: this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy).length,
+      replyCount: this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy && !r.deleted).length,
       repostCount: 0,
       likeCount: 0,
       quoteCount: 0,
@@ -532,18 +534,28 @@ export class FakeBluesky extends FakeServer {
     };
   }
 
+  /** A reply's record names its thread's first post for good, deleted or not. */
   #rootOf(p: BlueskyFakePost): BlueskyFakePost {
     let at = p;
-    for (let parent = this.#post(at.parentUri); parent; parent = this.#post(at.parentUri)) at = parent;
+    for (let parent = this.#record(at.parentUri); parent; parent = this.#record(at.parentUri)) at = parent;
     return at;
   }
 
-  #post(uri: string | undefined): BlueskyFakePost | undefined {
+  #record(uri: string | undefined): BlueskyFakePost | undefined {
     return uri ? this.posts.find((p) => p.uri === uri && !p.repostedBy) : undefined;
   }
 
+  #post(uri: string | undefined): BlueskyFakePost | undefined {
+    const found = this.#record(uri);
+    return found && !found.deleted ? found : undefined;
+  }
+
+  #notFound(uri: string) {
+    return { $type: 'app.bsky.feed.defs#notFoundPost', uri, notFound: true };
+  }
+
   #tree(p: BlueskyFakePost, depth: number): unknown {
-    const replies = depth <= 0 ? undefined : this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy).map((r) => this.#tree(r, depth - 1));
+    const replies = depth <= 0 ? undefined : this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy && !r.deleted).map((r) => this.#tree(r, depth - 1));
     return { $type: 'app.bsky.feed.defs#threadViewPost', post: this.#view(p), ...(replies ? { replies } : {}) };
   }
 
@@ -559,7 +571,7 @@ export class FakeBluesky extends FakeServer {
       if (!account) return { status: 400, body: { error: 'InvalidRequest', message: 'Profile not found' } };
       const limit = Math.min(this.pageSize, Number(q.get('limit') ?? 50));
       const mine = this.posts
-        .filter((p) => (p.repostedBy ? p.repostedBy === account.did : p.authorDid === account.did))
+        .filter((p) => !p.deleted && (p.repostedBy ? p.repostedBy === account.did : p.authorDid === account.did))
         .sort((a, b) => b.indexedAt.localeCompare(a.indexedAt) || b.uri.localeCompare(a.uri));
       const offset = q.get('cursor') ? Number(Buffer.from(q.get('cursor') as string, 'base64').toString('utf8')) : 0;
       const page = mine.slice(offset, offset + limit);
@@ -574,13 +586,14 @@ export class FakeBluesky extends FakeServer {
               return { post: this.#view(original ?? p), reason: { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: account.did, handle: account.handle }, indexedAt: p.indexedAt } };
             }
             const parent = this.#post(p.parentUri);
+            const root = this.#rootOf(p);
             return {
               post: this.#view(p),
               ...(p.parentUri
                 ? {
                     reply: {
-                      root: this.#view(this.#rootOf(p)),
-                      parent: parent ? this.#view(parent) : { $type: 'app.bsky.feed.defs#notFoundPost', uri: p.parentUri, notFound: true },
+                      root: root.deleted ? this.#notFound(root.uri) : this.#view(root),
+                      parent: parent ? this.#view(parent) : this.#notFound(p.parentUri),
                     },
                   }
                 : {}),
