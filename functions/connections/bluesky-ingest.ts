@@ -1,10 +1,9 @@
 import { and, asc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
-import { connections, interactionHolders, interactions, participants, transcriptTurns, utterances } from '../../schema/index.js';
+import { connections, interactionHolders, interactions, transcriptTurns } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
-import { newId } from '../../platform/ids.js';
 import type { Embedder } from '../../platform/model/port.js';
 import type { PlannedPage } from './crm-ingest.js';
-import { holdInteractions, pruneOrphanVectors, releaseInteractions, writeInteractions, type InteractionDraft, type RosterLinks, type RosterMember } from './interaction-ingest.js';
+import { holdInteractions, pruneOrphanVectors, releaseInteractions, replaceRosters, writeInteractions, type InteractionDraft, type RosterLinks, type RosterMember } from './interaction-ingest.js';
 import type { BlueskyFeedItem, BlueskyPost } from './providers/bluesky.js';
 import { embedTranscripts, sentencesOf, shapeTranscript, writeTranscripts, type EmbeddedTranscript, type SpokenTurn } from './transcript-ingest.js';
 
@@ -230,24 +229,11 @@ export function plannedBlueskyPage(page: PreparedBlueskyPage): PlannedPage {
       const { workspaceId } = page.account;
       const idOf = await writeInteractions(tx, workspaceId, SOURCE, page.threads, UNLINKED);
       await holdInteractions(tx, workspaceId, page.account.connectionId, [...idOf.values()]);
-      const replaced = rewritten.filter((t) => t.replaces && idOf.has(t.externalId));
-      if (replaced.length > 0) {
-        const ids = replaced.map((t) => idOf.get(t.externalId) as string);
-        await tx.delete(utterances).where(and(eq(utterances.workspaceId, workspaceId), inArray(utterances.interactionId, ids)));
-        await tx.delete(transcriptTurns).where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.interactionId, ids)));
-        await tx.delete(participants).where(and(eq(participants.workspaceId, workspaceId), inArray(participants.interactionId, ids)));
-        await tx.insert(participants).values(
-          replaced.flatMap((t) =>
-            t.participants.map((p) => ({ id: newId(), workspaceId, interactionId: idOf.get(t.externalId) as string, contactId: null, name: p.name, email: null, side: p.side })),
-          ),
-        );
-        for (const t of replaced) {
-          await tx
-            .update(interactions)
-            .set({ participantCount: t.participants.length, externalParticipantCount: t.participants.filter((p) => p.side === 'external').length })
-            .where(eq(interactions.id, idOf.get(t.externalId) as string));
-        }
-      }
+      const replaced = rewritten.flatMap((t) => {
+        const interactionId = t.replaces ? idOf.get(t.externalId) : undefined;
+        return interactionId ? [{ interactionId, participants: t.participants }] : [];
+      });
+      await replaceRosters(tx, workspaceId, replaced, UNLINKED);
       await writeTranscripts(
         tx,
         workspaceId,

@@ -1,5 +1,5 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { accounts, contacts, interactionHolders, interactions, participants, utterances, utteranceVectors } from '../../schema/index.js';
+import { accounts, contacts, interactionHolders, interactions, participants, transcriptTurns, utterances, utteranceVectors } from '../../schema/index.js';
 import type { InteractionKind } from '../../schema/warehouse-interactions.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
@@ -129,19 +129,44 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
   const byExternal = new Map(upserted.map((r) => [r.externalId as string, r]));
   const rows = drafts.flatMap((d) => {
     const row = byExternal.get(d.externalId);
-    if (!row || !isTrue(row.inserted)) return [];
-    return d.participants.map((p) => ({
-      id: newId(),
-      workspaceId,
-      interactionId: row.id,
-      contactId: p.email ? (links.contactOf.get(p.email) ?? null) : null,
-      name: p.name,
-      email: p.email,
-      side: p.side,
-    }));
+    return row && isTrue(row.inserted) ? participantRows(workspaceId, row.id, d.participants, links) : [];
   });
   if (rows.length > 0) await tx.insert(participants).values(rows);
   return new Map(upserted.map((r) => [r.externalId as string, r.id]));
+}
+
+function participantRows(workspaceId: string, interactionId: string, roster: readonly RosterMember[], links: RosterLinks) {
+  return roster.map((p) => ({
+    id: newId(),
+    workspaceId,
+    interactionId,
+    contactId: p.email ? (links.contactOf.get(p.email) ?? null) : null,
+    name: p.name,
+    email: p.email,
+    side: p.side,
+  }));
+}
+
+/**
+ * Replace what stored interactions said and who took part (a thread read again whose posts
+ * changed): their utterances, turns and participants go, the new participants and counts come in;
+ * the caller writes the new transcript after. Vectors are left for `pruneOrphanVectors` once the
+ * new words are in, so a text still said keeps its vector.
+ */
+export async function replaceRosters(tx: Queryable, workspaceId: string, replaced: readonly { interactionId: string; participants: readonly RosterMember[] }[], links: RosterLinks): Promise<void> {
+  if (replaced.length === 0) return;
+  const ids = replaced.map((r) => r.interactionId);
+  await tx.delete(utterances).where(and(eq(utterances.workspaceId, workspaceId), inArray(utterances.interactionId, ids)));
+  await tx.delete(transcriptTurns).where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.interactionId, ids)));
+  await tx.delete(participants).where(and(eq(participants.workspaceId, workspaceId), inArray(participants.interactionId, ids)));
+  const rows = replaced.flatMap((r) => participantRows(workspaceId, r.interactionId, r.participants, links));
+  if (rows.length > 0) await tx.insert(participants).values(rows);
+  for (const r of replaced) {
+    await tx
+      .update(interactions)
+      .set({ participantCount: r.participants.length, externalParticipantCount: r.participants.filter((p) => p.side === 'external').length })
+      .where(eq(interactions.id, r.interactionId));
+  }
 }
 
 const named = (workspaceId: string, source: string, externalIds: readonly string[]) =>
