@@ -1,4 +1,5 @@
 import { sql } from 'drizzle-orm';
+import type { z } from 'zod';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
 import type { AppConfig } from '../../platform/config.js';
 import { toDate } from '../search/freshness.js';
@@ -9,6 +10,9 @@ import { latestRun, type ConnectionRow } from './repository.js';
 import { webhookSource } from './push-ingest.js';
 import { pausedReason } from './sync-sources.js';
 import { syncIntervalMs } from './sync.js';
+import type { ConnectionSummarySchema } from './schemas.js';
+
+type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;
 
 /** How a connection reads (spec: Connection read, Status read, Summary). */
 
@@ -57,16 +61,18 @@ const count = (v: unknown): number => Number(v ?? 0);
  * Live counts of what the connection's source holds in the warehouse. Before a first completed
  * sync every stat is null: "not synced yet" must never read as "synced, and found nothing".
  */
-export async function connectionSummary(db: Queryable, row: ConnectionRow, now: Date) {
+export async function connectionSummary(db: Queryable, row: ConnectionRow, now: Date): Promise<ConnectionSummary> {
   const spec = connectorOf(row);
   // The `source` its rows carry in the warehouse (a webhook connection is a source of its own).
   const source = spec.authMethod === 'webhook' ? webhookSource(row.id) : row.connectorType;
   const synced = row.lastSyncedAt !== null;
   const base = { connection_id: row.id, category: spec.category, synced, last_synced_at: iso(row.lastSyncedAt), computed_at: now.toISOString() };
+  // Each category fills its own block; the others are null.
+  const none: Pick<ConnectionSummary, 'crm' | 'calls' | 'comms' | 'social'> = { crm: null, calls: null, comms: null, social: null };
   const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
   const nullCalls = { calls: null, emails: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
   if (spec.category === 'crm') {
-    if (!synced) return { ...base, crm: nullCrm, calls: null, comms: null, social: null };
+    if (!synced) return { ...base, ...none, crm: nullCrm };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select
@@ -79,6 +85,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     );
     return {
       ...base,
+      ...none,
       crm: {
         accounts: count(r?.accounts),
         contacts: count(r?.contacts),
@@ -87,13 +94,10 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         won_deals: count(r?.won_deals),
         latest_record_at: iso(toDate(r?.latest_record_at)),
       },
-      calls: null,
-      comms: null,
-      social: null,
     };
   }
   if (spec.category === 'calls') {
-    if (!synced) return { ...base, crm: null, calls: nullCalls, comms: null, social: null };
+    if (!synced) return { ...base, ...none, calls: nullCalls };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       sql`select count(*) filter (where i.kind <> 'email') as calls,
@@ -108,7 +112,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     );
     return {
       ...base,
-      crm: null,
+      ...none,
       calls: {
         calls: count(r?.calls),
         emails: count(r?.emails),
@@ -117,12 +121,10 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         embedded_utterances: count(r?.embedded_utterances),
         latest_call_at: iso(toDate(r?.latest_call_at)),
       },
-      comms: null,
-      social: null,
     };
   }
   if (spec.category === 'comms') {
-    if (!synced) return { ...base, crm: null, calls: null, comms: { meetings: null, participants: null, external_participants: null, accounts: null, latest_meeting_at: null }, social: null };
+    if (!synced) return { ...base, ...none, comms: { meetings: null, participants: null, external_participants: null, accounts: null, latest_meeting_at: null } };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       // The meetings this calendar holds; one synced before holders were kept counts for the calendars of its source.
@@ -138,8 +140,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     );
     return {
       ...base,
-      crm: null,
-      calls: null,
+      ...none,
       comms: {
         meetings: count(r?.meetings),
         participants: count(r?.participants),
@@ -147,11 +148,10 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
         accounts: count(r?.accounts),
         latest_meeting_at: iso(toDate(r?.latest_meeting_at)),
       },
-      social: null,
     };
   }
   if (spec.category === 'social') {
-    if (!synced) return { ...base, crm: null, calls: null, comms: null, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
+    if (!synced) return { ...base, ...none, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       // The threads this connection holds: two of the workspace's accounts in one thread share it.
@@ -165,9 +165,7 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     );
     return {
       ...base,
-      crm: null,
-      calls: null,
-      comms: null,
+      ...none,
       social: {
         threads: count(r?.threads),
         posts: count(r?.posts),
@@ -177,5 +175,5 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
       },
     };
   }
-  return { ...base, crm: null, calls: null, comms: null, social: null };
+  return { ...base, ...none };
 }
