@@ -62,7 +62,6 @@ export async function connectionOfType(db: Queryable, workspaceId: string, conne
   return row;
 }
 
-/** A member's own pending (consent not completed) connection of a type, if any. */
 /** The connection of one provider account (a handle source names its account by a stable id), live ones first. */
 export async function connectionOfAccount(db: Queryable, workspaceId: string, connectorType: string, accountId: string): Promise<ConnectionRow | undefined> {
   const [row] = await db
@@ -74,6 +73,7 @@ export async function connectionOfAccount(db: Queryable, workspaceId: string, co
   return row;
 }
 
+/** A member's own pending (consent not completed) connection of a type, if any. */
 export async function pendingOf(db: Queryable, workspaceId: string, connectorType: string, userId: string): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()

@@ -92,7 +92,6 @@ const modifiedAt = (value: string | null | undefined): number => {
 
 /** Calls are read back this far on every sync: Gong publishes a transcript some time after the call. */
 export const GONG_REREAD_MS = 24 * 3600_000;
-
 const GongSaved = z.object({ from: z.string(), cursor: z.string().nullable(), high: z.string().nullable().default(null) });
 
 function gongSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
