@@ -1,4 +1,5 @@
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
+import { decodeResults, parseMessages, type ResultField } from './pglite-results.js';
 
 /**
  * Named prepared statements on PGlite, as they are on Neon's pool: a query the code prepares with a
@@ -22,10 +23,15 @@ interface Prepared {
   paramTypes: number[];
   /** The statement's result shape, or null when it returns no rows (an insert without returning). */
   rowDescription: RowDescription | null;
+  /** The same shape, as a result names its fields. */
+  fields: ResultField[] | null;
 }
 
 /** Execute (unnamed portal, all rows) then Sync: the same bytes for every call. */
 const EXECUTE_SYNC = concat([protocol.serialize.execute({}), protocol.serialize.sync()]);
+
+/** ReadyForQuery ('Z', length 5, status): the last six bytes of every exchange ending in Sync. */
+const READY_FOR_QUERY = 0x5a;
 
 /** Postgres: a cached plan whose result type changed (a table altered under a `select *`). */
 const RESULT_TYPE_CHANGED = '0A000';
@@ -41,26 +47,39 @@ function concat(parts: readonly Uint8Array[]): Uint8Array {
 }
 
 const utf8 = new TextEncoder();
+const ASCII = /^[\x00-\x7f]*$/;
+
+/** A string's UTF-8 bytes; ASCII (ids, codes, dates: nearly every parameter) stays a string, copied byte by byte. */
+const utf8Of = (value: string): string | Uint8Array => (ASCII.test(value) ? value : utf8.encode(value));
+
+function put(out: Uint8Array, at: number, bytes: string | Uint8Array): number {
+  if (typeof bytes !== 'string') {
+    out.set(bytes, at);
+    return at + bytes.length;
+  }
+  for (let i = 0; i < bytes.length; i++) out[at + i] = bytes.charCodeAt(i);
+  return at + bytes.length;
+}
 
 /**
  * A Bind message for text parameters (protocol: 'B', length, portal, statement, a text format code
- * per parameter, the values, no result format codes so all text). PGlite's general serializer takes
- * ~12 µs for three short strings here, as much as Postgres takes to run a key lookup; this ~1 µs.
- * A binary parameter (a typed array) goes to PGlite's serializer, which sets its format code.
+ * per parameter, the values, no result format codes so all text), followed by `then` (the Execute
+ * and Sync) in the same buffer. PGlite's general serializer takes ~12 µs for three short strings
+ * here, as much as Postgres takes to run a key lookup; this ~1 µs, without a call into the runtime's
+ * encoder for ASCII. A binary parameter (a typed array) goes to PGlite's serializer, which sets its format code.
  */
-export function bindText(statement: string, values: readonly (string | null)[]): Uint8Array {
-  const name = utf8.encode(statement);
-  const encoded = values.map((v) => (v === null ? null : utf8.encode(v)));
+export function bindText(statement: string, values: readonly (string | null)[], then: Uint8Array = new Uint8Array(0)): Uint8Array {
+  const name = utf8Of(statement);
+  const encoded = values.map((v) => (v === null ? null : utf8Of(v)));
   const length = 4 + 1 + name.length + 1 + 2 + 2 * encoded.length + 2 + encoded.reduce((n, v) => n + 4 + (v?.length ?? 0), 0) + 2;
-  const out = new Uint8Array(1 + length);
+  const out = new Uint8Array(1 + length + then.length);
   const view = new DataView(out.buffer);
   let at = 0;
   out[at++] = 0x42; // 'B'
   view.setInt32(at, length);
   at += 4;
   out[at++] = 0; // unnamed portal
-  out.set(name, at);
-  at += name.length;
+  at = put(out, at, name);
   out[at++] = 0;
   // One format code per parameter, each text (0): as PGlite writes it.
   view.setInt16(at, encoded.length);
@@ -70,12 +89,10 @@ export function bindText(statement: string, values: readonly (string | null)[]):
   for (const v of encoded) {
     view.setInt32(at, v === null ? -1 : v.length);
     at += 4;
-    if (v) {
-      out.set(v, at);
-      at += v.length;
-    }
+    if (v !== null) at = put(out, at, v);
   }
   view.setInt16(at, 0);
+  out.set(then, at + 2);
   return out;
 }
 
@@ -85,12 +102,35 @@ function withQuery(error: unknown, query: string, params: readonly unknown[], op
   return error;
 }
 
+/** What a synchronous execution asks of its caller: parse the statement again (its table changed). */
+const PARSE_AGAIN = Symbol('parse again');
+
+/** An execution PGlite did not answer synchronously: its failure, to hand to the caller. */
+class Unanswered {
+  constructor(readonly failure: Promise<never>) {}
+}
+
 export class NamedStatements {
   /** Statement texts the code prepared with a name, and their PGlite statements once parsed. */
   readonly #named = new Map<string, Prepared | null>();
   #count = 0;
+  /** Calls holding or waiting for either of PGlite's locks (its transaction lock and its query lock). */
+  #waiting = 0;
+  /** The output of the execution in progress, copied out of PGlite's memory as it is written. */
+  #chunks: Uint8Array[] | null = null;
+  readonly #rawOptions = { syncToFs: false, onRawData: (chunk: Uint8Array) => this.#chunks?.push(chunk.slice()) };
 
-  constructor(private readonly client: PGlite) {}
+  constructor(private readonly client: PGlite) {
+    // Every PGlite operation takes its locks through these two methods on the client (query, exec,
+    // transaction, describe, listen), so counting their calls tells when nobody holds or awaits the database.
+    for (const lock of ['_runExclusiveTransaction', '_runExclusiveQuery'] as const) {
+      const take = client[lock].bind(client);
+      client[lock] = <T>(fn: () => Promise<T>): Promise<T> => {
+        this.#waiting++;
+        return take(fn).finally(() => this.#waiting--);
+      };
+    }
+  }
 
   /** Called when the code prepares `text` under a name: its next executions go through a named statement. */
   register(text: string): void {
@@ -103,6 +143,19 @@ export class NamedStatements {
 
   /** Outside a transaction: waits for any transaction, like PGlite's own `query`. */
   query(text: string, params: readonly unknown[], options: QueryOptions | undefined): Promise<Results> {
+    const prepared = this.#named.get(text);
+    if (prepared && this.#waiting === 0 && !this.client.closed) {
+      // Nobody holds or awaits the database and a bound execution runs synchronously in PGlite, so
+      // it runs now: queueing on two idle locks cost more than executing a key lookup.
+      try {
+        const result = this.#execute(prepared, text, params, options);
+        // Parsing again takes the locks: the path below executes it once more, closes it, parses it.
+        if (result instanceof Unanswered) return result.failure;
+        if (result !== PARSE_AGAIN) return this.client.syncToFs().then(() => result);
+      } catch (error) {
+        return Promise.reject(error);
+      }
+    }
     return this.client._runExclusiveTransaction(() =>
       this.client._runExclusiveQuery(async () => {
         const result = await this.#run(text, params, options);
@@ -118,27 +171,49 @@ export class NamedStatements {
     return this.client._runExclusiveQuery(() => this.#run(text, params, options));
   }
 
+  /** Holding the database: parse the statement if it is new (or changed), then execute it. */
   async #run(text: string, params: readonly unknown[], options: QueryOptions | undefined): Promise<Results> {
     const prepared = this.#named.get(text) ?? (await this.#prepare(text, params, options));
+    const result = this.#execute(prepared, text, params, options);
+    if (result instanceof Unanswered) return result.failure;
+    if (result !== PARSE_AGAIN) return result;
+    await this.#close(prepared);
+    this.#named.set(text, null);
+    return this.#run(text, params, options);
+  }
+
+  /**
+   * Bind and execute a parsed statement, synchronously (the caller holds the database, or nobody
+   * else can reach it). PARSE_AGAIN when its table changed under it (`cached plan must not change result type`).
+   */
+  #execute(prepared: Prepared, text: string, params: readonly unknown[], options: QueryOptions | undefined): Results | typeof PARSE_AGAIN | Unanswered {
     const values: unknown[] = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = this.client.serializers[prepared.paramTypes[i] ?? 0];
       return serializer ? serializer(value) : String(value);
     });
     const { serialize } = protocol;
-    const bind = values.every((v): v is string | null => v === null || typeof v === 'string')
-      ? bindText(prepared.name, values)
-      : serialize.bind({ statement: prepared.name, values: values as BindValues });
-    let messages: BackendMessages;
-    try {
-      messages = await this.client.execProtocolStream(concat([bind, EXECUTE_SYNC]), { syncToFs: false });
-    } catch (error) {
-      if (error instanceof protocol.messages.DatabaseError && error.code === RESULT_TYPE_CHANGED) {
-        // Parsed again against the table as it is now.
-        await this.#close(prepared);
-        this.#named.set(text, null);
-        return this.#run(text, params, options);
-      }
+    const message = values.every((v): v is string | null => v === null || typeof v === 'string')
+      ? bindText(prepared.name, values, EXECUTE_SYNC)
+      : concat([serialize.bind({ statement: prepared.name, values: values as BindValues }), EXECUTE_SYNC]);
+    // Raw bytes, not PGlite's message objects: rows are read straight off the wire (pglite-results.ts).
+    // No NOTIFY reaches PGlite's listeners this way; nothing here listens. The call's body runs before
+    // its promise settles (PGlite executes synchronously); the check below fails loudly if that changes.
+    const chunks: Uint8Array[] = [];
+    this.#chunks = chunks;
+    const execution = this.client.execProtocolRawStream(message, this.#rawOptions);
+    this.#chunks = null;
+    const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks);
+    if (bytes.length < 6 || bytes[bytes.length - 6] !== READY_FOR_QUERY) {
+      // PGlite failed (its promise says why), or no longer answers synchronously.
+      return new Unanswered(execution.then(() => Promise.reject(new Error('PGlite did not answer a bound execution synchronously; NamedStatements needs revisiting for this PGlite version'))));
+    }
+    const decoded = decodeResults(bytes, prepared.fields, this.client.parsers, options?.rowMode);
+    if (decoded) return decoded;
+    const messages = parseMessages(bytes);
+    const error = messages.find((m): m is InstanceType<typeof protocol.messages.DatabaseError> => m instanceof protocol.messages.DatabaseError);
+    if (error) {
+      if (error.code === RESULT_TYPE_CHANGED) return PARSE_AGAIN;
       throw withQuery(error, text, params, options);
     }
     const [result] = parse.parseResults(prepared.rowDescription ? [prepared.rowDescription, ...messages] : messages, this.client.parsers, options);
@@ -156,7 +231,8 @@ export class NamedStatements {
     }
     const described = messages.find((m): m is ParameterDescription => m.name === 'parameterDescription');
     const rows = messages.find((m): m is RowDescription => m.name === 'rowDescription');
-    const prepared: Prepared = { name, paramTypes: described?.dataTypeIDs ?? [], rowDescription: rows ?? null };
+    const fields = rows ? rows.fields.map((f) => ({ name: f.name, dataTypeID: f.dataTypeID })) : null;
+    const prepared: Prepared = { name, paramTypes: described?.dataTypeIDs ?? [], rowDescription: rows ?? null, fields };
     this.#named.set(text, prepared);
     return prepared;
   }

@@ -44,9 +44,75 @@ afterAll(() => handle.close());
 
 describe('named statements on PGlite', () => {
   it('binds text parameters in exactly the bytes PGlite\u2019s own serializer writes', () => {
-    for (const values of [[], ['optimizer', '2026-11', ID], [null, '', 'zoë – 東京 🚀', null], ['x'.repeat(5000)]]) {
+    for (const values of [[], ['optimizer', '2026-11', ID], [null, '', 'zoë – 東京 🚀', null], ['x'.repeat(5000)], ['\u007f\u0080', '\u0000']]) {
       expect(bindText('named_7', values)).toEqual(protocol.serialize.bind({ statement: 'named_7', values }));
+      expect(bindText('named_é', values)).toEqual(protocol.serialize.bind({ statement: 'named_é', values }));
+      // With the Execute and Sync after it in the same buffer, byte for byte.
+      const then = new Uint8Array([...protocol.serialize.execute({}), ...protocol.serialize.sync()]);
+      expect(bindText('named_7', values, then)).toEqual(new Uint8Array([...protocol.serialize.bind({ statement: 'named_7', values }), ...then]));
     }
+  });
+
+  it('reads every result exactly as PGlite\u2019s own query reads it (rows off the wire, not through its parser)', async () => {
+    await handle.client.exec(`create table named_wide (id integer primary key, label text, note text, amount numeric, flag boolean, at timestamptz, tags text[], doc jsonb)`);
+    const cases: [string, unknown[]][] = [
+      // Many rows, long and non-ASCII text, nulls, arrays, json: more than one flush of output.
+      [`insert into named_wide select g, 'label ' || g, case when g % 3 = 0 then null else repeat('zoë 東京 ', g % 40) end, g * 1.5, g % 2 = 0, '2026-01-02T03:04:05Z'::timestamptz + g * interval '1 hour', array['a', 'b' || g], jsonb_build_object('g', g, 'name', 'n' || g) from generate_series(1, $1::int) g`, [300]],
+      ['select * from named_wide where id <= $1 order by id', [300]],
+      ['select * from named_wide where id = $1', [-1]],
+      ['update named_wide set note = $1 where id <= $2', ['short', 5]],
+      ['update named_wide set note = $1 where id = $2 returning id, note', ['東京 🚀', 7]],
+      ['delete from named_wide where id > $1', [290]],
+      ['select count(*)::int as n, max(note) as longest from named_wide where note is not null and $1::text is not null', ['x']],
+    ];
+    for (const [text, params] of cases) {
+      for (const rowMode of ['object', 'array'] as const) {
+        const mutates = !text.startsWith('select');
+        if (mutates && rowMode === 'array') continue;
+        handle.statements.register(text);
+        // A statement that changes rows runs PGlite's way first, in a transaction rolled back, then the
+        // named way on the same table state: the same command, counts and returned rows.
+        if (mutates) {
+          const plain = await handle.client.transaction(async (tx) => {
+            const result = await tx.query(text, params, { rowMode });
+            await tx.rollback();
+            return result;
+          });
+          const named = await handle.statements.query(text, params, { rowMode });
+          expect(named).toEqual(plain);
+        } else {
+          const named = await handle.statements.query(text, params, { rowMode });
+          expect(named).toEqual(await handle.client.query(text, params, { rowMode }));
+        }
+      }
+    }
+  });
+
+  it('never runs inside somebody else\u2019s transaction: a named read outside it waits, and sees only what was committed', async () => {
+    const text = 'select label from named_things where id = $1';
+    handle.statements.register(text);
+    expect((await handle.statements.query(text, [ID], undefined)).rows).toEqual([{ label: 'one' }]);
+    let inside!: () => void;
+    const entered = new Promise<void>((resolve) => (inside = resolve));
+    let release!: () => void;
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const transaction = handle.db
+      .transaction(async (tx) => {
+        await tx.update(things).set({ label: 'uncommitted' }).where(eq(things.id, ID));
+        inside();
+        await held;
+        throw new Error('roll it back');
+      })
+      .catch((e: unknown) => e);
+    await entered;
+    let read: string | undefined;
+    const reading = handle.statements.query(text, [ID], undefined).then((r) => (read = (r.rows[0] as { label: string }).label));
+    await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(read).toBeUndefined(); // still waiting for the transaction
+    release();
+    await transaction;
+    await reading;
+    expect(read).toBe('one');
   });
 
   it('reads exactly what the unnamed query reads, through one statement parsed once', async () => {
