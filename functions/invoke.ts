@@ -216,14 +216,32 @@ export async function asInvocationResult(call: Promise<unknown>): Promise<Invoca
   }
 }
 
-function contextFor(scope: InvocationScope): OperationContext {
-  return {
-    caller: scope.caller,
-    services: scope.services,
-    correlationId: scope.correlationId,
-    signal: scope.signal,
-    origin: scope.origin,
-    ...(scope.run ? { run: scope.run } : {}),
-    invoke: (operationId, input) => invokeOperation(scope, operationId, input),
-  };
+/**
+ * What a handler sees of its call. A class, not a literal: the signal stays read on use (see
+ * invocationScope) and `invoke` lives on the prototype instead of a closure made for every call.
+ */
+class CallContext implements OperationContext {
+  readonly caller: Caller;
+  readonly services: Services;
+  readonly correlationId: string;
+  readonly origin: InvocationOrigin;
+  readonly run?: RunContext;
+
+  constructor(private readonly scope: InvocationScope) {
+    this.caller = scope.caller;
+    this.services = scope.services;
+    this.correlationId = scope.correlationId;
+    this.origin = scope.origin;
+    if (scope.run) this.run = scope.run;
+  }
+
+  get signal(): AbortSignal {
+    return this.scope.signal;
+  }
+
+  invoke(operationId: string, input: Record<string, unknown>): Promise<unknown> {
+    return invokeOperation(this.scope, operationId, input);
+  }
 }
+
+const contextFor = (scope: InvocationScope): OperationContext => new CallContext(scope);

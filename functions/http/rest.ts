@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { runOperation, type InvocationScope } from '../invoke.js';
+import { runOperation, type InvocationScope, type RawInput } from '../invoke.js';
 import { isStatic, staticJson } from '../../platform/static-value.js';
 import type { Download, DownloadBody, Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
@@ -25,7 +25,23 @@ export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry,
     services: c.get('services'),
     caller: c.get('caller'),
     correlationId: c.get('correlationId'),
-    signal: c.req.raw.signal,
+    // Read on use: a request's abort signal is built on first access (node-server), which costs as
+    // much as the rest of a cached read, and only operations that wait or stream ever look at it.
+    get signal() {
+      return c.req.raw.signal;
+    },
+  };
+}
+
+/**
+ * A request's raw input. Only the parts the operation declares are read, since parsing the rest is
+ * wasted work, unless `whole`: an Idempotency-Key covers the whole request (path, query and body).
+ */
+async function restInput(c: Context<AppEnv>, op: Operation, streaming: boolean, whole = false): Promise<{ params: RawInput['params']; query: RawInput['query']; body: unknown }> {
+  return {
+    params: op.params || whole ? (c.req.param() as Record<string, string>) : undefined,
+    query: op.query || whole ? (streaming ? withLastEventId(c, c.req.query()) : c.req.query()) : undefined,
+    body: op.body ? await readJsonBody(c) : undefined,
   };
 }
 
@@ -36,14 +52,9 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       const streaming = Boolean(op.stream) && (op.streamOnly === true || wantsEventStream(c));
       const scope = invocationScope(c, registry);
       const idempotencyKey = op.idempotent ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
-      const loadInput = async () => ({
-        params: c.req.param() as Record<string, string>,
-        query: streaming ? withLastEventId(c, c.req.query()) : c.req.query(),
-        body: op.body ? await readJsonBody(c) : undefined,
-      });
       let outcome;
       if (idempotencyKey !== undefined) {
-        const request = await loadInput();
+        const request = await restInput(c, op, streaming, true);
         const result = await runIdempotently(scope.services.db, { op, caller: scope.caller, key: idempotencyKey, request, now: scope.services.clock.now() }, () =>
           runOperation(op, scope, async () => request),
         );
@@ -51,7 +62,7 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
         if (result.replayed) return c.json(result.body as object, result.status as 200);
         outcome = result.outcome;
       } else {
-        outcome = await runOperation(op, scope, loadInput, streaming ? 'stream' : 'respond');
+        outcome = await runOperation(op, scope, () => restInput(c, op, streaming), streaming ? 'stream' : 'respond');
       }
       if (outcome.stream) return streamRunEvents(c, outcome.stream);
       if (op.download) return downloadResponse(op.download, outcome.output as DownloadBody, c.get('correlationId'));
