@@ -79,6 +79,16 @@ describe('global per-IP limit (RATE_LIMIT_GLOBAL_PER_MIN=3)', () => {
     expect(doc.headers.get('x-ratelimit-remaining')).toBe('2');
   });
 
+  it('counts each request once on the routes mounted beside the operations (push ingest, the connections OAuth callback)', async () => {
+    for (const [i, path] of ['/api/platform/v1/connections/00000000-0000-4000-8000-000000000009/ingest', '/api/platform/v1/connections/oauth/callback'].entries()) {
+      const ip = `203.0.113.5${i}`;
+      const method = path.endsWith('ingest') ? 'POST' : 'GET';
+      const first = await h.fetch(path, { method, headers: { 'x-forwarded-for': ip } });
+      const second = await h.fetch(path, { method, headers: { 'x-forwarded-for': ip } });
+      expect([first.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-remaining')], path).toEqual(['2', '1']);
+    }
+  });
+
   it('applies before authentication: an unauthenticated flood is limited, and then so is the address', async () => {
     const ip = '203.0.113.30';
     for (let i = 0; i < 3; i++) expectError(await h.request('GET', '/setup/status', from(ip, {})), 401, 'unauthenticated', `anonymous ${i + 1}`);

@@ -22,9 +22,8 @@ export function mountBrowserAndOAuthRoutes(app: App, registry: OperationRegistry
   app.use('/console', globalRateLimit);
   app.use('/.well-known/*', globalRateLimit);
   app.route('/', oauthRoutes());
-  app.use(`${API_PREFIX}/connections/oauth/callback`, globalRateLimit);
+  // Under the API prefix, whose own limiter (mounted first, in createApp) already counts them.
   app.route('/', connectionOAuthRoutes());
-  app.use(`${API_PREFIX}/connections/:id/ingest`, globalRateLimit);
   app.route('/', connectionIngestRoutes());
   app.route('/', consoleRoutes(registry));
 }
