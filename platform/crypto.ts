@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import * as nodeCrypto from 'node:crypto';
 
 /**
  * Hashing and HMAC. Digests use node:crypto (Node, and Workers under the nodejs_compat flag):
@@ -8,12 +8,21 @@ import { createHash } from 'node:crypto';
 
 const encoder = new TextEncoder();
 
+/**
+ * One-shot `crypto.hash` (Node 20.12+) where the runtime has it: a third of createHash's cost, with
+ * no Hash object per call; createHash elsewhere (Workers' nodejs_compat).
+ */
+const digest: (input: string | Uint8Array, encoding: 'hex' | 'base64url') => string =
+  typeof nodeCrypto.hash === 'function'
+    ? (input, encoding) => nodeCrypto.hash('sha256', input, encoding)
+    : (input, encoding) => nodeCrypto.createHash('sha256').update(input).digest(encoding);
+
 export async function sha256Hex(input: string | Uint8Array): Promise<string> {
-  return createHash('sha256').update(input).digest('hex');
+  return digest(input, 'hex');
 }
 
 export async function sha256Base64Url(input: string | Uint8Array): Promise<string> {
-  return createHash('sha256').update(input).digest('base64url');
+  return digest(input, 'base64url');
 }
 
 export async function hmacSha256(key: Uint8Array, message: string | Uint8Array): Promise<Uint8Array> {

@@ -151,7 +151,8 @@ export class NamedStatements {
         const result = this.#execute(prepared, text, params, options);
         // Parsing again takes the locks: the path below executes it once more, closes it, parses it.
         if (result instanceof Unanswered) return result.failure;
-        if (result !== PARSE_AGAIN) return this.client.syncToFs().then(() => result);
+        // A read leaves nothing for the file system to persist; anything else is synced as PGlite syncs it.
+        if (result !== PARSE_AGAIN) return result.command === 'SELECT' ? Promise.resolve(result) : this.client.syncToFs().then(() => result);
       } catch (error) {
         return Promise.reject(error);
       }

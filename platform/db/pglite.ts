@@ -69,15 +69,16 @@ function driverTransaction(tx: Transaction, statements: NamedStatements): Transa
  */
 function driverClient(client: PGlite, statements: NamedStatements): PGlite {
   client.parsers = { ...client.parsers, ...DRIZZLE_PARSERS };
+  // Made once, not on every property read: drizzle reads `query` for every statement.
+  const query = (text: string, params?: unknown[], options?: QueryOptions) => {
+    const bare = withoutParsers(options);
+    return viaNamed(statements, text, bare) ? statements.query(text, params ?? [], bare) : client.query(text, params, bare);
+  };
+  const transaction = <R>(fn: (tx: Transaction) => Promise<R>) => client.transaction((tx) => fn(driverTransaction(tx, statements)));
   return new Proxy(client, {
     get(target, property) {
-      if (property === 'query') {
-        return (text: string, params?: unknown[], options?: QueryOptions) => {
-          const bare = withoutParsers(options);
-          return viaNamed(statements, text, bare) ? statements.query(text, params ?? [], bare) : target.query(text, params, bare);
-        };
-      }
-      if (property === 'transaction') return <R>(fn: (tx: Transaction) => Promise<R>) => target.transaction((tx) => fn(driverTransaction(tx, statements)));
+      if (property === 'query') return query;
+      if (property === 'transaction') return transaction;
       const value: unknown = Reflect.get(target, property, target);
       // PGlite's private members check `this`: its methods run on the client itself, not the proxy.
       return typeof value === 'function' ? (value as (...args: unknown[]) => unknown).bind(target) : value;
