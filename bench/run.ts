@@ -24,7 +24,7 @@ import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
 const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
 const started = Date.now();
-await benchHttp(quick ? 3 : 5);
+await benchHttp(quick ? 3 : 5, quick ? 1 : 3);
 await benchEvals();
 printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
 printTable('Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine\'s bare stages in the same process', await benchAgentLoop());
