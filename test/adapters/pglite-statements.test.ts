@@ -88,6 +88,30 @@ describe('named statements on PGlite', () => {
     }
   });
 
+  it('runs the named reads asked for in one turn back to back, each with its own answer or its own error', async () => {
+    const text = 'select id, n from named_batch where id = $1::int';
+    await handle.client.exec(`create table named_batch (id integer primary key, n integer not null); insert into named_batch select g, g * g from generate_series(1, 50) g`);
+    handle.statements.register(text);
+    await handle.statements.query(text, [1], undefined); // parsed
+    const ids = Array.from({ length: 50 }, (_, i) => i + 1);
+    const answers = await Promise.all(ids.map((id) => handle.statements.query(text, [id], undefined)));
+    expect(answers.map((a) => a.rows)).toEqual(ids.map((id) => [{ id, n: id * id }]));
+    // One bad parameter fails alone; the others in its turn still answer, and so does the next turn.
+    const mixed = await Promise.allSettled([handle.statements.query(text, [2], undefined), handle.statements.query(text, ['two'], undefined), handle.statements.query(text, [3], undefined)]);
+    expect(mixed.map((m) => m.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(mixed[1]?.status === 'rejected' && (mixed[1].reason as { code?: string }).code).toBe('22P02');
+    expect(mixed[2]?.status === 'fulfilled' && mixed[2].value.rows).toEqual([{ id: 3, n: 9 }]);
+    // Reads asked for in the same turn as a transaction that changes their rows see it whole or not at all.
+    const during = handle.db.transaction(async (tx) => {
+      await tx.execute(sql`update named_batch set n = -n where id <= 10`);
+      await tx.execute(sql`update named_batch set n = n - 1 where id <= 10`);
+    });
+    const reads = await Promise.all(ids.slice(0, 10).map((id) => handle.statements.query(text, [id], undefined)));
+    await during;
+    for (const [i, read] of reads.entries()) expect([(i + 1) ** 2, -((i + 1) ** 2) - 1]).toContain((read.rows[0] as { n: number }).n);
+    expect((await handle.statements.query(text, [4], undefined)).rows).toEqual([{ id: 4, n: -17 }]);
+  });
+
   it('never runs inside somebody else\u2019s transaction: a named read outside it waits, and sees only what was committed', async () => {
     const text = 'select label from named_things where id = $1';
     handle.statements.register(text);
