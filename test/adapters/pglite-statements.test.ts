@@ -112,6 +112,33 @@ describe('named statements on PGlite', () => {
     expect((await handle.statements.query(text, [4], undefined)).rows).toEqual([{ id: 4, n: -17 }]);
   });
 
+  it('sees every PGlite operation take its locks through the two methods it counts (an upgrade that stops must fail here)', async () => {
+    const taken: string[] = [];
+    const spy = <K extends '_runExclusiveTransaction' | '_runExclusiveQuery'>(lock: K) => {
+      const original = handle.client[lock].bind(handle.client);
+      handle.client[lock] = (<T>(fn: () => Promise<T>) => {
+        taken.push(lock);
+        return original(fn);
+      }) as PgliteHandle['client'][K];
+      return () => (handle.client[lock] = original as PgliteHandle['client'][K]);
+    };
+    const restore = [spy('_runExclusiveTransaction'), spy('_runExclusiveQuery')];
+    try {
+      for (const [name, operation] of [
+        ['query', () => handle.client.query('select 1')],
+        ['exec', () => handle.client.exec('select 1')],
+        ['transaction', () => handle.client.transaction((tx) => tx.query('select 1'))],
+        ['describeQuery', () => handle.client.describeQuery('select $1::int')],
+      ] as const) {
+        taken.length = 0;
+        await operation();
+        expect(new Set(taken), name).toEqual(new Set(['_runExclusiveTransaction', '_runExclusiveQuery']));
+      }
+    } finally {
+      restore.forEach((undo) => undo());
+    }
+  });
+
   it('never runs inside somebody else\u2019s transaction: a named read outside it waits, and sees only what was committed', async () => {
     const text = 'select label from named_things where id = $1';
     handle.statements.register(text);
