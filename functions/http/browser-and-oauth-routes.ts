@@ -4,7 +4,6 @@ import { consoleRoutes } from '../console/routes.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import type { OperationRegistry } from '../registry.js';
 import type { App } from '../app.js';
-import { API_PREFIX } from './env.js';
 import { globalRateLimit } from './global-limit.js';
 
 /**

@@ -28,6 +28,8 @@ const SKIPPED = new Set([
   0x5a, // 'Z' ReadyForQuery
 ]);
 const DATA_ROW = 0x44; // 'D'
+/** Commands whose tag's count is rows changed (PGlite's parseResults adds those to affectedRows). */
+const CHANGING = new Set(['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE']);
 const COMMAND_COMPLETE = 0x43; // 'C'
 
 const utf8 = new TextDecoder();
@@ -94,7 +96,7 @@ export function decodeResults(bytes: Uint8Array, fields: readonly ResultField[] 
       const words = tag.split(' ');
       const command = words[0] ?? '';
       const count = parseInt(words[words.length - 1] ?? '', 10);
-      const affected = ['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command) && !Number.isNaN(count) ? count : 0;
+      const affected = CHANGING.has(command) && !Number.isNaN(count) ? count : 0;
       result = { rows: rows.slice(), fields: fields ? fields.map((f) => ({ ...f })) : [], command, affectedRows: affected, ...(Number.isNaN(count) ? {} : { rowCount: count }) } as Results;
       rows.length = 0;
     } else if (!SKIPPED.has(type)) {

@@ -1,6 +1,6 @@
 import { parse, protocol, type PGlite, type QueryOptions, type Results, type Transaction } from '@electric-sql/pglite';
 import { setImmediate } from 'node:timers';
-import { decodeResults, parseMessages, type ResultField } from './pglite-results.js';
+import { decodeResults, parseMessages, type BackendMessage, type ResultField } from './pglite-results.js';
 
 /**
  * Named prepared statements on PGlite, as they are on Neon's pool: a query the code prepares with a
@@ -18,7 +18,6 @@ import { decodeResults, parseMessages, type ResultField } from './pglite-results
  * requests' other work cost ~100 µs of CPU, against ~25 µs when its code and memory were still in
  * the caches from the previous one (bench/http.ts: setup/status ~4,500 -> ~9,000 req/s).
  */
-type BackendMessages = Awaited<ReturnType<PGlite['execProtocolStream']>>;
 /** What PGlite's serializers return: text, or bytes for a binary parameter. */
 type BindValues = NonNullable<Parameters<typeof protocol.serialize.bind>[0]>['values'];
 type RowDescription = InstanceType<typeof protocol.messages.RowDescriptionMessage>;
@@ -257,7 +256,7 @@ export class NamedStatements {
   async #prepare(text: string, params: readonly unknown[], options: QueryOptions | undefined): Promise<Prepared> {
     const name = `named_${++this.#count}`;
     const { serialize } = protocol;
-    let messages: BackendMessages;
+    let messages: BackendMessage[];
     try {
       messages = await this.client.execProtocolStream(concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
     } catch (error) {

@@ -47,14 +47,14 @@ const viaNamed = (statements: NamedStatements, text: string, options: QueryOptio
 
 /** A transaction's client whose queries leave the per-query parsers out (see driverClient). */
 function driverTransaction(tx: Transaction, statements: NamedStatements): Transaction {
+  // Made once per transaction, as driverClient's: drizzle reads `query` for every statement.
+  const query = (text: string, params?: unknown[], options?: QueryOptions) => {
+    const bare = withoutParsers(options);
+    return viaNamed(statements, text, bare) ? statements.queryIn(tx, text, params ?? [], bare) : tx.query(text, params, bare);
+  };
   return new Proxy(tx, {
     get(target, property, receiver) {
-      if (property === 'query') {
-        return (text: string, params?: unknown[], options?: QueryOptions) => {
-          const bare = withoutParsers(options);
-          return viaNamed(statements, text, bare) ? statements.queryIn(target, text, params ?? [], bare) : target.query(text, params, bare);
-        };
-      }
+      if (property === 'query') return query;
       return Reflect.get(target, property, receiver);
     },
   });
