@@ -34,7 +34,14 @@ class ZeroLatencyModel implements ModelProvider {
   }
   async step(_task: unknown, request: StepRequest): Promise<StepResult> {
     const done = request.messages.filter((m) => m.role === 'tool').length;
-    if (done >= TURNS - 1) return { content: null, tool_calls: [{ id: 'final', name: 'final_answer', arguments: { text: 'Done.', content_blocks: [], follow_ups: [] } }], usage: null };
+    if (done >= TURNS - 1)
+      return {
+        content: null,
+        tool_calls: [
+          { id: 'final', name: 'final_answer', arguments: { text: 'Done.', content_blocks: [], follow_ups: [] } },
+        ],
+        usage: null,
+      };
     return { content: null, tool_calls: [{ id: `c${done}`, name: 'bench_noop', arguments: {} }], usage: null };
   }
 }
@@ -74,7 +81,14 @@ export async function benchAgentLoop(): Promise<Record<string, string | number>[
   });
   const userId = await ensureUser(handle.db, 'bench-agent@bench.example');
   await ensureMembership(handle.db, workspaceId, userId, 'editor');
-  const { key } = await createApiKey(handle.db, { workspaceId, userId, name: 'bench', bundle: 'customer_agent', role: 'editor', expiresAt: null });
+  const { key } = await createApiKey(handle.db, {
+    workspaceId,
+    userId,
+    name: 'bench',
+    bundle: 'customer_agent',
+    role: 'editor',
+    expiresAt: null,
+  });
   const caller = await authenticateApiKey(handle.db, key, new Date());
 
   const time = async (start: () => Promise<unknown>) => {
@@ -88,15 +102,27 @@ export async function benchAgentLoop(): Promise<Record<string, string | number>[
   await startAgentRun(services, caller, { input: 'warm up', onQuestion: 'auto', depth: 'standard', trigger: 'api' });
   await queue.drain();
   const bareMs = await time(() => services.engine.start({ workspaceId, kind: bareChain.kind }));
-  const loopMs = await time(() => startAgentRun(services, caller, { input: 'go', onQuestion: 'auto', depth: 'standard', trigger: 'api' }));
+  const loopMs = await time(() =>
+    startAgentRun(services, caller, { input: 'go', onQuestion: 'auto', depth: 'standard', trigger: 'api' }),
+  );
   await close();
   const n = RUNS * TURNS;
   const bare = bareMs / n;
   const turn = loopMs / n;
   return [
     { measure: 'stages / turns run', bare_stage: n, agent_turn: n, ratio: '' },
-    { measure: 'ms per stage / turn', bare_stage: bare.toFixed(2), agent_turn: turn.toFixed(2), ratio: (turn / bare).toFixed(2) },
-    { measure: "the loop's own ms per turn (target < 25)", bare_stage: '0', agent_turn: (turn - bare).toFixed(2), ratio: '' },
+    {
+      measure: 'ms per stage / turn',
+      bare_stage: bare.toFixed(2),
+      agent_turn: turn.toFixed(2),
+      ratio: (turn / bare).toFixed(2),
+    },
+    {
+      measure: "the loop's own ms per turn (target < 25)",
+      bare_stage: '0',
+      agent_turn: (turn - bare).toFixed(2),
+      ratio: '',
+    },
   ];
 }
 
@@ -111,24 +137,46 @@ export async function benchLocalAnswers(corpus: BenchCorpus): Promise<Record<str
   const caller = await authenticateApiKey(corpus.db, corpus.apiKey, corpus.services.clock.now());
   const queue = corpus.services.queue as LocalTransport;
   const searchStart = performance.now();
-  await corpus.search({ query: 'why do customers push back on pricing', mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 8 });
+  await corpus.search({
+    query: 'why do customers push back on pricing',
+    mode: 'semantic',
+    hydrate: true,
+    audience: 'customer_voice',
+    limit: 8,
+  });
   const searchMs = performance.now() - searchStart;
   const rows: Record<string, string | number>[] = [];
   for (const question of REFERENCE_QUESTIONS) {
     const t = performance.now();
-    await startAgentRun(corpus.services, caller, { input: question, onQuestion: 'auto', depth: 'standard', trigger: 'api' });
+    await startAgentRun(corpus.services, caller, {
+      input: question,
+      onQuestion: 'auto',
+      depth: 'standard',
+      trigger: 'api',
+    });
     await queue.drain();
     const ms = performance.now() - t;
-    rows.push({ question, 'first answer ms': ms.toFixed(0), 'one semantic search ms': searchMs.toFixed(0), ratio: (ms / searchMs).toFixed(1) });
+    rows.push({
+      question,
+      'first answer ms': ms.toFixed(0),
+      'one semantic search ms': searchMs.toFixed(0),
+      ratio: (ms / searchMs).toFixed(1),
+    });
   }
   return rows;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable(`Agent loop: ${RUNS} runs x ${TURNS} turns with a zero-latency model vs. the engine's bare stages (local transport)`, await benchAgentLoop());
+  printTable(
+    `Agent loop: ${RUNS} runs x ${TURNS} turns with a zero-latency model vs. the engine's bare stages (local transport)`,
+    await benchAgentLoop(),
+  );
   const corpus = await openBenchCorpus(1);
   try {
-    printTable('Local model: first answer to the reference questions on the 1x demo corpus', await benchLocalAnswers(corpus));
+    printTable(
+      'Local model: first answer to the reference questions on the 1x demo corpus',
+      await benchLocalAnswers(corpus),
+    );
   } finally {
     await corpus.close();
   }

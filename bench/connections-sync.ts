@@ -35,7 +35,15 @@ import { openEmptyBenchApp } from './engine.js';
 import { printTable } from './report.js';
 
 const NOW = SEED_NOW;
-const WAREHOUSE = ['accounts', 'contacts', 'deals', 'interactions', 'participants', 'transcript_turns', 'utterances'] as const;
+const WAREHOUSE = [
+  'accounts',
+  'contacts',
+  'deals',
+  'interactions',
+  'participants',
+  'transcript_turns',
+  'utterances',
+] as const;
 
 const gc = (): void => (globalThis as { gc?: () => void }).gc?.();
 
@@ -65,7 +73,11 @@ interface SyncFigures {
 
 /** A seeded fake provider in a child process (bench/fake-provider-process.ts), stopped by `stop`. */
 async function spawnFake(kind: 'gong' | 'hubspot', count: number): Promise<FakeProviderReady & { stop(): void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL('./fake-provider-process.ts', import.meta.url).pathname, kind, String(count)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', new URL('./fake-provider-process.ts', import.meta.url).pathname, kind, String(count)],
+    { stdio: ['ignore', 'pipe', 'inherit'] },
+  );
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`the fake ${kind} exited (${code})`)));
@@ -75,7 +87,9 @@ async function spawnFake(kind: 'gong' | 'hubspot', count: number): Promise<FakeP
 
 async function timedSync(kind: 'gong' | 'hubspot', count: number): Promise<SyncFigures> {
   const fake = await spawnFake(kind, count);
-  const app = await openEmptyBenchApp({ env: kind === 'gong' ? { GONG_API_BASE_URL: fake.url } : { HUBSPOT_API_BASE_URL: fake.url } });
+  const app = await openEmptyBenchApp({
+    env: kind === 'gong' ? { GONG_API_BASE_URL: fake.url } : { HUBSPOT_API_BASE_URL: fake.url },
+  });
   try {
     const { services, queue, workspaceId } = app;
     const id = newId();
@@ -87,7 +101,19 @@ async function timedSync(kind: 'gong' | 'hubspot', count: number): Promise<SyncF
       createdBy: newId(),
       caller: {},
       fields: fake.apiId ? { api_id: fake.apiId } : {},
-      config: kind === 'gong' ? { call_filters: { enabled: false, external_only: false, reps: [], exclude_participants: [], exclude_domains: [] }, crm_recency: { window: 'all' } } : { crm_recency: { window: 'all' } },
+      config:
+        kind === 'gong'
+          ? {
+              call_filters: {
+                enabled: false,
+                external_only: false,
+                reps: [],
+                exclude_participants: [],
+                exclude_domains: [],
+              },
+              crm_recency: { window: 'all' },
+            }
+          : { crm_recency: { window: 'all' } },
       credentialsSealed: await services.secretBox.seal(JSON.stringify({ api_key: fake.apiKey })),
     });
     gc();
@@ -104,14 +130,23 @@ async function timedSync(kind: 'gong' | 'hubspot', count: number): Promise<SyncF
     const heapEnd = process.memoryUsage().heapUsed;
     const counts = await queryRows<{ n: number }>(
       services.db,
-      sql.raw(`select (${WAREHOUSE.map((t) => `(select count(*) from ${t} where workspace_id = '${workspaceId}')`).join(' + ')})::int as n`),
+      sql.raw(
+        `select (${WAREHOUSE.map((t) => `(select count(*) from ${t} where workspace_id = '${workspaceId}')`).join(' + ')})::int as n`,
+      ),
     );
     const [run] = await queryRows<{ status: string; pages: number }>(
       services.db,
       sql`select status, (select coalesce(sum((s->>'pages')::int), 0) from jsonb_array_elements(state->'streams') s)::int as pages from runs where kind = 'connection_sync'`,
     );
     if (run?.status !== 'complete') throw new Error(`the ${kind} sync ended ${run?.status}`);
-    return { rows: Number(counts[0]?.n ?? 0), ms, stages: Number(run.pages) + 1, heapStartMb: heapStart / 2 ** 20, heapPeakMb: heapPeak / 2 ** 20, heapRetainedMb: canGc ? (heapEnd - heapStart) / 2 ** 20 : null };
+    return {
+      rows: Number(counts[0]?.n ?? 0),
+      ms,
+      stages: Number(run.pages) + 1,
+      heapStartMb: heapStart / 2 ** 20,
+      heapPeakMb: heapPeak / 2 ** 20,
+      heapRetainedMb: canGc ? (heapEnd - heapStart) / 2 ** 20 : null,
+    };
   } finally {
     await app.close();
     fake.stop();
@@ -142,9 +177,25 @@ export async function benchConnectionSync(quick = false): Promise<Record<string,
           'heap peak growth (MB)': (f.heapPeakMb - f.heapStartMb).toFixed(1),
           'heap retained (MB)': f.heapRetainedMb === null ? 'needs --expose-gc' : f.heapRetainedMb.toFixed(1),
         }
-      : { measurement: name, records, 'rows written': 'skipped (--quick)', 'rows/s': '', 'vs loader': '', stages: '', 'ms/stage': '', 'heap peak growth (MB)': '', 'heap retained (MB)': '' };
+      : {
+          measurement: name,
+          records,
+          'rows written': 'skipped (--quick)',
+          'rows/s': '',
+          'vs loader': '',
+          stages: '',
+          'ms/stage': '',
+          'heap peak growth (MB)': '',
+          'heap retained (MB)': '',
+        };
   return [
-    { measurement: 'Demo corpus loader, 1x (baseline)', records: 'generated corpus', 'rows written': loader.rows, 'rows/s': Math.round(loaderPerSecond), 'vs loader': '1.00x' },
+    {
+      measurement: 'Demo corpus loader, 1x (baseline)',
+      records: 'generated corpus',
+      'rows written': loader.rows,
+      'rows/s': Math.round(loaderPerSecond),
+      'vs loader': '1.00x',
+    },
     row(`Gong sync: ${calls} calls x 40 sentences (half embedded)`, gongRun, `${calls} calls`),
     row(`HubSpot sync: 1 company, ${crm.toLocaleString('en-US')} contacts`, hubspotRun, `${crm + 1} objects`),
     row('HubSpot sync, memory: 5,000 contacts', small, '5,001 objects'),
@@ -152,7 +203,8 @@ export async function benchConnectionSync(quick = false): Promise<Record<string,
   ];
 }
 
-export const connectionSyncTitle = 'Connection syncs from local fake providers into PGlite vs. the demo corpus loader (target: at least half its rows/s; memory flat in the record count)';
+export const connectionSyncTitle =
+  'Connection syncs from local fake providers into PGlite vs. the demo corpus loader (target: at least half its rows/s; memory flat in the record count)';
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   printTable(connectionSyncTitle, await benchConnectionSync(process.argv.includes('--quick')));

@@ -151,17 +151,29 @@ const BENCH_OAUTH_SECRET = 'bench-oauth-secret-0123456789abcdefghijkl';
  * it (ANALYZE, and the HNSW index once the vectors reach HNSW_MIN_VECTORS, i.e. from 100k), and the
  * real app over it with a viewer's API key.
  */
-export async function openBenchCorpus(scale: number, options: { onChunk?: (p: { chunk: number; of: number }) => void } = {}): Promise<BenchCorpus> {
+export async function openBenchCorpus(
+  scale: number,
+  options: { onChunk?: (p: { chunk: number; of: number }) => void } = {},
+): Promise<BenchCorpus> {
   const started = performance.now();
   const fresh = await openFreshDatabase(`cip-bench-search-${scale}x-`);
   try {
     const db = fresh.handle.db;
     const { workspaceId } = await createWorkspace(db, { name: `Bench search ${scale}x` });
-    const load = await loadDemoCorpus(db, workspaceId, { scale, now: BENCH_NOW, ...(options.onChunk ? { onChunk: options.onChunk } : {}) });
+    const load = await loadDemoCorpus(db, workspaceId, {
+      scale,
+      now: BENCH_NOW,
+      ...(options.onChunk ? { onChunk: options.onChunk } : {}),
+    });
     const setupMs = elapsed(started);
 
     const clock = new ManualClock(BENCH_NOW);
-    const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', OAUTH_SIGNING_SECRET: BENCH_OAUTH_SECRET });
+    const config = loadConfig({
+      APP_ENV: 'test',
+      PUBLIC_URL: 'http://bench.local',
+      LOG_LEVEL: 'silent',
+      OAUTH_SIGNING_SECRET: BENCH_OAUTH_SECRET,
+    });
     const services = buildServices({
       config,
       db,
@@ -178,11 +190,22 @@ export async function openBenchCorpus(scale: number, options: { onChunk?: (p: { 
 
     const userId = await ensureUser(db, 'bench-viewer@bench.example');
     await ensureMembership(db, workspaceId, userId, 'viewer');
-    const { key: apiKey } = await createApiKey(db, { workspaceId, userId, name: 'bench', bundle: 'customer_agent', role: 'viewer', expiresAt: null });
+    const { key: apiKey } = await createApiKey(db, {
+      workspaceId,
+      userId,
+      name: 'bench',
+      bundle: 'customer_agent',
+      role: 'viewer',
+      expiresAt: null,
+    });
 
     const url = `${config.publicUrl}${API_PREFIX}/search/query`;
     const search = async (body: SearchRequest): Promise<SearchResponse> => {
-      const response = await app.request(url, { method: 'POST', headers: { 'x-api-key': apiKey, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const response = await app.request(url, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       const text = await response.text();
       if (response.status !== 200) throw new SearchCallError(response.status, text);
       return (JSON.parse(text) as { data: SearchResponse }).data;

@@ -46,7 +46,11 @@ export interface EmbedderQuality {
   perQuery: number[];
 }
 
-export function measureEmbedder(name: string, embed: (text: string) => number[], texts: readonly string[]): EmbedderQuality {
+export function measureEmbedder(
+  name: string,
+  embed: (text: string) => number[],
+  texts: readonly string[],
+): EmbedderQuality {
   const label = themeLabeller();
   const vectors = texts.map(embed);
   const byTopic = new Map<string, number[]>();
@@ -62,13 +66,24 @@ export function measureEmbedder(name: string, embed: (text: string) => number[],
     return p;
   });
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
-  return { embedder: name, mean: mean(perQuery), byTopic: Object.fromEntries([...byTopic].map(([k, v]) => [k, mean(v)])), perQuery };
+  return {
+    embedder: name,
+    mean: mean(perQuery),
+    byTopic: Object.fromEntries([...byTopic].map(([k, v]) => [k, mean(v)])),
+    perQuery,
+  };
 }
 
 export function benchEmbedderQuality(): Record<string, string | number>[] {
-  const corpus = generateCorpus({ workspaceId: '0193b000-0000-7000-8000-00000000c0de', now: new Date('2026-11-20T12:00:00.000Z') });
+  const corpus = generateCorpus({
+    workspaceId: '0193b000-0000-7000-8000-00000000c0de',
+    now: new Date('2026-11-20T12:00:00.000Z'),
+  });
   const texts = corpus.utterances.filter((u) => u.side === 'external').map((u) => u.text);
-  const results = [measureEmbedder('local:hash-ngram-v1', embedHashNgramV1, texts), measureEmbedder(new LocalHashEmbedder().id, embedLocally, texts)];
+  const results = [
+    measureEmbedder('local:hash-ngram-v1', embedHashNgramV1, texts),
+    measureEmbedder(new LocalHashEmbedder().id, embedLocally, texts),
+  ];
   const topics = [...new Set(LABELLED_QUERIES.map((q) => q.topic))];
   return results.map((r) => ({
     embedder: r.embedder,
@@ -80,7 +95,10 @@ export function benchEmbedderQuality(): Record<string, string | number>[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable('Local embedder: top-10 precision on labelled corpus queries (brute-force cosine, 1x corpus external utterances)', benchEmbedderQuality());
+  printTable(
+    'Local embedder: top-10 precision on labelled corpus queries (brute-force cosine, 1x corpus external utterances)',
+    benchEmbedderQuality(),
+  );
   if (process.argv.includes('--verbose')) {
     for (const q of LABELLED_QUERIES) process.stdout.write(`${q.topic.padEnd(12)} ${q.query}\n`);
   }

@@ -17,7 +17,7 @@ import type { OperationRegistry } from '../functions/registry.js';
 import type { Services } from '../functions/services.js';
 import type { ModelProvider } from '../platform/model/port.js';
 import { allPipelines } from '../queues/pipelines.js';
-import { LocalTransport } from '../queues/transport/local.js';
+import type { LocalTransport } from '../queues/transport/local.js';
 import { createWorkspace } from '../functions/identity/members.js';
 import { printTable } from './report.js';
 
@@ -30,11 +30,13 @@ async function work(seed: string): Promise<string> {
 
 function chainPipeline(stagesPerRun: number): Pipeline {
   const names = Array.from({ length: stagesPerRun }, (_, i) => `s${i}`);
-  const stage = (index: number) => async (ctx: StageContext): Promise<StageResult> => {
-    const out = await work(`${ctx.run.id}:${index}`);
-    const next = names[index + 1];
-    return next ? { next, output: out.slice(0, 8) } : { complete: true, output: out.slice(0, 8) };
-  };
+  const stage =
+    (index: number) =>
+    async (ctx: StageContext): Promise<StageResult> => {
+      const out = await work(`${ctx.run.id}:${index}`);
+      const next = names[index + 1];
+      return next ? { next, output: out.slice(0, 8) } : { complete: true, output: out.slice(0, 8) };
+    };
   return { kind: 'bench_chain', order: names, stages: Object.fromEntries(names.map((n, i) => [n, stage(i)])) };
 }
 
@@ -42,10 +44,24 @@ function chainPipeline(stagesPerRun: number): Pipeline {
  * The real app over a fresh in-memory, migrated database with one empty workspace: the service's
  * pipelines plus the bench's own, the local transport attached. Options swap the registry or model.
  */
-export async function openEmptyBenchApp(options: { pipelines?: Pipeline<Services>[]; registry?: OperationRegistry; model?: ModelProvider; onQuery?: (sql: string) => void; env?: Record<string, string> } = {}) {
+export async function openEmptyBenchApp(
+  options: {
+    pipelines?: Pipeline<Services>[];
+    registry?: OperationRegistry;
+    model?: ModelProvider;
+    onQuery?: (sql: string) => void;
+    env?: Record<string, string>;
+  } = {},
+) {
   const handle = await openPglite(options.onQuery ? { onQuery: options.onQuery } : {});
   await migrateDatabase(handle);
-  const config = loadConfig({ APP_ENV: 'test', PUBLIC_URL: 'http://bench.local', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '1000000', ...options.env });
+  const config = loadConfig({
+    APP_ENV: 'test',
+    PUBLIC_URL: 'http://bench.local',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_GLOBAL_PER_MIN: '1000000',
+    ...options.env,
+  });
   const services = buildServices({
     config,
     db: handle.db,
@@ -77,7 +93,10 @@ export async function openEmptyBenchApp(options: { pipelines?: Pipeline<Services
 export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Record<string, string | number>[]> {
   const pipeline = chainPipeline(stagesPerRun);
   let statements = 0;
-  const { services, queue, workspaceId, close } = await openEmptyBenchApp({ pipelines: [pipeline], onQuery: () => statements++ });
+  const { services, queue, workspaceId, close } = await openEmptyBenchApp({
+    pipelines: [pipeline],
+    onQuery: () => statements++,
+  });
 
   // Baseline: the same stage functions, called in a plain loop with a bare context.
   const baselineStart = performance.now();
@@ -108,15 +127,38 @@ export async function benchEngine(runsCount = 20, stagesPerRun = 10): Promise<Re
   const enginePerStage = engineMs / stages;
   return [
     { measure: 'stages run', baseline: stages, engine: stages, ratio: '' },
-    { measure: 'stages per second', baseline: (1000 / basePerStage).toFixed(0), engine: (1000 / enginePerStage).toFixed(1), ratio: (basePerStage / enginePerStage).toFixed(4) },
-    { measure: 'ms per stage', baseline: basePerStage.toFixed(3), engine: enginePerStage.toFixed(3), ratio: (enginePerStage / basePerStage).toFixed(1) },
-    { measure: "engine's own ms per stage", baseline: '0', engine: (enginePerStage - basePerStage).toFixed(3), ratio: '' },
-    { measure: 'SQL statements per stage (one run alone, start and drain polling included)', baseline: '0', engine: perStage.toFixed(1), ratio: '' },
+    {
+      measure: 'stages per second',
+      baseline: (1000 / basePerStage).toFixed(0),
+      engine: (1000 / enginePerStage).toFixed(1),
+      ratio: (basePerStage / enginePerStage).toFixed(4),
+    },
+    {
+      measure: 'ms per stage',
+      baseline: basePerStage.toFixed(3),
+      engine: enginePerStage.toFixed(3),
+      ratio: (enginePerStage / basePerStage).toFixed(1),
+    },
+    {
+      measure: "engine's own ms per stage",
+      baseline: '0',
+      engine: (enginePerStage - basePerStage).toFixed(3),
+      ratio: '',
+    },
+    {
+      measure: 'SQL statements per stage (one run alone, start and drain polling included)',
+      baseline: '0',
+      engine: perStage.toFixed(1),
+      ratio: '',
+    },
   ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const runsCount = Number(process.argv[2] ?? 20);
   const stagesPerRun = Number(process.argv[3] ?? 10);
-  printTable(`Run engine, ${runsCount} runs x ${stagesPerRun} stages (local transport, in-memory PGlite)`, await benchEngine(runsCount, stagesPerRun));
+  printTable(
+    `Run engine, ${runsCount} runs x ${stagesPerRun} stages (local transport, in-memory PGlite)`,
+    await benchEngine(runsCount, stagesPerRun),
+  );
 }

@@ -20,5 +20,7 @@ if (kind !== 'gong' && kind !== 'hubspot') throw new Error('usage: fake-provider
 const provider = kind === 'gong' ? await new FakeGong().start() : await new FakeHubSpot().start();
 seedProvider(kind, provider, count);
 const ready: FakeProviderReady =
-  provider instanceof FakeGong ? { url: provider.url, apiKey: provider.secret, apiId: provider.accessKey } : { url: provider.url, apiKey: provider.token, apiId: null };
+  provider instanceof FakeGong
+    ? { url: provider.url, apiKey: provider.secret, apiId: provider.accessKey }
+    : { url: provider.url, apiKey: provider.token, apiId: null };
 process.stdout.write(`${JSON.stringify(ready)}\n`);

@@ -50,7 +50,11 @@ interface ScaleFigures {
 
 const elapsed = (from: number) => Math.round(performance.now() - from);
 
-async function topTen(db: Database, workspaceId: string, embedder: LocalHashEmbedder): Promise<{ hits: Hit[][]; avgMs: number }> {
+async function topTen(
+  db: Database,
+  workspaceId: string,
+  embedder: LocalHashEmbedder,
+): Promise<{ hits: Hit[][]; avgMs: number }> {
   const vectors = await embedder.embed(QUERIES);
   const hits: Hit[][] = [];
   // One untimed pass so the first timed query does not pay for cold caches.
@@ -164,6 +168,9 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     process.stderr.write('usage: npx tsx bench/first-start.ts [scale...]   (positive numbers, e.g. 1 10)\n');
     process.exit(2);
   }
-  printTable(`First start: PGlite, migrations and the demo corpus at ${valid.map((n) => `${n}x`).join(', ')}`, await benchFirstStart(valid));
+  printTable(
+    `First start: PGlite, migrations and the demo corpus at ${valid.map((n) => `${n}x`).join(', ')}`,
+    await benchFirstStart(valid),
+  );
   process.exit(0);
 }

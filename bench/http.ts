@@ -54,11 +54,48 @@ interface Target {
 }
 
 const TARGETS: readonly Target[] = [
-  { name: 'GET /setup/status (API key)', path: '/api/platform/v1/setup/status', authenticated: true, baseline: '/bare', minRatio: 0.1, maxP99: 15 },
-  { name: 'GET /search/fields (API key)', path: '/api/platform/v1/search/fields', authenticated: true, baseline: '/bare', minRatio: 0.1, maxP99: 15 },
-  { name: 'GET /openapi.json', path: OPENAPI_PATH, authenticated: false, baseline: '/bare/openapi.json', minRatio: 0.5, maxP99: null },
-  { name: 'GET /openapi.json (gzip accepted)', path: OPENAPI_PATH, authenticated: false, baseline: '/bare/openapi.json', gzip: true, minRatio: 0.5, maxP99: null },
-  { name: 'GET /openapi.json (If-None-Match: 304)', path: OPENAPI_PATH, authenticated: false, baseline: '/bare', revalidate: true, minRatio: null, maxP99: null },
+  {
+    name: 'GET /setup/status (API key)',
+    path: '/api/platform/v1/setup/status',
+    authenticated: true,
+    baseline: '/bare',
+    minRatio: 0.1,
+    maxP99: 15,
+  },
+  {
+    name: 'GET /search/fields (API key)',
+    path: '/api/platform/v1/search/fields',
+    authenticated: true,
+    baseline: '/bare',
+    minRatio: 0.1,
+    maxP99: 15,
+  },
+  {
+    name: 'GET /openapi.json',
+    path: OPENAPI_PATH,
+    authenticated: false,
+    baseline: '/bare/openapi.json',
+    minRatio: 0.5,
+    maxP99: null,
+  },
+  {
+    name: 'GET /openapi.json (gzip accepted)',
+    path: OPENAPI_PATH,
+    authenticated: false,
+    baseline: '/bare/openapi.json',
+    gzip: true,
+    minRatio: 0.5,
+    maxP99: null,
+  },
+  {
+    name: 'GET /openapi.json (If-None-Match: 304)',
+    path: OPENAPI_PATH,
+    authenticated: false,
+    baseline: '/bare',
+    revalidate: true,
+    minRatio: null,
+    maxP99: null,
+  },
 ];
 
 interface Ready {
@@ -74,7 +111,12 @@ async function serveApp(): Promise<void> {
   let statements: string[] | null = null;
   const handle = await openPglite({ onQuery: (sql) => statements?.push(sql) });
   await migrateDatabase(handle);
-  const config = loadConfig({ APP_ENV: 'development', LOG_LEVEL: 'silent', RATE_LIMIT_GLOBAL_PER_MIN: '100000000', PUBLIC_URL: 'http://127.0.0.1' });
+  const config = loadConfig({
+    APP_ENV: 'development',
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_GLOBAL_PER_MIN: '100000000',
+    PUBLIC_URL: 'http://127.0.0.1',
+  });
   const services = buildServices({
     config,
     db: handle.db,
@@ -87,19 +129,33 @@ async function serveApp(): Promise<void> {
   const { workspaceId } = await createWorkspace(handle.db, { name: 'Bench' });
   const userId = await ensureUser(handle.db, 'bench@bench.example');
   await ensureMembership(handle.db, workspaceId, userId, 'editor');
-  const { key } = await createApiKey(handle.db, { workspaceId, userId, name: 'bench', bundle: 'customer_agent', role: 'editor', expiresAt: null });
+  const { key } = await createApiKey(handle.db, {
+    workspaceId,
+    userId,
+    name: 'bench',
+    bundle: 'customer_agent',
+    role: 'editor',
+    expiresAt: null,
+  });
 
   // Statements of one warm request per target (the second request: the credential cache is filled by the first).
   const counts: Ready['statements'] = {};
   for (const target of TARGETS) {
-    const request = () => app.fetch(new Request(`http://127.0.0.1${target.path}`, { headers: target.authenticated ? { 'x-api-key': key } : {} }));
+    const request = () =>
+      app.fetch(
+        new Request(`http://127.0.0.1${target.path}`, { headers: target.authenticated ? { 'x-api-key': key } : {} }),
+      );
     await (await request()).text();
     await lastUsedRecorder.settled();
-    const seen: string[] = (statements = []);
+    statements = [];
+    const seen: string[] = statements;
     await (await request()).text();
     await lastUsedRecorder.settled();
     statements = null;
-    counts[target.name] = { total: seen.length, auth: seen.filter((s) => /"api_keys"|"memberships"|"oauth_tokens"/.test(s)).length };
+    counts[target.name] = {
+      total: seen.length,
+      auth: seen.filter((s) => /"api_keys"|"memberships"|"oauth_tokens"/.test(s)).length,
+    };
   }
 
   // The same document bytes, served bare with the app's own headers (plain and gzip).
@@ -122,11 +178,17 @@ async function serveApp(): Promise<void> {
     const { bytes, headers } = /\bgzip\b/.test(c.req.header('accept-encoding') ?? '') ? gzipDocument : plainDocument;
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, headers);
   });
-  const server = serve({ fetch: (req) => (new URL(req.url).pathname.startsWith('/bare') ? bare.fetch(req) : app.fetch(req)), hostname: '127.0.0.1', port: 0 });
+  const server = serve({
+    fetch: (req) => (new URL(req.url).pathname.startsWith('/bare') ? bare.fetch(req) : app.fetch(req)),
+    hostname: '127.0.0.1',
+    port: 0,
+  });
   await new Promise<void>((resolve) => server.once('listening', () => resolve()));
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
-  process.stdout.write(`${JSON.stringify({ port, key, etag: plainDocument.headers.etag ?? '', statements: counts } satisfies Ready)}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ port, key, etag: plainDocument.headers.etag ?? '', statements: counts } satisfies Ready)}\n`,
+  );
 }
 
 /** Requests per second, p99 and the answers other than the expected status (200, or 304 on revalidation). */
@@ -138,26 +200,42 @@ interface Load {
   cpuPerRequest: number;
 }
 
-const serverCpu = async (base: string): Promise<number> => ((await (await fetch(`${base}/bare/cpu`)).json()) as { us: number }).us;
+const serverCpu = async (base: string): Promise<number> =>
+  ((await (await fetch(`${base}/bare/cpu`)).json()) as { us: number }).us;
 
-async function load(base: string, path: string, headers: Record<string, string>, seconds: number, expected = 200): Promise<Load> {
+async function load(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  seconds: number,
+  expected = 200,
+): Promise<Load> {
   const cpuBefore = await serverCpu(base);
   const result = await autocannon({ url: `${base}${path}`, connections: 10, duration: seconds, headers });
   const cpu = (await serverCpu(base)) - cpuBefore;
   const stats: Record<string, { count?: number }> = result.statusCodeStats ?? {};
   const answered = Object.values(stats).reduce((sum, { count }) => sum + (count ?? 0), 0);
   const unexpected = answered - (stats[String(expected)]?.count ?? 0);
-  return { rps: result.requests.average, p99: result.latency.p99, errors: result.errors + unexpected, cpuPerRequest: cpu / Math.max(1, answered) };
+  return {
+    rps: result.requests.average,
+    p99: result.latency.p99,
+    errors: result.errors + unexpected,
+    cpuPerRequest: cpu / Math.max(1, answered),
+  };
 }
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[middle] as number) : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 };
 
 async function measure(seconds: number, rounds: number): Promise<void> {
-  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', new URL(import.meta.url).pathname, '--serve'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   try {
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout }).once('line', resolve);
@@ -185,7 +263,10 @@ async function measure(seconds: number, rounds: number): Promise<void> {
       const ratio = median(ratios);
       const p99 = median(routes.map((r) => r.p99));
       const counts = ready.statements[target.name] ?? { total: NaN, auth: NaN };
-      const met = (target.minRatio === null || ratio >= target.minRatio) && (target.maxP99 === null || p99 <= target.maxP99) && counts.auth === 0;
+      const met =
+        (target.minRatio === null || ratio >= target.minRatio) &&
+        (target.maxP99 === null || p99 <= target.maxP99) &&
+        counts.auth === 0;
       const routeCpu = median(routes.map((r) => r.cpuPerRequest));
       const bareCpu = median(bares.map((r) => r.cpuPerRequest));
       rows.push({
@@ -208,7 +289,10 @@ async function measure(seconds: number, rounds: number): Promise<void> {
             : `≥ ${target.minRatio * 100}%${target.maxP99 === null ? '' : `, p99 ≤ ${target.maxP99} ms`}, 0 auth statements: ${met ? 'met' : 'NOT met'}`,
       });
     }
-    printTable(`HTTP hot path: autocannon, 10 connections, ${rounds} alternating rounds of ${seconds} s, each route beside a bare Hono route in the same server process (medians)`, rows);
+    printTable(
+      `HTTP hot path: autocannon, 10 connections, ${rounds} alternating rounds of ${seconds} s, each route beside a bare Hono route in the same server process (medians)`,
+      rows,
+    );
   } finally {
     child.kill();
   }

@@ -36,16 +36,43 @@ export async function benchResearch(corpus: BenchCorpus): Promise<Record<string,
     });
     await queue.drain();
     totals.push(performance.now() - started);
-    const events = await corpus.db.select({ type: runEvents.type, data: runEvents.data }).from(runEvents).where(eq(runEvents.runId, run_id));
-    searches.push(events.filter((e) => e.type === 'tool.completed' && e.data.tool === 'search_query').reduce((sum, e) => sum + Number(e.data.ms ?? 0), 0));
+    const events = await corpus.db
+      .select({ type: runEvents.type, data: runEvents.data })
+      .from(runEvents)
+      .where(eq(runEvents.runId, run_id));
+    searches.push(
+      events
+        .filter((e) => e.type === 'tool.completed' && e.data.tool === 'search_query')
+        .reduce((sum, e) => sum + Number(e.data.ms ?? 0), 0),
+    );
   }
   const loop = totals.map((t, i) => t - (searches[i] ?? 0));
   const ms = (x: number) => x.toFixed(0);
   return [
-    { measure: 'questions', 'complete answer': RESEARCH_QUESTIONS.length, 'its search calls': '', 'the rest (loop, model, grounding)': '' },
-    { measure: 'median ms', 'complete answer': ms(median(totals)), 'its search calls': ms(median(searches)), 'the rest (loop, model, grounding)': ms(median(loop)) },
-    { measure: 'p90 ms', 'complete answer': ms(p90(totals)), 'its search calls': ms(p90(searches)), 'the rest (loop, model, grounding)': ms(p90(loop)) },
-    { measure: 'max ms', 'complete answer': ms(Math.max(...totals)), 'its search calls': ms(Math.max(...searches)), 'the rest (loop, model, grounding)': ms(Math.max(...loop)) },
+    {
+      measure: 'questions',
+      'complete answer': RESEARCH_QUESTIONS.length,
+      'its search calls': '',
+      'the rest (loop, model, grounding)': '',
+    },
+    {
+      measure: 'median ms',
+      'complete answer': ms(median(totals)),
+      'its search calls': ms(median(searches)),
+      'the rest (loop, model, grounding)': ms(median(loop)),
+    },
+    {
+      measure: 'p90 ms',
+      'complete answer': ms(p90(totals)),
+      'its search calls': ms(p90(searches)),
+      'the rest (loop, model, grounding)': ms(p90(loop)),
+    },
+    {
+      measure: 'max ms',
+      'complete answer': ms(Math.max(...totals)),
+      'its search calls': ms(Math.max(...searches)),
+      'the rest (loop, model, grounding)': ms(Math.max(...loop)),
+    },
     {
       measure: 'search share of the total',
       'complete answer': '',
@@ -59,7 +86,10 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   for (const scale of process.argv.includes('--quick') ? [1] : [1, 10]) {
     const corpus = await openBenchCorpus(scale);
     try {
-      printTable(`Research test set (${RESEARCH_QUESTIONS.length} questions) at ${scale}x, local model (target: median under 3 s at 1x)`, await benchResearch(corpus));
+      printTable(
+        `Research test set (${RESEARCH_QUESTIONS.length} questions) at ${scale}x, local model (target: median under 3 s at 1x)`,
+        await benchResearch(corpus),
+      );
     } finally {
       await corpus.close();
     }

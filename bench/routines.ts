@@ -25,8 +25,18 @@ export async function benchRoutineTick(): Promise<Record<string, string | number
   const { handle, services, workspaceId, close } = await openEmptyBenchApp({ onQuery: () => statements++ });
   const userId = await ensureUser(handle.db, 'bench-routines@bench.example');
   await ensureMembership(handle.db, workspaceId, userId, 'editor');
-  const { key } = await createApiKey(handle.db, { workspaceId, userId, name: 'bench', bundle: 'customer_agent', role: 'editor', expiresAt: null });
-  const caller = runCallerOf(await authenticateApiKey(handle.db, key, new Date())) as unknown as Record<string, unknown>;
+  const { key } = await createApiKey(handle.db, {
+    workspaceId,
+    userId,
+    name: 'bench',
+    bundle: 'customer_agent',
+    role: 'editor',
+    expiresAt: null,
+  });
+  const caller = runCallerOf(await authenticateApiKey(handle.db, key, new Date())) as unknown as Record<
+    string,
+    unknown
+  >;
 
   const timings: { tick: number; bare: number; statements: number; claimed: number }[] = [];
   for (let t = 0; t < TICKS; t++) {
@@ -49,7 +59,10 @@ export async function benchRoutineTick(): Promise<Record<string, string | number
     for (let i = 0; i < rows.length; i += 1_000) await handle.db.insert(routines).values(rows.slice(i, i + 1_000));
 
     const bareStart = performance.now();
-    await handle.db.select({ id: routines.id }).from(routines).where(and(eq(routines.enabled, true), lte(routines.nextRunAt, now)));
+    await handle.db
+      .select({ id: routines.id })
+      .from(routines)
+      .where(and(eq(routines.enabled, true), lte(routines.nextRunAt, now)));
     const bare = performance.now() - bareStart;
 
     const before = statements;
@@ -63,14 +76,37 @@ export async function benchRoutineTick(): Promise<Record<string, string | number
   const tick = median(timings.map((x) => x.tick));
   const bare = median(timings.map((x) => x.bare));
   return [
-    { measure: `routines / due per tick (${TICKS} ticks)`, 'due read alone': `${TOTAL} / ${DUE}`, 'whole tick': `${TOTAL} / ${DUE}`, ratio: '' },
-    { measure: 'fires claimed per tick', 'due read alone': '', 'whole tick': median(timings.map((x) => x.claimed)), ratio: '' },
-    { measure: 'median ms per tick (target < 200)', 'due read alone': bare.toFixed(1), 'whole tick': tick.toFixed(1), ratio: (tick / bare).toFixed(1) },
-    { measure: 'SQL statements per tick', 'due read alone': 1, 'whole tick': median(timings.map((x) => x.statements)), ratio: '' },
+    {
+      measure: `routines / due per tick (${TICKS} ticks)`,
+      'due read alone': `${TOTAL} / ${DUE}`,
+      'whole tick': `${TOTAL} / ${DUE}`,
+      ratio: '',
+    },
+    {
+      measure: 'fires claimed per tick',
+      'due read alone': '',
+      'whole tick': median(timings.map((x) => x.claimed)),
+      ratio: '',
+    },
+    {
+      measure: 'median ms per tick (target < 200)',
+      'due read alone': bare.toFixed(1),
+      'whole tick': tick.toFixed(1),
+      ratio: (tick / bare).toFixed(1),
+    },
+    {
+      measure: 'SQL statements per tick',
+      'due read alone': 1,
+      'whole tick': median(timings.map((x) => x.statements)),
+      ratio: '',
+    },
   ];
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  printTable(`Routine scheduler: one tick over ${TOTAL} routines, ${DUE} due (claims, next times, fire runs, one batched publish)`, await benchRoutineTick());
+  printTable(
+    `Routine scheduler: one tick over ${TOTAL} routines, ${DUE} due (claims, next times, fire runs, one batched publish)`,
+    await benchRoutineTick(),
+  );
   process.exit(0);
 }

@@ -26,9 +26,18 @@ const scales = quick ? [1] : [1, 10];
 const started = Date.now();
 await benchHttp(quick ? 3 : 5, quick ? 1 : 3);
 await benchEvals();
-printTable('Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop', await benchEngine());
-printTable('Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine\'s bare stages in the same process', await benchAgentLoop());
-printTable('Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines', await benchRoutineTick());
+printTable(
+  'Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop',
+  await benchEngine(),
+);
+printTable(
+  "Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine's bare stages in the same process",
+  await benchAgentLoop(),
+);
+printTable(
+  'Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines',
+  await benchRoutineTick(),
+);
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
@@ -36,7 +45,9 @@ printTable('First start: create, migrate, generate, load, index', firstStart);
 for (const scale of scales) {
   const corpus = await openBenchCorpus(scale);
   try {
-    process.stdout.write(`\nSearch benchmarks at ${scale}x: corpus created, migrated and loaded in ${(corpus.setupMs / 1000).toFixed(1)} s\n`);
+    process.stdout.write(
+      `\nSearch benchmarks at ${scale}x: corpus created, migrated and loaded in ${(corpus.setupMs / 1000).toFixed(1)} s\n`,
+    );
     printTable(filterTitle(corpus), await benchSearchFilter(corpus));
     const semantic = await benchSearchSemantic(corpus);
     printTable(semanticTitle(corpus), semantic.rows);
@@ -44,17 +55,31 @@ for (const scale of scales) {
     if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
-    if (scale === 1) printTable('Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search', await benchLocalAnswers(corpus));
-    printTable(`Research test set at ${scale}x, local model: complete answers beside the search calls they made (target: median under 3 s at 1x)`, await benchResearch(corpus));
+    if (scale === 1)
+      printTable(
+        'Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search',
+        await benchLocalAnswers(corpus),
+      );
+    printTable(
+      `Research test set at ${scale}x, local model: complete answers beside the search calls they made (target: median under 3 s at 1x)`,
+      await benchResearch(corpus),
+    );
     if (corpus.load.vectorIndexes?.some((r) => r.status === 'built')) {
       // The HNSW build is randomized and recall varies per build: rebuild twice more and measure each.
       for (const build of [2, 3]) {
         await corpus.db.execute(sql`drop index if exists utterance_vectors_embedding_hnsw_idx`);
         const [report] = await ensureVectorIndexes(corpus.db);
         const again = await benchSearchSemantic(corpus);
-        printTable(`${semanticTitle(corpus)} -- HNSW build ${build} of 3 (built in ${((report?.buildMs ?? 0) / 1000).toFixed(1)} s)`, again.rows);
+        printTable(
+          `${semanticTitle(corpus)} -- HNSW build ${build} of 3 (built in ${((report?.buildMs ?? 0) / 1000).toFixed(1)} s)`,
+          again.rows,
+        );
         const againMissed = again.perQuery.filter((q) => Number(q['recall@10']) < 1);
-        if (againMissed.length > 0) printTable(`  Semantic queries at ${scale}x (HNSW build ${build}) whose top 10 missed exact neighbours`, againMissed);
+        if (againMissed.length > 0)
+          printTable(
+            `  Semantic queries at ${scale}x (HNSW build ${build}) whose top 10 missed exact neighbours`,
+            againMissed,
+          );
       }
     }
   } finally {

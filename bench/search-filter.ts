@@ -30,12 +30,14 @@ const isoDaysBefore = (days: number) => new Date(BENCH_NOW.getTime() - days * DA
 const dateDaysFrom = (days: number) => new Date(BENCH_NOW.getTime() + days * DAY_MS).toISOString().slice(0, 10);
 
 /** The interactions surface as the lane selects it: every vocabulary field, accounts and deals joined. */
-const INTERACTION_COLUMNS = sql.raw(`t.id, t.kind, t.title, t.occurred_at, t.duration_seconds, t.direction, t.source, t.thread_id, t.summary, t.body,
+const INTERACTION_COLUMNS =
+  sql.raw(`t.id, t.kind, t.title, t.occurred_at, t.duration_seconds, t.direction, t.source, t.thread_id, t.summary, t.body,
   t.participant_count, t.external_participant_count, t.account_id, a.name as account_name, a.type as account_type,
   t.deal_id, d.name as deal_name, d.stage as deal_stage`);
 const INTERACTION_JOINS = sql.raw(`left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
   left join deals d on d.id = t.deal_id and d.workspace_id = t.workspace_id`);
-const DEAL_COLUMNS = sql.raw(`t.id, t.name, t.stage, t.amount, t.currency, t.close_date, t.owner_email, t.probability, t.is_closed, t.is_won,
+const DEAL_COLUMNS =
+  sql.raw(`t.id, t.name, t.stage, t.amount, t.currency, t.close_date, t.owner_email, t.probability, t.is_closed, t.is_won,
   t.source, t.occurred_at, t.updated_at, t.account_id, a.name as account_name, a.type as account_type`);
 
 /** Tenant plus excluded-interaction predicates, written by hand. */
@@ -74,7 +76,9 @@ function cases(accountName: string): FilterCase[] {
       hand: (ws) => sql`select ${INTERACTION_COLUMNS} from interactions t ${INTERACTION_JOINS}
         where ${interactionScope(ws)} and a.name = ${accountName} and t.kind in ('call', 'meeting')
         order by t.occurred_at desc, t.id limit 10`,
-      handCount: (ws) => sql`select count(*)::int as n from interactions t join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
+      handCount: (
+        ws,
+      ) => sql`select count(*)::int as n from interactions t join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where ${interactionScope(ws)} and a.name = ${accountName} and t.kind in ('call', 'meeting')`,
       key: byId,
     },
@@ -103,14 +107,22 @@ function cases(accountName: string): FilterCase[] {
         mode: 'filter',
         filters: [{ field: 'occurred_at', op: 'gte', value: since365 }],
         group_by: ['account_type', 'kind'],
-        metrics: [{ fn: 'count' }, { fn: 'avg', field: 'duration_seconds' }, { fn: 'count_distinct', field: 'account_id' }],
+        metrics: [
+          { fn: 'count' },
+          { fn: 'avg', field: 'duration_seconds' },
+          { fn: 'count_distinct', field: 'account_id' },
+        ],
       },
-      hand: (ws) => sql`select a.type as account_type, t.kind, count(*)::int as count, avg(t.duration_seconds) as avg_duration_seconds,
+      hand: (
+        ws,
+      ) => sql`select a.type as account_type, t.kind, count(*)::int as count, avg(t.duration_seconds) as avg_duration_seconds,
           count(distinct t.account_id)::int as count_distinct_account_id
         from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where ${interactionScope(ws)} and t.occurred_at >= ${since365}::timestamptz
         group by a.type, t.kind order by a.type nulls last, t.kind limit 100`,
-      handCount: (ws) => sql`select count(*)::int as n from (select 1 from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
+      handCount: (
+        ws,
+      ) => sql`select count(*)::int as n from (select 1 from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where ${interactionScope(ws)} and t.occurred_at >= ${since365}::timestamptz group by a.type, t.kind) g`,
       key: (row) => `${row.account_type ?? 'null'}|${row.kind}|${Number(row.count)}`,
     },
@@ -124,11 +136,15 @@ function cases(accountName: string): FilterCase[] {
         order_by: { field: 'count', dir: 'desc' },
         limit: 10,
       },
-      hand: (ws) => sql`select a.name as account_name, count(*)::int as count, sum(t.duration_seconds) as sum_duration_seconds
+      hand: (
+        ws,
+      ) => sql`select a.name as account_name, count(*)::int as count, sum(t.duration_seconds) as sum_duration_seconds
         from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where ${interactionScope(ws)} and t.kind = 'call'
         group by a.name order by count desc nulls last, a.name nulls last limit 10`,
-      handCount: (ws) => sql`select count(*)::int as n from (select 1 from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
+      handCount: (
+        ws,
+      ) => sql`select count(*)::int as n from (select 1 from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where ${interactionScope(ws)} and t.kind = 'call' group by a.name) g`,
       key: (row) => `${row.account_name ?? 'null'}|${Number(row.count)}`,
     },
@@ -144,7 +160,9 @@ function cases(accountName: string): FilterCase[] {
         order_by: { field: 'amount', dir: 'desc' },
         limit: 50,
       },
-      hand: (ws) => sql`select ${DEAL_COLUMNS} from deals t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
+      hand: (
+        ws,
+      ) => sql`select ${DEAL_COLUMNS} from deals t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id
         where t.workspace_id = ${ws} and t.close_date between ${closeFrom}::date and ${closeTo}::date and t.is_closed = false
         order by t.amount desc nulls last, t.id limit 50`,
       handCount: (ws) => sql`select count(*)::int as n from deals t
@@ -169,7 +187,10 @@ export class BenchMismatchError extends Error {
   override name = 'BenchMismatchError';
 }
 
-export async function benchSearchFilter(corpus: BenchCorpus, options: { rounds?: number } = {}): Promise<Record<string, string | number>[]> {
+export async function benchSearchFilter(
+  corpus: BenchCorpus,
+  options: { rounds?: number } = {},
+): Promise<Record<string, string | number>[]> {
   const rounds = options.rounds ?? (corpus.scale >= 10 ? 15 : 30);
   const ws = corpus.workspaceId;
   const { services } = corpus;
@@ -181,12 +202,18 @@ export async function benchSearchFilter(corpus: BenchCorpus, options: { rounds?:
     const [counted] = await queryRows<{ n: number }>(corpus.db, c.handCount(ws));
     const laneKeys = response.results.map(c.key);
     const handKeys = hand.map(c.key);
-    if (response.mode_ran !== 'filter') throw new BenchMismatchError(`${c.name}: mode_ran ${response.mode_ran}, expected filter`);
+    if (response.mode_ran !== 'filter')
+      throw new BenchMismatchError(`${c.name}: mode_ran ${response.mode_ran}, expected filter`);
     if (laneKeys.length !== handKeys.length) {
-      throw new BenchMismatchError(`${c.name}: the lane returned ${laneKeys.length} rows, the hand SQL ${handKeys.length}`);
+      throw new BenchMismatchError(
+        `${c.name}: the lane returned ${laneKeys.length} rows, the hand SQL ${handKeys.length}`,
+      );
     }
     const firstDiff = laneKeys.findIndex((k, i) => k !== handKeys[i]);
-    if (firstDiff >= 0) throw new BenchMismatchError(`${c.name}: row ${firstDiff} differs: lane ${laneKeys[firstDiff]}, hand SQL ${handKeys[firstDiff]}`);
+    if (firstDiff >= 0)
+      throw new BenchMismatchError(
+        `${c.name}: row ${firstDiff} differs: lane ${laneKeys[firstDiff]}, hand SQL ${handKeys[firstDiff]}`,
+      );
     if (response.corpus.match_count !== Number(counted?.n)) {
       throw new BenchMismatchError(`${c.name}: match_count ${response.corpus.match_count}, hand-counted ${counted?.n}`);
     }
@@ -194,11 +221,22 @@ export async function benchSearchFilter(corpus: BenchCorpus, options: { rounds?:
     const runLane = async (assemble: boolean) => {
       const { search, ignored } = await resolveSearch(c.request, services.model);
       const now = services.clock.now();
-      const outcome = await LANES.filter({ services, workspaceId: ws, search, now, signal: new AbortController().signal });
+      const outcome = await LANES.filter({
+        services,
+        workspaceId: ws,
+        search,
+        now,
+        signal: new AbortController().signal,
+      });
       return assemble ? assembleResponse(services, ws, search, outcome, ignored, now) : outcome;
     };
     const [handStats, laneStats, assembledStats, httpStats] = await sampleInterleaved(
-      [() => queryRows(corpus.db, c.hand(ws)), () => runLane(false), () => runLane(true), () => corpus.search(c.request)],
+      [
+        () => queryRows(corpus.db, c.hand(ws)),
+        () => runLane(false),
+        () => runLane(true),
+        () => corpus.search(c.request),
+      ],
       { rounds },
     );
     if (!handStats || !laneStats || !assembledStats || !httpStats) throw new Error('missing samples');

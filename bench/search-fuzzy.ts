@@ -55,16 +55,41 @@ export const FUZZY_CASES: readonly FuzzyCase[] = [
     kind: 'call',
     window: [lastQuarterStart, lastQuarterEnd],
   },
-  { query: 'emails from Cobalt Health about the renewal', accounts: ['Cobalt Health'], websearch: 'Cobalt Health renewal', kind: 'email' },
-  { query: 'meetings with Lumen Logistics on SSO and the security review', accounts: ['Lumen Logistics'], websearch: 'Lumen Logistics security', kind: 'meeting' },
-  { query: 'Glacier Logistics competitive evaluation', accounts: ['Glacier Logistics'], websearch: 'Glacier Logistics competitive evaluation' },
-  { query: 'Ironwood Health "quarterly business review"', accounts: ['Ironwood Health'], websearch: 'Ironwood Health "quarterly business review"' },
-  { query: 'renewal discussions with Acme Health or Tidewater Logistics', accounts: ['Acme Health', 'Tidewater Logistics'], websearch: 'Acme Health renewal or Tidewater Logistics renewal' },
+  {
+    query: 'emails from Cobalt Health about the renewal',
+    accounts: ['Cobalt Health'],
+    websearch: 'Cobalt Health renewal',
+    kind: 'email',
+  },
+  {
+    query: 'meetings with Lumen Logistics on SSO and the security review',
+    accounts: ['Lumen Logistics'],
+    websearch: 'Lumen Logistics security',
+    kind: 'meeting',
+  },
+  {
+    query: 'Glacier Logistics competitive evaluation',
+    accounts: ['Glacier Logistics'],
+    websearch: 'Glacier Logistics competitive evaluation',
+  },
+  {
+    query: 'Ironwood Health "quarterly business review"',
+    accounts: ['Ironwood Health'],
+    websearch: 'Ironwood Health "quarterly business review"',
+  },
+  {
+    query: 'renewal discussions with Acme Health or Tidewater Logistics',
+    accounts: ['Acme Health', 'Tidewater Logistics'],
+    websearch: 'Acme Health renewal or Tidewater Logistics renewal',
+  },
   {
     // Five facets, so max_subqueries 5 plans more than 3.
-    query: 'calls with Glacier Logistics about pricing, the security review, Salesforce sync, onboarding and the renewal',
+    query:
+      'calls with Glacier Logistics about pricing, the security review, Salesforce sync, onboarding and the renewal',
     accounts: ['Glacier Logistics'],
-    websearch: ['pricing', 'security review', 'Salesforce sync', 'onboarding', 'renewal'].map((facet) => `Glacier Logistics ${facet}`).join(' or '),
+    websearch: ['pricing', 'security review', 'Salesforce sync', 'onboarding', 'renewal']
+      .map((facet) => `Glacier Logistics ${facet}`)
+      .join(' or '),
     kind: 'call',
   },
 ];
@@ -73,7 +98,9 @@ const LIMIT = 50;
 
 function baselineSql(ws: string, c: FuzzyCase): SQL {
   const kind = c.kind ? sql` and t.kind = ${c.kind}` : sql``;
-  const window = c.window ? sql` and t.occurred_at >= ${c.window[0]}::timestamptz and t.occurred_at < ${c.window[1]}::timestamptz` : sql``;
+  const window = c.window
+    ? sql` and t.occurred_at >= ${c.window[0]}::timestamptz and t.occurred_at < ${c.window[1]}::timestamptz`
+    : sql``;
   return sql`select t.id, t.kind, t.title, t.occurred_at, t.account_id, a.name as account_name, ts_rank(t.search_tsv, q) as rank
     from interactions t left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id,
       websearch_to_tsquery('english', ${c.websearch}) q
@@ -85,10 +112,25 @@ function baselineSql(ws: string, c: FuzzyCase): SQL {
 }
 
 type LaneProbe =
-  | { ok: true; status: string; rows: number; matches: number; overlap: number; excluded: number; onAccount: number | null; plan: string }
+  | {
+      ok: true;
+      status: string;
+      rows: number;
+      matches: number;
+      overlap: number;
+      excluded: number;
+      onAccount: number | null;
+      plan: string;
+    }
   | { ok: false; status: number; reason: string };
 
-async function probeLane(corpus: BenchCorpus, c: FuzzyCase, maxSubqueries: number, baselineIds: ReadonlySet<string>, excluded: ReadonlySet<string>): Promise<LaneProbe> {
+async function probeLane(
+  corpus: BenchCorpus,
+  c: FuzzyCase,
+  maxSubqueries: number,
+  baselineIds: ReadonlySet<string>,
+  excluded: ReadonlySet<string>,
+): Promise<LaneProbe> {
   try {
     const response = await corpus.search({ mode: 'fuzzy', query: c.query, max_subqueries: maxSubqueries });
     if (response.mode_ran !== 'fuzzy') return { ok: false, status: 200, reason: `mode_ran ${response.mode_ran}` };
@@ -107,7 +149,10 @@ async function probeLane(corpus: BenchCorpus, c: FuzzyCase, maxSubqueries: numbe
       matches: response.corpus.match_count,
       overlap: ids.filter((id) => baselineIds.has(id)).length,
       excluded: ids.filter((id) => excluded.has(id)).length,
-      onAccount: withAccount.length === response.results.length ? withAccount.filter((r) => named.has(String(r.account_name))).length : null,
+      onAccount:
+        withAccount.length === response.results.length
+          ? withAccount.filter((r) => named.has(String(r.account_name))).length
+          : null,
     };
   } catch (error) {
     if (error instanceof SearchCallError) {
@@ -124,7 +169,10 @@ async function probeLane(corpus: BenchCorpus, c: FuzzyCase, maxSubqueries: numbe
   }
 }
 
-export async function benchSearchFuzzy(corpus: BenchCorpus, options: { rounds?: number } = {}): Promise<{ rows: Record<string, string | number>[]; laneReady: boolean }> {
+export async function benchSearchFuzzy(
+  corpus: BenchCorpus,
+  options: { rounds?: number } = {},
+): Promise<{ rows: Record<string, string | number>[]; laneReady: boolean }> {
   const rounds = options.rounds ?? (corpus.scale >= 10 ? 10 : 20);
   const ws = corpus.workspaceId;
   const names = [...new Set(FUZZY_CASES.flatMap((c) => c.accounts))];
@@ -136,22 +184,37 @@ export async function benchSearchFuzzy(corpus: BenchCorpus, options: { rounds?: 
     )})`,
   );
   const missing = names.filter((n) => !present.some((p) => p.name === n));
-  if (missing.length > 0) throw new Error(`fuzzy bench: the ${corpus.scale}x corpus has no account named ${missing.join(', ')}`);
+  if (missing.length > 0)
+    throw new Error(`fuzzy bench: the ${corpus.scale}x corpus has no account named ${missing.join(', ')}`);
   const excluded = new Set(
-    (await queryRows<{ id: string }>(corpus.db, sql`select interaction_id as id from excluded_interactions where workspace_id = ${ws}`)).map((r) => r.id),
+    (
+      await queryRows<{ id: string }>(
+        corpus.db,
+        sql`select interaction_id as id from excluded_interactions where workspace_id = ${ws}`,
+      )
+    ).map((r) => r.id),
   );
 
   const rows: Record<string, string | number>[] = [];
   let laneReady = true;
   for (const c of FUZZY_CASES) {
     const baseline = await queryRows<{ id: string; account_name: string | null }>(corpus.db, baselineSql(ws, c));
-    const baselineOnAccount = baseline.filter((r) => r.account_name !== null && c.accounts.includes(r.account_name)).length;
+    const baselineOnAccount = baseline.filter(
+      (r) => r.account_name !== null && c.accounts.includes(r.account_name),
+    ).length;
     const baselineIds = new Set(baseline.map((r) => r.id));
-    const probes = [await probeLane(corpus, c, 3, baselineIds, excluded), await probeLane(corpus, c, 5, baselineIds, excluded)] as const;
+    const probes = [
+      await probeLane(corpus, c, 3, baselineIds, excluded),
+      await probeLane(corpus, c, 5, baselineIds, excluded),
+    ] as const;
     const ready = probes.every((p) => p.ok);
     laneReady &&= ready;
     const fns: (() => Promise<unknown>)[] = [() => queryRows(corpus.db, baselineSql(ws, c))];
-    if (ready) fns.push(() => corpus.search({ mode: 'fuzzy', query: c.query, max_subqueries: 3 }), () => corpus.search({ mode: 'fuzzy', query: c.query, max_subqueries: 5 }));
+    if (ready)
+      fns.push(
+        () => corpus.search({ mode: 'fuzzy', query: c.query, max_subqueries: 3 }),
+        () => corpus.search({ mode: 'fuzzy', query: c.query, max_subqueries: 5 }),
+      );
     const [base, lane3, lane5] = await sampleInterleaved(fns, { rounds, warmup: 2 });
     if (!base) throw new Error('missing samples');
     const describe = (p: LaneProbe) =>

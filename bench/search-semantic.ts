@@ -54,8 +54,17 @@ const exactSql = (workspaceId: string, embedderId: string, literal: string, k: n
       join utterances u on u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder = ${embedderId} and u.text_hash = n.text_hash
       order by n.distance, u.id limit ${k}`;
 
-async function exactTopKOf(db: Database, workspaceId: string, embedderId: string, literal: string, k: number): Promise<Hit[]> {
-  const rows = await queryRows<{ id: string; distance: number | string }>(db, exactSql(workspaceId, embedderId, literal, k));
+async function exactTopKOf(
+  db: Database,
+  workspaceId: string,
+  embedderId: string,
+  literal: string,
+  k: number,
+): Promise<Hit[]> {
+  const rows = await queryRows<{ id: string; distance: number | string }>(
+    db,
+    exactSql(workspaceId, embedderId, literal, k),
+  );
   return rows.map((r) => ({ id: r.id, distance: Number(r.distance) }));
 }
 
@@ -97,14 +106,20 @@ export interface SemanticFigures {
   perQuery: Record<string, string | number>[];
 }
 
-export async function benchSearchSemantic(corpus: BenchCorpus, options: { passes?: number } = {}): Promise<SemanticFigures> {
+export async function benchSearchSemantic(
+  corpus: BenchCorpus,
+  options: { passes?: number } = {},
+): Promise<SemanticFigures> {
   const passes = options.passes ?? (corpus.scale >= 10 ? 2 : 3);
   const label = themeLabeller();
   const queries = LABELLED_QUERIES;
 
   const plan = await plans(corpus, queries[0]?.query ?? 'pricing');
   if (usesHnsw(plan.exact)) throw new Error(`the exact baseline would use the HNSW index:\n${plan.exact}`);
-  const [indexRow] = await queryRows<{ present: boolean }>(corpus.db, sql`select to_regclass('utterance_vectors_embedding_hnsw_idx') is not null as present`);
+  const [indexRow] = await queryRows<{ present: boolean }>(
+    corpus.db,
+    sql`select to_regclass('utterance_vectors_embedding_hnsw_idx') is not null as present`,
+  );
 
   // Quality, untimed: the lane's top 10 against the exact top 10, per query.
   const texts = async (ids: readonly string[]): Promise<string[]> => {
@@ -127,7 +142,9 @@ export async function benchSearchSemantic(corpus: BenchCorpus, options: { passes
     const exact = await exactTopK(corpus, q.query, 10);
     const response = await corpus.search({ mode: 'semantic', query: q.query, limit: 10 });
     if (response.mode_ran !== 'semantic' || response.corpus.store !== 'pgvector') {
-      throw new Error(`"${q.query}": the lane answered from ${response.mode_ran}/${response.corpus.store}${response.corpus.degraded ? ' (degraded)' : ''}, not the utterance store`);
+      throw new Error(
+        `"${q.query}": the lane answered from ${response.mode_ran}/${response.corpus.store}${response.corpus.degraded ? ' (degraded)' : ''}, not the utterance store`,
+      );
     }
     const lane: Hit[] = response.results.map((r) => ({ id: String(r.id), distance: 1 - Number(r.similarity) }));
     const recall = recallOne(exact, lane, ROUNDING_TOLERANCE);
@@ -161,7 +178,10 @@ export async function benchSearchSemantic(corpus: BenchCorpus, options: { passes
   const perUtteranceTopK = async (query: string, k: number) => {
     const [vector] = await corpus.services.embedder.embed([query]);
     const literal = vectorLiteral(vector ?? []);
-    return queryRows(corpus.db, sql`select id, embedding <=> ${literal}::vector as distance from bench_vectors_per_utterance order by embedding <=> ${literal}::vector, id limit ${k}`);
+    return queryRows(
+      corpus.db,
+      sql`select id, embedding <=> ${literal}::vector as distance from bench_vectors_per_utterance order by embedding <=> ${literal}::vector, id limit ${k}`,
+    );
   };
   const stats = await sampleInterleaved(
     [
@@ -202,7 +222,12 @@ export async function benchSearchSemantic(corpus: BenchCorpus, options: { passes
       ratio: ratio(perUtterance10.medianMs, exact10.medianMs),
       note: `the store before deduplication (one vector per utterance); the lane runner is ${ratio(perUtterance10.medianMs, runner10.medianMs)} faster than it`,
     },
-    { measure: `exact scan, top 10 (baseline)`, 'ms (med/p95)': medP95(exact10), ratio: '1.00x', note: 'embed + brute-force cosine over the distinct texts, expanded to utterances' },
+    {
+      measure: `exact scan, top 10 (baseline)`,
+      'ms (med/p95)': medP95(exact10),
+      ratio: '1.00x',
+      note: 'embed + brute-force cosine over the distinct texts, expanded to utterances',
+    },
     {
       measure: 'lane, limit 10 (HTTP)',
       'ms (med/p95)': medP95(lane10),
@@ -222,7 +247,12 @@ export async function benchSearchSemantic(corpus: BenchCorpus, options: { passes
       note: 'adds assembleResponse: coverage block and the freshness probe of the utterance store',
     },
     { measure: 'exact scan, top 100 (baseline)', 'ms (med/p95)': medP95(exact100), ratio: '1.00x', note: '' },
-    { measure: 'lane, limit 100 (default)', 'ms (med/p95)': medP95(lane100), ratio: ratio(lane100.medianMs, exact100.medianMs), note: '' },
+    {
+      measure: 'lane, limit 100 (default)',
+      'ms (med/p95)': medP95(lane100),
+      ratio: ratio(lane100.medianMs, exact100.medianMs),
+      note: '',
+    },
     {
       measure: 'lane, limit 100, hydrate: true',
       'ms (med/p95)': medP95(hydrate100),

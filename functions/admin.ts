@@ -117,11 +117,18 @@ const uuidFlag = (what: string) =>
     .trim()
     .refine(isUuid, { error: (iss) => `must be ${what} (a uuid)${gotValue(iss.input)}` });
 
-const nameFlag = z.string({ error: 'is required' }).trim().min(1, 'must not be empty').max(200, 'must be at most 200 characters');
+const nameFlag = z
+  .string({ error: 'is required' })
+  .trim()
+  .min(1, 'must not be empty')
+  .max(200, 'must be at most 200 characters');
 
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, {
-    error: (iss) => (iss.input === undefined ? `is required: one of ${values.join(', ')}` : `must be one of ${values.join(', ')}${gotValue(iss.input)}`),
+    error: (iss) =>
+      iss.input === undefined
+        ? `is required: one of ${values.join(', ')}`
+        : `must be one of ${values.join(', ')}${gotValue(iss.input)}`,
   });
 
 const emailFlag = z
@@ -154,7 +161,10 @@ const positiveNumberFlag = z
 
 async function requireWorkspace({ findWorkspace }: Operations, db: Queryable, workspaceId: string): Promise<void> {
   if (!(await findWorkspace(db, workspaceId))) {
-    throw new CliError('not_found', `No workspace with id ${workspaceId}. List them with: ${INVOCATION} workspace list`);
+    throw new CliError(
+      'not_found',
+      `No workspace with id ${workspaceId}. List them with: ${INVOCATION} workspace list`,
+    );
   }
 }
 
@@ -198,12 +208,17 @@ const COMMANDS: Record<string, Command> = {
       .superRefine(({ role, bundle }, ctx) => {
         const needed = BUNDLE_TABLE[bundle].minRoleToCreate;
         if (!roleAtLeast(role, needed)) {
-          ctx.addIssue({ code: 'custom', path: ['bundle'], message: `${bundle} can only be given to a member with --role ${needed} or above; got --role ${role}` });
+          ctx.addIssue({
+            code: 'custom',
+            path: ['bundle'],
+            message: `${bundle} can only be given to a member with --role ${needed} or above; got --role ${role}`,
+          });
         }
       }),
     async run({ db, ops }, input) {
       const now = new Date();
-      const expiresAt = input['expires-in-days'] === undefined ? null : new Date(now.getTime() + input['expires-in-days'] * DAY_MS);
+      const expiresAt =
+        input['expires-in-days'] === undefined ? null : new Date(now.getTime() + input['expires-in-days'] * DAY_MS);
       const name = input.name ?? `${BUNDLE_TABLE[input.bundle].label} key (admin CLI)`;
       // One transaction: the user, the membership and the key land together or not at all.
       const created = await db.transaction(async (tx) => {
@@ -211,7 +226,14 @@ const COMMANDS: Record<string, Command> = {
         const userId = await ops.ensureUser(tx, input.email);
         const previousRole = await ops.findMembership(tx, input.workspace, userId);
         await ops.ensureMembership(tx, input.workspace, userId, input.role);
-        const key = await ops.createApiKey(tx, { workspaceId: input.workspace, userId, name, bundle: input.bundle, role: input.role, expiresAt });
+        const key = await ops.createApiKey(tx, {
+          workspaceId: input.workspace,
+          userId,
+          name,
+          bundle: input.bundle,
+          role: input.role,
+          expiresAt,
+        });
         return { ...key, userId, previousRole };
       });
       const notes =
@@ -256,19 +278,27 @@ const COMMANDS: Record<string, Command> = {
 
   'login-link': defineCommand({
     synopsis: '--email <email>',
-    summary: 'Print a one-time console sign-in link for a member (valid 15 minutes, single use; only its hash is stored).',
+    summary:
+      'Print a one-time console sign-in link for a member (valid 15 minutes, single use; only its hash is stored).',
     schema: z.strictObject({ email: emailFlag }),
     async run({ db, ops, publicUrl }, input) {
       let link: { url: string; expiresAt: Date };
       try {
         link = await ops.createSignInLink(db, publicUrl, input.email, new Date());
       } catch (e) {
-        if (e instanceof ops.NotAMember) throw new CliError('not_found', `${input.email} is not a member of any workspace. Add them first: ${INVOCATION} key create --workspace <id> --email ${input.email} --role viewer`);
+        if (e instanceof ops.NotAMember)
+          throw new CliError(
+            'not_found',
+            `${input.email} is not a member of any workspace. Add them first: ${INVOCATION} key create --workspace <id> --email ${input.email} --role viewer`,
+          );
         throw e;
       }
       return {
         json: { url: link.url, email: input.email, expires_at: link.expiresAt.toISOString() },
-        text: [`Console sign-in link for ${input.email} (single use, expires ${link.expiresAt.toISOString()}):`, `  ${link.url}`].join('\n'),
+        text: [
+          `Console sign-in link for ${input.email} (single use, expires ${link.expiresAt.toISOString()}):`,
+          `  ${link.url}`,
+        ].join('\n'),
       };
     },
   }),
@@ -354,7 +384,12 @@ function resolveInvocation(argv: string[]): Invocation {
   const rest = argv.filter((arg, index) => index >= i || arg.startsWith('-'));
   let values: FlagValues;
   try {
-    values = parseArgs({ args: rest, options: { ...command.flags, ...GLOBAL_FLAGS }, strict: true, allowPositionals: false }).values;
+    values = parseArgs({
+      args: rest,
+      options: { ...command.flags, ...GLOBAL_FLAGS },
+      strict: true,
+      allowPositionals: false,
+    }).values;
   } catch (e) {
     const message = e instanceof Error ? e.message.split('\n')[0]! : String(e);
     const allowed = Object.keys(command.flags).map((f) => `--${f}`);
@@ -404,7 +439,13 @@ async function main(argv: string[]): Promise<number> {
     const database = await ops.openNodeDatabase(config, `admin ${invocation.name}`);
     let result: Result;
     try {
-      result = await work({ db: database.handle.db, ops, location: database.location, driver: database.handle.driver, publicUrl: config.publicUrl });
+      result = await work({
+        db: database.handle.db,
+        ops,
+        location: database.location,
+        driver: database.handle.driver,
+        publicUrl: config.publicUrl,
+      });
     } finally {
       await database.close();
     }

@@ -38,7 +38,11 @@ interface StaticDocument {
 
 async function encodeStatic(publicUrl: string, body: string, precompress: boolean): Promise<StaticDocument> {
   const bytes = new TextEncoder().encode(body);
-  const gzip = precompress ? new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer()) : null;
+  const gzip = precompress
+    ? new Uint8Array(
+        await new Response(new Blob([bytes]).stream().pipeThrough(new CompressionStream('gzip'))).arrayBuffer(),
+      )
+    : null;
   return { publicUrl, bytes, gzip, etag: `"${(await sha256Hex(bytes)).slice(0, 32)}"` };
 }
 
@@ -49,9 +53,11 @@ export type App = OpenAPIHono<AppEnv>;
  * run the same middleware in the same order (architecture, "A request").
  */
 export function createApp(options: AppOptions): { app: App; registry: OperationRegistry } {
-  const registry = options.registry ?? (typeof options.services === 'function' ? defaultRegistry() : options.services.registry);
+  const registry =
+    options.registry ?? (typeof options.services === 'function' ? defaultRegistry() : options.services.registry);
   const app: App = new OpenAPIHono<AppEnv>();
-  const resolveServices = typeof options.services === 'function' ? options.services : () => options.services as Services;
+  const resolveServices =
+    typeof options.services === 'function' ? options.services : () => options.services as Services;
   let openApiDocument: StaticDocument | undefined;
 
   app.onError(onError);
@@ -63,7 +69,9 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
     c.set('services', services);
     // Behind one trusted proxy, the client is the last X-Forwarded-For hop (the one that proxy appended);
     // earlier entries come from the client and could be forged to dodge the per-IP limit.
-    const forwarded = services.config.TRUST_PROXY ? c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim() : undefined;
+    const forwarded = services.config.TRUST_PROXY
+      ? c.req.header('x-forwarded-for')?.split(',').at(-1)?.trim()
+      : undefined;
     c.set('clientIp', forwarded || options.clientIp?.(c) || 'unknown');
     await next();
   });
@@ -73,12 +81,31 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   // Built, serialized and encoded once per app (and public URL), served from memory with an ETag.
   app.get(`${API_PREFIX}/openapi.json`, async (c) => {
     const publicUrl = c.get('services').config.publicUrl;
-    if (openApiDocument?.publicUrl !== publicUrl) openApiDocument = await encodeStatic(publicUrl, JSON.stringify(buildOpenApiDocument(registry, publicUrl)), options.precompress === true);
+    if (openApiDocument?.publicUrl !== publicUrl)
+      openApiDocument = await encodeStatic(
+        publicUrl,
+        JSON.stringify(buildOpenApiDocument(registry, publicUrl)),
+        options.precompress === true,
+      );
     const { bytes, gzip, etag } = openApiDocument;
-    const headers: Record<string, string> = { ETag: etag, 'Cache-Control': 'public, max-age=300', Vary: 'Accept-Encoding' };
-    if (c.req.header('if-none-match')?.split(/\s*,\s*/).includes(etag)) return c.body(null, 304, headers);
+    const headers: Record<string, string> = {
+      ETag: etag,
+      'Cache-Control': 'public, max-age=300',
+      Vary: 'Accept-Encoding',
+    };
+    if (
+      c.req
+        .header('if-none-match')
+        ?.split(/\s*,\s*/)
+        .includes(etag)
+    )
+      return c.body(null, 304, headers);
     if (gzip && /\bgzip\b/.test(c.req.header('accept-encoding') ?? '')) {
-      return c.body(gzip as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': 'application/json', 'Content-Encoding': 'gzip' });
+      return c.body(gzip as Uint8Array<ArrayBuffer>, 200, {
+        ...headers,
+        'Content-Type': 'application/json',
+        'Content-Encoding': 'gzip',
+      });
     }
     return c.body(bytes as Uint8Array<ArrayBuffer>, 200, { ...headers, 'Content-Type': 'application/json' });
   });

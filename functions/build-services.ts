@@ -75,7 +75,11 @@ export function buildServices(inputs: ServiceInputs): Services {
   let queue: QueueTransport;
   let queueSigningKeys: SigningKeys;
   if (config.QSTASH_TOKEN && config.QSTASH_CURRENT_SIGNING_KEY && config.QSTASH_NEXT_SIGNING_KEY) {
-    queue = new QStashTransport({ token: config.QSTASH_TOKEN, publicUrl: config.publicUrl, baseUrl: config.QSTASH_URL });
+    queue = new QStashTransport({
+      token: config.QSTASH_TOKEN,
+      publicUrl: config.publicUrl,
+      baseUrl: config.QSTASH_URL,
+    });
     queueSigningKeys = { current: config.QSTASH_CURRENT_SIGNING_KEY, next: config.QSTASH_NEXT_SIGNING_KEY };
   } else {
     if (!inputs.localQueueKeys) throw new Error('the local queue transport needs signing keys');
@@ -112,7 +116,13 @@ export function buildServices(inputs: ServiceInputs): Services {
     outbound: inputs.outbound ?? fetchOutboundHttp,
     mailer:
       config.EMAIL_API_URL && config.EMAIL_API_KEY && config.EMAIL_FROM
-        ? httpMailer({ url: config.EMAIL_API_URL, apiKey: config.EMAIL_API_KEY, from: config.EMAIL_FROM, outbound: inputs.outbound ?? fetchOutboundHttp, allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS })
+        ? httpMailer({
+            url: config.EMAIL_API_URL,
+            apiKey: config.EMAIL_API_KEY,
+            from: config.EMAIL_FROM,
+            outbound: inputs.outbound ?? fetchOutboundHttp,
+            allowLoopback: config.ALLOW_LOOPBACK_WEBHOOKS,
+          })
         : outboxMailer,
     consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
     pendingWork: [],
@@ -123,8 +133,16 @@ export function buildServices(inputs: ServiceInputs): Services {
   return services;
 }
 
-function chooseModel(config: AppConfig, workersAi: WorkersAiBinding | undefined): { model: ModelProvider; embedder: Embedder } {
-  if (config.MODEL_PROVIDER === 'openai' && config.OPENAI_BASE_URL && config.OPENAI_MODEL && config.OPENAI_EMBEDDING_MODEL) {
+function chooseModel(
+  config: AppConfig,
+  workersAi: WorkersAiBinding | undefined,
+): { model: ModelProvider; embedder: Embedder } {
+  if (
+    config.MODEL_PROVIDER === 'openai' &&
+    config.OPENAI_BASE_URL &&
+    config.OPENAI_MODEL &&
+    config.OPENAI_EMBEDDING_MODEL
+  ) {
     const provider = new OpenAiCompatibleProvider({
       baseUrl: config.OPENAI_BASE_URL,
       apiKey: config.OPENAI_API_KEY,

@@ -53,22 +53,32 @@ export function authorizeOperation(op: Operation, caller: Caller, origin: Invoca
     throw new ApiError('not_found', `${op.id} is planned and not live yet.`, { operation: op.id });
   }
   if (op.visibility === 'console' && origin !== 'console') {
-    throw new ApiError('not_on_public_api', `${op.id} is available in the console only, not on the public API.`, { operation: op.id });
+    throw new ApiError('not_on_public_api', `${op.id} is available in the console only, not on the public API.`, {
+      operation: op.id,
+    });
   }
   const missing = op.scopes.filter((s) => !caller.scopes.has(s));
   if (missing.length > 0) {
-    throw new ApiError('scope_denied', `${op.id} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`, {
-      operation: op.id,
-      required_scopes: [...op.scopes],
-      missing_scopes: missing,
-    });
+    throw new ApiError(
+      'scope_denied',
+      `${op.id} needs the scope${missing.length > 1 ? 's' : ''} ${missing.join(', ')}.`,
+      {
+        operation: op.id,
+        required_scopes: [...op.scopes],
+        missing_scopes: missing,
+      },
+    );
   }
   if (!roleAtLeast(caller.role, op.minRole)) {
-    throw new ApiError('insufficient_role', `${op.id} needs workspace role ${op.minRole} or above; yours is ${caller.role}.`, {
-      operation: op.id,
-      required_role: op.minRole,
-      role: caller.role,
-    });
+    throw new ApiError(
+      'insufficient_role',
+      `${op.id} needs workspace role ${op.minRole} or above; yours is ${caller.role}.`,
+      {
+        operation: op.id,
+        required_role: op.minRole,
+        role: caller.role,
+      },
+    );
   }
   if (op.authMethods && !op.authMethods.includes(caller.authMethod)) {
     throw new ApiError(
@@ -83,7 +93,12 @@ async function applyOperationLimit(op: Operation, scope: InvocationScope): Promi
   if (!op.rateLimit || scope.origin === 'run') return undefined;
   const result = await scope.services.limiter.limit(`op:${op.id}:user:${scope.caller.userId}`, op.rateLimit);
   if (!result.success) {
-    throw rateLimitedError(result, op.rateLimit, scope.services.clock.now(), `${op.id} allows ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.`);
+    throw rateLimitedError(
+      result,
+      op.rateLimit,
+      scope.services.clock.now(),
+      `${op.id} allows ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.`,
+    );
   }
   return result;
 }
@@ -134,11 +149,13 @@ export async function runOperation(
   try {
     result = await op.handler(contextFor(scope), input);
   } catch (error) {
-    if (op.quota) await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
+    if (op.quota)
+      await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
     throw error;
   }
   const staticOutput = isStatic(result) ? checkedStaticOutputs.get(result) : undefined;
-  if (staticOutput !== undefined) return { output: staticOutput, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
+  if (staticOutput !== undefined)
+    return { output: staticOutput, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
   const checked = op.output.safeParse(result);
   if (!checked.success) {
     scope.services.log.error('operation output does not match its schema', {
@@ -146,7 +163,10 @@ export async function runOperation(
       correlation_id: scope.correlationId,
       issues: checked.error.issues.slice(0, 5),
     });
-    throw new ApiError('internal', 'The operation produced an invalid response. Retry with backoff and quote the correlation id.');
+    throw new ApiError(
+      'internal',
+      'The operation produced an invalid response. Retry with backoff and quote the correlation id.',
+    );
   }
   if (isStatic(result)) {
     // A handler answering with the same frozen value every call (a catalog) is checked once; the
@@ -179,15 +199,28 @@ export function splitFlatInput(op: Operation, flat: Record<string, unknown>): Ra
   }
   if (unknown.length > 0) {
     const allowed = [...paramKeys, ...queryKeys, ...bodyKeys];
-    throw new ApiError('invalid_argument', `Invalid request: unknown field "${unknown[0]}"; allowed: ${allowed.join(', ') || '(none)'}`, {
-      fields: unknown.map((field) => ({ field, problem: `unknown field "${field}"`, code: 'unknown_field', allowed })),
-    });
+    throw new ApiError(
+      'invalid_argument',
+      `Invalid request: unknown field "${unknown[0]}"; allowed: ${allowed.join(', ') || '(none)'}`,
+      {
+        fields: unknown.map((field) => ({
+          field,
+          problem: `unknown field "${field}"`,
+          code: 'unknown_field',
+          allowed,
+        })),
+      },
+    );
   }
   return { params, query, body: op.body ? body : undefined };
 }
 
 /** The in-process call path (agents): same checks as REST and MCP, as the same caller. */
-export async function invokeOperation(scope: InvocationScope, operationId: string, flat: Record<string, unknown>): Promise<unknown> {
+export async function invokeOperation(
+  scope: InvocationScope,
+  operationId: string,
+  flat: Record<string, unknown>,
+): Promise<unknown> {
   const op = scope.registry.get(operationId);
   if (!op) throw new ApiError('invalid_argument', `Unknown operation "${operationId}".`, { operation: operationId });
   const outcome = await runOperation(op, scope, async () => splitFlatInput(op, flat));
@@ -202,7 +235,11 @@ export type InvocationResult = { ok: true; output: unknown } | { ok: false; erro
  * found, quota) comes back as the same envelope REST would render, so a run's tool error goes back
  * to its model instead of crashing the stage. Cancellation and unexpected errors still throw.
  */
-export async function invokeAsValue(scope: InvocationScope, operationId: string, flat: Record<string, unknown>): Promise<InvocationResult> {
+export async function invokeAsValue(
+  scope: InvocationScope,
+  operationId: string,
+  flat: Record<string, unknown>,
+): Promise<InvocationResult> {
   return asInvocationResult(invokeOperation(scope, operationId, flat));
 }
 

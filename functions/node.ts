@@ -118,7 +118,9 @@ main().catch((error: unknown) => {
   } else if ((error as NodeJS.ErrnoException)?.code === 'EADDRINUSE') {
     process.stderr.write(`Port already in use: set PORT to a free port. (${(error as Error).message})\n`);
   } else {
-    process.stderr.write(`Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    process.stderr.write(
+      `Failed to start: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    );
   }
   process.exit(1);
 });

@@ -14,7 +14,21 @@ import { setupOperations } from './setup/operations.js';
 import { webhookOperations } from './webhooks/operations.js';
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */
-export const allOperations: readonly Operation[] = [...setupOperations, ...connectionOperations, ...searchOperations, ...researchOperations, ...evalOperations, ...messageOperations, ...chatOperations, ...agentOperations, ...routineOperations, ...artifactOperations, ...actionOperations, ...webhookOperations, ...consoleOperations];
+export const allOperations: readonly Operation[] = [
+  ...setupOperations,
+  ...connectionOperations,
+  ...searchOperations,
+  ...researchOperations,
+  ...evalOperations,
+  ...messageOperations,
+  ...chatOperations,
+  ...agentOperations,
+  ...routineOperations,
+  ...artifactOperations,
+  ...actionOperations,
+  ...webhookOperations,
+  ...consoleOperations,
+];
 
 let registry: OperationRegistry | undefined;
 

@@ -19,7 +19,7 @@ export type Stability = 'beta' | 'stable' | 'coming_soon';
 
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 type InferOr<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
-// eslint-disable-next-line @typescript-eslint/no-empty-object-type
+// biome-ignore lint/complexity/noBannedTypes: `{}` is the identity of an intersection (an absent params/query/body adds nothing to the input type)
 type Empty = {};
 
 /** The merged input a handler receives: path params, query and body in one object. */
@@ -50,7 +50,12 @@ export interface McpBinding {
   resourceAliases?: string[];
 }
 
-export interface OperationSpec<P extends ObjectSchema | undefined, Q extends ObjectSchema | undefined, B extends ObjectSchema | undefined, O extends z.ZodType> {
+export interface OperationSpec<
+  P extends ObjectSchema | undefined,
+  Q extends ObjectSchema | undefined,
+  B extends ObjectSchema | undefined,
+  O extends z.ZodType,
+> {
   id: string;
   method: HttpMethod;
   /** Relative to /api/platform/v1, OpenAPI style: "/research/{id}". */
@@ -183,7 +188,11 @@ export class OperationRegistry {
   #add(op: Operation): void {
     if (this.#byId.has(op.id)) throw new Error(`operation ${op.id} declared twice`);
     const keys = new Map<string, string>();
-    for (const [where, schema] of [['path', op.params], ['query', op.query], ['body', op.body]] as const) {
+    for (const [where, schema] of [
+      ['path', op.params],
+      ['query', op.query],
+      ['body', op.body],
+    ] as const) {
       for (const key of Object.keys(schema?.shape ?? {})) {
         const clash = keys.get(key);
         if (clash) throw new Error(`operation ${op.id}: input field "${key}" appears in both ${clash} and ${where}`);
@@ -191,7 +200,9 @@ export class OperationRegistry {
       }
     }
     if (op.mcp) {
-      const twin = [...this.#byId.values()].find((o) => o.mcp?.tool === op.mcp?.tool && o.mcp?.action === op.mcp?.action);
+      const twin = [...this.#byId.values()].find(
+        (o) => o.mcp?.tool === op.mcp?.tool && o.mcp?.action === op.mcp?.action,
+      );
       if (twin) throw new Error(`MCP ${op.mcp.tool}.${op.mcp.action} bound by both ${twin.id} and ${op.id}`);
     }
     this.#byId.set(op.id, op);

@@ -11,9 +11,11 @@ import type { Services } from './services.js';
  */
 export async function runScheduledTick(services: Services, at: Date): Promise<void> {
   const republished = await services.engine.sweep();
-  if (republished > 0) services.log.info('sweeper re-published overdue runs', { count: republished, at: at.toISOString() });
+  if (republished > 0)
+    services.log.info('sweeper re-published overdue runs', { count: republished, at: at.toISOString() });
   const fired = await fireDueRoutines(services, at);
-  if (fired.due > 0) services.log.info('routines fired', { due: fired.due, claimed: fired.claimed, at: at.toISOString() });
+  if (fired.due > 0)
+    services.log.info('routines fired', { due: fired.due, claimed: fired.claimed, at: at.toISOString() });
   const syncs = await startDueSyncs(services, at);
   if (syncs > 0) services.log.info('connection syncs started', { count: syncs, at: at.toISOString() });
 }

@@ -8,15 +8,20 @@ import { z } from '@hono/zod-openapi';
 const intBetween = (min: number, max: number) => z.coerce.number().int().min(min).max(max);
 
 /** An integer query value with a default (always present in the handler's input). */
-export const queryInt = (options: { min: number; max: number; default: number }) => intBetween(options.min, options.max).default(options.default);
+export const queryInt = (options: { min: number; max: number; default: number }) =>
+  intBetween(options.min, options.max).default(options.default);
 
 /** An optional integer query value. */
-export const optionalQueryInt = (options: { min: number; max: number }) => intBetween(options.min, options.max).optional();
+export const optionalQueryInt = (options: { min: number; max: number }) =>
+  intBetween(options.min, options.max).optional();
 
 export const queryBool = () =>
-  z.preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean()).optional();
+  z
+    .preprocess((v) => (v === 'true' || v === '1' ? true : v === 'false' || v === '0' ? false : v), z.boolean())
+    .optional();
 
-export const uuidParam = (name: string) => z.uuid().openapi({ param: { name, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' });
+export const uuidParam = (name: string) =>
+  z.uuid().openapi({ param: { name, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' });
 
 /** Paging (spec, Limits: default 50, max 200, offset default 0). */
 export const pagingQuery = {

@@ -51,7 +51,11 @@ export interface WorkerEnv {
  * controller and services built exactly as for a request, with a database handle that is closed
  * when the returned promise settles.
  */
-export type CronHook = (event: { controller: ScheduledController; services: Services; ctx: ExecutionContext }) => Promise<void>;
+export type CronHook = (event: {
+  controller: ScheduledController;
+  services: Services;
+  ctx: ExecutionContext;
+}) => Promise<void>;
 
 export interface WorkerOptions {
   /** The cron handler (routines); without one the worker only logs that the cron fired. */
@@ -93,7 +97,8 @@ interface RequestBindings extends WorkerEnv {
 export function parseWorkerConfig(env: WorkerEnv): WorkerConfig {
   const config = loadConfig(env);
   const problems: string[] = [];
-  if (!config.DATABASE_URL) problems.push('DATABASE_URL: is required in the worker (Neon Postgres; there is no embedded database on Workers)');
+  if (!config.DATABASE_URL)
+    problems.push('DATABASE_URL: is required in the worker (Neon Postgres; there is no embedded database on Workers)');
   if (!config.SECRETS_ENCRYPTION_KEY) {
     problems.push('SECRETS_ENCRYPTION_KEY: is required in the worker (isolates cannot share a generated key)');
   }
@@ -109,7 +114,8 @@ export function parseWorkerConfig(env: WorkerEnv): WorkerConfig {
   if (config.MODEL_PROVIDER === 'workers_ai' && !env.AI) {
     problems.push('AI: MODEL_PROVIDER=workers_ai needs the Workers AI binding ([ai] binding = "AI" in wrangler.toml)');
   }
-  if (problems.length > 0) throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length > 0)
+    throw new ConfigError(`Invalid configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return config as WorkerConfig;
 }
 
@@ -120,7 +126,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const memoryLimiter = new MemoryRateLimiter(systemClock);
   // Wakes long-polls served by this isolate when a stage run by this isolate commits.
   const runNotifier = new RunNotifier();
-  const openDatabase = options.openDatabase ?? ((config: WorkerConfig) => openNeon({ connectionString: config.DATABASE_URL }));
+  const openDatabase =
+    options.openDatabase ?? ((config: WorkerConfig) => openNeon({ connectionString: config.DATABASE_URL }));
 
   const prepare = (env: WorkerEnv): Prepared => {
     let entry = prepared.get(env);
@@ -129,7 +136,10 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         entry = { ok: true, config: parseWorkerConfig(env) };
       } catch (error) {
         // Anything else (a bug in parsing) is reported the same way, without its text reaching clients.
-        entry = { ok: false, error: error instanceof ConfigError ? error : new ConfigError(`Invalid configuration: ${String(error)}`) };
+        entry = {
+          ok: false,
+          error: error instanceof ConfigError ? error : new ConfigError(`Invalid configuration: ${String(error)}`),
+        };
       }
       prepared.set(env, entry);
     }
@@ -179,7 +189,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         built = build(entry.config, env);
       } catch (error) {
         console.error(
-          JSON.stringify({ level: 'error', time: new Date().toISOString(), message: 'could not build services', error: String(error) }),
+          JSON.stringify({
+            level: 'error',
+            time: new Date().toISOString(),
+            message: 'could not build services',
+            error: String(error),
+          }),
         );
         return app.fetch(request, env, ctx);
       }
@@ -192,8 +207,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         throw error;
       }
       const { response: out, finished } = whenBodyEnds(response);
-      const close = finished.then(() => Promise.allSettled(built.services.pendingWork)).then(() => built.handle.close());
-      ctx.waitUntil(close.catch((error: unknown) => built.services.log.warn('closing the database pool failed', { error })));
+      const close = finished
+        .then(() => Promise.allSettled(built.services.pendingWork))
+        .then(() => built.handle.close());
+      ctx.waitUntil(
+        close.catch((error: unknown) => built.services.log.warn('closing the database pool failed', { error })),
+      );
       return out;
     },
 
@@ -254,12 +273,17 @@ export function whenBodyEnds(response: Response): { response: Response; finished
     },
   });
   return {
-    response: new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers }),
+    response: new Response(body, {
+      status: response.status,
+      statusText: response.statusText,
+      headers: response.headers,
+    }),
     finished,
   };
 }
 
 /** The cron trigger is the Workers scheduler: every minute it runs the service's one tick. */
-export const everyMinute: CronHook = ({ services, controller }) => runScheduledTick(services, new Date(controller.scheduledTime));
+export const everyMinute: CronHook = ({ services, controller }) =>
+  runScheduledTick(services, new Date(controller.scheduledTime));
 
 export default createWorker({ cron: everyMinute });

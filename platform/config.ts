@@ -45,7 +45,12 @@ export const EnvSchema = z
     HOST: z.string().trim().min(1).default('127.0.0.1'),
     PORT: positiveInt(8787).refine((port) => port === undefined || port <= 65535, 'must be at most 65535'),
     DATA_DIR: z.string().trim().min(1).default('./.data'),
-    DATABASE_URL: optionalString.pipe(z.string().regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL').optional()),
+    DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
+    ),
     PUBLIC_URL: optionalUrl,
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -125,51 +130,58 @@ export const EnvSchema = z
   })
   // `when`: run these cross-variable checks even when a variable failed its own parse, so one
   // ConfigError names every bad variable instead of revealing them a wave at a time.
-  .superRefine((env, ctx) => {
-    const need = (key: keyof typeof env, why: string) => {
-      if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required ${why}` });
-    };
-    if (env.UPSTASH_REDIS_REST_URL || env.UPSTASH_REDIS_REST_TOKEN) {
-      need('UPSTASH_REDIS_REST_URL', 'when UPSTASH_REDIS_REST_TOKEN is set');
-      need('UPSTASH_REDIS_REST_TOKEN', 'when UPSTASH_REDIS_REST_URL is set');
-    }
-    if (env.QSTASH_TOKEN) {
-      need('QSTASH_CURRENT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
-      need('QSTASH_NEXT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
-      need('PUBLIC_URL', 'when QSTASH_TOKEN is set (QStash delivers stages to <PUBLIC_URL>/queues/<kind>)');
-    }
-    if (env.EMAIL_API_URL) {
-      need('EMAIL_API_KEY', 'when EMAIL_API_URL is set');
-      need('EMAIL_FROM', 'when EMAIL_API_URL is set');
-    }
-    if (env.MODEL_PROVIDER === 'openai') {
-      need('OPENAI_BASE_URL', 'when MODEL_PROVIDER=openai');
-      need('OPENAI_MODEL', 'when MODEL_PROVIDER=openai');
-      need('OPENAI_EMBEDDING_MODEL', 'when MODEL_PROVIDER=openai');
-    }
-    if (env.IDP_ISSUER || env.IDP_AUDIENCE) {
-      need('IDP_ISSUER', 'when IDP_AUDIENCE is set');
-      need('IDP_AUDIENCE', 'when IDP_ISSUER is set');
-      if (!env.IDP_JWKS_URL && !env.IDP_JWT_SECRET) {
-        ctx.addIssue({ code: 'custom', path: ['IDP_JWKS_URL'], message: 'IDP_JWKS_URL or IDP_JWT_SECRET is required when IDP_ISSUER is set' });
+  .superRefine(
+    (env, ctx) => {
+      const need = (key: keyof typeof env, why: string) => {
+        if (!env[key]) ctx.addIssue({ code: 'custom', path: [key], message: `is required ${why}` });
+      };
+      if (env.UPSTASH_REDIS_REST_URL || env.UPSTASH_REDIS_REST_TOKEN) {
+        need('UPSTASH_REDIS_REST_URL', 'when UPSTASH_REDIS_REST_TOKEN is set');
+        need('UPSTASH_REDIS_REST_TOKEN', 'when UPSTASH_REDIS_REST_URL is set');
       }
-    }
-    if (env.CONSOLE_OIDC_ISSUER || env.CONSOLE_OIDC_CLIENT_ID) {
-      need('CONSOLE_OIDC_ISSUER', 'when CONSOLE_OIDC_CLIENT_ID is set');
-      need('CONSOLE_OIDC_CLIENT_ID', 'when CONSOLE_OIDC_ISSUER is set');
-    }
-    if (env.APP_ENV === 'production') {
-      need('DATABASE_URL', 'in production');
-      need('PUBLIC_URL', 'in production');
-      need('OAUTH_SIGNING_SECRET', 'in production');
-      need('SECRETS_ENCRYPTION_KEY', 'in production');
-      need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
-      need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
-      if (env.ALLOW_LOOPBACK_WEBHOOKS === true) {
-        ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
+      if (env.QSTASH_TOKEN) {
+        need('QSTASH_CURRENT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
+        need('QSTASH_NEXT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
+        need('PUBLIC_URL', 'when QSTASH_TOKEN is set (QStash delivers stages to <PUBLIC_URL>/queues/<kind>)');
       }
-    }
-  }, { when: () => true });
+      if (env.EMAIL_API_URL) {
+        need('EMAIL_API_KEY', 'when EMAIL_API_URL is set');
+        need('EMAIL_FROM', 'when EMAIL_API_URL is set');
+      }
+      if (env.MODEL_PROVIDER === 'openai') {
+        need('OPENAI_BASE_URL', 'when MODEL_PROVIDER=openai');
+        need('OPENAI_MODEL', 'when MODEL_PROVIDER=openai');
+        need('OPENAI_EMBEDDING_MODEL', 'when MODEL_PROVIDER=openai');
+      }
+      if (env.IDP_ISSUER || env.IDP_AUDIENCE) {
+        need('IDP_ISSUER', 'when IDP_AUDIENCE is set');
+        need('IDP_AUDIENCE', 'when IDP_ISSUER is set');
+        if (!env.IDP_JWKS_URL && !env.IDP_JWT_SECRET) {
+          ctx.addIssue({
+            code: 'custom',
+            path: ['IDP_JWKS_URL'],
+            message: 'IDP_JWKS_URL or IDP_JWT_SECRET is required when IDP_ISSUER is set',
+          });
+        }
+      }
+      if (env.CONSOLE_OIDC_ISSUER || env.CONSOLE_OIDC_CLIENT_ID) {
+        need('CONSOLE_OIDC_ISSUER', 'when CONSOLE_OIDC_CLIENT_ID is set');
+        need('CONSOLE_OIDC_CLIENT_ID', 'when CONSOLE_OIDC_ISSUER is set');
+      }
+      if (env.APP_ENV === 'production') {
+        need('DATABASE_URL', 'in production');
+        need('PUBLIC_URL', 'in production');
+        need('OAUTH_SIGNING_SECRET', 'in production');
+        need('SECRETS_ENCRYPTION_KEY', 'in production');
+        need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
+        need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
+        if (env.ALLOW_LOOPBACK_WEBHOOKS === true) {
+          ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
+        }
+      }
+    },
+    { when: () => true },
+  );
 
 export type Env = z.input<typeof EnvSchema>;
 export type ParsedEnv = z.output<typeof EnvSchema>;

@@ -104,12 +104,17 @@ export const ErrorEnvelopeSchema = z
 export function toApiError(e: unknown): ApiError {
   if (isApiError(e)) return e;
   if (isDatabaseUnavailable(e)) {
-    return new ApiError('dependency_unavailable', 'The database is unavailable. Retry with backoff and quote the correlation id.', { dependency: 'database' });
+    return new ApiError(
+      'dependency_unavailable',
+      'The database is unavailable. Retry with backoff and quote the correlation id.',
+      { dependency: 'database' },
+    );
   }
   return new ApiError('internal', 'An unexpected error occurred. Retry with backoff and quote the correlation id.');
 }
 
-const SECRET_KEY = /(secret|password|passwd|token|api[_-]?key|authorization|credential|private[_-]?key|signing[_-]?key)/i;
+const SECRET_KEY =
+  /(secret|password|passwd|token|api[_-]?key|authorization|credential|private[_-]?key|signing[_-]?key)/i;
 
 /**
  * Replace secret-looking values in error details with "[MASKED]" and add `<field>_masked: true`,
@@ -118,7 +123,13 @@ const SECRET_KEY = /(secret|password|passwd|token|api[_-]?key|authorization|cred
 export function maskSecrets(details: ErrorDetails): ErrorDetails {
   const out: ErrorDetails = {};
   for (const [key, value] of Object.entries(details)) {
-    if (SECRET_KEY.test(key) && value !== null && value !== undefined && typeof value !== 'boolean' && !key.endsWith('_masked')) {
+    if (
+      SECRET_KEY.test(key) &&
+      value !== null &&
+      value !== undefined &&
+      typeof value !== 'boolean' &&
+      !key.endsWith('_masked')
+    ) {
       out[key] = '[MASKED]';
       out[`${key}_masked`] = true;
     } else if (Array.isArray(value)) {

@@ -14,7 +14,8 @@ export type LogWriter = (line: string, level: Exclude<LogLevel, 'silent'>) => vo
 /** Node: every line to stderr, so stdout stays clean for the admin CLI's JSON. */
 export const stderrWriter: LogWriter = (line) => console.error(line);
 /** Workers: the console method of the level, so the dashboard shows info as info. */
-export const consoleByLevelWriter: LogWriter = (line, level) => (level === 'error' ? console.error : level === 'warn' ? console.warn : console.log)(line);
+export const consoleByLevelWriter: LogWriter = (line, level) =>
+  (level === 'error' ? console.error : level === 'warn' ? console.warn : console.log)(line);
 
 export function createLogger(level: LogLevel, write: LogWriter = stderrWriter): Logger {
   const at = (l: Exclude<LogLevel, 'silent'>) => (message: string, fields?: Record<string, unknown>) => {
@@ -28,7 +29,15 @@ function serialize(fields?: Record<string, unknown>): Record<string, unknown> {
   if (!fields) return {};
   const out: Record<string, unknown> = {};
   for (const [k, v] of Object.entries(fields)) {
-    out[k] = v instanceof Error ? { name: v.name, message: redactQueryParams(v.message), stack: v.stack && redactQueryParams(v.stack), ...causeOf(v) } : v;
+    out[k] =
+      v instanceof Error
+        ? {
+            name: v.name,
+            message: redactQueryParams(v.message),
+            stack: v.stack && redactQueryParams(v.stack),
+            ...causeOf(v),
+          }
+        : v;
   }
   return out;
 }

@@ -12,9 +12,16 @@ export class SecretBox {
   constructor(masterSecret: string | undefined) {
     this.#key = (async () => {
       if (!masterSecret) throw new Error('SECRETS_ENCRYPTION_KEY is not configured');
-      const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(masterSecret), 'HKDF', false, ['deriveKey']);
+      const material = await crypto.subtle.importKey('raw', new TextEncoder().encode(masterSecret), 'HKDF', false, [
+        'deriveKey',
+      ]);
       return crypto.subtle.deriveKey(
-        { name: 'HKDF', hash: 'SHA-256', salt: new TextEncoder().encode('cip-secret-box'), info: new TextEncoder().encode('v1') },
+        {
+          name: 'HKDF',
+          hash: 'SHA-256',
+          salt: new TextEncoder().encode('cip-secret-box'),
+          info: new TextEncoder().encode('v1'),
+        },
         material,
         { name: 'AES-GCM', length: 256 },
         false,
@@ -26,7 +33,11 @@ export class SecretBox {
 
   async seal(plaintext: string): Promise<string> {
     const iv = crypto.getRandomValues(new Uint8Array(12));
-    const ciphertext = await crypto.subtle.encrypt({ name: 'AES-GCM', iv }, await this.#key, new TextEncoder().encode(plaintext));
+    const ciphertext = await crypto.subtle.encrypt(
+      { name: 'AES-GCM', iv },
+      await this.#key,
+      new TextEncoder().encode(plaintext),
+    );
     return `v1.${toBase64Url(iv)}.${toBase64Url(new Uint8Array(ciphertext))}`;
   }
 

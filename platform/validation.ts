@@ -47,7 +47,11 @@ function describeIssue(root: z.ZodType, issue: z.core.$ZodIssue, prefix?: string
     problem.allowed = issue.values.map((v) => (typeof v === 'bigint' ? String(v) : v));
   }
   // Only when the issue reports its input: zod drops `input` otherwise, and absent is not undefined.
-  if ((issue.code === 'invalid_type' || issue.code === 'invalid_value') && 'input' in issue && issue.input === undefined) {
+  if (
+    (issue.code === 'invalid_type' || issue.code === 'invalid_value') &&
+    'input' in issue &&
+    issue.input === undefined
+  ) {
     problem.problem = 'required';
   }
   return [problem];
@@ -78,7 +82,8 @@ function unwrap(node: unknown): unknown {
   for (let guard = 0; guard < 20; guard++) {
     const def = defOf(node);
     if (!def) return node;
-    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type)) node = def.innerType;
+    if (['optional', 'nullable', 'default', 'prefault', 'readonly', 'catch', 'nonoptional'].includes(def.type))
+      node = def.innerType;
     else if (def.type === 'pipe') node = def.in;
     else if (def.type === 'lazy') node = (def.getter as () => unknown)();
     else return node;

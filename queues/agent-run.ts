@@ -1,7 +1,14 @@
 import { agentTurn } from '../functions/agents/loop.js';
 import { replySchemaForPendingInput } from '../functions/agents/pauses.js';
 import { onAgentRunEnded } from '../functions/agents/run-end.js';
-import { AGENT_RUN_KIND, AgentRunInputSchema, RESEARCH_KIND, AgentRunStateSchema, type AgentRunInput, type AgentRunState } from '../functions/agents/run-state.js';
+import {
+  AGENT_RUN_KIND,
+  AgentRunInputSchema,
+  RESEARCH_KIND,
+  AgentRunStateSchema,
+  type AgentRunInput,
+  type AgentRunState,
+} from '../functions/agents/run-state.js';
 import type { Services } from '../functions/services.js';
 import { definePipeline } from './pipeline.js';
 
@@ -11,17 +18,18 @@ import { definePipeline } from './pipeline.js';
  * fails; a pause's reply is validated against the schema the pause published and handed to the
  * next turn as `state.reply`.
  */
-const agentPipeline = (kind: string) => definePipeline<Services, AgentRunInput, AgentRunState>({
-  kind,
-  input: AgentRunInputSchema,
-  state: AgentRunStateSchema,
-  stages: { turn: agentTurn },
-  // A hosted model's step plus the tools it calls; the local model takes a fraction of this.
-  deadlineMs: 120_000,
-  retry: { maxAttempts: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 },
-  resume: { schema: replySchemaForPendingInput, apply: (reply) => ({ reply: reply as Record<string, unknown> }) },
-  onTerminal: onAgentRunEnded,
-});
+const agentPipeline = (kind: string) =>
+  definePipeline<Services, AgentRunInput, AgentRunState>({
+    kind,
+    input: AgentRunInputSchema,
+    state: AgentRunStateSchema,
+    stages: { turn: agentTurn },
+    // A hosted model's step plus the tools it calls; the local model takes a fraction of this.
+    deadlineMs: 120_000,
+    retry: { maxAttempts: 4, baseDelayMs: 2_000, maxDelayMs: 30_000 },
+    resume: { schema: replySchemaForPendingInput, apply: (reply) => ({ reply: reply as Record<string, unknown> }) },
+    onTerminal: onAgentRunEnded,
+  });
 
 export const agentRunPipeline = agentPipeline(AGENT_RUN_KIND);
 /** Research jobs: the same loop under their own kind, so a research read never shows a plain chat run. */

@@ -1,6 +1,13 @@
 import type { Services } from '../functions/services.js';
 import { CONNECTION_SYNC_KIND } from '../functions/connections/repository.js';
-import { SYNC_RETRY, syncStage, SyncInputSchema, SyncStateSchema, type SyncInput, type SyncState } from '../functions/connections/sync.js';
+import {
+  SYNC_RETRY,
+  syncStage,
+  SyncInputSchema,
+  SyncStateSchema,
+  type SyncInput,
+  type SyncState,
+} from '../functions/connections/sync.js';
 import { definePipeline } from './pipeline.js';
 
 /**

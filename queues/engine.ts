@@ -19,10 +19,20 @@ import {
 } from './pipeline.js';
 import type { EnginePorts } from './ports.js';
 import type { DeliveryReceipt, PublishRequest } from './transport/port.js';
-import { appendEvents, isTerminal, jsonbMerge, loadRun, loadWorkspaceRun, toRunView, type RunRow } from './run-store.js';
+import {
+  appendEvents,
+  isTerminal,
+  jsonbMerge,
+  loadRun,
+  loadWorkspaceRun,
+  toRunView,
+  type RunRow,
+} from './run-store.js';
 
 /** The body of every stage delivery, validated before anything else reads it. */
-export const StageMessage = z.object({ run_id: z.uuid(), stage: z.string().min(1), version: z.number().int().min(0) }).strict();
+export const StageMessage = z
+  .object({ run_id: z.uuid(), stage: z.string().min(1), version: z.number().int().min(0) })
+  .strict();
 export type StageMessage = z.infer<typeof StageMessage>;
 
 export type DeliveryOutcome =
@@ -75,7 +85,8 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
   register(pipeline: Pipeline<S>): void {
     if (this.#pipelines.has(pipeline.kind)) throw new Error(`pipeline ${pipeline.kind} registered twice`);
-    for (const stage of pipeline.order) if (!pipeline.stages[stage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} has no function`);
+    for (const stage of pipeline.order)
+      if (!pipeline.stages[stage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} has no function`);
     this.#pipelines.set(pipeline.kind, pipeline);
   }
 
@@ -105,7 +116,10 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
   }
 
   /** Start runs inside a caller's transaction; call the returned function after it commits. */
-  async startInTransaction(tx: Transaction, params: StartRunParams): Promise<{ runId: string; publish: () => Promise<void> }> {
+  async startInTransaction(
+    tx: Transaction,
+    params: StartRunParams,
+  ): Promise<{ runId: string; publish: () => Promise<void> }> {
     const kicks: Kick[] = [];
     const { runId } = await this.#insertRun(tx, params, kicks);
     return { runId, publish: () => this.#publish(kicks) };
@@ -148,9 +162,17 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       })),
     );
     await tx.insert(runEvents).values(
-      rows.map(({ params, stage, runId }) => ({ runId, workspaceId: params.workspaceId, seq: 1, type: 'run.queued', data: { status: 'queued', stage }, createdAt: now })),
+      rows.map(({ params, stage, runId }) => ({
+        runId,
+        workspaceId: params.workspaceId,
+        seq: 1,
+        type: 'run.queued',
+        data: { status: 'queued', stage },
+        createdAt: now,
+      })),
     );
-    for (const { params, stage, delaySeconds, runId } of rows) kicks.push({ runId, kind: params.kind, stage, version: 0, delaySeconds });
+    for (const { params, stage, delaySeconds, runId } of rows)
+      kicks.push({ runId, kind: params.kind, stage, version: 0, delaySeconds });
     return rows.map(({ runId }) => ({ runId }));
   }
 
@@ -176,19 +198,40 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       claimed = await this.#claim(row, leaseToken, deadlineMs);
       if (!claimed) {
         const current = await loadRun(this.#db(), message.run_id);
-        const stillCurrent = current && !isTerminal(current.status) && current.stage === message.stage && current.version === message.version;
+        const stillCurrent =
+          current &&
+          !isTerminal(current.status) &&
+          current.stage === message.stage &&
+          current.version === message.version;
         return stillCurrent ? 'busy' : 'ignored';
       }
     }
     const retry = pipeline.retry ?? DEFAULT_RETRY;
     if (claimed.attempt > retry.maxAttempts) {
-      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'attempts_exhausted', message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.` } }, receipt);
+      await this.#commitResult(
+        pipeline,
+        claimed,
+        leaseToken,
+        {
+          fail: {
+            code: 'attempts_exhausted',
+            message: `Stage ${message.stage} did not finish in ${retry.maxAttempts} attempts.`,
+          },
+        },
+        receipt,
+      );
       return 'done';
     }
 
     const stage = pipeline.stages[message.stage];
     if (!stage) {
-      await this.#commitResult(pipeline, claimed, leaseToken, { fail: { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` } }, receipt);
+      await this.#commitResult(
+        pipeline,
+        claimed,
+        leaseToken,
+        { fail: { code: 'unknown_stage', message: `Pipeline ${kind} has no stage ${message.stage}.` } },
+        receipt,
+      );
       return 'done';
     }
 
@@ -197,11 +240,17 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(deadlineMs)]);
     const checkpoint = async () => {
       const current = await loadRun(this.#db(), lease.id);
-      if (!current || current.version !== lease.version || current.leaseToken !== leaseToken || isTerminal(current.status)) {
+      if (
+        !current ||
+        current.version !== lease.version ||
+        current.leaseToken !== leaseToken ||
+        isTerminal(current.status)
+      ) {
         cancel.abort(new RunSuperseded('run changed while the stage ran'));
         throw new RunSuperseded('run changed while the stage ran');
       }
-      if (signal.aborted) throw new ApiError('service_unavailable', `Stage ${message.stage} passed its ${deadlineMs} ms deadline.`);
+      if (signal.aborted)
+        throw new ApiError('service_unavailable', `Stage ${message.stage} passed its ${deadlineMs} ms deadline.`);
     };
 
     let result: StageResult;
@@ -217,7 +266,12 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
   }
 
   /** Lease a run already running at the message's stage and version, free of any live lease: one statement. */
-  async #claimRunning(kind: string, message: StageMessage, leaseToken: string, deadlineMs: number): Promise<RunRow | null> {
+  async #claimRunning(
+    kind: string,
+    message: StageMessage,
+    leaseToken: string,
+    deadlineMs: number,
+  ): Promise<RunRow | null> {
     const now = this.#now();
     const [claimed] = await this.#db()
       .update(runs)
@@ -276,16 +330,33 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
         status: 'running',
         startedAt: sql`coalesce(${runs.startedAt}, ${now.toISOString()}::timestamptz)`,
       },
-      guard: and(eq(runs.status, row.status), inArray(runs.status, ['queued', 'running']), or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now))),
+      guard: and(
+        eq(runs.status, row.status),
+        inArray(runs.status, ['queued', 'running']),
+        or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)),
+      ),
       // A lease is not a new state: deliveries of this version stay current, so a lost lease can be retaken.
       bump: false,
     };
     // Only the first claim of a queued run appends an event; later claims are one statement.
     if (row.status !== 'queued') return this.#transition(this.#db(), row, change, now);
-    return this.#db().transaction((tx) => this.#transition(tx, row, { ...change, events: [{ type: 'run.started', data: { status: 'running', stage: row.stage } }] }, now));
+    return this.#db().transaction((tx) =>
+      this.#transition(
+        tx,
+        row,
+        { ...change, events: [{ type: 'run.started', data: { status: 'running', stage: row.stage } }] },
+        now,
+      ),
+    );
   }
 
-  async #commitResult(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, result: StageResult, receipt?: DeliveryReceipt): Promise<void> {
+  async #commitResult(
+    pipeline: Pipeline<S>,
+    run: RunRow,
+    leaseToken: string,
+    result: StageResult,
+    receipt?: DeliveryReceipt,
+  ): Promise<void> {
     const stage = run.stage ?? '';
     const now = this.#now();
     const events: RunEventDraft[] = [...(result.events ?? [])];
@@ -311,7 +382,8 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       status = 'running';
       nextStage = result.next;
       delaySeconds = result.delaySeconds ?? 0;
-      if (!pipeline.stages[nextStage]) throw new Error(`pipeline ${pipeline.kind}: stage ${stage} returned unknown next stage ${nextStage}`);
+      if (!pipeline.stages[nextStage])
+        throw new Error(`pipeline ${pipeline.kind}: stage ${stage} returned unknown next stage ${nextStage}`);
     }
     const terminal = isTerminal(status);
     const kicks: Kick[] = [];
@@ -367,20 +439,41 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     this.#services().runNotifier.notify(run.id);
   }
 
-  async #handleStageError(pipeline: Pipeline<S>, run: RunRow, leaseToken: string, retry: RetryPolicy, error: unknown): Promise<void> {
+  async #handleStageError(
+    pipeline: Pipeline<S>,
+    run: RunRow,
+    leaseToken: string,
+    retry: RetryPolicy,
+    error: unknown,
+  ): Promise<void> {
     const log = this.#services().log;
     const retryable = !(error instanceof NonRetryableError) && (!isApiError(error) || error.retry);
     const code = error instanceof NonRetryableError ? error.code : isApiError(error) ? error.code : 'internal';
     // Unknown errors are recorded by class only: their text may carry internals or secrets.
-    const message = error instanceof NonRetryableError || isApiError(error) ? error.message : `Stage ${run.stage} failed unexpectedly.`;
+    const message =
+      error instanceof NonRetryableError || isApiError(error)
+        ? error.message
+        : `Stage ${run.stage} failed unexpectedly.`;
     if (!retryable || run.attempt >= retry.maxAttempts) {
-      log.warn('stage failed; run fails', { run_id: run.id, kind: run.kind, stage: run.stage, attempt: run.attempt, error });
+      log.warn('stage failed; run fails', {
+        run_id: run.id,
+        kind: run.kind,
+        stage: run.stage,
+        attempt: run.attempt,
+        error,
+      });
       const reason = retryable ? `${message} (gave up after ${run.attempt} attempts)` : message;
       await this.#commitResult(pipeline, run, leaseToken, { fail: { code, message: reason } });
       return;
     }
     const delayMs = Math.min(retry.maxDelayMs, retry.baseDelayMs * 2 ** (run.attempt - 1));
-    log.info('stage failed; retrying', { run_id: run.id, stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error });
+    log.info('stage failed; retrying', {
+      run_id: run.id,
+      stage: run.stage,
+      attempt: run.attempt,
+      delay_ms: delayMs,
+      error,
+    });
     const now = this.#now();
     const committed = await this.#db().transaction((tx) =>
       this.#transition(
@@ -388,14 +481,27 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
         run,
         {
           set: { dueAt: new Date(now.getTime() + delayMs), leaseToken: null, leaseUntil: null },
-          events: [{ type: 'stage.retrying', data: { stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error: { code, message } } }],
+          events: [
+            {
+              type: 'stage.retrying',
+              data: { stage: run.stage, attempt: run.attempt, delay_ms: delayMs, error: { code, message } },
+            },
+          ],
           guard: eq(runs.leaseToken, leaseToken),
         },
         now,
       ),
     );
     if (!committed) return;
-    await this.#publish([{ runId: run.id, kind: run.kind, stage: run.stage ?? '', version: committed.version, delaySeconds: delayMs / 1000 }]);
+    await this.#publish([
+      {
+        runId: run.id,
+        kind: run.kind,
+        stage: run.stage ?? '',
+        version: committed.version,
+        delaySeconds: delayMs / 1000,
+      },
+    ]);
     this.#services().runNotifier.notify(run.id);
   }
 
@@ -407,11 +513,17 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       startRuns: (list) => this.#insertRuns(tx, list, kicks),
       wakeRun: async (runId) => {
         const row = await loadRun(tx, runId);
-        if (!row || row.status !== 'running' || !row.stage) return;
+        if (row?.status !== 'running' || !row.stage) return;
         const now = this.#now();
         // A leased run is mid-stage: it will look again when that stage ends, so leave it be.
-        const updated = await this.#transition(tx, row, { set: { dueAt: now }, guard: or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)) }, now);
-        if (updated?.stage) kicks.push({ runId, kind: updated.kind, stage: updated.stage, version: updated.version, delaySeconds: 0 });
+        const updated = await this.#transition(
+          tx,
+          row,
+          { set: { dueAt: now }, guard: or(isNull(runs.leaseUntil), lt(runs.leaseUntil, now)) },
+          now,
+        );
+        if (updated?.stage)
+          kicks.push({ runId, kind: updated.kind, stage: updated.stage, version: updated.version, delaySeconds: 0 });
       },
     };
   }
@@ -423,7 +535,12 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
    * fails the version check), and with it every non-terminal run it started (children, their
    * children). A terminal run is left as it is; the caller decides how to answer.
    */
-  async cancel(workspaceId: string, runId: string, kinds?: readonly string[], reason?: string): Promise<{ canceled: boolean; status: RunStatus }> {
+  async cancel(
+    workspaceId: string,
+    runId: string,
+    kinds?: readonly string[],
+    reason?: string,
+  ): Promise<{ canceled: boolean; status: RunStatus }> {
     const now = this.#now();
     const kicks: Kick[] = [];
     const notified: string[] = [];
@@ -431,10 +548,14 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       const row = await loadWorkspaceRun(tx, workspaceId, runId, kinds);
       if (isTerminal(row.status)) return { canceled: false, status: row.status };
       const canceled = await this.#cancelRow(tx, row, reason ? { reason } : {}, now, kicks);
-      if (!canceled) throw new ApiError('version_conflict', 'The run changed while it was being canceled; read it and retry.', { run_id: runId });
+      if (!canceled)
+        throw new ApiError('version_conflict', 'The run changed while it was being canceled; read it and retry.', {
+          run_id: runId,
+        });
       notified.push(runId);
       for (const child of await this.#openDescendants(tx, runId)) {
-        if (await this.#cancelRow(tx, child, { reason: 'parent run canceled', parent_run_id: runId }, now, kicks)) notified.push(child.id);
+        if (await this.#cancelRow(tx, child, { reason: 'parent run canceled', parent_run_id: runId }, now, kicks))
+          notified.push(child.id);
       }
       return { canceled: true, status: 'canceled' as RunStatus };
     });
@@ -443,19 +564,34 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     return outcome;
   }
 
-  async #cancelRow(tx: Transaction, row: RunRow, data: Record<string, unknown>, now: Date, kicks: Kick[]): Promise<boolean> {
+  async #cancelRow(
+    tx: Transaction,
+    row: RunRow,
+    data: Record<string, unknown>,
+    now: Date,
+    kicks: Kick[],
+  ): Promise<boolean> {
     const updated = await this.#transition(
       tx,
       row,
       {
-        set: { status: 'canceled', stage: null, pendingInput: null, leaseToken: null, leaseUntil: null, dueAt: null, completedAt: now },
+        set: {
+          status: 'canceled',
+          stage: null,
+          pendingInput: null,
+          leaseToken: null,
+          leaseUntil: null,
+          dueAt: null,
+          completedAt: now,
+        },
         events: [{ type: 'run.canceled', data: { status: 'canceled', ...data } }],
       },
       now,
     );
     if (!updated) return false;
     const pipeline = this.#pipelines.get(updated.kind);
-    if (pipeline?.onTerminal) await pipeline.onTerminal({ ...toRunView(updated), status: 'canceled' }, this.#commitScope(tx, kicks));
+    if (pipeline?.onTerminal)
+      await pipeline.onTerminal({ ...toRunView(updated), status: 'canceled' }, this.#commitScope(tx, kicks));
     return true;
   }
 
@@ -476,16 +612,24 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
    * Answer a paused run. The reply is validated against the pause's schema; a mismatch leaves the
    * run unchanged (`invalid_input`), a run that is not paused answers `invalid_state`.
    */
-  async resume(workspaceId: string, runId: string, reply: unknown, kinds?: readonly string[]): Promise<{ status: RunStatus; runId: string }> {
+  async resume(
+    workspaceId: string,
+    runId: string,
+    reply: unknown,
+    kinds?: readonly string[],
+  ): Promise<{ status: RunStatus; runId: string }> {
     const now = this.#now();
     const kicks: Kick[] = [];
     await this.#db().transaction(async (tx) => {
       const row = await loadWorkspaceRun(tx, workspaceId, runId, kinds);
       if (row.status !== 'awaiting_input' || !row.pendingInput || !row.stage) {
-        throw new ApiError('invalid_state', `The run is ${row.status}, not awaiting input.`, { current_status: row.status });
+        throw new ApiError('invalid_state', `The run is ${row.status}, not awaiting input.`, {
+          current_status: row.status,
+        });
       }
       const pipeline = this.#pipelines.get(row.kind);
-      if (!pipeline?.resume) throw new ApiError('invalid_state', 'This run cannot be resumed.', { current_status: row.status });
+      if (!pipeline?.resume)
+        throw new ApiError('invalid_state', 'This run cannot be resumed.', { current_status: row.status });
       const parsed = pipeline.resume.schema(row.pendingInput).safeParse(reply);
       if (!parsed.success) {
         throw new ApiError('invalid_input', 'The reply does not match what the run asked for.', {
@@ -497,12 +641,21 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
         tx,
         row,
         {
-          set: { status: 'queued', attempt: 0, pendingInput: null, state: jsonbMerge(runs.state, statePatch), dueAt: now },
+          set: {
+            status: 'queued',
+            attempt: 0,
+            pendingInput: null,
+            state: jsonbMerge(runs.state, statePatch),
+            dueAt: now,
+          },
           events: [{ type: 'run.resumed', data: { status: 'queued', stage: row.stage } }],
         },
         now,
       );
-      if (!updated) throw new ApiError('version_conflict', 'The run changed while it was being resumed; read it and retry.', { run_id: runId });
+      if (!updated)
+        throw new ApiError('version_conflict', 'The run changed while it was being resumed; read it and retry.', {
+          run_id: runId,
+        });
       kicks.push({ runId, kind: row.kind, stage: row.stage, version: updated.version, delaySeconds: 0 });
     });
     await this.#publish(kicks);
@@ -527,7 +680,11 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
         ),
       )
       .limit(limit);
-    await this.#publish(overdue.filter((r) => r.stage).map((r) => ({ runId: r.id, kind: r.kind, stage: r.stage ?? '', version: r.version, delaySeconds: 0 })));
+    await this.#publish(
+      overdue
+        .filter((r) => r.stage)
+        .map((r) => ({ runId: r.id, kind: r.kind, stage: r.stage ?? '', version: r.version, delaySeconds: 0 })),
+    );
     return overdue.length;
   }
 
@@ -549,7 +706,11 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
       try {
         await queue.publish(request);
       } catch (error) {
-        log.error('publishing a stage delivery failed; the sweeper will retry', { run_id: request.body.run_id, stage: request.body.stage, error });
+        log.error('publishing a stage delivery failed; the sweeper will retry', {
+          run_id: request.body.run_id,
+          stage: request.body.stage,
+          error,
+        });
       }
     }
   }

@@ -1,5 +1,11 @@
 import { ApiError } from '../platform/errors.js';
-import { EVAL_RUN_KIND, EvalRunInputSchema, EvalRunStateSchema, type EvalRunInput, type EvalRunState } from '../functions/evals/run-state.js';
+import {
+  EVAL_RUN_KIND,
+  EvalRunInputSchema,
+  EvalRunStateSchema,
+  type EvalRunInput,
+  type EvalRunState,
+} from '../functions/evals/run-state.js';
 import { EvidenceUnavailable, gatherEvidence, type Evidence } from '../functions/evals/evidence.js';
 import { gradeRun } from '../functions/evals/verdict.js';
 import type { EvalDefinition } from '../functions/evals/definition.js';
@@ -10,8 +16,12 @@ import { loadWorkspaceRun } from './run-store.js';
 
 /** What the quotes should be about: the audience and the graded text (the message before the prompt that writes it). */
 function topicOf(input: EvalRunInput): string {
-  const targets = [...new Set(input.eval.graders.map((g) => g.target))].sort((a, b) => (a === 'message' ? -1 : b === 'message' ? 1 : 0));
-  const graded = targets.map((t) => input.inputs[t]).find((v): v is string => typeof v === 'string' && v.trim().length > 0);
+  const targets = [...new Set(input.eval.graders.map((g) => g.target))].sort((a, b) =>
+    a === 'message' ? -1 : b === 'message' ? 1 : 0,
+  );
+  const graded = targets
+    .map((t) => input.inputs[t])
+    .find((v): v is string => typeof v === 'string' && v.trim().length > 0);
   return [input.inputs.audience, graded].filter((v): v is string => typeof v === 'string').join('\n');
 }
 
@@ -29,22 +39,36 @@ export const evalRunPipeline = definePipeline<Services, EvalRunInput, EvalRunSta
       const { input } = ctx;
       let evidence: Evidence;
       if (input.evidence_from_run) {
-        const source = await loadWorkspaceRun(ctx.services.db, ctx.run.workspaceId, input.evidence_from_run, [EVAL_RUN_KIND]).catch(() => null);
+        const source = await loadWorkspaceRun(ctx.services.db, ctx.run.workspaceId, input.evidence_from_run, [
+          EVAL_RUN_KIND,
+        ]).catch(() => null);
         const earlier = (source?.state as EvalRunState | undefined)?.evidence;
-        if (!earlier) throw new NonRetryableError('invalid_argument', 'evidence_from_run no longer holds retrieved quotes.');
-        evidence = { ...earlier, retrieval_status: 'from_run', abstain_reason: null, notes: [...earlier.notes, `Quotes taken from run ${input.evidence_from_run}.`] };
+        if (!earlier)
+          throw new NonRetryableError('invalid_argument', 'evidence_from_run no longer holds retrieved quotes.');
+        evidence = {
+          ...earlier,
+          retrieval_status: 'from_run',
+          abstain_reason: null,
+          notes: [...earlier.notes, `Quotes taken from run ${input.evidence_from_run}.`],
+        };
       } else {
         const invocation = await invocationForRun(ctx.services, ctx.run, ctx.signal);
         try {
           evidence = await gatherEvidence(ctx.services.db, ctx.run.workspaceId, invocation.invoke, {
             topic: topicOf(input),
             account: typeof input.inputs.account === 'string' ? input.inputs.account : null,
-            referenceAccounts: Array.isArray(input.inputs.reference_accounts) ? (input.inputs.reference_accounts as string[]) : [],
+            referenceAccounts: Array.isArray(input.inputs.reference_accounts)
+              ? (input.inputs.reference_accounts as string[])
+              : [],
             scope: input.scope ?? undefined,
           });
         } catch (error) {
           if (error instanceof EvidenceUnavailable) {
-            const retryable = error.code === 'dependency_unavailable' || error.code === 'service_unavailable' || error.code === 'internal' || error.code === 'rate_limited';
+            const retryable =
+              error.code === 'dependency_unavailable' ||
+              error.code === 'service_unavailable' ||
+              error.code === 'internal' ||
+              error.code === 'rate_limited';
             if (retryable) throw new ApiError('dependency_unavailable', `Retrieval failed: ${error.message}`);
             throw new NonRetryableError(error.code, `Retrieval failed: ${error.message}`);
           }
@@ -52,7 +76,11 @@ export const evalRunPipeline = definePipeline<Services, EvalRunInput, EvalRunSta
         }
       }
       await ctx.checkpoint();
-      return { next: 'grade', state: { evidence }, output: { retrieved_quotes: evidence.quotes.length, retrieval_status: evidence.retrieval_status } };
+      return {
+        next: 'grade',
+        state: { evidence },
+        output: { retrieved_quotes: evidence.quotes.length, retrieval_status: evidence.retrieval_status },
+      };
     },
     async grade(ctx) {
       const evidence = ctx.state.evidence;
@@ -70,7 +98,11 @@ export const evalRunPipeline = definePipeline<Services, EvalRunInput, EvalRunSta
         updatedAt: null,
       };
       const verdict = await gradeRun(ctx.services.model, def, ctx.input.inputs, evidence, ctx.signal);
-      return { complete: true, state: { verdict }, output: { overall_score: verdict.overall_score, verdict: verdict.verdict } };
+      return {
+        complete: true,
+        state: { verdict },
+        output: { overall_score: verdict.overall_score, verdict: verdict.verdict },
+      };
     },
   },
   deadlineMs: 120_000,

@@ -18,7 +18,10 @@ export class RunNotifier {
     return new Promise((resolve) => {
       if (signal?.aborted) return resolve(false);
       let set = this.#waiters.get(runId);
-      if (!set) this.#waiters.set(runId, (set = new Set()));
+      if (!set) {
+        set = new Set();
+        this.#waiters.set(runId, set);
+      }
       const done = (value: boolean) => {
         clearTimeout(timer);
         signal?.removeEventListener('abort', onAbort);

@@ -163,14 +163,26 @@ export interface PipelineDefinition<S extends EnginePorts, I, St extends Record<
  * (a run whose stored JSON no longer parses fails at once, it is never retried into the same
  * error), and each stage receives them typed.
  */
-export function definePipeline<S extends EnginePorts, I, St extends Record<string, unknown>>(definition: PipelineDefinition<S, I, St>): Pipeline<S> {
-  const typed = (name: string, body: PipelineDefinition<S, I, St>['stages'][string]): Stage<S> => async (ctx) => {
-    const input = definition.input.safeParse(ctx.run.input);
-    if (!input.success) throw new NonRetryableError('invalid_input', `The ${definition.kind} run's stored input does not parse (${issueSummary(input.error)}).`);
-    const state = definition.state.safeParse(ctx.run.state);
-    if (!state.success) throw new NonRetryableError('invalid_state', `The ${definition.kind} run's state does not parse at stage ${name} (${issueSummary(state.error)}).`);
-    return (await body({ ...ctx, input: input.data, state: state.data })) as StageResult;
-  };
+export function definePipeline<S extends EnginePorts, I, St extends Record<string, unknown>>(
+  definition: PipelineDefinition<S, I, St>,
+): Pipeline<S> {
+  const typed =
+    (name: string, body: PipelineDefinition<S, I, St>['stages'][string]): Stage<S> =>
+    async (ctx) => {
+      const input = definition.input.safeParse(ctx.run.input);
+      if (!input.success)
+        throw new NonRetryableError(
+          'invalid_input',
+          `The ${definition.kind} run's stored input does not parse (${issueSummary(input.error)}).`,
+        );
+      const state = definition.state.safeParse(ctx.run.state);
+      if (!state.success)
+        throw new NonRetryableError(
+          'invalid_state',
+          `The ${definition.kind} run's state does not parse at stage ${name} (${issueSummary(state.error)}).`,
+        );
+      return (await body({ ...ctx, input: input.data, state: state.data })) as StageResult;
+    };
   const names = Object.keys(definition.stages);
   return {
     kind: definition.kind,

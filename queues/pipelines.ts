@@ -8,4 +8,12 @@ import { searchFuzzyPipeline } from './search-fuzzy.js';
 import { webhookDeliveryPipeline } from './webhook-delivery.js';
 
 /** Every run kind the service knows, one pipeline per kind (each declared in queues/<kind>.ts). */
-export const allPipelines: readonly Pipeline<Services>[] = [webhookDeliveryPipeline, searchFuzzyPipeline, agentRunPipeline, researchPipeline, routineFirePipeline, evalRunPipeline, connectionSyncPipeline];
+export const allPipelines: readonly Pipeline<Services>[] = [
+  webhookDeliveryPipeline,
+  searchFuzzyPipeline,
+  agentRunPipeline,
+  researchPipeline,
+  routineFirePipeline,
+  evalRunPipeline,
+  connectionSyncPipeline,
+];

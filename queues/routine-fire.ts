@@ -1,5 +1,10 @@
 import { z } from 'zod';
-import { RoutineFireInputSchema, runScheduledFire, ROUTINE_FIRE_KIND, type RoutineFireInput } from '../functions/routines/fire.js';
+import {
+  RoutineFireInputSchema,
+  runScheduledFire,
+  ROUTINE_FIRE_KIND,
+  type RoutineFireInput,
+} from '../functions/routines/fire.js';
 import type { Services } from '../functions/services.js';
 import { definePipeline } from './pipeline.js';
 

@@ -40,7 +40,12 @@ export async function loadRun(db: Queryable, runId: string): Promise<RunRow | nu
  * A run as its workspace may see it. Missing, another workspace's, or another kind's run is the
  * same `404 not_found` (spec, Authentication 11).
  */
-export async function loadWorkspaceRun(db: Queryable, workspaceId: string, runId: string, kinds?: readonly string[]): Promise<RunRow> {
+export async function loadWorkspaceRun(
+  db: Queryable,
+  workspaceId: string,
+  runId: string,
+  kinds?: readonly string[],
+): Promise<RunRow> {
   const row = await loadRun(db, runId);
   if (!row || row.workspaceId !== workspaceId || (kinds && !kinds.includes(row.kind))) {
     throw new ApiError('not_found', 'No such run in this workspace.', { run_id: runId });
@@ -49,14 +54,32 @@ export async function loadWorkspaceRun(db: Queryable, workspaceId: string, runId
 }
 
 /** Append events after `lastSeq`; the caller bumps runs.last_seq by the same count in its CAS update. */
-export async function appendEvents(db: Queryable, run: { id: string; workspaceId: string }, lastSeq: number, drafts: readonly RunEventDraft[], at: Date): Promise<void> {
+export async function appendEvents(
+  db: Queryable,
+  run: { id: string; workspaceId: string },
+  lastSeq: number,
+  drafts: readonly RunEventDraft[],
+  at: Date,
+): Promise<void> {
   if (drafts.length === 0) return;
   await db.insert(runEvents).values(
-    drafts.map((d, i) => ({ runId: run.id, workspaceId: run.workspaceId, seq: lastSeq + i + 1, type: d.type, data: d.data ?? {}, createdAt: at })),
+    drafts.map((d, i) => ({
+      runId: run.id,
+      workspaceId: run.workspaceId,
+      seq: lastSeq + i + 1,
+      type: d.type,
+      data: d.data ?? {},
+      createdAt: at,
+    })),
   );
 }
 
-export async function readEventsAfter(db: Queryable, runId: string, afterSeq: number, limit = 500): Promise<RunEventRow[]> {
+export async function readEventsAfter(
+  db: Queryable,
+  runId: string,
+  afterSeq: number,
+  limit = 500,
+): Promise<RunEventRow[]> {
   return db
     .select()
     .from(runEvents)

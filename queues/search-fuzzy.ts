@@ -10,7 +10,11 @@ import { definePipeline } from './pipeline.js';
  * response, corpus included, as its output; collecting the job returns it. A read that fails
  * inside the lane is an honest `read_failed` answer, not a retry: the caller sees it and retries.
  */
-export const searchFuzzyPipeline = definePipeline<Services, z.infer<typeof SearchJobInputSchema>, Record<string, never>>({
+export const searchFuzzyPipeline = definePipeline<
+  Services,
+  z.infer<typeof SearchJobInputSchema>,
+  Record<string, never>
+>({
   kind: SEARCH_JOB_KIND,
   input: SearchJobInputSchema,
   state: z.object({}).strict(),
@@ -18,7 +22,13 @@ export const searchFuzzyPipeline = definePipeline<Services, z.infer<typeof Searc
     async search(ctx) {
       const { search, ignored } = ctx.input;
       const now = ctx.services.clock.now();
-      const outcome = await runFuzzyLane({ services: ctx.services, workspaceId: ctx.run.workspaceId, search, now, signal: ctx.signal });
+      const outcome = await runFuzzyLane({
+        services: ctx.services,
+        workspaceId: ctx.run.workspaceId,
+        search,
+        now,
+        signal: ctx.signal,
+      });
       await ctx.checkpoint();
       const response = await assembleResponse(ctx.services, ctx.run.workspaceId, search, outcome, ignored, now);
       return { complete: true, output: response };

@@ -91,7 +91,10 @@ async function deliver(ctx: DeliveryContext): Promise<StageResult<DeliveryState>
       createdAt: now,
     });
     if (gone) {
-      await tx.update(webhooks).set({ active: false, disabledReason: 'gone', updatedAt: now }).where(eq(webhooks.id, hook.id));
+      await tx
+        .update(webhooks)
+        .set({ active: false, disabledReason: 'gone', updatedAt: now })
+        .where(eq(webhooks.id, hook.id));
     }
   };
   const output = { outcome: succeeded ? 'delivered' : gone ? 'gone' : 'failed', status_code: statusCode, error, tries };
@@ -100,7 +103,15 @@ async function deliver(ctx: DeliveryContext): Promise<StageResult<DeliveryState>
   if (gone) return { complete: true, output, effects, events, state: { tries } };
   const delay = RETRY_SCHEDULE_SECONDS[tries - 1];
   if (delay === undefined) {
-    return { fail: { code: 'delivery_exhausted', message: `No 2xx after ${tries} attempts; last error: ${error ?? 'unknown'}.` }, effects, events, state: { tries } };
+    return {
+      fail: {
+        code: 'delivery_exhausted',
+        message: `No 2xx after ${tries} attempts; last error: ${error ?? 'unknown'}.`,
+      },
+      effects,
+      events,
+      state: { tries },
+    };
   }
   return { next: 'deliver', delaySeconds: delay, output, effects, events, state: { tries } };
 }

@@ -49,7 +49,10 @@ export const chats = pgTable(
     createdAt: createdAt(),
     lastActivityAt: tstz('last_activity_at').notNull().defaultNow(),
   },
-  (t) => [index('chats_workspace_activity_idx').on(t.workspaceId, t.lastActivityAt), index('chats_workspace_routine_idx').on(t.workspaceId, t.routineId)],
+  (t) => [
+    index('chats_workspace_activity_idx').on(t.workspaceId, t.lastActivityAt),
+    index('chats_workspace_routine_idx').on(t.workspaceId, t.routineId),
+  ],
 );
 
 export type ChatMessageRole = 'user' | 'assistant';
@@ -121,5 +124,8 @@ export const idempotencyKeys = pgTable(
     createdAt: createdAt(),
     expiresAt: tstz('expires_at').notNull(),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.userId, t.operationId, t.key] }), index('idempotency_keys_expires_idx').on(t.expiresAt)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.userId, t.operationId, t.key] }),
+    index('idempotency_keys_expires_idx').on(t.expiresAt),
+  ],
 );

@@ -43,9 +43,7 @@ export const connections = pgTable(
   },
   (t) => [
     index('connections_workspace_created_idx').on(t.workspaceId, t.createdAt),
-    index('connections_due_idx')
-      .on(t.nextSyncAt)
-      .where(sql`${t.status} = 'connected'`),
+    index('connections_due_idx').on(t.nextSyncAt).where(sql`${t.status} = 'connected'`),
     // One live row per single-instance source is enforced in code (the catalog knows which are).
     uniqueIndex('connections_workspace_type_name_idx').on(t.workspaceId, t.connectorType, t.displayName),
     check('connections_status_check', sql`${t.status} in ('pending', 'connected', 'disconnected')`),
@@ -69,5 +67,8 @@ export const interactionHolders = pgTable(
       .notNull()
       .references(() => connections.id, { onDelete: 'cascade' }),
   },
-  (t) => [primaryKey({ columns: [t.interactionId, t.connectionId] }), index('interaction_holders_connection_idx').on(t.connectionId)],
+  (t) => [
+    primaryKey({ columns: [t.interactionId, t.connectionId] }),
+    index('interaction_holders_connection_idx').on(t.connectionId),
+  ],
 );

@@ -34,9 +34,7 @@ export const routines = pgTable(
   },
   (t) => [
     index('routines_workspace_created_idx').on(t.workspaceId, t.createdAt),
-    index('routines_due_idx')
-      .on(t.nextRunAt)
-      .where(sql`${t.enabled}`),
+    index('routines_due_idx').on(t.nextRunAt).where(sql`${t.enabled}`),
   ],
 );
 

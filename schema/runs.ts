@@ -81,12 +81,8 @@ export const runs = pgTable(
       .on(t.workspaceId, sql`(${t.input}->>'connection_id')`, t.createdAt)
       .where(sql`${t.kind} = 'connection_sync'`),
     // An eval run with the same inputs (reuse: cached) is found with one indexed read.
-    index('runs_eval_reuse_idx')
-      .on(t.workspaceId, sql`(${t.input}->>'reuse_key')`)
-      .where(sql`${t.kind} = 'eval_run'`),
-    index('runs_due_idx')
-      .on(t.dueAt)
-      .where(sql`${t.status} in ('queued', 'running')`),
+    index('runs_eval_reuse_idx').on(t.workspaceId, sql`(${t.input}->>'reuse_key')`).where(sql`${t.kind} = 'eval_run'`),
+    index('runs_due_idx').on(t.dueAt).where(sql`${t.status} in ('queued', 'running')`),
   ],
 );
 
@@ -124,5 +120,8 @@ export const queueDeliveries = pgTable(
     lastError: text('last_error'),
     createdAt: createdAt(),
   },
-  (t) => [uniqueIndex('queue_deliveries_dedup_idx').on(t.deduplicationId), index('queue_deliveries_due_idx').on(t.deliverAt)],
+  (t) => [
+    uniqueIndex('queue_deliveries_dedup_idx').on(t.deduplicationId),
+    index('queue_deliveries_due_idx').on(t.deliverAt),
+  ],
 );

@@ -8,7 +8,18 @@ import { sqlInList } from './warehouse-columns.js';
  * CRM account types. NULL (untyped) is a real state: most CRMs leave the field empty for many
  * accounts, and the customer-voice audience keeps untyped accounts rather than guessing.
  */
-export const ACCOUNT_TYPES = ['customer', 'sales_target', 'investor', 'advisor', 'media', 'competitor', 'vendor', 'partner', 'reseller', 'other'] as const;
+export const ACCOUNT_TYPES = [
+  'customer',
+  'sales_target',
+  'investor',
+  'advisor',
+  'media',
+  'competitor',
+  'vendor',
+  'partner',
+  'reseller',
+  'other',
+] as const;
 export type AccountType = (typeof ACCOUNT_TYPES)[number];
 
 export const accounts = pgTable(

@@ -20,4 +20,5 @@ export type Side = (typeof SIDES)[number];
  * A literal `'a', 'b'` list for CHECK constraints. Only for the code's own constant vocabularies:
  * the values are inlined into DDL, never taken from input.
  */
-export const sqlInList = (values: readonly string[]) => sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '));
+export const sqlInList = (values: readonly string[]) =>
+  sql.raw(values.map((v) => `'${v.replace(/'/g, "''")}'`).join(', '));

@@ -1,11 +1,31 @@
 import { sql } from 'drizzle-orm';
-import { boolean, check, date, index, integer, numeric, pgTable, smallint, text, uniqueIndex, uuid } from 'drizzle-orm/pg-core';
+import {
+  boolean,
+  check,
+  date,
+  index,
+  integer,
+  numeric,
+  pgTable,
+  smallint,
+  text,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
 import { tstz, workspaceRef } from './columns.js';
 import { workspaces } from './tenancy.js';
 import { accounts } from './warehouse-accounts.js';
 import { sqlInList } from './warehouse-columns.js';
 
-export const DEAL_STAGES = ['prospecting', 'discovery', 'evaluation', 'proposal', 'negotiation', 'closed_won', 'closed_lost'] as const;
+export const DEAL_STAGES = [
+  'prospecting',
+  'discovery',
+  'evaluation',
+  'proposal',
+  'negotiation',
+  'closed_won',
+  'closed_lost',
+] as const;
 export type DealStage = (typeof DEAL_STAGES)[number];
 
 /** The `deals` surface: one row per CRM opportunity. */

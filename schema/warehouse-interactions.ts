@@ -59,7 +59,10 @@ export const interactions = pgTable(
     index('interactions_search_tsv_idx').using('gin', t.searchTsv),
     index('interactions_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
     check('interactions_kind_check', sql`${t.kind} in (${sqlInList(INTERACTION_KINDS)})`),
-    check('interactions_direction_check', sql`${t.direction} is null or ${t.direction} in (${sqlInList(EMAIL_DIRECTIONS)})`),
+    check(
+      'interactions_direction_check',
+      sql`${t.direction} is null or ${t.direction} in (${sqlInList(EMAIL_DIRECTIONS)})`,
+    ),
   ],
 );
 
@@ -70,7 +73,14 @@ export const interactions = pgTable(
  * competitor, vendor_rep, partner, reseller, guest, other. Internal: ae, se, csm, sales_manager,
  * executive.
  */
-export const BUYER_PARTICIPANT_ROLES = ['champion', 'economic_buyer', 'technical_evaluator', 'end_user', 'procurement', 'legal'] as const;
+export const BUYER_PARTICIPANT_ROLES = [
+  'champion',
+  'economic_buyer',
+  'technical_evaluator',
+  'end_user',
+  'procurement',
+  'legal',
+] as const;
 export type BuyerParticipantRole = (typeof BUYER_PARTICIPANT_ROLES)[number];
 
 /** Who took part: both sides, linked to a CRM contact when one matches. */
@@ -117,7 +127,9 @@ export const transcriptTurns = pgTable(
     text: text('text').notNull(),
     /** Copied from the interaction so a turn-grain result has an event time of its own. */
     occurredAt: tstz('occurred_at').notNull(),
-    searchTsv: tsvector('search_tsv').generatedAlwaysAs((): ReturnType<typeof sql> => sql`to_tsvector('english', ${transcriptTurns.text})`),
+    searchTsv: tsvector('search_tsv').generatedAlwaysAs(
+      (): ReturnType<typeof sql> => sql`to_tsvector('english', ${transcriptTurns.text})`,
+    ),
   },
   (t) => [
     uniqueIndex('transcript_turns_interaction_idx').on(t.interactionId, t.turnIndex),

@@ -27,9 +27,7 @@ export const utterances = pgTable(
     speakerName: text('speaker_name'),
     text: text('text').notNull(),
     /** The key of this text's vector in `utterance_vectors`: one vector per distinct text. */
-    textHash: text('text_hash')
-      .notNull()
-      .generatedAlwaysAs(sql`md5("text")`),
+    textHash: text('text_hash').notNull().generatedAlwaysAs(sql`md5("text")`),
     /** The embedder whose vector of this text is in `utterance_vectors`; null for the internal side. */
     embedder: text('embedder'),
     /** Copied from the interaction: the semantic lane's coverage needs an event time per match. */

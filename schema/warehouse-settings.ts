@@ -44,5 +44,8 @@ export const sourceFreshness = pgTable(
     latestIngestAt: tstz('latest_ingest_at'),
     lastSyncAt: tstz('last_sync_at'),
   },
-  (t) => [primaryKey({ columns: [t.workspaceId, t.source, t.surface] }), check('source_freshness_surface_check', sql`${t.surface} in (${sqlInList(WAREHOUSE_SURFACES)})`)],
+  (t) => [
+    primaryKey({ columns: [t.workspaceId, t.source, t.surface] }),
+    check('source_freshness_surface_check', sql`${t.surface} in (${sqlInList(WAREHOUSE_SURFACES)})`),
+  ],
 );

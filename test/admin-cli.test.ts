@@ -33,7 +33,13 @@ function cli(args: string[], dataDir: string): Promise<Run> {
     const child = spawn(process.execPath, ['--import', 'tsx', 'functions/admin.ts', ...args], {
       cwd: REPO,
       // A minimal, known environment: nothing from the runner's shell changes the configuration.
-      env: { PATH: process.env.PATH ?? '', HOME: process.env.HOME ?? '', TMPDIR: tmpdir(), APP_ENV: 'test', DATA_DIR: dataDir },
+      env: {
+        PATH: process.env.PATH ?? '',
+        HOME: process.env.HOME ?? '',
+        TMPDIR: tmpdir(),
+        APP_ENV: 'test',
+        DATA_DIR: dataDir,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -94,7 +100,23 @@ describe('admin CLI', () => {
 
   test('key create mints a key for a new member; a second key for the same email changes the role', SLOW, async () => {
     const first = await cli(
-      ['key', 'create', '--workspace', state.workspaceId, '--email', 'Editor@Acme.test', '--role', 'editor', '--bundle', 'internal_agent', '--expires-in-days', '30', '--name', 'CI key', '--json'],
+      [
+        'key',
+        'create',
+        '--workspace',
+        state.workspaceId,
+        '--email',
+        'Editor@Acme.test',
+        '--role',
+        'editor',
+        '--bundle',
+        'internal_agent',
+        '--expires-in-days',
+        '30',
+        '--name',
+        'CI key',
+        '--json',
+      ],
       dataDir,
     );
     expect(first.code, first.stderr).toBe(0);
@@ -114,7 +136,10 @@ describe('admin CLI', () => {
     state.editorUserId = first.json.user_id;
 
     // Same person (email matched case-insensitively), default bundle, human output.
-    const second = await cli(['key', 'create', '--workspace', state.workspaceId, '--email', 'editor@acme.test', '--role', 'viewer'], dataDir);
+    const second = await cli(
+      ['key', 'create', '--workspace', state.workspaceId, '--email', 'editor@acme.test', '--role', 'viewer'],
+      dataDir,
+    );
     expect(second.code, second.stderr).toBe(0);
     expect(second.stdout).toMatch(/bundle customer_agent/);
     expect(second.stdout).toMatch(/cip_[0-9A-Za-z]{40}/);
@@ -125,7 +150,9 @@ describe('admin CLI', () => {
 
   test("the README's key create examples run as written", SLOW, async () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
-    const examples = [...readme.matchAll(/npm run -s admin -- (key create [^`\n]*)/g)].map((m) => (m[1] ?? '').replace(/[[\]]/g, '').replace(/\.$/, '').trim());
+    const examples = [...readme.matchAll(/npm run -s admin -- (key create [^`\n]*)/g)].map((m) =>
+      (m[1] ?? '').replace(/[[\]]/g, '').replace(/\.$/, '').trim(),
+    );
     expect(examples.length).toBeGreaterThanOrEqual(2);
     for (const example of examples) {
       const args = example.split(/\s+/).map((a) => (a === '<id>' ? state.workspaceId : a));
@@ -137,63 +164,111 @@ describe('admin CLI', () => {
 
   test('key create for an unknown workspace is an error', SLOW, async () => {
     const missing = '0193a1b2-0000-7000-8000-00000000dead';
-    const run = await cli(['key', 'create', '--workspace', missing, '--email', 'x@acme.test', '--role', 'admin', '--json'], dataDir);
+    const run = await cli(
+      ['key', 'create', '--workspace', missing, '--email', 'x@acme.test', '--role', 'admin', '--json'],
+      dataDir,
+    );
     expect(run.code).toBe(1);
     expect(run.json).toEqual({ error: { code: 'not_found', message: expect.stringContaining(missing) } });
     expect(run.stderr).not.toMatch(/\n\s+at /);
   });
 
-  test('bad arguments are usage errors (exit 2) that name the problem, before touching the database', SLOW, async () => {
-    const elsewhere = join(root, 'never-created');
-    const [badKey, bundleAboveRole, badUuid, badScale, unknownCommand, unknownFlag, help] = await Promise.all([
-      cli(['key', 'create', '--workspace', state.workspaceId, '--email', 'not-an-email', '--role', 'owner', '--expires-in-days', '1.5', '--json'], elsewhere),
-      cli(['key', 'create', '--workspace', state.workspaceId, '--email', 'v@acme.test', '--role', 'viewer', '--bundle', 'full_admin', '--json'], elsewhere),
-      cli(['key', 'revoke', '--key-id', '42'], elsewhere),
-      cli(['demo', 'seed', '--scale', '0', '--json'], elsewhere),
-      cli(['workspace', 'delete', '--json'], elsewhere),
-      cli(['workspace', 'list', '--verbose'], elsewhere),
-      cli(['--help'], elsewhere),
-    ]);
-    expect(badKey.code).toBe(2);
-    expect(badKey.json.error.code).toBe('invalid_argument');
-    expect(badKey.json.error.message).toContain('--role: must be one of viewer, editor, admin; got "owner"');
-    expect(badKey.json.error.message).toContain('--email: must be an email address; got "not-an-email"');
-    expect(badKey.json.error.message).toContain('--expires-in-days: must be a positive integer');
+  test(
+    'bad arguments are usage errors (exit 2) that name the problem, before touching the database',
+    SLOW,
+    async () => {
+      const elsewhere = join(root, 'never-created');
+      const [badKey, bundleAboveRole, badUuid, badScale, unknownCommand, unknownFlag, help] = await Promise.all([
+        cli(
+          [
+            'key',
+            'create',
+            '--workspace',
+            state.workspaceId,
+            '--email',
+            'not-an-email',
+            '--role',
+            'owner',
+            '--expires-in-days',
+            '1.5',
+            '--json',
+          ],
+          elsewhere,
+        ),
+        cli(
+          [
+            'key',
+            'create',
+            '--workspace',
+            state.workspaceId,
+            '--email',
+            'v@acme.test',
+            '--role',
+            'viewer',
+            '--bundle',
+            'full_admin',
+            '--json',
+          ],
+          elsewhere,
+        ),
+        cli(['key', 'revoke', '--key-id', '42'], elsewhere),
+        cli(['demo', 'seed', '--scale', '0', '--json'], elsewhere),
+        cli(['workspace', 'delete', '--json'], elsewhere),
+        cli(['workspace', 'list', '--verbose'], elsewhere),
+        cli(['--help'], elsewhere),
+      ]);
+      expect(badKey.code).toBe(2);
+      expect(badKey.json.error.code).toBe('invalid_argument');
+      expect(badKey.json.error.message).toContain('--role: must be one of viewer, editor, admin; got "owner"');
+      expect(badKey.json.error.message).toContain('--email: must be an email address; got "not-an-email"');
+      expect(badKey.json.error.message).toContain('--expires-in-days: must be a positive integer');
 
-    expect(bundleAboveRole.code).toBe(2);
-    expect(bundleAboveRole.json.error.message).toBe('--bundle: full_admin can only be given to a member with --role admin or above; got --role viewer');
+      expect(bundleAboveRole.code).toBe(2);
+      expect(bundleAboveRole.json.error.message).toBe(
+        '--bundle: full_admin can only be given to a member with --role admin or above; got --role viewer',
+      );
 
-    expect(badUuid.code).toBe(2);
-    expect(badUuid.stdout).toBe('');
-    expect(badUuid.stderr).toContain('--key-id: must be a key id (a uuid); got "42"');
+      expect(badUuid.code).toBe(2);
+      expect(badUuid.stdout).toBe('');
+      expect(badUuid.stderr).toContain('--key-id: must be a key id (a uuid); got "42"');
 
-    expect(badScale.code).toBe(2);
-    expect(badScale.json.error.message).toContain('--scale: must be a positive number');
+      expect(badScale.code).toBe(2);
+      expect(badScale.json.error.message).toContain('--scale: must be a positive number');
 
-    expect(unknownCommand.code).toBe(2);
-    expect(unknownCommand.json.error.message).toContain('Unknown command "workspace delete"');
+      expect(unknownCommand.code).toBe(2);
+      expect(unknownCommand.json.error.message).toContain('Unknown command "workspace delete"');
 
-    expect(unknownFlag.code).toBe(2);
-    expect(unknownFlag.stderr).toContain("Unknown option '--verbose'");
+      expect(unknownFlag.code).toBe(2);
+      expect(unknownFlag.stderr).toContain("Unknown option '--verbose'");
 
-    expect(help.code).toBe(0);
-    for (const command of ['workspace create', 'workspace list', 'key create', 'key revoke', 'demo seed', 'db migrate']) {
-      expect(help.stdout).toContain(command);
-    }
-    expect(existsSync(elsewhere)).toBe(false);
-  });
+      expect(help.code).toBe(0);
+      for (const command of [
+        'workspace create',
+        'workspace list',
+        'key create',
+        'key revoke',
+        'demo seed',
+        'db migrate',
+      ]) {
+        expect(help.stdout).toContain(command);
+      }
+      expect(existsSync(elsewhere)).toBe(false);
+    },
+  );
 
   test('key revoke revokes a key', SLOW, async () => {
     const revoked = await cli(['key', 'revoke', '--key-id', state.revokedKeyId, '--json'], dataDir);
     expect(revoked.code, revoked.stderr).toBe(0);
     expect(revoked.json).toEqual({ key_id: state.revokedKeyId, revoked: true, already_revoked: false });
-
   });
 
   test('login-link prints a one-time console sign-in link for a member, and refuses anyone else', SLOW, async () => {
     const link = await cli(['login-link', '--email', 'EDITOR@acme.test', '--json'], dataDir);
     expect(link.code, link.stderr).toBe(0);
-    expect(link.json).toMatchObject({ url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=[0-9A-Za-z]{43}$/), email: 'EDITOR@acme.test' });
+    expect(link.json).toMatchObject({
+      url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=[0-9A-Za-z]{43}$/),
+      email: 'EDITOR@acme.test',
+    });
     const minutes = (Date.parse(link.json.expires_at) - Date.now()) / 60_000;
     expect(minutes).toBeGreaterThan(14);
     expect(minutes).toBeLessThanOrEqual(15);
@@ -204,7 +279,9 @@ describe('admin CLI', () => {
     expect(stranger.json.error.code).toBe('not_found');
     const human = await cli(['login-link', '--email', 'editor@acme.test'], dataDir);
     expect(human.code, human.stderr).toBe(0);
-    expect(human.stdout).toMatch(/single use, expires .*\n  http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=/);
+    expect(human.stdout).toMatch(
+      /single use, expires .*\n {2}http:\/\/127\.0\.0\.1:8787\/console\/sign-in\/link\?token=/,
+    );
   });
 
   test('demo seed is idempotent', SLOW, async () => {
@@ -228,7 +305,10 @@ describe('admin CLI', () => {
       });
       mkdirSync(lockedDir, { recursive: true });
       const lockFile = join(lockedDir, '.cip.lock');
-      writeFileSync(lockFile, JSON.stringify({ pid: server.pid, purpose: 'npm start', since: new Date().toISOString() }));
+      writeFileSync(
+        lockFile,
+        JSON.stringify({ pid: server.pid, purpose: 'npm start', since: new Date().toISOString() }),
+      );
 
       const run = await cli(['workspace', 'list', '--json'], lockedDir);
       expect(run.code).toBe(1);
@@ -242,32 +322,48 @@ describe('admin CLI', () => {
     }
   });
 
-  test('the database holds what the CLI wrote: a working key stored only as a hash, the revoked key, nothing from failures', SLOW, async () => {
-    const handle = await openPglite({ dataDir });
-    try {
-      const db = handle.db;
-      const caller = await authenticateApiKey(db, state.keptKey, new Date());
-      expect(caller).toMatchObject({ workspaceId: state.workspaceId, userId: state.editorUserId, role: 'viewer', bundle: 'internal_agent', authMethod: 'api_key' });
+  test(
+    'the database holds what the CLI wrote: a working key stored only as a hash, the revoked key, nothing from failures',
+    SLOW,
+    async () => {
+      const handle = await openPglite({ dataDir });
+      try {
+        const db = handle.db;
+        const caller = await authenticateApiKey(db, state.keptKey, new Date());
+        expect(caller).toMatchObject({
+          workspaceId: state.workspaceId,
+          userId: state.editorUserId,
+          role: 'viewer',
+          bundle: 'internal_agent',
+          authMethod: 'api_key',
+        });
 
-      const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, state.keptKeyId));
-      expect(row?.keyHash).toBe(await sha256Hex(state.keptKey));
-      expect(JSON.stringify(row)).not.toContain(state.keptKey);
-      expect(row?.name).toBe('CI key');
+        const [row] = await db.select().from(apiKeys).where(eq(apiKeys.id, state.keptKeyId));
+        expect(row?.keyHash).toBe(await sha256Hex(state.keptKey));
+        expect(JSON.stringify(row)).not.toContain(state.keptKey);
+        expect(row?.name).toBe('CI key');
 
-      const [revoked] = await db.select().from(apiKeys).where(eq(apiKeys.id, state.revokedKeyId));
-      expect(revoked?.revokedAt).toBeInstanceOf(Date);
+        const [revoked] = await db.select().from(apiKeys).where(eq(apiKeys.id, state.revokedKeyId));
+        expect(revoked?.revokedAt).toBeInstanceOf(Date);
 
-      // The sign-in link is stored as a hash and works once.
-      const [link] = await db.select().from(consoleSignInLinks).where(eq(consoleSignInLinks.tokenHash, await sha256Hex(state.signInToken)));
-      expect(link?.userId).toBe(state.editorUserId);
-      expect(await consumeSignInLink(db, state.signInToken, new Date())).toBe(state.editorUserId);
-      expect(await consumeSignInLink(db, state.signInToken, new Date())).toBeNull();
+        // The sign-in link is stored as a hash and works once.
+        const [link] = await db
+          .select()
+          .from(consoleSignInLinks)
+          .where(eq(consoleSignInLinks.tokenHash, await sha256Hex(state.signInToken)));
+        expect(link?.userId).toBe(state.editorUserId);
+        expect(await consumeSignInLink(db, state.signInToken, new Date())).toBe(state.editorUserId);
+        expect(await consumeSignInLink(db, state.signInToken, new Date())).toBeNull();
 
-      // Failed commands wrote nothing.
-      const strays = await db.select().from(users).where(sql`lower(${users.email}) not in ('editor@acme.test', 'a@b.c', 'admin@demo.example')`);
-      expect(strays).toEqual([]);
-    } finally {
-      await handle.close();
-    }
-  });
+        // Failed commands wrote nothing.
+        const strays = await db
+          .select()
+          .from(users)
+          .where(sql`lower(${users.email}) not in ('editor@acme.test', 'a@b.c', 'admin@demo.example')`);
+        expect(strays).toEqual([]);
+      } finally {
+        await handle.close();
+      }
+    },
+  );
 });

@@ -14,17 +14,28 @@ import { ManualClock } from '../platform/clock.js';
 import { queryRows } from '../platform/db/port.js';
 import { ApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
-import { apiKeys, memberships, oauthTokens } from '../schema/index.js';
+import { apiKeys } from '../schema/index.js';
 import type { Role } from '../schema/tenancy.js';
 import { sql } from 'drizzle-orm';
 import { startFakeServer, type FakeServer } from './support/fake-http-server.js';
-import { createHarness, type Harness, type Member, type RequestOptions, type SeededWorkspace } from './support/harness.js';
+import {
+  createHarness,
+  type Harness,
+  type Member,
+  type RequestOptions,
+  type SeededWorkspace,
+} from './support/harness.js';
 import { expectError, hsIdpSigner, idpEnv } from './support/security-suite.js';
 
 /** The credential paths in depth: API keys, OAuth access tokens, identity-provider JWTs, bundles. */
 
 const clock = new ManualClock('2026-04-07T09:00:00.000Z');
-const idp = hsIdpSigner({ issuer: 'https://idp.auth.test', audience: 'cip-auth-tests', secret: 'idp-hs256-secret-for-the-auth-tests-0001', clock });
+const idp = hsIdpSigner({
+  issuer: 'https://idp.auth.test',
+  audience: 'cip-auth-tests',
+  secret: 'idp-hs256-secret-for-the-auth-tests-0001',
+  clock,
+});
 
 /** Stands in for starting a Chat (spec, Authentication 5 and 7: needs conversations:write). */
 const chatStartProbe = defineOperation({
@@ -64,7 +75,14 @@ async function freshMember(role: Role, workspace: SeededWorkspace = ws): Promise
   const userId = await ensureUser(h.database.db, email);
   await ensureMembership(h.database.db, workspace.id, userId, role);
   const bundle = role === 'admin' ? 'full_admin' : 'customer_agent';
-  const { key } = await createApiKey(h.database.db, { workspaceId: workspace.id, userId, name: 'fresh', bundle, role, expiresAt: null });
+  const { key } = await createApiKey(h.database.db, {
+    workspaceId: workspace.id,
+    userId,
+    name: 'fresh',
+    bundle,
+    role,
+    expiresAt: null,
+  });
   return { userId, email, role, key };
 }
 
@@ -79,13 +97,20 @@ describe('API keys', () => {
     ] satisfies RequestOptions[]) {
       const res = await status(auth);
       expect(res.status, JSON.stringify(auth)).toBe(200);
-      expect(res.body.data).toMatchObject({ auth_method: 'api_key', workspace: { id: ws.id }, caller: { email: ws.editor.email, role: 'editor', bundle: 'customer_agent' } });
+      expect(res.body.data).toMatchObject({
+        auth_method: 'api_key',
+        workspace: { id: ws.id },
+        caller: { email: ws.editor.email, role: 'editor', bundle: 'customer_agent' },
+      });
     }
   });
 
   it('are stored only as a SHA-256 hash: no column of any table holds the plaintext', async () => {
     const { key, keyId } = await ws.keyFor(ws.viewer, 'read_only', { name: 'hash check' });
-    const [row] = await queryRows<Record<string, unknown>>(h.database.db, sql`select * from api_keys where id = ${keyId}`);
+    const [row] = await queryRows<Record<string, unknown>>(
+      h.database.db,
+      sql`select * from api_keys where id = ${keyId}`,
+    );
     expect(row?.key_hash).toBe(sha256(key));
     expect(row?.prefix).toBe(key.slice(0, 12));
     const body = key.slice('cip_'.length);
@@ -95,11 +120,16 @@ describe('API keys', () => {
     );
     expect(tables.map((t) => t.table_name)).toContain('api_keys');
     for (const { table_name } of tables) {
-      const rows = await queryRows<Record<string, unknown>>(h.database.db, sql`select * from ${sql.identifier(table_name)}`);
+      const rows = await queryRows<Record<string, unknown>>(
+        h.database.db,
+        sql`select * from ${sql.identifier(table_name)}`,
+      );
       const dump = JSON.stringify(rows);
       expect(dump.includes(key), `${table_name} holds the key`).toBe(false);
       // Only the display prefix (8 characters of the body) is kept in clear.
-      expect(dump.includes(body.slice(0, 16)), `${table_name} holds part of the key beyond its display prefix`).toBe(false);
+      expect(dump.includes(body.slice(0, 16)), `${table_name} holds part of the key beyond its display prefix`).toBe(
+        false,
+      );
     }
   });
 
@@ -108,7 +138,10 @@ describe('API keys', () => {
     // Written behind the response: wait for the background write before reading.
     const lastUsed = async () => {
       await lastUsedRecorder.settled();
-      return (await h.database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.at ?? null;
+      return (
+        (await h.database.db.select({ at: apiKeys.lastUsedAt }).from(apiKeys).where(eq(apiKeys.id, keyId)))[0]?.at ??
+        null
+      );
     };
     expect(await lastUsed()).toBeNull();
     const first = clock.now();
@@ -137,7 +170,13 @@ describe('API keys', () => {
 describe('OAuth access tokens issued by the service', () => {
   const oauth = () => h.services.credentials.oauth;
   /** Sign a token like the service does, with overrides, for a real token row. */
-  async function forge(over: { secret?: string; issuer?: string; audience?: string; jti: string; sub: string }): Promise<string> {
+  async function forge(over: {
+    secret?: string;
+    issuer?: string;
+    audience?: string;
+    jti: string;
+    sub: string;
+  }): Promise<string> {
     const iat = Math.floor(clock.now().getTime() / 1000);
     return new SignJWT({ business_id: ws.id, scope: SCOPES.join(' ') })
       .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
@@ -180,9 +219,24 @@ describe('OAuth access tokens issued by the service', () => {
     const { jti, sub } = decodeJwt(token) as { jti: string; sub: string };
     // The control: the same claims signed properly are accepted, so each refusal below is about one thing.
     expect((await status({ bearer: await forge({ jti, sub }) })).status).toBe(200);
-    expectError(await status({ bearer: await forge({ jti, sub, secret: 'not-the-service-secret-not-the-service' }) }), 401, 'invalid_token', 'signature');
-    expectError(await status({ bearer: await forge({ jti, sub, audience: 'https://another.api/v1' }) }), 401, 'invalid_token', 'audience');
-    expectError(await status({ bearer: await forge({ jti, sub, issuer: 'https://evil.example' }) }), 401, 'invalid_token', 'issuer');
+    expectError(
+      await status({ bearer: await forge({ jti, sub, secret: 'not-the-service-secret-not-the-service' }) }),
+      401,
+      'invalid_token',
+      'signature',
+    );
+    expectError(
+      await status({ bearer: await forge({ jti, sub, audience: 'https://another.api/v1' }) }),
+      401,
+      'invalid_token',
+      'audience',
+    );
+    expectError(
+      await status({ bearer: await forge({ jti, sub, issuer: 'https://evil.example' }) }),
+      401,
+      'invalid_token',
+      'issuer',
+    );
     const unsigned = new UnsecuredJWT({ business_id: ws.id, scope: 'data:read' })
       .setIssuer(oauth().issuer)
       .setAudience(oauth().audience)
@@ -192,7 +246,12 @@ describe('OAuth access tokens issued by the service', () => {
       .setExpirationTime('10m')
       .encode();
     expectError(await status({ bearer: unsigned }), 401, 'invalid_token', 'alg none');
-    expectError(await status({ bearer: await forge({ jti: newId(), sub }) }), 401, 'invalid_token', 'well signed, unknown token id');
+    expectError(
+      await status({ bearer: await forge({ jti: newId(), sub }) }),
+      401,
+      'invalid_token',
+      'well signed, unknown token id',
+    );
     // A flipped character in the signature.
     const tampered = token.slice(0, -2) + (token.at(-2) === 'A' ? 'B' : 'A') + token.at(-1);
     expectError(await status({ bearer: tampered }), 401, 'invalid_token', 'tampered');
@@ -201,11 +260,17 @@ describe('OAuth access tokens issued by the service', () => {
   it('re-check membership per request: the role seen follows the membership, removal is 403 forbidden', async () => {
     const member = await freshMember('editor');
     const token = await ws.tokenFor(member, ['messages:execute']);
-    expect((await status({ bearer: token })).body.data).toMatchObject({ caller: { role: 'editor' }, optimize: { allowed: true } });
+    expect((await status({ bearer: token })).body.data).toMatchObject({
+      caller: { role: 'editor' },
+      optimize: { allowed: true },
+    });
     await ensureMembership(h.database.db, ws.id, member.userId, 'admin');
     expect((await status({ bearer: token })).body.data.caller.role).toBe('admin');
     await ensureMembership(h.database.db, ws.id, member.userId, 'viewer');
-    expect((await status({ bearer: token })).body.data).toMatchObject({ caller: { role: 'viewer' }, optimize: { allowed: false, blocker: 'role_too_low' } });
+    expect((await status({ bearer: token })).body.data).toMatchObject({
+      caller: { role: 'viewer' },
+      optimize: { allowed: false, blocker: 'role_too_low' },
+    });
     await removeMembership(h.database.db, ws.id, member.userId);
     expectError(await status({ bearer: token }), 403, 'forbidden', 'removed member');
   });
@@ -230,7 +295,13 @@ describe('identity-provider JWTs (HS256 shared secret)', () => {
   });
 
   it('narrow scopes to the scope claim (unknown scopes ignored); no claim means the Customer agent bundle', async () => {
-    const narrowed = await status({ bearer: await idp.sign({ workspaceId: ws.id, email: ws.editor.email, scope: 'messages:execute data:read made:up' }) });
+    const narrowed = await status({
+      bearer: await idp.sign({
+        workspaceId: ws.id,
+        email: ws.editor.email,
+        scope: 'messages:execute data:read made:up',
+      }),
+    });
     expect(narrowed.body.data.caller.scopes).toEqual(['data:read', 'messages:execute']);
     const none = await status({ bearer: await idp.sign({ workspaceId: ws.id, email: ws.editor.email, scope: '' }) });
     expect(none.body.data.caller.scopes).toEqual([]);
@@ -240,9 +311,24 @@ describe('identity-provider JWTs (HS256 shared secret)', () => {
   });
 
   it('are 403 forbidden for someone who is not a member of the workspace the token names', async () => {
-    expectError(await status({ bearer: await idp.sign({ workspaceId: ws.id, email: other.admin.email }) }), 403, 'forbidden', 'member elsewhere');
-    expectError(await status({ bearer: await idp.sign({ workspaceId: ws.id, email: 'stranger@nowhere.test' }) }), 403, 'forbidden', 'unknown user');
-    expectError(await status({ bearer: await idp.sign({ workspaceId: newId(), email: ws.admin.email }) }), 403, 'forbidden', 'unknown workspace');
+    expectError(
+      await status({ bearer: await idp.sign({ workspaceId: ws.id, email: other.admin.email }) }),
+      403,
+      'forbidden',
+      'member elsewhere',
+    );
+    expectError(
+      await status({ bearer: await idp.sign({ workspaceId: ws.id, email: 'stranger@nowhere.test' }) }),
+      403,
+      'forbidden',
+      'unknown user',
+    );
+    expectError(
+      await status({ bearer: await idp.sign({ workspaceId: newId(), email: ws.admin.email }) }),
+      403,
+      'forbidden',
+      'unknown workspace',
+    );
   });
 
   it('re-check membership per request like the other credentials', async () => {
@@ -257,17 +343,44 @@ describe('identity-provider JWTs (HS256 shared secret)', () => {
 
   it('are 401 with a wrong audience or secret, when expired, or without a valid workspace or email claim', async () => {
     const claims = { workspaceId: ws.id, email: ws.admin.email };
-    expectError(await status({ bearer: await idp.sign(claims, { audience: 'someone-else' }) }), 401, 'invalid_token', 'audience');
-    expectError(await status({ bearer: await idp.sign(claims, { secret: 'a-different-secret-a-different-secret' }) }), 401, 'invalid_token', 'secret');
     expectError(
-      await status({ bearer: await idp.sign(claims, { now: new Date(clock.now().getTime() - 7200_000), ttlSeconds: 600 }) }),
+      await status({ bearer: await idp.sign(claims, { audience: 'someone-else' }) }),
+      401,
+      'invalid_token',
+      'audience',
+    );
+    expectError(
+      await status({ bearer: await idp.sign(claims, { secret: 'a-different-secret-a-different-secret' }) }),
+      401,
+      'invalid_token',
+      'secret',
+    );
+    expectError(
+      await status({
+        bearer: await idp.sign(claims, { now: new Date(clock.now().getTime() - 7200_000), ttlSeconds: 600 }),
+      }),
       401,
       'expired_token',
       'expired',
     );
-    expectError(await status({ bearer: await idp.sign({ email: ws.admin.email }) }), 401, 'invalid_token', 'no workspace claim');
-    expectError(await status({ bearer: await idp.sign({ workspaceId: 'acme', email: ws.admin.email }) }), 401, 'invalid_token', 'workspace claim not a uuid');
-    expectError(await status({ bearer: await idp.sign({ workspaceId: ws.id }) }), 401, 'invalid_token', 'no email claim');
+    expectError(
+      await status({ bearer: await idp.sign({ email: ws.admin.email }) }),
+      401,
+      'invalid_token',
+      'no workspace claim',
+    );
+    expectError(
+      await status({ bearer: await idp.sign({ workspaceId: 'acme', email: ws.admin.email }) }),
+      401,
+      'invalid_token',
+      'workspace claim not a uuid',
+    );
+    expectError(
+      await status({ bearer: await idp.sign({ workspaceId: ws.id }) }),
+      401,
+      'invalid_token',
+      'no email claim',
+    );
   });
 });
 
@@ -282,7 +395,10 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
   const ISSUER = 'https://idp.jwks.test';
   const AUDIENCE = 'cip-jwks-audience';
 
-  const signRs = async (claims: Record<string, unknown>, o: { key?: CryptoKey; kid?: string; audience?: string; now?: Date; ttl?: number } = {}) => {
+  const signRs = async (
+    claims: Record<string, unknown>,
+    o: { key?: CryptoKey; kid?: string; audience?: string; now?: Date; ttl?: number } = {},
+  ) => {
     const iat = Math.floor((o.now ?? clock.now()).getTime() / 1000);
     return new SignJWT(claims)
       .setProtectedHeader({ alg: 'RS256', kid: o.kid ?? 'k1' })
@@ -295,7 +411,11 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
   };
 
   const harnessFor = (url: string) =>
-    createHarness({ database: h.database, clock, env: { IDP_ISSUER: ISSUER, IDP_AUDIENCE: AUDIENCE, IDP_JWKS_URL: url } });
+    createHarness({
+      database: h.database,
+      clock,
+      env: { IDP_ISSUER: ISSUER, IDP_AUDIENCE: AUDIENCE, IDP_JWKS_URL: url },
+    });
 
   beforeAll(async () => {
     const pair = await generateKeyPair('RS256');
@@ -323,7 +443,10 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
     for (let i = 0; i < 3; i++) {
       const res = await hj.request('GET', '/setup/status', { bearer: token });
       expect(res.status, res.text).toBe(200);
-      expect(res.body.data).toMatchObject({ auth_method: 'identity_provider', caller: { role: 'editor', scopes: ['data:read'] } });
+      expect(res.body.data).toMatchObject({
+        auth_method: 'identity_provider',
+        caller: { role: 'editor', scopes: ['data:read'] },
+      });
     }
     expect(jwksHits).toBe(1);
   });
@@ -332,7 +455,12 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
     const claims = { business_id: ws.id, email: ws.editor.email };
     const send = async (bearer: string) => hj.request('GET', '/setup/status', { bearer });
     expectError(await send(await signRs(claims, { key: strangerKey })), 401, 'invalid_token', 'other key, same kid');
-    expectError(await send(await signRs(claims, { key: strangerKey, kid: 'unknown-kid' })), 401, 'invalid_token', 'unknown kid');
+    expectError(
+      await send(await signRs(claims, { key: strangerKey, kid: 'unknown-kid' })),
+      401,
+      'invalid_token',
+      'unknown kid',
+    );
     const hs = await new SignJWT(claims)
       .setProtectedHeader({ alg: 'HS256', kid: 'k1' })
       .setIssuer(ISSUER)
@@ -342,9 +470,19 @@ describe('identity-provider JWTs (RS256 from a JWKS URL)', () => {
       .sign(new TextEncoder().encode(JSON.stringify(jwks.keys[0])));
     expectError(await send(hs), 401, 'invalid_token', 'HS256 with the public key as secret');
     expectError(await send(await signRs(claims, { audience: 'nope' })), 401, 'invalid_token', 'audience');
-    expectError(await send(await signRs(claims, { now: new Date(clock.now().getTime() - 7200_000) })), 401, 'expired_token', 'expired');
+    expectError(
+      await send(await signRs(claims, { now: new Date(clock.now().getTime() - 7200_000) })),
+      401,
+      'expired_token',
+      'expired',
+    );
     expectError(await send(await signRs({ email: ws.editor.email })), 401, 'invalid_token', 'no workspace claim');
-    expectError(await send(await signRs({ business_id: ws.id, email: other.admin.email })), 403, 'forbidden', 'not a member');
+    expectError(
+      await send(await signRs({ business_id: ws.id, email: other.admin.email })),
+      403,
+      'forbidden',
+      'not a member',
+    );
   });
 
   it('answer 503 dependency_unavailable, not 401, when the key set cannot be fetched', async () => {
@@ -389,17 +527,23 @@ describe('permission bundles', () => {
   });
 
   it('every bundle grants only known scopes, and each is a superset of the one below it', () => {
-    for (const bundle of BUNDLES) for (const s of BUNDLE_TABLE[bundle].scopes) expect(SCOPES, `${bundle}: ${s}`).toContain(s);
+    for (const bundle of BUNDLES)
+      for (const s of BUNDLE_TABLE[bundle].scopes) expect(SCOPES, `${bundle}: ${s}`).toContain(s);
     const chain = ['read_only', 'customer_agent', 'internal_agent', 'full_admin'] as const;
     for (let i = 1; i < chain.length; i++) {
-      expect(BUNDLE_TABLE[chain[i] as (typeof chain)[number]].scopes).toEqual(expect.arrayContaining([...BUNDLE_TABLE[chain[i - 1] as (typeof chain)[number]].scopes]));
+      expect(BUNDLE_TABLE[chain[i] as (typeof chain)[number]].scopes).toEqual(
+        expect.arrayContaining([...BUNDLE_TABLE[chain[i - 1] as (typeof chain)[number]].scopes]),
+      );
     }
     expect([...BUNDLE_TABLE.full_admin.scopes].sort()).toEqual([...SCOPES].sort());
   });
 
   it('full_admin can only be given by an admin, internal_agent by an editor or above', async () => {
     const mint = (member: Member, bundle: 'full_admin' | 'internal_agent') => ws.keyFor(member, bundle);
-    await expect(mint(ws.editor, 'full_admin')).rejects.toMatchObject({ code: 'insufficient_role', details: { required_role: 'admin', role: 'editor' } });
+    await expect(mint(ws.editor, 'full_admin')).rejects.toMatchObject({
+      code: 'insufficient_role',
+      details: { required_role: 'admin', role: 'editor' },
+    });
     await expect(mint(ws.viewer, 'full_admin')).rejects.toBeInstanceOf(ApiError);
     await expect(mint(ws.viewer, 'internal_agent')).rejects.toMatchObject({ code: 'insufficient_role' });
     await expect(mint(ws.editor, 'internal_agent')).resolves.toHaveProperty('key');

@@ -63,7 +63,10 @@ describe('success bodies', () => {
   });
 
   it('returns the validated input to the handler (path, query, body merged)', async () => {
-    const res = await h.request('POST', '/testing/echo', { key, body: { name: 'n', kind: 'beta', items: [{ label: 'a', weight: 2 }] } });
+    const res = await h.request('POST', '/testing/echo', {
+      key,
+      body: { name: 'n', kind: 'beta', items: [{ label: 'a', weight: 2 }] },
+    });
     expect(res.body).toEqual({ data: { echoed: { name: 'n', kind: 'beta', items: [{ label: 'a', weight: 2 }] } } });
     const thing = await h.request('GET', `/testing/things/${THING_IDS[1]}`, { key });
     expect(thing.body.data).toEqual({ id: THING_IDS[1], label: 'thing 2' });
@@ -72,7 +75,12 @@ describe('success bodies', () => {
 
 describe('static outputs', () => {
   it('serves a frozen answer in its checked form (schema defaults applied), the same on every call and over MCP', async () => {
-    const expected = { kinds: [{ name: 'call', label: 'Call' }, { name: 'email', label: 'unnamed' }] };
+    const expected = {
+      kinds: [
+        { name: 'call', label: 'Call' },
+        { name: 'email', label: 'unnamed' },
+      ],
+    };
     for (let call = 0; call < 3; call++) {
       const res = await h.request('GET', '/testing/static-catalog', { key });
       expect(res.status).toBe(200);
@@ -81,7 +89,12 @@ describe('static outputs', () => {
     const mcp = await h.fetch(`${API_PREFIX}/mcp`, {
       method: 'POST',
       headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'testing', arguments: { action: 'static_catalog' } } }),
+      body: JSON.stringify({
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'testing', arguments: { action: 'static_catalog' } },
+      }),
     });
     expect(await mcp.text()).toContain(JSON.stringify(expected).slice(1, -1));
   });
@@ -127,7 +140,12 @@ describe('X-Correlation-Id', () => {
 
     const mcp = await h.fetch(`${API_PREFIX}/mcp`, {
       method: 'POST',
-      headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream', 'X-Correlation-Id': 'mcp-1' },
+      headers: {
+        'x-api-key': key,
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'X-Correlation-Id': 'mcp-1',
+      },
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list', params: {} }),
     });
     expect(mcp.status).toBe(200);
@@ -147,11 +165,19 @@ describe('rate limits', () => {
   });
 
   it('renders the global per-IP 429 in the envelope too', async () => {
-    const tight = await createHarness({ operations: withTestOperations, database: h.database, env: { RATE_LIMIT_GLOBAL_PER_MIN: '2' } });
+    const tight = await createHarness({
+      operations: withTestOperations,
+      database: h.database,
+      env: { RATE_LIMIT_GLOBAL_PER_MIN: '2' },
+    });
     try {
       const headers = { 'x-forwarded-for': '203.0.113.9' };
-      for (let i = 0; i < 2; i++) expect((await tight.request('GET', '/setup/status', { key, headers })).status).toBe(200);
-      const limited = await tight.request('GET', '/setup/status', { key, headers: { ...headers, 'X-Correlation-Id': 'limited-1' } });
+      for (let i = 0; i < 2; i++)
+        expect((await tight.request('GET', '/setup/status', { key, headers })).status).toBe(200);
+      const limited = await tight.request('GET', '/setup/status', {
+        key,
+        headers: { ...headers, 'X-Correlation-Id': 'limited-1' },
+      });
       const error = expectEnvelope(limited, 429, 'rate_limited');
       expect(limited.headers.get('x-correlation-id')).toBe('limited-1');
       expect(error.details).toMatchObject({ limit: 2, window_seconds: 60 });
@@ -192,34 +218,51 @@ describe('request bodies', () => {
   });
 
   it('rejects a body with a non-JSON content type with 400 invalid_argument', async () => {
-    const res = await asTest(await rawPost('/testing/echo', JSON.stringify({ name: 'n', kind: 'alpha' }), { 'content-type': 'text/plain' }));
+    const res = await asTest(
+      await rawPost('/testing/echo', JSON.stringify({ name: 'n', kind: 'alpha' }), { 'content-type': 'text/plain' }),
+    );
     const error = expectEnvelope(res, 400, 'invalid_argument');
     expect(error.details).toMatchObject({ content_type: 'text/plain', expected: 'application/json' });
   });
 
   it('accepts application/json with a charset and +json media types', async () => {
     for (const type of ['application/json; charset=utf-8', 'application/merge-patch+json']) {
-      const res = await rawPost('/testing/echo', JSON.stringify({ name: 'n', kind: 'alpha' }), { 'content-type': type });
+      const res = await rawPost('/testing/echo', JSON.stringify({ name: 'n', kind: 'alpha' }), {
+        'content-type': type,
+      });
       expect(res.status, type).toBe(201);
     }
   });
 
   it('rejects a body over 1 MiB with 400 invalid_argument', async () => {
     const big = JSON.stringify({ name: 'n', kind: 'alpha', note: 'x'.repeat(1_048_576) });
-    const error = expectEnvelope(await asTest(await rawPost('/testing/echo', big, { 'content-type': 'application/json' })), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await asTest(await rawPost('/testing/echo', big, { 'content-type': 'application/json' })),
+      400,
+      'invalid_argument',
+    );
     expect(error.details).toMatchObject({ body: 'too_large', max_bytes: 1_048_576 });
   });
 
   it('measures the 1 MiB limit in bytes, not characters', async () => {
     // 600,000 two-byte characters: 1.2 MB on the wire, 600,000 UTF-16 code units.
     const big = JSON.stringify({ name: 'n', kind: 'alpha', note: 'é'.repeat(600_000) });
-    const error = expectEnvelope(await asTest(await rawPost('/testing/echo', big, { 'content-type': 'application/json' })), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await asTest(await rawPost('/testing/echo', big, { 'content-type': 'application/json' })),
+      400,
+      'invalid_argument',
+    );
     expect(error.details).toMatchObject({ body: 'too_large' });
   });
 
   it('rejects a declared Content-Length over 1 MiB before reading the body', async () => {
     const error = expectEnvelope(
-      await asTest(await rawPost('/testing/echo', '{}', { 'content-type': 'application/json', 'content-length': String(2_000_000) })),
+      await asTest(
+        await rawPost('/testing/echo', '{}', {
+          'content-type': 'application/json',
+          'content-length': String(2_000_000),
+        }),
+      ),
       400,
       'invalid_argument',
     );
@@ -227,20 +270,34 @@ describe('request bodies', () => {
   });
 
   it('names each missing required field when the body is empty', async () => {
-    const res = await asTest(await h.fetch(`${API_PREFIX}/testing/echo`, { method: 'POST', headers: { 'x-api-key': key } }));
+    const res = await asTest(
+      await h.fetch(`${API_PREFIX}/testing/echo`, { method: 'POST', headers: { 'x-api-key': key } }),
+    );
     const error = expectEnvelope(res, 400, 'invalid_argument');
-    expect(fieldsOf(error).map((f) => f.field).sort()).toEqual(['kind', 'name']);
+    expect(
+      fieldsOf(error)
+        .map((f) => f.field)
+        .sort(),
+    ).toEqual(['kind', 'name']);
     for (const f of fieldsOf(error)) expect(f.problem).toBe('required');
   });
 
   it('names each missing required field when the body is {}', async () => {
     const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body: {} }), 400, 'invalid_argument');
-    expect(fieldsOf(error).map((f) => f.field).sort()).toEqual(['kind', 'name']);
+    expect(
+      fieldsOf(error)
+        .map((f) => f.field)
+        .sort(),
+    ).toEqual(['kind', 'name']);
     expect(error.message).toMatch(/required/);
   });
 
   it('tells a wrong type or value from a missing field', async () => {
-    const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body: { name: 123, kind: null } }), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await h.request('POST', '/testing/echo', { key, body: { name: 123, kind: null } }),
+      400,
+      'invalid_argument',
+    );
     expect(fieldNamed(error, 'name')?.problem).toMatch(/expected string, received number/);
     expect(fieldNamed(error, 'kind')).toMatchObject({ allowed: ['alpha', 'beta'] });
     expect(fieldNamed(error, 'kind')?.problem).not.toBe('required');
@@ -254,26 +311,43 @@ describe('request bodies', () => {
   });
 
   it('rejects an unknown body field and lists the allowed set', async () => {
-    const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body: { name: 'n', kind: 'alpha', colour: 'red' } }), 400, 'invalid_argument');
-    expect(fieldNamed(error, 'colour')).toMatchObject({ code: 'unknown_field', allowed: ['name', 'kind', 'items', 'note'] });
+    const error = expectEnvelope(
+      await h.request('POST', '/testing/echo', { key, body: { name: 'n', kind: 'alpha', colour: 'red' } }),
+      400,
+      'invalid_argument',
+    );
+    expect(fieldNamed(error, 'colour')).toMatchObject({
+      code: 'unknown_field',
+      allowed: ['name', 'kind', 'items', 'note'],
+    });
     expect(error.message).toContain('colour');
   });
 
   it('rejects an unknown field nested in an array of objects, with that object’s allowed set', async () => {
     const body = { name: 'n', kind: 'alpha', items: [{ label: 'ok' }, { label: 'x', colour: 'red' }] };
     const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body }), 400, 'invalid_argument');
-    expect(fieldsOf(error)).toEqual([expect.objectContaining({ field: 'items.1.colour', code: 'unknown_field', allowed: ['label', 'weight'] })]);
+    expect(fieldsOf(error)).toEqual([
+      expect.objectContaining({ field: 'items.1.colour', code: 'unknown_field', allowed: ['label', 'weight'] }),
+    ]);
   });
 
   it('lists the allowed values of an enum', async () => {
-    const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body: { name: 'n', kind: 'gamma' } }), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await h.request('POST', '/testing/echo', { key, body: { name: 'n', kind: 'gamma' } }),
+      400,
+      'invalid_argument',
+    );
     expect(fieldNamed(error, 'kind')).toMatchObject({ allowed: ['alpha', 'beta'] });
   });
 
   it('reports several problems at once, each with its dotted path', async () => {
     const body = { name: '', kind: 'gamma', items: [{ weight: 'heavy' }] };
     const error = expectEnvelope(await h.request('POST', '/testing/echo', { key, body }), 400, 'invalid_argument');
-    expect(fieldsOf(error).map((f) => f.field).sort()).toEqual(['items.0.label', 'items.0.weight', 'kind', 'name']);
+    expect(
+      fieldsOf(error)
+        .map((f) => f.field)
+        .sort(),
+    ).toEqual(['items.0.label', 'items.0.weight', 'kind', 'name']);
     expect(error.message).toMatch(/and 3 more/);
   });
 });
@@ -293,23 +367,39 @@ describe('path and query parameters', () => {
     ['limit', '1.5'],
     ['offset', '-1'],
   ])('names the field of a bad query value (%s=%s)', async (field, value) => {
-    const error = expectEnvelope(await h.request('GET', '/testing/things', { key, query: { [field]: value } }), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await h.request('GET', '/testing/things', { key, query: { [field]: value } }),
+      400,
+      'invalid_argument',
+    );
     expect(fieldsOf(error).map((f) => f.field)).toEqual([field]);
     expect(error.message).toContain(field);
   });
 
   it('lists the allowed values of an enum query parameter', async () => {
-    const error = expectEnvelope(await h.request('GET', '/testing/things', { key, query: { order: 'sideways' } }), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await h.request('GET', '/testing/things', { key, query: { order: 'sideways' } }),
+      400,
+      'invalid_argument',
+    );
     expect(fieldNamed(error, 'order')).toMatchObject({ allowed: ['asc', 'desc'] });
   });
 
   it('names a malformed path parameter', async () => {
-    const error = expectEnvelope(await h.request('GET', '/testing/things/not-a-uuid', { key }), 400, 'invalid_argument');
+    const error = expectEnvelope(
+      await h.request('GET', '/testing/things/not-a-uuid', { key }),
+      400,
+      'invalid_argument',
+    );
     expect(fieldsOf(error).map((f) => f.field)).toEqual(['id']);
   });
 
   it('answers a well-formed but unknown id with 404', async () => {
-    expectEnvelope(await h.request('GET', '/testing/things/0193a1b2-0000-7000-8000-00000000ffff', { key }), 404, 'not_found');
+    expectEnvelope(
+      await h.request('GET', '/testing/things/0193a1b2-0000-7000-8000-00000000ffff', { key }),
+      404,
+      'not_found',
+    );
   });
 });
 
@@ -319,7 +409,8 @@ describe('failures', () => {
     const error = expectEnvelope(res, 500, 'internal');
     expect(error.details).toBeUndefined();
     expect(error.message).toMatch(/unexpected/i);
-    for (const leak of ['hunter2', 'postgres', 'db.internal', 'at ', 'Error:', '.ts']) expect(res.text).not.toContain(leak);
+    for (const leak of ['hunter2', 'postgres', 'db.internal', 'at ', 'Error:', '.ts'])
+      expect(res.text).not.toContain(leak);
   });
 
   it('renders an output that breaks its schema as 500 internal', async () => {
@@ -365,9 +456,17 @@ describe('failures', () => {
   });
 
   it('refuses a missing scope with 403 scope_denied and a low role with 403 insufficient_role', async () => {
-    const scope = expectEnvelope(await h.request('GET', '/testing/needs-scope', { key: ws.editor.key }), 403, 'scope_denied');
+    const scope = expectEnvelope(
+      await h.request('GET', '/testing/needs-scope', { key: ws.editor.key }),
+      403,
+      'scope_denied',
+    );
     expect(scope.details).toMatchObject({ missing_scopes: ['platform:write'] });
-    const role = expectEnvelope(await h.request('GET', '/testing/admin-only', { key: ws.editor.key }), 403, 'insufficient_role');
+    const role = expectEnvelope(
+      await h.request('GET', '/testing/admin-only', { key: ws.editor.key }),
+      403,
+      'insufficient_role',
+    );
     expect(role.details).toMatchObject({ required_role: 'admin', role: 'editor' });
   });
 });

@@ -80,7 +80,9 @@ describe('authentication on a cache hit', () => {
   });
 
   it('never serves a credential past its own expiry', async () => {
-    const { key } = await ws.keyFor(ws.editor, 'customer_agent', { expiresAt: new Date(clock.now().getTime() + 5_000) });
+    const { key } = await ws.keyFor(ws.editor, 'customer_agent', {
+      expiresAt: new Date(clock.now().getTime() + 5_000),
+    });
     expect((await h.request('GET', '/setup/status', { key })).status).toBe(200);
     clock.advance(5_001);
     const res = await h.request('GET', '/setup/status', { key });
@@ -96,16 +98,24 @@ describe('authentication on a cache hit', () => {
     await lastUsedRecorder.settled();
     clock.advance(61_000);
     const writes = await counted(async () => {
-      await Promise.all([h.request('GET', '/setup/status', { key: a.key }), h.request('GET', '/setup/status', { key: b.key })]);
+      await Promise.all([
+        h.request('GET', '/setup/status', { key: a.key }),
+        h.request('GET', '/setup/status', { key: b.key }),
+      ]);
     });
     const updates = writes.filter((s) => /update api_keys/i.test(s));
     expect(updates.length).toBeGreaterThanOrEqual(1);
     expect(updates.length).toBeLessThanOrEqual(2);
     const rows = await h.database.db.select({ id: apiKeys.id, at: apiKeys.lastUsedAt }).from(apiKeys);
-    for (const id of [a.keyId, b.keyId]) expect(rows.find((r) => r.id === id)?.at?.toISOString()).toBe(clock.now().toISOString());
+    for (const id of [a.keyId, b.keyId])
+      expect(rows.find((r) => r.id === id)?.at?.toISOString()).toBe(clock.now().toISOString());
     // Within the minute: nothing written.
     clock.advance(10_000);
-    expect((await counted(() => h.request('GET', '/setup/status', { key: a.key }))).filter((s) => /update api_keys/i.test(s))).toEqual([]);
+    expect(
+      (await counted(() => h.request('GET', '/setup/status', { key: a.key }))).filter((s) =>
+        /update api_keys/i.test(s),
+      ),
+    ).toEqual([]);
   });
 });
 
@@ -113,7 +123,17 @@ describe('the cache itself', () => {
   it('is bounded: the least recently used entry goes first', () => {
     const cache = new CredentialCache(30_000, 2);
     const now = new Date();
-    const caller = (id: string) => ({ workspaceId: 'w', workspaceName: 'W', userId: id, email: `${id}@x`, role: 'viewer' as const, scopes: new Set<never>(), authMethod: 'api_key' as const, credentialId: id, bundle: null });
+    const caller = (id: string) => ({
+      workspaceId: 'w',
+      workspaceName: 'W',
+      userId: id,
+      email: `${id}@x`,
+      role: 'viewer' as const,
+      scopes: new Set<never>(),
+      authMethod: 'api_key' as const,
+      credentialId: id,
+      bundle: null,
+    });
     cache.remember('a', caller('a'), now, { expiresAt: null, grantId: null });
     cache.remember('b', caller('b'), now, { expiresAt: null, grantId: null });
     expect(cache.lookup('a', now)?.userId).toBe('a');

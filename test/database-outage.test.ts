@@ -27,7 +27,13 @@ afterAll(async () => {
 
 function expectUnavailable(res: { status: number; body: any; text: string }, label: string) {
   expect(res.status, `${label}: ${res.text}`).toBe(503);
-  expect(res.body, label).toEqual({ error: { code: 'dependency_unavailable', message: expect.stringMatching(/database is unavailable/), details: { dependency: 'database' } } });
+  expect(res.body, label).toEqual({
+    error: {
+      code: 'dependency_unavailable',
+      message: expect.stringMatching(/database is unavailable/),
+      details: { dependency: 'database' },
+    },
+  });
   expect(res.text, label).not.toMatch(/PGlite|stack|at .*\.ts/);
 }
 
@@ -46,7 +52,10 @@ describe('the database going away', () => {
     try {
       expectUnavailable(await h.request('GET', '/setup/status', { key }), 'cached key');
       expectUnavailable(await h.request('GET', '/agents', { key }), 'list agents');
-      expectUnavailable(await h.request('POST', '/agents', { key, body: { name: 'Outage agent', prompt: 'Answer.' } }), 'create agent');
+      expectUnavailable(
+        await h.request('POST', '/agents', { key, body: { name: 'Outage agent', prompt: 'Answer.' } }),
+        'create agent',
+      );
     } finally {
       outage.up();
     }
@@ -57,8 +66,17 @@ describe('the database going away', () => {
     const call = () =>
       h.fetch(`${API_PREFIX}/mcp`, {
         method: 'POST',
-        headers: { 'x-api-key': key, 'content-type': 'application/json', accept: 'application/json, text/event-stream' },
-        body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'agents', arguments: { action: 'list_agents' } } }),
+        headers: {
+          'x-api-key': key,
+          'content-type': 'application/json',
+          accept: 'application/json, text/event-stream',
+        },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'tools/call',
+          params: { name: 'agents', arguments: { action: 'list_agents' } },
+        }),
       });
     outage.down();
     try {
@@ -74,7 +92,10 @@ describe('the database going away', () => {
     try {
       const body = await (await call()).json();
       expect(body.result?.isError, JSON.stringify(body)).toBe(true);
-      expect(body.result.structuredContent.error).toMatchObject({ code: 'dependency_unavailable', details: { dependency: 'database' } });
+      expect(body.result.structuredContent.error).toMatchObject({
+        code: 'dependency_unavailable',
+        details: { dependency: 'database' },
+      });
     } finally {
       outage.up();
     }
@@ -101,7 +122,10 @@ describe('the database going away', () => {
 
   it('retries queued work when it comes back: a chat run started before the outage completes', async () => {
     const team = await h.seedWorkspace();
-    const started = await h.request('POST', '/chat', { key: team.editor.key, body: { input: 'What do customers say about onboarding?' } });
+    const started = await h.request('POST', '/chat', {
+      key: team.editor.key,
+      body: { input: 'What do customers say about onboarding?' },
+    });
     expect(started.status).toBe(202);
     const before = outage.failures;
     outage.down();

@@ -34,10 +34,21 @@ function importsOf(file: string): string[] {
 }
 
 const violations = (files: string[], forbidden: string[]): string[] =>
-  files.flatMap((file) => importsOf(file).filter((target) => forbidden.some((top) => target.startsWith(`${top}/`))).map((target) => `${file} imports ${target}`));
+  files.flatMap((file) =>
+    importsOf(file)
+      .filter((target) => forbidden.some((top) => target.startsWith(`${top}/`)))
+      .map((target) => `${file} imports ${target}`),
+  );
 
 /** The run engine and what it is made of; every other file in queues/ is a pipeline (or the pipeline list). */
-const QUEUE_MACHINERY = ['queues/engine.ts', 'queues/pipeline.ts', 'queues/ports.ts', 'queues/run-store.ts', 'queues/run-reads.ts', 'queues/notifier.ts'];
+const QUEUE_MACHINERY = [
+  'queues/engine.ts',
+  'queues/pipeline.ts',
+  'queues/ports.ts',
+  'queues/run-store.ts',
+  'queues/run-reads.ts',
+  'queues/notifier.ts',
+];
 
 describe('layers', () => {
   it('schema/ and platform/ import neither functions/ nor queues/', () => {

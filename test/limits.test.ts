@@ -7,20 +7,32 @@ import { defineOperation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { usageCounters, workspaces } from '../schema/index.js';
-import { createHarness, type Harness, type RequestOptions, type SeededWorkspace, type TestResponse } from './support/harness.js';
+import {
+  createHarness,
+  type Harness,
+  type RequestOptions,
+  type SeededWorkspace,
+  type TestResponse,
+} from './support/harness.js';
 import { expectError } from './support/security-suite.js';
 
 /** The global per-IP limiter, the per-user per-operation limit and the monthly verb quotas (spec, Limits). */
 
 const WINDOW_MS = 60_000;
 
-function expectRateLimitHeaders(res: TestResponse, limit: number, remaining: number | undefined, now: Date, label: string): void {
+function expectRateLimitHeaders(
+  res: TestResponse,
+  limit: number,
+  remaining: number | undefined,
+  now: Date,
+  label: string,
+): void {
   expect(res.headers.get('x-ratelimit-limit'), label).toBe(String(limit));
   if (remaining !== undefined) expect(res.headers.get('x-ratelimit-remaining'), label).toBe(String(remaining));
   const reset = Number(res.headers.get('x-ratelimit-reset'));
   // Unix seconds (not milliseconds), the end of the current window.
   expect(Number.isInteger(reset), label).toBe(true);
-  expect(reset, label).toBe(Math.ceil((Math.floor(now.getTime() / WINDOW_MS) + 1) * WINDOW_MS / 1000));
+  expect(reset, label).toBe(Math.ceil(((Math.floor(now.getTime() / WINDOW_MS) + 1) * WINDOW_MS) / 1000));
 }
 
 function setQuotaOverrides(h: Harness, workspaceId: string, overrides: Record<string, number | null>) {
@@ -31,7 +43,10 @@ describe('global per-IP limit (RATE_LIMIT_GLOBAL_PER_MIN=3)', () => {
   const clock = new ManualClock('2026-05-20T10:00:00.000Z');
   let h: Harness;
   let ws: SeededWorkspace;
-  const from = (ip: string, auth: RequestOptions = { key: ws.viewer.key }): RequestOptions => ({ ...auth, headers: { 'x-forwarded-for': ip, ...auth.headers } });
+  const from = (ip: string, auth: RequestOptions = { key: ws.viewer.key }): RequestOptions => ({
+    ...auth,
+    headers: { 'x-forwarded-for': ip, ...auth.headers },
+  });
 
   beforeAll(async () => {
     h = await createHarness({ clock, env: { RATE_LIMIT_GLOBAL_PER_MIN: '3' } });
@@ -80,27 +95,47 @@ describe('global per-IP limit (RATE_LIMIT_GLOBAL_PER_MIN=3)', () => {
   });
 
   it('counts each request once on the routes mounted beside the operations (push ingest, the connections OAuth callback)', async () => {
-    for (const [i, path] of ['/api/platform/v1/connections/00000000-0000-4000-8000-000000000009/ingest', '/api/platform/v1/connections/oauth/callback'].entries()) {
+    for (const [i, path] of [
+      '/api/platform/v1/connections/00000000-0000-4000-8000-000000000009/ingest',
+      '/api/platform/v1/connections/oauth/callback',
+    ].entries()) {
       const ip = `203.0.113.5${i}`;
       const method = path.endsWith('ingest') ? 'POST' : 'GET';
       const first = await h.fetch(path, { method, headers: { 'x-forwarded-for': ip } });
       const second = await h.fetch(path, { method, headers: { 'x-forwarded-for': ip } });
-      expect([first.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-remaining')], path).toEqual(['2', '1']);
+      expect([first.headers.get('x-ratelimit-remaining'), second.headers.get('x-ratelimit-remaining')], path).toEqual([
+        '2',
+        '1',
+      ]);
     }
   });
 
   it('applies before authentication: an unauthenticated flood is limited, and then so is the address', async () => {
     const ip = '203.0.113.30';
-    for (let i = 0; i < 3; i++) expectError(await h.request('GET', '/setup/status', from(ip, {})), 401, 'unauthenticated', `anonymous ${i + 1}`);
+    for (let i = 0; i < 3; i++)
+      expectError(await h.request('GET', '/setup/status', from(ip, {})), 401, 'unauthenticated', `anonymous ${i + 1}`);
     expectError(await h.request('GET', '/setup/status', from(ip, {})), 429, 'rate_limited', 'anonymous 4th');
-    expectError(await h.request('GET', '/setup/status', from(ip, { headers: { 'x-api-key': 'nope' } })), 429, 'rate_limited', 'bad key');
+    expectError(
+      await h.request('GET', '/setup/status', from(ip, { headers: { 'x-api-key': 'nope' } })),
+      429,
+      'rate_limited',
+      'bad key',
+    );
     expectError(await h.request('GET', '/setup/status', from(ip)), 429, 'rate_limited', 'valid key, same address');
   });
 
   it('is shared across every route under the prefix', async () => {
     const ip = '203.0.113.40';
     await h.request('GET', '/setup/status', from(ip));
-    await h.request('POST', '/mcp', from(ip, { key: ws.viewer.key, headers: { accept: 'application/json, text/event-stream' }, body: { jsonrpc: '2.0', id: 1, method: 'tools/list' } }));
+    await h.request(
+      'POST',
+      '/mcp',
+      from(ip, {
+        key: ws.viewer.key,
+        headers: { accept: 'application/json, text/event-stream' },
+        body: { jsonrpc: '2.0', id: 1, method: 'tools/list' },
+      }),
+    );
     await h.request('GET', '/nothing-here', from(ip));
     expectError(await h.request('GET', '/setup/status', from(ip)), 429, 'rate_limited', '4th across routes');
   });
@@ -110,7 +145,12 @@ describe('global per-IP limit (RATE_LIMIT_GLOBAL_PER_MIN=3)', () => {
     for (let i = 0; i < 3; i++) {
       expect((await h.request('GET', '/setup/status', from(`10.0.0.${i}, ${real}`))).status).toBe(200);
     }
-    expectError(await h.request('GET', '/setup/status', from(`10.9.9.9, ${real}`)), 429, 'rate_limited', 'forged first hop');
+    expectError(
+      await h.request('GET', '/setup/status', from(`10.9.9.9, ${real}`)),
+      429,
+      'rate_limited',
+      'forged first hop',
+    );
     expectError(await h.request('GET', '/setup/status', from(real)), 429, 'rate_limited', 'plain');
   });
 
@@ -183,9 +223,13 @@ describe('per-operation limits and monthly quotas', () => {
   });
   afterAll(async () => h?.close());
 
-  const research = (ws: SeededWorkspace, auth: RequestOptions = { key: ws.editor.key }, question = 'Why do deals stall?') =>
-    h.request('POST', '/limits-probe/research', { ...auth, body: { question } });
-  const usedResearch = async (ws: SeededWorkspace) => (await readQuota(h.database.db, ws.id, 'research', clock.now()))?.used;
+  const research = (
+    ws: SeededWorkspace,
+    auth: RequestOptions = { key: ws.editor.key },
+    question = 'Why do deals stall?',
+  ) => h.request('POST', '/limits-probe/research', { ...auth, body: { question } });
+  const usedResearch = async (ws: SeededWorkspace) =>
+    (await readQuota(h.database.db, ws.id, 'research', clock.now()))?.used;
 
   describe('per-user per-operation limit (2 per 60 s)', () => {
     it('refuses the same user’s 3rd call with 429 and the operation’s own limit; other users are unaffected', async () => {
@@ -204,7 +248,12 @@ describe('per-operation limits and monthly quotas', () => {
 
       // The limit is per user, not per credential.
       const token = await ws.tokenFor(ws.editor, []);
-      expectError(await h.request('GET', '/limits-probe/limited', { bearer: token }), 429, 'rate_limited', 'same user, OAuth');
+      expectError(
+        await h.request('GET', '/limits-probe/limited', { bearer: token }),
+        429,
+        'rate_limited',
+        'same user, OAuth',
+      );
       // Another user of the same workspace has their own budget, and other operations are not limited.
       expect((await h.request('GET', '/limits-probe/limited', { key: ws.viewer.key })).status).toBe(200);
       expect((await h.request('GET', '/setup/status', { key: ws.editor.key })).status).toBe(200);
@@ -218,7 +267,11 @@ describe('per-operation limits and monthly quotas', () => {
     it('caps at 100 per workspace by default', async () => {
       const ws = await h.seedWorkspace();
       expect(DEFAULT_MONTHLY_CAPS.research).toBe(100);
-      expect(await readQuota(h.database.db, ws.id, 'research', clock.now())).toMatchObject({ limit: 100, used: 0, remaining: 100 });
+      expect(await readQuota(h.database.db, ws.id, 'research', clock.now())).toMatchObject({
+        limit: 100,
+        used: 0,
+        remaining: 100,
+      });
     });
 
     it('refuses the call past the workspace’s cap with 429 quota_exceeded naming the family, limit and usage', async () => {
@@ -228,7 +281,12 @@ describe('per-operation limits and monthly quotas', () => {
       expect((await research(ws, { key: ws.viewer.key })).status).toBe(202);
       const refused = await research(ws);
       expectError(refused, 429, 'quota_exceeded', '3rd call');
-      expect(refused.body.error.details).toMatchObject({ family: 'research', limit: 2, used: 2, resets_at: '2026-06-01T00:00:00.000Z' });
+      expect(refused.body.error.details).toMatchObject({
+        family: 'research',
+        limit: 2,
+        used: 2,
+        resets_at: '2026-06-01T00:00:00.000Z',
+      });
       expect(await usedResearch(ws)).toBe(2);
       // The cap is the workspace's: another workspace is unaffected.
       const elsewhere = await h.seedWorkspace();
@@ -239,7 +297,9 @@ describe('per-operation limits and monthly quotas', () => {
       const ws = await h.seedWorkspace();
       await setQuotaOverrides(h, ws.id, { research: 5 });
       const members = [ws.admin, ws.editor, ws.viewer];
-      const results = await Promise.all(Array.from({ length: 10 }, (_, i) => research(ws, { key: (members[i % 3] ?? ws.admin).key })));
+      const results = await Promise.all(
+        Array.from({ length: 10 }, (_, i) => research(ws, { key: (members[i % 3] ?? ws.admin).key })),
+      );
       const statuses = results.map((r) => r.status).sort();
       expect(statuses.filter((s) => s === 202)).toHaveLength(5);
       expect(statuses.filter((s) => s === 429)).toHaveLength(5);
@@ -251,8 +311,18 @@ describe('per-operation limits and monthly quotas', () => {
       const ws = await h.seedWorkspace();
       await setQuotaOverrides(h, ws.id, { research: 1 });
       expectError(await research(ws, undefined, 'no'), 400, 'invalid_argument', 'too short');
-      expectError(await h.request('POST', '/limits-probe/research', { key: ws.editor.key, body: { question: 'Why?', extra: 1 } }), 400, 'invalid_argument', 'unknown field');
-      expectError(await h.request('POST', '/limits-probe/research', { key: ws.editor.key, body: '{"question":' }), 400, 'invalid_argument', 'malformed JSON');
+      expectError(
+        await h.request('POST', '/limits-probe/research', { key: ws.editor.key, body: { question: 'Why?', extra: 1 } }),
+        400,
+        'invalid_argument',
+        'unknown field',
+      );
+      expectError(
+        await h.request('POST', '/limits-probe/research', { key: ws.editor.key, body: '{"question":' }),
+        400,
+        'invalid_argument',
+        'malformed JSON',
+      );
       const { key: readOnly } = await ws.keyFor(ws.editor, 'read_only');
       expectError(await research(ws, { key: readOnly }), 403, 'scope_denied', 'no conversations:write');
       expect(await usedResearch(ws)).toBe(0);
@@ -298,13 +368,23 @@ describe('per-operation limits and monthly quotas', () => {
       const ws = await h.seedWorkspace();
       await setQuotaOverrides(h, ws.id, { optimizer: 1 });
       const status = () => h.request('GET', '/setup/status', { key: ws.editor.key });
-      expect((await status()).body.data.optimize).toMatchObject({ allowed: true, blocker: null, quota: { limit: 1, used: 0, remaining: 1 } });
+      expect((await status()).body.data.optimize).toMatchObject({
+        allowed: true,
+        blocker: null,
+        quota: { limit: 1, used: 0, remaining: 1 },
+      });
       await consumeQuota(h.database.db, ws.id, 'optimizer', clock.now());
       const after = (await status()).body.data;
       expect(after.caller.scopes).toContain('messages:execute');
       expect(after.caller.role).toBe('editor');
-      expect(after.optimize).toMatchObject({ allowed: false, blocker: 'quota_exhausted', quota: { limit: 1, used: 1, remaining: 0 } });
-      await expect(consumeQuota(h.database.db, ws.id, 'optimizer', clock.now())).rejects.toMatchObject({ code: 'quota_exceeded' });
+      expect(after.optimize).toMatchObject({
+        allowed: false,
+        blocker: 'quota_exhausted',
+        quota: { limit: 1, used: 1, remaining: 0 },
+      });
+      await expect(consumeQuota(h.database.db, ws.id, 'optimizer', clock.now())).rejects.toMatchObject({
+        code: 'quota_exceeded',
+      });
     });
   });
 });

@@ -30,7 +30,10 @@ interface Exchange {
 }
 
 /** The SDK's own client over Streamable HTTP, routed in-process to the harness app. */
-async function connect(credential: string, options: { bearer?: boolean } = {}): Promise<{ client: Client; exchanges: Exchange[] }> {
+async function connect(
+  credential: string,
+  options: { bearer?: boolean } = {},
+): Promise<{ client: Client; exchanges: Exchange[] }> {
   const exchanges: Exchange[] = [];
   const transport = new StreamableHTTPClientTransport(MCP_URL(), {
     fetch: async (url, init) => {
@@ -46,8 +49,13 @@ async function connect(credential: string, options: { bearer?: boolean } = {}): 
   return { client, exchanges };
 }
 
-type ToolResult = { isError?: boolean; content: Array<{ type: string; text?: string }>; structuredContent?: Record<string, any> };
-const call = async (client: Client, name: string, args: Record<string, unknown>) => (await client.callTool({ name, arguments: args })) as ToolResult;
+type ToolResult = {
+  isError?: boolean;
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: Record<string, any>;
+};
+const call = async (client: Client, name: string, args: Record<string, unknown>) =>
+  (await client.callTool({ name, arguments: args })) as ToolResult;
 
 /** A tool error carries the REST envelope both as structured content and as its text. */
 function expectToolError(result: ToolResult, code: string): Record<string, any> {
@@ -95,11 +103,16 @@ describe('MCP transport', () => {
 
   it('declines GET and DELETE with 405 method_not_allowed and Allow: POST, in the envelope', async () => {
     for (const method of ['GET', 'DELETE']) {
-      const res = await h.fetch(`${API_PREFIX}/mcp`, { method, headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' } });
+      const res = await h.fetch(`${API_PREFIX}/mcp`, {
+        method,
+        headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' },
+      });
       expect(res.status, method).toBe(405);
       expect(res.headers.get('allow')).toBe('POST');
       expect(res.headers.get('x-correlation-id')).toBeTruthy();
-      expect(await res.json()).toMatchObject({ error: { code: 'method_not_allowed', details: { method, allowed_methods: ['POST'] } } });
+      expect(await res.json()).toMatchObject({
+        error: { code: 'method_not_allowed', details: { method, allowed_methods: ['POST'] } },
+      });
     }
   });
 
@@ -107,7 +120,9 @@ describe('MCP transport', () => {
     const big = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'x'.repeat(1_100_000) } };
     const res = await rpc(big, { 'x-api-key': ws.viewer.key });
     expect(res.status).toBe(400);
-    expect(await res.json()).toMatchObject({ error: { code: 'invalid_argument', details: { body: 'too_large', max_bytes: 1_048_576 } } });
+    expect(await res.json()).toMatchObject({
+      error: { code: 'invalid_argument', details: { body: 'too_large', max_bytes: 1_048_576 } },
+    });
     // Multi-byte characters count as bytes, not characters.
     const wide = { ...INITIALIZE, params: { ...INITIALIZE.params, padding: 'é'.repeat(600_000) } };
     expect((await rpc(wide, { 'x-api-key': ws.viewer.key })).status).toBe(400);
@@ -124,14 +139,21 @@ describe('MCP transport', () => {
   });
 
   it('answers a wrong credential with 401, on the raw endpoint and through the SDK client', async () => {
-    const wrong: Array<Record<string, string>> = [{ 'x-api-key': 'cip_' + 'x'.repeat(40) }, { 'x-api-key': 'not-a-key' }, { authorization: 'Bearer not.a.jwt' }];
+    const wrong: Array<Record<string, string>> = [
+      { 'x-api-key': `cip_${'x'.repeat(40)}` },
+      { 'x-api-key': 'not-a-key' },
+      { authorization: 'Bearer not.a.jwt' },
+    ];
     for (const headers of wrong) {
       const res = await rpc(INITIALIZE, headers);
       expect(res.status, JSON.stringify(headers)).toBe(401);
       const body = (await res.json()) as { error: { code: string } };
       expect(['unauthenticated', 'invalid_token']).toContain(body.error.code);
     }
-    await expect(connect('cip_' + 'y'.repeat(40))).rejects.toMatchObject({ code: 401, message: expect.stringContaining('invalid_token') });
+    await expect(connect(`cip_${'y'.repeat(40)}`)).rejects.toMatchObject({
+      code: 401,
+      message: expect.stringContaining('invalid_token'),
+    });
   });
 
   it('accepts the same API key as a bearer token', async () => {
@@ -159,7 +181,7 @@ describe('MCP tools', () => {
     const { client } = await connect(ws.viewer.key);
     const { tools } = await client.listTools();
     const testing = tools.find((t) => t.name === 'testing');
-    const actions = (testing?.inputSchema.properties?.action as { enum: string[] }).enum;
+    const actions = (testing!.inputSchema.properties!.action as { enum: string[] }).enum;
     expect(actions).toEqual(expect.arrayContaining(['echo', 'get_thing', 'list_things', 'needs_scope', 'admin_only']));
     expect(actions).not.toContain('console_only');
     expect(actions).not.toContain('coming_soon');
@@ -193,7 +215,10 @@ describe('MCP tools', () => {
   it('answers an unknown action with invalid_argument listing the actions', async () => {
     const { client } = await connect(ws.viewer.key);
     const error = expectToolError(await call(client, 'connections', { action: 'explode' }), 'invalid_argument');
-    expect(error.details.fields[0]).toMatchObject({ field: 'action', allowed: expect.arrayContaining(['setup_status']) });
+    expect(error.details.fields[0]).toMatchObject({
+      field: 'action',
+      allowed: expect.arrayContaining(['setup_status']),
+    });
     expectToolError(await call(client, 'connections', {}), 'invalid_argument');
     // Console-only and coming-soon operations are not reachable as actions either.
     expectToolError(await call(client, 'testing', { action: 'console_only' }), 'invalid_argument');
@@ -208,13 +233,22 @@ describe('MCP tools', () => {
 
   it('answers an unknown argument with invalid_argument naming the allowed fields', async () => {
     const { client } = await connect(ws.viewer.key);
-    const none = expectToolError(await call(client, 'connections', { action: 'setup_status', verbose: true }), 'invalid_argument');
+    const none = expectToolError(
+      await call(client, 'connections', { action: 'setup_status', verbose: true }),
+      'invalid_argument',
+    );
     expect(none.details.fields[0]).toMatchObject({ field: 'verbose', code: 'unknown_field', allowed: [] });
     // A field another action of the same tool takes is still unknown to this one.
-    const other = expectToolError(await call(client, 'testing', { action: 'echo', name: 'n', kind: 'alpha', limit: 3 }), 'invalid_argument');
+    const other = expectToolError(
+      await call(client, 'testing', { action: 'echo', name: 'n', kind: 'alpha', limit: 3 }),
+      'invalid_argument',
+    );
     expect(other.details.fields[0]).toMatchObject({ field: 'limit', allowed: ['name', 'kind', 'items', 'note'] });
     // Unknown nested fields get the same treatment as over REST.
-    const nested = expectToolError(await call(client, 'testing', { action: 'echo', name: 'n', kind: 'alpha', items: [{ label: 'a', x: 1 }] }), 'invalid_argument');
+    const nested = expectToolError(
+      await call(client, 'testing', { action: 'echo', name: 'n', kind: 'alpha', items: [{ label: 'a', x: 1 }] }),
+      'invalid_argument',
+    );
     expect(nested.details.fields[0]).toMatchObject({ field: 'items.0.x', allowed: ['label', 'weight'] });
   });
 
@@ -257,7 +291,11 @@ describe('MCP tools', () => {
     expect(JSON.stringify(crash)).not.toContain('hunter2');
     expect(error.details).toBeUndefined();
     const secret = expectToolError(await call(client, 'testing', { action: 'secret' }), 'invalid_argument');
-    expect(secret.details).toMatchObject({ api_key: '[MASKED]', api_key_masked: true, nested: { client_secret: '[MASKED]', client_secret_masked: true } });
+    expect(secret.details).toMatchObject({
+      api_key: '[MASKED]',
+      api_key_masked: true,
+      nested: { client_secret: '[MASKED]', client_secret_masked: true },
+    });
     expect(JSON.stringify(secret)).not.toContain('sk-123');
   });
 });
@@ -266,10 +304,14 @@ describe('MCP resources', () => {
   it('lists fixed resources and templates separately', async () => {
     const { client } = await connect(ws.viewer.key);
     const { resources } = await client.listResources();
-    expect(resources).toContainEqual(expect.objectContaining({ uri: 'thing://list', name: 'testing.list_things', mimeType: 'application/json' }));
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: 'thing://list', name: 'testing.list_things', mimeType: 'application/json' }),
+    );
     expect(resources.map((r) => r.uri)).not.toContain('thing://{id}');
     const { resourceTemplates } = await client.listResourceTemplates();
-    expect(resourceTemplates).toContainEqual(expect.objectContaining({ uriTemplate: 'thing://{id}', name: 'testing.get_thing' }));
+    expect(resourceTemplates).toContainEqual(
+      expect.objectContaining({ uriTemplate: 'thing://{id}', name: 'testing.get_thing' }),
+    );
     expect(resourceTemplates.map((t) => t.uriTemplate)).not.toContain('thing://list');
   });
 
@@ -325,7 +367,9 @@ describe('MCP resources', () => {
       const other = new Client({ name: 'scoped', version: '0' });
       await other.connect(transport);
       open.push(other);
-      await expect(other.readResource({ uri: 'thing://list' })).rejects.toMatchObject({ data: { error: { code: 'scope_denied' } } });
+      await expect(other.readResource({ uri: 'thing://list' })).rejects.toMatchObject({
+        data: { error: { code: 'scope_denied' } },
+      });
     } finally {
       await scoped.close();
     }
@@ -348,7 +392,9 @@ describe('in-process calls (the agents path)', () => {
 
   it('runs an operation as the caller and returns its validated output', async () => {
     const scope = await scopeFor(ws.admin.key);
-    expect(await invokeOperation(scope, 'testing.echo', { name: 'n', kind: 'alpha' })).toEqual({ echoed: { name: 'n', kind: 'alpha' } });
+    expect(await invokeOperation(scope, 'testing.echo', { name: 'n', kind: 'alpha' })).toEqual({
+      echoed: { name: 'n', kind: 'alpha' },
+    });
     expect(await invokeOperation(scope, 'testing.needs_scope', {})).toEqual({ ok: true });
   });
 
@@ -361,18 +407,27 @@ describe('in-process calls (the agents path)', () => {
       const scope = await scopeFor(key);
       const rest = await h.request('GET', path, { key });
       expect(rest.status).toBe(403);
-      await expect(invokeOperation(scope, opId, {})).rejects.toMatchObject({ code, status: 403, message: rest.body.error.message });
+      await expect(invokeOperation(scope, opId, {})).rejects.toMatchObject({
+        code,
+        status: 403,
+        message: rest.body.error.message,
+      });
     }
   });
 
   it('refuses a coming-soon operation in-process as REST does (404 not_found)', async () => {
     const scope = await scopeFor(ws.admin.key);
-    await expect(invokeOperation(scope, 'testing.coming_soon', {})).rejects.toMatchObject({ code: 'not_found', status: 404 });
+    await expect(invokeOperation(scope, 'testing.coming_soon', {})).rejects.toMatchObject({
+      code: 'not_found',
+      status: 404,
+    });
   });
 
   it('validates input and refuses unknown fields and operations', async () => {
     const scope = await scopeFor(ws.viewer.key);
-    await expect(invokeOperation(scope, 'testing.echo', { name: 'n' })).rejects.toMatchObject({ code: 'invalid_argument' });
+    await expect(invokeOperation(scope, 'testing.echo', { name: 'n' })).rejects.toMatchObject({
+      code: 'invalid_argument',
+    });
     await expect(invokeOperation(scope, 'testing.echo', { name: 'n', kind: 'alpha', extra: 1 })).rejects.toMatchObject({
       code: 'invalid_argument',
       details: { fields: [expect.objectContaining({ field: 'extra', allowed: ['name', 'kind', 'items', 'note'] })] },
@@ -381,12 +436,21 @@ describe('in-process calls (the agents path)', () => {
   });
 
   it('keeps a nested ctx.invoke to the caller’s own rights (an agent can never do what its caller could not)', async () => {
-    const viaViewer = await h.request('POST', '/testing/delegate', { key: ws.viewer.key, body: { operation: 'testing.admin_only' } });
+    const viaViewer = await h.request('POST', '/testing/delegate', {
+      key: ws.viewer.key,
+      body: { operation: 'testing.admin_only' },
+    });
     expect(viaViewer.status).toBe(403);
     expect(viaViewer.body.error.code).toBe('insufficient_role');
-    const viaEditor = await h.request('POST', '/testing/delegate', { key: ws.editor.key, body: { operation: 'testing.needs_scope' } });
+    const viaEditor = await h.request('POST', '/testing/delegate', {
+      key: ws.editor.key,
+      body: { operation: 'testing.needs_scope' },
+    });
     expect(viaEditor.body.error.code).toBe('scope_denied');
-    const viaAdmin = await h.request('POST', '/testing/delegate', { key: ws.admin.key, body: { operation: 'testing.admin_only' } });
+    const viaAdmin = await h.request('POST', '/testing/delegate', {
+      key: ws.admin.key,
+      body: { operation: 'testing.admin_only' },
+    });
     expect(viaAdmin.status).toBe(200);
     expect(viaAdmin.body.data).toEqual({ result: { ok: true } });
   });

@@ -64,7 +64,9 @@ describe('GET /openapi.json', () => {
     expect(etag).toMatch(/^"[0-9a-f]{32}"$/);
     const again = await h.fetch(`${API_PREFIX}/openapi.json`);
     expect(again.headers.get('etag')).toBe(etag);
-    const notModified = await h.fetch(`${API_PREFIX}/openapi.json`, { headers: { 'if-none-match': `"other", ${etag}` } });
+    const notModified = await h.fetch(`${API_PREFIX}/openapi.json`, {
+      headers: { 'if-none-match': `"other", ${etag}` },
+    });
     expect(notModified.status).toBe(304);
     expect(await notModified.text()).toBe('');
     expect((await h.fetch(`${API_PREFIX}/openapi.json`, { headers: { 'if-none-match': '"stale"' } })).status).toBe(200);
@@ -126,7 +128,9 @@ describe('operations in the document', () => {
     const flow = schemes.OAuth2.flows.authorizationCode;
     expect(flow.authorizationUrl).toBe(`${h.services.config.publicUrl}${API_PREFIX}/oauth/authorize`);
     expect(flow.tokenUrl).toBe(`${h.services.config.publicUrl}${API_PREFIX}/oauth/token`);
-    expect(Object.keys(flow.scopes)).toEqual(expect.arrayContaining(['data:read', 'messages:execute', 'platform:write']));
+    expect(Object.keys(flow.scopes)).toEqual(
+      expect.arrayContaining(['data:read', 'messages:execute', 'platform:write']),
+    );
     for (const { op } of operations()) {
       expect(op.security).toEqual([{ ApiKeyHeader: [] }, { Bearer: [] }, { OAuth2: op['x-scopes'] }]);
     }
@@ -147,7 +151,11 @@ describe('operations in the document', () => {
         continue;
       }
       const schema = deref(op.responses[status]?.content?.['application/json']?.schema);
-      expect(schema, source.id).toMatchObject({ type: 'object', properties: { data: expect.anything() }, required: ['data'] });
+      expect(schema, source.id).toMatchObject({
+        type: 'object',
+        properties: { data: expect.anything() },
+        required: ['data'],
+      });
       expect(Object.keys(schema.properties)).toEqual(['data']);
     }
     // A named output schema stays a shared component under data.
@@ -162,7 +170,9 @@ describe('operations in the document', () => {
     expect(envelope.properties.error.properties.code.enum).toEqual(ERROR_CODES);
     for (const { op } of operations()) {
       for (const status of ['400', '401', '403', '404', '429', '500']) {
-        expect(op.responses[status]?.content?.['application/json']?.schema, `${op.operationId} ${status}`).toEqual({ $ref: '#/components/schemas/Error' });
+        expect(op.responses[status]?.content?.['application/json']?.schema, `${op.operationId} ${status}`).toEqual({
+          $ref: '#/components/schemas/Error',
+        });
       }
     }
   });

@@ -15,10 +15,23 @@ it('has a migration for every schema change', () => {
   cpSync('schema/migrations', copy, { recursive: true });
   const before = readdirSync(copy).sort();
   // drizzle-kit prefixes `--out` with "./", so it must be relative to the working directory.
-  const output = execFileSync('npx', ['drizzle-kit', 'generate', '--dialect', 'postgresql', '--schema', './schema/index.ts', '--out', relative(process.cwd(), copy)], {
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const output = execFileSync(
+    'npx',
+    [
+      'drizzle-kit',
+      'generate',
+      '--dialect',
+      'postgresql',
+      '--schema',
+      './schema/index.ts',
+      '--out',
+      relative(process.cwd(), copy),
+    ],
+    {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   expect(output).toContain('No schema changes');
   expect(readdirSync(copy).sort()).toEqual(before);
 }, 60_000);

@@ -35,7 +35,10 @@ it('moves each workspace’s distinct external texts into the vector store, and 
     for (const ws of ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b']) {
       await q(`insert into workspaces (id, name) values ($1, $2)`, [ws, `Upgrade ${ws.slice(-1)}`]);
       const call = ws.replace(/0000000000(.)$/, '1000000000$1');
-      await q(`insert into interactions (id, workspace_id, kind, title, occurred_at, source) values ($1, $2, 'call', 'Call', now(), 'gong')`, [call, ws]);
+      await q(
+        `insert into interactions (id, workspace_id, kind, title, occurred_at, source) values ($1, $2, 'call', 'Call', now(), 'gong')`,
+        [call, ws],
+      );
       const said: [string, 'external' | 'internal', number | null][] = [
         ['We need SSO.', 'external', 1],
         ['We need SSO.', 'external', 1],
@@ -53,20 +56,28 @@ it('moves each workspace’s distinct external texts into the vector store, and 
 
     await migrate(drizzle({ client: handle.client }), { migrationsFolder: MIGRATIONS_FOLDER });
 
-    const stored = await q(`select workspace_id, embedder, text_hash, embedding::text as embedding from utterance_vectors order by workspace_id, text_hash`);
+    const stored = await q(
+      `select workspace_id, embedder, text_hash, embedding::text as embedding from utterance_vectors order by workspace_id, text_hash`,
+    );
     expect(stored.rows).toHaveLength(4);
     for (const ws of ['00000000-0000-7000-8000-00000000000a', '00000000-0000-7000-8000-00000000000b']) {
       const mine = stored.rows.filter((r) => r.workspace_id === ws);
-      expect(mine.map((r) => r.text_hash).sort()).toEqual([textHash('We need SSO.'), textHash('Price is high.')].sort());
+      expect(mine.map((r) => r.text_hash).sort()).toEqual(
+        [textHash('We need SSO.'), textHash('Price is high.')].sort(),
+      );
       expect(mine.find((r) => r.text_hash === textHash('Price is high.'))?.embedding).toBe(vector(2));
     }
-    const columns = await q(`select column_name from information_schema.columns where table_name = 'utterances' order by column_name`);
+    const columns = await q(
+      `select column_name from information_schema.columns where table_name = 'utterances' order by column_name`,
+    );
     expect(columns.rows.map((r) => r.column_name)).not.toContain('embedding');
     // Every external utterance still reaches a vector of its embedder; internal ones none.
     const reach = await q(`select u.side, count(v.text_hash)::int as with_vector, count(*)::int as n
                            from utterances u left join utterance_vectors v on v.workspace_id = u.workspace_id and v.embedder = u.embedder and v.text_hash = u.text_hash
                            group by u.side order by u.side`);
-    const counted = await q(`select workspace_id, embedder, utterances from utterance_store_counts order by workspace_id`);
+    const counted = await q(
+      `select workspace_id, embedder, utterances from utterance_store_counts order by workspace_id`,
+    );
     expect(counted.rows.map((r) => [r.embedder, r.utterances])).toEqual([
       ['local:test', 3],
       ['local:test', 3],

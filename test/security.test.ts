@@ -8,7 +8,14 @@ import { newId } from '../platform/ids.js';
 import { FakeHubSpot } from './support/fake-providers.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { fixtureSurface, securityFixtures } from './security-fixtures/index.js';
-import { createSecurityContext, describeSecurity, hsIdpSigner, idpEnv, type SecurityContext, type SecurityFixture } from './support/security-suite.js';
+import {
+  createSecurityContext,
+  describeSecurity,
+  hsIdpSigner,
+  idpEnv,
+  type SecurityContext,
+  type SecurityFixture,
+} from './support/security-suite.js';
 
 /**
  * The security cases of every operation, driven by the registry: one harness and one pair of seeded
@@ -16,7 +23,12 @@ import { createSecurityContext, describeSecurity, hsIdpSigner, idpEnv, type Secu
  */
 
 const clock = new ManualClock('2026-03-10T12:00:00.000Z');
-const idp = hsIdpSigner({ issuer: 'https://idp.security.test', audience: 'cip-security-suite', secret: 'idp-shared-secret-for-the-security-suite', clock });
+const idp = hsIdpSigner({
+  issuer: 'https://idp.security.test',
+  audience: 'cip-security-suite',
+  secret: 'idp-shared-secret-for-the-security-suite',
+  clock,
+});
 
 /**
  * Probe operations that exercise the branches no live operation reaches yet (a scope gate, an editor
@@ -113,12 +125,18 @@ const addNote = (workspaceId: string) => {
   return { params: { id } };
 };
 const probeFixtures: Record<string, SecurityFixture> = {
-  'security_probe.get_note': { request: ({ ws }) => addNote(ws.id), tenancy: { kind: 'by_id', foreign: async ({ ws }) => addNote(ws.id) } },
+  'security_probe.get_note': {
+    request: ({ ws }) => addNote(ws.id),
+    tenancy: { kind: 'by_id', foreign: async ({ ws }) => addNote(ws.id) },
+  },
   'security_probe.create_note': {
     request: () => ({ body: { text: 'hello' } }),
     tenancy: { kind: 'workspace', assertOwn: (data, { ws }) => expect(notes.get(data.id)?.workspaceId).toBe(ws.id) },
   },
-  'security_probe.delete_note': { request: ({ ws }) => addNote(ws.id), tenancy: { kind: 'by_id', foreign: async ({ ws }) => addNote(ws.id) } },
+  'security_probe.delete_note': {
+    request: ({ ws }) => addNote(ws.id),
+    tenancy: { kind: 'by_id', foreign: async ({ ws }) => addNote(ws.id) },
+  },
   'security_probe.console_settings': { request: () => ({}), tenancy: { kind: 'workspace' } },
 };
 
@@ -130,7 +148,11 @@ const hubspot = new FakeHubSpot();
 
 beforeAll(async () => {
   await hubspot.start();
-  h = await createHarness({ clock, env: { ...idpEnv(idp), ALLOW_LOOPBACK_WEBHOOKS: '1', HUBSPOT_API_BASE_URL: hubspot.url }, operations: [...allOperations, ...probeOperations] });
+  h = await createHarness({
+    clock,
+    env: { ...idpEnv(idp), ALLOW_LOOPBACK_WEBHOOKS: '1', HUBSPOT_API_BASE_URL: hubspot.url },
+    operations: [...allOperations, ...probeOperations],
+  });
   ctx = await createSecurityContext(h, clock, idp);
 });
 afterAll(async () => {
@@ -144,7 +166,10 @@ describe('security fixtures table', () => {
     const missing = ids.filter((id) => !securityFixtures[id]);
     const stale = Object.keys(securityFixtures).filter((id) => !ids.includes(id));
     expect(missing, `add these operations to test/security-fixtures/<surface>.ts: ${missing.join(', ')}`).toEqual([]);
-    expect(stale, `remove these entries: ${stale.map((id) => `${id} (in test/security-fixtures/${fixtureSurface(id)}.ts)`).join(', ')}`).toEqual([]);
+    expect(
+      stale,
+      `remove these entries: ${stale.map((id) => `${id} (in test/security-fixtures/${fixtureSurface(id)}.ts)`).join(', ')}`,
+    ).toEqual([]);
   });
 });
 

@@ -40,6 +40,10 @@ describe('GET /setup/status', () => {
     const token = await ws.tokenFor(ws.editor, ['messages:execute']);
     const res = await h.request('GET', '/setup/status', { bearer: token });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ auth_method: 'oauth', caller: { role: 'editor' }, optimize: { allowed: true } });
+    expect(res.body.data).toMatchObject({
+      auth_method: 'oauth',
+      caller: { role: 'editor' },
+      optimize: { allowed: true },
+    });
   });
 });

@@ -61,7 +61,9 @@ describe('demo corpus generator (in memory)', () => {
     expect(emails.length).toBeLessThanOrEqual(450);
     expect(corpus.themes.length).toBeGreaterThanOrEqual(20);
     expect(corpus.themes.length).toBeLessThanOrEqual(40);
-    expect(new Set(corpus.deals.map((d) => d.stage))).toEqual(new Set(['prospecting', 'discovery', 'evaluation', 'proposal', 'negotiation', 'closed_won', 'closed_lost']));
+    expect(new Set(corpus.deals.map((d) => d.stage))).toEqual(
+      new Set(['prospecting', 'discovery', 'evaluation', 'proposal', 'negotiation', 'closed_won', 'closed_lost']),
+    );
     expect(corpus.qualification.length).toBeGreaterThan(corpus.deals.length * 4);
     // Multi-speaker transcripts: several turns per call, both sides speaking.
     const turnsPerCall = corpus.turns.length / calls.length;
@@ -98,7 +100,8 @@ describe('demo corpus loaded into PGlite', () => {
   let loadA: LoadCorpusResult;
   const timeline = corpusTimeline(NOW);
 
-  const rows = async <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) => queryRows<T>(handle.db, query);
+  const rows = async <T extends Record<string, unknown>>(query: ReturnType<typeof sql>) =>
+    queryRows<T>(handle.db, query);
   const one = async <T extends Record<string, unknown>>(query: ReturnType<typeof sql>): Promise<T> => {
     const [row] = await rows<T>(query);
     if (!row) throw new Error('expected a row');
@@ -157,7 +160,9 @@ describe('demo corpus loaded into PGlite', () => {
         (select count(*) from contacts c join accounts ac on ac.id = c.account_id where c.workspace_id <> ac.workspace_id)
       )::int as n`);
     expect(crossings.n).toBe(0);
-    const orphanTurns = await one<{ n: number }>(sql`select count(*)::int as n from utterances where workspace_id = ${a} and turn_id is null`);
+    const orphanTurns = await one<{ n: number }>(
+      sql`select count(*)::int as n from utterances where workspace_id = ${a} and turn_id is null`,
+    );
     expect(orphanTurns.n).toBe(0);
   });
 
@@ -187,7 +192,13 @@ describe('demo corpus loaded into PGlite', () => {
   });
 
   it('embeds each distinct external text once (384 dims, embedder recorded) and leaves internal ones without vectors', async () => {
-    const u = await one<{ external: number; external_ok: number; internal: number; internal_with_vector: number; distinct_texts: number }>(sql`
+    const u = await one<{
+      external: number;
+      external_ok: number;
+      internal: number;
+      internal_with_vector: number;
+      distinct_texts: number;
+    }>(sql`
       select count(*) filter (where side = 'external')::int as external,
              count(*) filter (where side = 'external' and embedder = ${embedder.id}
                                 and exists (select 1 from utterance_vectors v where v.workspace_id = u.workspace_id and v.embedder = u.embedder
@@ -236,11 +247,17 @@ describe('demo corpus loaded into PGlite', () => {
 
   it('refuses a workspace that already holds other warehouse data, and a half-finished load unless told to restart', async () => {
     const { workspaceId: c } = await createWorkspace(handle.db, { name: 'Has data' });
-    await handle.db.insert(accounts).values({ id: '0193a1b2-0000-7000-8000-0000000000aa', workspaceId: c, name: 'Real Customer Inc' });
-    await expect(loadDemoCorpus(handle.db, c, { now: NOW, scale: 0.05 })).rejects.toMatchObject({ reason: 'workspace_has_data' });
+    await handle.db
+      .insert(accounts)
+      .values({ id: '0193a1b2-0000-7000-8000-0000000000aa', workspaceId: c, name: 'Real Customer Inc' });
+    await expect(loadDemoCorpus(handle.db, c, { now: NOW, scale: 0.05 })).rejects.toMatchObject({
+      reason: 'workspace_has_data',
+    });
 
     const { workspaceId: d } = await createWorkspace(handle.db, { name: 'Interrupted' });
-    await handle.db.insert(demoCorpusLoads).values({ workspaceId: d, seed: 1, scale: 1, status: 'loading', embedder: embedder.id, startedAt: NOW });
+    await handle.db
+      .insert(demoCorpusLoads)
+      .values({ workspaceId: d, seed: 1, scale: 1, status: 'loading', embedder: embedder.id, startedAt: NOW });
     await expect(loadDemoCorpus(handle.db, d, { now: NOW, scale: 0.05 })).rejects.toBeInstanceOf(CorpusLoadError);
     const restarted = await loadDemoCorpus(handle.db, d, { now: NOW, scale: 0.05, ifInterrupted: 'restart' });
     expect(restarted.status).toBe('loaded');
@@ -248,7 +265,9 @@ describe('demo corpus loaded into PGlite', () => {
   });
 
   it('keeps two workspaces loaded from one seed apart', async () => {
-    const shared = await one<{ n: number }>(sql`select count(*)::int as n from interactions x join interactions y on x.id = y.id and x.workspace_id <> y.workspace_id`);
+    const shared = await one<{ n: number }>(
+      sql`select count(*)::int as n from interactions x join interactions y on x.id = y.id and x.workspace_id <> y.workspace_id`,
+    );
     expect(shared.n).toBe(0);
     const sameText = await one<{ a: number; b: number }>(
       sql`select count(*) filter (where workspace_id = ${a})::int as a, count(*) filter (where workspace_id = ${b})::int as b from utterances where text like '%SOC 2%'`,
@@ -259,7 +278,9 @@ describe('demo corpus loaded into PGlite', () => {
   });
 
   it('has every account type, untyped accounts, and buyers to rescue on excluded types', async () => {
-    const types = await rows<{ type: string | null; n: number }>(sql`select type, count(*)::int as n from accounts where workspace_id = ${a} group by type`);
+    const types = await rows<{ type: string | null; n: number }>(
+      sql`select type, count(*)::int as n from accounts where workspace_id = ${a} group by type`,
+    );
     const present = new Set(types.map((t) => t.type));
     for (const type of ACCOUNT_TYPES) expect(present.has(type)).toBe(true);
     expect(present.has(null)).toBe(true);
@@ -318,7 +339,9 @@ describe('demo corpus loaded into PGlite', () => {
   });
 
   it('returns pricing objections as the cosine top-10 for a pricing-objection query', async () => {
-    const [query] = await embedder.embed(['this is too expensive for our budget, we need a better price or a discount']);
+    const [query] = await embedder.embed([
+      'this is too expensive for our budget, we need a better price or a discount',
+    ]);
     const top = await rows<{ text: string; side: string; distance: number }>(sql`
       select (select u.text from utterances u where u.workspace_id = v.workspace_id and u.embedder = v.embedder and u.text_hash = v.text_hash limit 1) as text,
              (select u.side from utterances u where u.workspace_id = v.workspace_id and u.embedder = v.embedder and u.text_hash = v.text_hash limit 1) as side,
@@ -335,12 +358,17 @@ describe('demo corpus loaded into PGlite', () => {
   it('stores text exactly as generated (COPY escaping of newlines, quotes, backslashes)', async () => {
     const emails = corpusA.interactions.filter((i) => i.kind === 'email').slice(0, 25);
     const stored = await rows<{ id: string; body: string; title: string }>(
-      sql`select id, body, title from interactions where workspace_id = ${a} and id in (${sql.join(emails.map((e) => sql`${e.id}`), sql`, `)})`,
+      sql`select id, body, title from interactions where workspace_id = ${a} and id in (${sql.join(
+        emails.map((e) => sql`${e.id}`),
+        sql`, `,
+      )})`,
     );
     const byId = new Map(stored.map((r) => [r.id, r]));
     for (const e of emails) expect(byId.get(e.id as string)).toEqual({ id: e.id, body: e.body, title: e.title });
     const theme = corpusA.themes[0];
-    const [storedTheme] = await rows<{ examples: unknown }>(sql`select examples from themes where workspace_id = ${a} and label = ${theme?.label ?? ''}`);
+    const [storedTheme] = await rows<{ examples: unknown }>(
+      sql`select examples from themes where workspace_id = ${a} and label = ${theme?.label ?? ''}`,
+    );
     expect(storedTheme?.examples).toEqual(theme?.examples);
   });
 
@@ -348,7 +376,13 @@ describe('demo corpus loaded into PGlite', () => {
     const { workspaceId: viaCopy } = await createWorkspace(handle.db, { name: 'Via COPY' });
     const { workspaceId: viaInsert } = await createWorkspace(handle.db, { name: 'Via INSERT' });
     const copied = await loadDemoCorpus(handle.db, viaCopy, { now: NOW, scale: 0.1, embedder });
-    const inserted = await loadDemoCorpus(handle.db, viaInsert, { now: NOW, scale: 0.1, embedder, method: 'insert', batchRows: 100 });
+    const inserted = await loadDemoCorpus(handle.db, viaInsert, {
+      now: NOW,
+      scale: 0.1,
+      embedder,
+      method: 'insert',
+      batchRows: 100,
+    });
     expect(copied.method).toBe('copy');
     expect(inserted.method).toBe('insert');
     expect(inserted.counts).toEqual(copied.counts);
@@ -367,7 +401,11 @@ describe('demo corpus loaded into PGlite', () => {
     expect(first.corpus?.status).toBe('loaded');
     expect(first.corpus?.counts.accounts).toBe(3);
     const second = await seedDemoWorkspace(handle.db, { scale: 0.05 });
-    expect(second).toMatchObject({ workspaceId: first.workspaceId, created: false, corpus: { status: 'already_loaded' } });
+    expect(second).toMatchObject({
+      workspaceId: first.workspaceId,
+      created: false,
+      corpus: { status: 'already_loaded' },
+    });
   });
 
   it('records per-source freshness that agrees with the rows', async () => {
@@ -377,7 +415,9 @@ describe('demo corpus loaded into PGlite', () => {
       where f.workspace_id = ${a} and f.surface = 'interactions'
         and (f.latest_event_at <> i.latest or f.latest_ingest_at <> i.ingested or f.last_sync_at < f.latest_ingest_at)`);
     expect(mismatches).toEqual([]);
-    const surfaces = await rows<{ surface: string }>(sql`select distinct surface from source_freshness where workspace_id = ${a} order by surface`);
+    const surfaces = await rows<{ surface: string }>(
+      sql`select distinct surface from source_freshness where workspace_id = ${a} order by surface`,
+    );
     expect(surfaces.map((s) => s.surface)).toEqual(['deal_qualification', 'deals', 'interactions']);
   });
 });

@@ -5,12 +5,25 @@ import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
 import { openNeon } from '../platform/db/neon.js';
-import worker, { createWorker, whenBodyEnds, type ExecutionContext, type ScheduledController, type WorkerEnv } from '../functions/worker.js';
+import worker, {
+  createWorker,
+  whenBodyEnds,
+  type ExecutionContext,
+  type ScheduledController,
+  type WorkerEnv,
+} from '../functions/worker.js';
 
 const ROOT = resolve(import.meta.dirname, '..');
 
 /** What must never reach the Workers bundle (stack notes: keep PGlite out of the worker). */
-const FORBIDDEN = ['@electric-sql/pglite', 'pglite.wasm', 'PGlite', '@hono/node-server', 'drizzle-orm/pglite', 'node_modules/ws/'];
+const FORBIDDEN = [
+  '@electric-sql/pglite',
+  'pglite.wasm',
+  'PGlite',
+  '@hono/node-server',
+  'drizzle-orm/pglite',
+  'node_modules/ws/',
+];
 
 describe('wrangler deploy --dry-run', () => {
   const outdir = mkdtempSync(join(tmpdir(), 'cip-worker-bundle-'));
@@ -21,8 +34,14 @@ describe('wrangler deploy --dry-run', () => {
       execFile(
         join(ROOT, 'node_modules/.bin/wrangler'),
         ['deploy', '--dry-run', '--outdir', outdir],
-        { cwd: ROOT, env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' }, timeout: 110_000, maxBuffer: 16 * 1024 * 1024 },
-        (error, stdout, stderr) => done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
+        {
+          cwd: ROOT,
+          env: { ...process.env, WRANGLER_SEND_METRICS: 'false', CI: 'true' },
+          timeout: 110_000,
+          maxBuffer: 16 * 1024 * 1024,
+        },
+        (error, stdout, stderr) =>
+          done({ code: error ? (typeof error.code === 'number' ? error.code : 1) : 0, stdout, stderr }),
       );
     });
     expect(result.code, `${result.stdout}\n${result.stderr}`).toBe(0);
@@ -102,7 +121,11 @@ describe('worker.fetch', () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const secret = 'too-short-secret-value';
     const env = { ...VALID_ENV, OAUTH_SIGNING_SECRET: secret, DATABASE_URL: 'mysql://root:hunter2@db/x' };
-    const res = await createWorker().fetch(new Request('https://cip.example.test/api/platform/v1/openapi.json'), env, fakeContext());
+    const res = await createWorker().fetch(
+      new Request('https://cip.example.test/api/platform/v1/openapi.json'),
+      env,
+      fakeContext(),
+    );
     expect(res.status).toBe(500);
     const text = await res.text();
     const logged = errors.mock.calls.map((args) => args.join(' ')).join('\n');
@@ -117,7 +140,11 @@ describe('worker.fetch', () => {
   it('refuses a non-production worker without QStash, naming it', async () => {
     const errors = vi.spyOn(console, 'error').mockImplementation(() => {});
     const { QSTASH_TOKEN: _t, QSTASH_CURRENT_SIGNING_KEY: _c, QSTASH_NEXT_SIGNING_KEY: _n, ...env } = VALID_ENV;
-    const res = await createWorker().fetch(new Request('https://cip.example.test/api/platform/v1/openapi.json'), env, fakeContext());
+    const res = await createWorker().fetch(
+      new Request('https://cip.example.test/api/platform/v1/openapi.json'),
+      env,
+      fakeContext(),
+    );
     expect(res.status).toBe(500);
     expect(errors.mock.calls.flat().join('\n')).toMatch(/QSTASH_TOKEN.*required in the worker/);
   });
@@ -139,7 +166,9 @@ describe('worker.fetch', () => {
     for (let i = 0; i < 2; i++) {
       const ctx = fakeContext();
       const res = await w.fetch(
-        new Request('https://cip.example.test/api/platform/v1/openapi.json', { headers: { 'cf-connecting-ip': '203.0.113.7' } }),
+        new Request('https://cip.example.test/api/platform/v1/openapi.json', {
+          headers: { 'cf-connecting-ip': '203.0.113.7' },
+        }),
         env,
         ctx,
       );
@@ -167,7 +196,9 @@ describe('worker.fetch', () => {
 
 describe('whenBodyEnds', () => {
   it('settles at once for a complete body, and only after an event stream has been read', async () => {
-    expect(await whenBodyEnds(new Response('{}', { headers: { 'content-type': 'application/json' } })).finished).toBeUndefined();
+    expect(
+      await whenBodyEnds(new Response('{}', { headers: { 'content-type': 'application/json' } })).finished,
+    ).toBeUndefined();
 
     const encoder = new TextEncoder();
     let push!: (chunk: string | null) => void;
@@ -176,7 +207,9 @@ describe('whenBodyEnds', () => {
         push = (chunk) => (chunk === null ? controller.close() : controller.enqueue(encoder.encode(chunk)));
       },
     });
-    const { response, finished } = whenBodyEnds(new Response(source, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
+    const { response, finished } = whenBodyEnds(
+      new Response(source, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+    );
     let ended = false;
     void finished.then(() => (ended = true));
     push('data: 1\n\n');

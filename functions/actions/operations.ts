@@ -31,7 +31,9 @@ const MessageSchema = z
     to: z.string(),
     subject: z.string(),
     body: z.string(),
-    provider: z.enum(['outbox', 'http']).openapi({ description: '`outbox`: kept here, not sent (no email API configured); `http`: sent by the email API.' }),
+    provider: z.enum(['outbox', 'http']).openapi({
+      description: '`outbox`: kept here, not sent (no email API configured); `http`: sent by the email API.',
+    }),
     provider_message_id: z.string().nullable(),
     run_id: z.uuid().nullable(),
     created_at: isoTimestamp(),
@@ -54,24 +56,41 @@ export const emailMember = defineOperation({
   mcp: { tool: 'actions', action: 'email_member' },
   body: z
     .object({
-      to: z.email().max(320).openapi({ description: 'A member\'s email.' }),
+      to: z.email().max(320).openapi({ description: "A member's email." }),
       subject: z.string().trim().min(1).max(300),
       body: z.string().trim().min(1).max(20_000),
     })
     .strict(),
-  output: z.object({ outcome: z.enum(['sent', 'proposed']), reason: z.string().nullable(), message: MessageSchema.nullable() }),
+  output: z.object({
+    outcome: z.enum(['sent', 'proposed']),
+    reason: z.string().nullable(),
+    message: MessageSchema.nullable(),
+  }),
   async handler(ctx, input) {
     const { db, mailer } = ctx.services;
     const [member] = await db
       .select({ id: users.id, email: users.email })
       .from(users)
-      .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.workspaceId, ctx.caller.workspaceId)))
+      .innerJoin(
+        memberships,
+        and(eq(memberships.userId, users.id), eq(memberships.workspaceId, ctx.caller.workspaceId)),
+      )
       .where(sql`lower(${users.email}) = lower(${input.to})`);
     if (!member) {
-      throw new ApiError('invalid_argument', 'Invalid request: to: not a member of this workspace', { fields: [{ field: 'to', problem: 'not a member of this workspace', code: 'unknown_member' }] });
+      throw new ApiError('invalid_argument', 'Invalid request: to: not a member of this workspace', {
+        fields: [{ field: 'to', problem: 'not a member of this workspace', code: 'unknown_member' }],
+      });
     }
     if (!allowedFor(ctx.run?.input, 'email_member')) {
-      if (ctx.run) await logOutput(db, { workspaceId: ctx.caller.workspaceId, runId: ctx.run.id, kind: 'action', target: 'email_member', outcome: 'proposed', reason: 'action_not_allowed' });
+      if (ctx.run)
+        await logOutput(db, {
+          workspaceId: ctx.caller.workspaceId,
+          runId: ctx.run.id,
+          kind: 'action',
+          target: 'email_member',
+          outcome: 'proposed',
+          reason: 'action_not_allowed',
+        });
       return { outcome: 'proposed' as const, reason: 'action_not_allowed', message: null };
     }
     const sent = await mailer.send({ to: member.email, subject: input.subject, text: input.body });
@@ -89,7 +108,15 @@ export const emailMember = defineOperation({
         providerMessageId: sent.id,
       })
       .returning();
-    if (ctx.run) await logOutput(db, { workspaceId: ctx.caller.workspaceId, runId: ctx.run.id, kind: 'action', target: 'email_member', outcome: 'sent', reason: null });
+    if (ctx.run)
+      await logOutput(db, {
+        workspaceId: ctx.caller.workspaceId,
+        runId: ctx.run.id,
+        kind: 'action',
+        target: 'email_member',
+        outcome: 'sent',
+        reason: null,
+      });
     return { outcome: 'sent' as const, reason: null, message: renderMessage(row!) };
   },
 });

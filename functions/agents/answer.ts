@@ -7,9 +7,9 @@ import { z } from '@hono/zod-openapi';
  */
 
 /** A search request (the body of POST /search/query) whose result a table or metric was read from. */
-export const BlockQuerySchema = z
-  .record(z.string(), z.unknown())
-  .openapi({ description: 'The `search.query` request the cells were read from; the grounding verifier re-runs it and compares.' });
+export const BlockQuerySchema = z.record(z.string(), z.unknown()).openapi({
+  description: 'The `search.query` request the cells were read from; the grounding verifier re-runs it and compares.',
+});
 
 export const QuoteSourceSchema = z
   .object({
@@ -25,7 +25,13 @@ export const QuoteSourceSchema = z
 
 const blockBodies = {
   text: z.object({ kind: z.literal('text'), markdown: z.string().min(1).max(20_000) }).strict(),
-  callout: z.object({ kind: z.literal('callout'), tone: z.enum(['info', 'warning', 'success']), markdown: z.string().min(1).max(4_000) }).strict(),
+  callout: z
+    .object({
+      kind: z.literal('callout'),
+      tone: z.enum(['info', 'warning', 'success']),
+      markdown: z.string().min(1).max(4_000),
+    })
+    .strict(),
   citation: z
     .object({
       kind: z.literal('citation'),
@@ -49,7 +55,10 @@ const blockBodies = {
     .object({
       kind: z.literal('table'),
       title: z.string().max(300).nullable(),
-      columns: z.array(z.object({ key: z.string().min(1).max(100), label: z.string().min(1).max(200) }).strict()).min(1).max(20),
+      columns: z
+        .array(z.object({ key: z.string().min(1).max(100), label: z.string().min(1).max(200) }).strict())
+        .min(1)
+        .max(20),
       data: z.array(z.record(z.string(), z.unknown())).max(200),
       query: BlockQuerySchema,
     })

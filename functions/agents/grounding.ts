@@ -74,17 +74,30 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
     switch (block.kind) {
       case 'quote': {
         report.quotes.checked++;
-        const source = block.source.turn_id ? turnTexts.get(block.source.turn_id) : emailBodies.get(block.source.interaction_id);
-        if (!source) return fail(report.quotes, `${block.source.turn_id ? `turn ${block.source.turn_id}` : `email ${block.source.interaction_id}`} is not in this workspace`);
-        if (source.interactionId !== block.source.interaction_id) return fail(report.quotes, `turn ${block.source.turn_id} belongs to another interaction`);
-        if (!squash(source.text).includes(squash(block.text))) return fail(report.quotes, `the quote is not verbatim in ${block.source.turn_id ? `turn ${block.source.turn_id}` : 'the email'}`);
+        const source = block.source.turn_id
+          ? turnTexts.get(block.source.turn_id)
+          : emailBodies.get(block.source.interaction_id);
+        if (!source)
+          return fail(
+            report.quotes,
+            `${block.source.turn_id ? `turn ${block.source.turn_id}` : `email ${block.source.interaction_id}`} is not in this workspace`,
+          );
+        if (source.interactionId !== block.source.interaction_id)
+          return fail(report.quotes, `turn ${block.source.turn_id} belongs to another interaction`);
+        if (!squash(source.text).includes(squash(block.text)))
+          return fail(
+            report.quotes,
+            `the quote is not verbatim in ${block.source.turn_id ? `turn ${block.source.turn_id}` : 'the email'}`,
+          );
         return pass(report.quotes);
       }
       case 'table': {
         report.tables.checked++;
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.tables, 'its query could not be re-run');
-        const missing = block.data.findIndex((row) => !rows.some((r) => block.columns.every((c) => sameCell(row[c.key], r[c.key]))));
+        const missing = block.data.findIndex(
+          (row) => !rows.some((r) => block.columns.every((c) => sameCell(row[c.key], r[c.key]))),
+        );
         if (missing >= 0) return fail(report.tables, `row ${missing + 1} is not in its query's result`);
         return pass(report.tables);
       }
@@ -92,18 +105,24 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
         report.metrics.checked++;
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.metrics, 'its query could not be re-run');
-        if (!sameCell(block.value, rows[0]?.[block.column])) return fail(report.metrics, `${block.column} is ${JSON.stringify(rows[0]?.[block.column] ?? null)}, not ${JSON.stringify(block.value)}`);
+        if (!sameCell(block.value, rows[0]?.[block.column]))
+          return fail(
+            report.metrics,
+            `${block.column} is ${JSON.stringify(rows[0]?.[block.column] ?? null)}, not ${JSON.stringify(block.value)}`,
+          );
         return pass(report.metrics);
       }
       case 'theme_finding': {
         report.themes.checked++;
         const theme = themeRows.get(block.theme_id);
         if (!theme) return fail(report.themes, `theme ${block.theme_id} is not in this workspace`);
-        if (theme.label !== block.label || theme.memberCount !== block.member_count) return fail(report.themes, `theme ${block.theme_id} is "${theme.label}" with ${theme.memberCount} members`);
+        if (theme.label !== block.label || theme.memberCount !== block.member_count)
+          return fail(report.themes, `theme ${block.theme_id} is "${theme.label}" with ${theme.memberCount} members`);
         return pass(report.themes);
       }
       case 'citation':
-        if (block.cite === 'utterance' && !utteranceIds.has(block.ref)) return fail(tally(), `utterance ${block.ref} is not in this workspace`);
+        if (block.cite === 'utterance' && !utteranceIds.has(block.ref))
+          return fail(tally(), `utterance ${block.ref} is not in this workspace`);
         verdicts.set(i, true);
         return;
       default:
@@ -117,7 +136,11 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
   const blocks: BlockDraft[] = [...kept];
   if (removed > 0) {
     // Built after the number check on purpose: this note's own counts describe the check, not the data.
-    blocks.push({ kind: 'callout', tone: 'warning', markdown: `${removed} block${removed === 1 ? '' : 's'} of this answer could not be verified against the data and ${removed === 1 ? 'was' : 'were'} removed.` });
+    blocks.push({
+      kind: 'callout',
+      tone: 'warning',
+      markdown: `${removed} block${removed === 1 ? '' : 's'} of this answer could not be verified against the data and ${removed === 1 ? 'was' : 'were'} removed.`,
+    });
   }
   return {
     text: draft.text,
@@ -150,12 +173,16 @@ async function readTurns(ctx: GroundingContext, blocks: readonly BlockDraft[]): 
 }
 
 async function readEmailBodies(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Source>> {
-  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'quote' && !b.source.turn_id ? [b.source.interaction_id] : [])))];
+  const ids = [
+    ...new Set(blocks.flatMap((b) => (b.kind === 'quote' && !b.source.turn_id ? [b.source.interaction_id] : []))),
+  ];
   if (ids.length === 0) return new Map();
   const rows = await ctx.db
     .select({ id: interactions.id, body: interactions.body })
     .from(interactions)
-    .where(and(eq(interactions.workspaceId, ctx.workspaceId), eq(interactions.kind, 'email'), inArray(interactions.id, ids)));
+    .where(
+      and(eq(interactions.workspaceId, ctx.workspaceId), eq(interactions.kind, 'email'), inArray(interactions.id, ids)),
+    );
   return new Map(rows.filter((r) => r.body).map((r) => [r.id, { text: r.body ?? '', interactionId: r.id }]));
 }
 
@@ -171,7 +198,11 @@ async function readThemes(ctx: GroundingContext, blocks: readonly BlockDraft[]) 
 
 async function readUtterances(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Set<string>> {
   const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'citation' && b.cite === 'utterance' && UUID.test(b.ref) ? [b.ref] : [])))];
+  const ids = [
+    ...new Set(
+      blocks.flatMap((b) => (b.kind === 'citation' && b.cite === 'utterance' && UUID.test(b.ref) ? [b.ref] : [])),
+    ),
+  ];
   if (ids.length === 0) return new Set();
   const rows = await ctx.db
     .select({ id: utterances.id })
@@ -181,7 +212,10 @@ async function readUtterances(ctx: GroundingContext, blocks: readonly BlockDraft
 }
 
 /** Each distinct table or metric query re-run once; a failed re-run has no entry. */
-async function rerunQueries(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Record<string, unknown>[]>> {
+async function rerunQueries(
+  ctx: GroundingContext,
+  blocks: readonly BlockDraft[],
+): Promise<Map<string, Record<string, unknown>[]>> {
   const queries = new Map<string, Record<string, unknown>>();
   for (const b of blocks) if (b.kind === 'table' || b.kind === 'metric') queries.set(canonicalJson(b.query), b.query);
   const results = new Map<string, Record<string, unknown>[]>();
@@ -232,7 +266,11 @@ export function numbersIn(value: unknown, into: Set<number>): void {
 }
 
 /** Every number in the prose (text and text/callout blocks) must be backed by the kept evidence. */
-function checkProseNumbers(text: string, kept: readonly BlockDraft[], extra: readonly number[]): { checked: number; unverified: string[] } {
+function checkProseNumbers(
+  text: string,
+  kept: readonly BlockDraft[],
+  extra: readonly number[],
+): { checked: number; unverified: string[] } {
   const backing = new Set<number>(extra);
   for (const b of kept) {
     if (b.kind === 'table') {

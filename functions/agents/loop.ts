@@ -67,8 +67,17 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
   turn.events.push({ type: 'turn.started', data: { turn: number } });
   const finishing = turn.state.finishing !== null;
   const tools = finishing ? toolbox.specs.filter((t) => t.name === FINAL_ANSWER) : toolbox.specs;
-  const { result: step } = await journaled(ctx.services.db, turn.journalEntry(`t${number}:step`, 'model.step', {}), async () =>
-    stepRecord(await ctx.services.model.step(agentStepTask, { messages: turn.state.messages, tools, toolChoice: finishing ? 'required' : 'auto' }, { signal: ctx.signal })),
+  const { result: step } = await journaled(
+    ctx.services.db,
+    turn.journalEntry(`t${number}:step`, 'model.step', {}),
+    async () =>
+      stepRecord(
+        await ctx.services.model.step(
+          agentStepTask,
+          { messages: turn.state.messages, tools, toolChoice: finishing ? 'required' : 'auto' },
+          { signal: ctx.signal },
+        ),
+      ),
   );
   turn.recordStep(step, number);
 
@@ -97,7 +106,11 @@ function routineMayWrite(input: AgentRunInput, op: Operation): boolean {
 }
 
 /** A StepResult as the journal stores it (plain JSON). */
-const stepRecord = (step: StepResult): Record<string, unknown> & StepResult => ({ content: step.content, tool_calls: step.tool_calls, usage: step.usage });
+const stepRecord = (step: StepResult): Record<string, unknown> & StepResult => ({
+  content: step.content,
+  tool_calls: step.tool_calls,
+  usage: step.usage,
+});
 
 /** The state of one turn as it is built up, and the stage result it ends in. */
 class TurnBuilder {
@@ -118,7 +131,11 @@ class TurnBuilder {
 
   recordStep(step: StepResult, number: number): void {
     this.state.turns_used = number;
-    this.state.messages.push({ role: 'assistant', content: step.content, ...(step.tool_calls.length > 0 ? { tool_calls: step.tool_calls } : {}) });
+    this.state.messages.push({
+      role: 'assistant',
+      content: step.content,
+      ...(step.tool_calls.length > 0 ? { tool_calls: step.tool_calls } : {}),
+    });
     if (step.content) this.state.draft_text = step.content;
     if (step.usage) {
       this.state.usage = {
@@ -129,7 +146,12 @@ class TurnBuilder {
   }
 
   #toolMessage(call: ToolCall, result: ToolResult): void {
-    this.state.messages.push({ role: 'tool', tool_call_id: call.id, name: call.name, content: toolResultContent(result) });
+    this.state.messages.push({
+      role: 'tool',
+      tool_call_id: call.id,
+      name: call.name,
+      content: toolResultContent(result),
+    });
   }
 
   skipRest(calls: readonly ToolCall[], why: string): void {
@@ -141,7 +163,16 @@ class TurnBuilder {
     if (call.name === FINAL_ANSWER) {
       const parsed = AnswerDraftSchema.safeParse(call.arguments);
       if (!parsed.success) {
-        this.#toolMessage(call, { ok: false, error: { code: 'invalid_argument', message: `final_answer arguments do not match its schema: ${parsed.error.issues.slice(0, 3).map((i) => `${i.path.join('.')}: ${i.message}`).join('; ')}` } });
+        this.#toolMessage(call, {
+          ok: false,
+          error: {
+            code: 'invalid_argument',
+            message: `final_answer arguments do not match its schema: ${parsed.error.issues
+              .slice(0, 3)
+              .map((i) => `${i.path.join('.')}: ${i.message}`)
+              .join('; ')}`,
+          },
+        });
         return null;
       }
       return this.finish(parsed.data, call);
@@ -151,16 +182,32 @@ class TurnBuilder {
     const op = toolbox.operations.get(call.name);
     const label = toolLabel(op ?? null, call.name, call.arguments);
     if (!op) {
-      this.#toolMessage(call, { ok: false, error: { code: 'invalid_argument', message: `No tool named ${call.name} is offered to this run.` } });
+      this.#toolMessage(call, {
+        ok: false,
+        error: { code: 'invalid_argument', message: `No tool named ${call.name} is offered to this run.` },
+      });
       return null;
     }
     if (op.method !== 'get' && !op.readOnly && !routineMayWrite(this.ctx.input, op)) {
       // A write: with a person to ask, ask; without one (on_question auto, research, routine fires) it becomes a proposal.
       if (this.ctx.input.pauses.approval) {
-        return this.pause({ kind: 'approval', call_id: call.id, tool: call.name, operation: op.id, arguments: call.arguments, label });
+        return this.pause({
+          kind: 'approval',
+          call_id: call.id,
+          tool: call.name,
+          operation: op.id,
+          arguments: call.arguments,
+          label,
+        });
       }
       this.state.proposals.push({ tool: call.name, operation: op.id, arguments: call.arguments });
-      this.#toolMessage(call, { ok: false, error: { code: 'proposal', message: `Not done: ${op.id} changes the workspace and this run cannot ask for approval, so it is recorded as a proposal for a person to make.` } });
+      this.#toolMessage(call, {
+        ok: false,
+        error: {
+          code: 'proposal',
+          message: `Not done: ${op.id} changes the workspace and this run cannot ask for approval, so it is recorded as a proposal for a person to make.`,
+        },
+      });
       return null;
     }
     await this.#execute(call, op, label, `t${number}:${call.id}`);
@@ -170,25 +217,56 @@ class TurnBuilder {
   async #execute(call: ToolCall, op: Operation, label: string, key: string): Promise<void> {
     this.events.push({ type: 'tool.started', data: { tool: call.name, label } });
     const startedAt = performance.now();
-    const { result, replayed } = await journaled(this.ctx.services.db, this.journalEntry(key, call.name, call.arguments), async () => (await this.invocation.invoke(op.id, call.arguments)) as InvocationResult & Record<string, unknown>);
+    const { result, replayed } = await journaled(
+      this.ctx.services.db,
+      this.journalEntry(key, call.name, call.arguments),
+      async () => (await this.invocation.invoke(op.id, call.arguments)) as InvocationResult & Record<string, unknown>,
+    );
     // ms: how long the call took this time (a replay from the journal takes next to nothing).
     const ms = Math.round(performance.now() - startedAt);
-    this.events.push({ type: 'tool.completed', data: { tool: call.name, label, ok: result.ok, summary: toolSummary(result), ms, ...(replayed ? { replayed: true } : {}) } });
+    this.events.push({
+      type: 'tool.completed',
+      data: {
+        tool: call.name,
+        label,
+        ok: result.ok,
+        summary: toolSummary(result),
+        ms,
+        ...(replayed ? { replayed: true } : {}),
+      },
+    });
     this.#toolMessage(call, result);
   }
 
   #askUser(call: ToolCall, toolbox: Toolbox): TurnResult | null {
     const parsed = AskUserArgsSchema.safeParse(call.arguments);
     if (!toolbox.specs.some((t) => t.name === ASK_USER)) {
-      this.#toolMessage(call, { ok: false, error: { code: 'not_available', message: 'This run cannot pause to ask: pick the most likely reading and say which one you chose.' } });
+      this.#toolMessage(call, {
+        ok: false,
+        error: {
+          code: 'not_available',
+          message: 'This run cannot pause to ask: pick the most likely reading and say which one you chose.',
+        },
+      });
       return null;
     }
     if (!parsed.success) {
-      this.#toolMessage(call, { ok: false, error: { code: 'invalid_argument', message: 'ask_user needs {question, options?[{id, label}]}.' } });
+      this.#toolMessage(call, {
+        ok: false,
+        error: { code: 'invalid_argument', message: 'ask_user needs {question, options?[{id, label}]}.' },
+      });
       return null;
     }
-    this.events.push({ type: 'tool.started', data: { tool: ASK_USER, label: toolLabel(null, ASK_USER, call.arguments) } });
-    return this.pause({ kind: 'question', call_id: call.id, question: parsed.data.question, options: parsed.data.options ?? [] });
+    this.events.push({
+      type: 'tool.started',
+      data: { tool: ASK_USER, label: toolLabel(null, ASK_USER, call.arguments) },
+    });
+    return this.pause({
+      kind: 'question',
+      call_id: call.id,
+      question: parsed.data.question,
+      options: parsed.data.options ?? [],
+    });
   }
 
   async #delegate(call: ToolCall, toolbox: Toolbox): Promise<TurnResult | null> {
@@ -202,7 +280,9 @@ class TurnBuilder {
     const roster = this.ctx.input.delegate_roster;
     let target;
     try {
-      target = toResolvedAgent((await getAgentOrThrow(this.ctx.services.db, this.ctx.run.workspaceId, parsed.data.agent)).view);
+      target = toResolvedAgent(
+        (await getAgentOrThrow(this.ctx.services.db, this.ctx.run.workspaceId, parsed.data.agent)).view,
+      );
     } catch {
       return refuse('not_found', `No agent "${parsed.data.agent}" in this workspace's roster.`);
     }
@@ -235,7 +315,10 @@ class TurnBuilder {
         state: initialAgentState(input, [], scope.now),
       });
     });
-    this.events.push({ type: 'tool.started', data: { tool: DELEGATE, label: toolLabel(null, DELEGATE, call.arguments), child_run_id: childId } });
+    this.events.push({
+      type: 'tool.started',
+      data: { tool: DELEGATE, label: toolLabel(null, DELEGATE, call.arguments), child_run_id: childId },
+    });
     this.state.pending = { kind: 'child', call_id: call.id, child_run_id: childId, agent: target.slug };
     return this.waitForChild();
   }
@@ -243,14 +326,42 @@ class TurnBuilder {
   /** The child's outcome as the delegate call's result; false while it is still working. */
   async collectChild(pending: Extract<Pending, { kind: 'child' }>): Promise<boolean> {
     const child = await loadRun(this.ctx.services.db, pending.child_run_id);
-    if (child && (child.status === 'queued' || child.status === 'running' || child.status === 'awaiting_input')) return false;
+    if (child && (child.status === 'queued' || child.status === 'running' || child.status === 'awaiting_input'))
+      return false;
     const answer = (child?.state as { answer?: Answer | null } | undefined)?.answer ?? null;
     const call: ToolCall = { id: pending.call_id, name: DELEGATE, arguments: {} };
     const result: ToolResult =
       child?.status === 'complete' && answer
-        ? { ok: true, output: { agent: pending.agent, status: 'complete', child_run_id: pending.child_run_id, answer: { text: answer.text, content_blocks: answer.content_blocks, follow_ups: answer.follow_ups, partial: answer.partial } } }
-        : { ok: false, error: { code: 'delegate_failed', message: `${pending.agent} ended ${child?.status ?? 'missing'}${child?.error ? `: ${child.error.message}` : ''}.` } };
-    this.events.push({ type: 'tool.completed', data: { tool: DELEGATE, label: `Handing a task to ${pending.agent}`, ok: result.ok, summary: result.ok ? 'answered' : toolSummary(result) } });
+        ? {
+            ok: true,
+            output: {
+              agent: pending.agent,
+              status: 'complete',
+              child_run_id: pending.child_run_id,
+              answer: {
+                text: answer.text,
+                content_blocks: answer.content_blocks,
+                follow_ups: answer.follow_ups,
+                partial: answer.partial,
+              },
+            },
+          }
+        : {
+            ok: false,
+            error: {
+              code: 'delegate_failed',
+              message: `${pending.agent} ended ${child?.status ?? 'missing'}${child?.error ? `: ${child.error.message}` : ''}.`,
+            },
+          };
+    this.events.push({
+      type: 'tool.completed',
+      data: {
+        tool: DELEGATE,
+        label: `Handing a task to ${pending.agent}`,
+        ok: result.ok,
+        summary: result.ok ? 'answered' : toolSummary(result),
+      },
+    });
     this.#toolMessage(call, result);
     this.state.pending = null;
     return true;
@@ -269,9 +380,21 @@ class TurnBuilder {
         const optionId = typeof reply.option_id === 'string' ? reply.option_id : null;
         const chosen = pending.options.find((o) => o.id === optionId);
         const answer = typeof reply.response === 'string' ? reply.response : (chosen?.label ?? '');
-        this.#toolMessage({ id: pending.call_id, name: ASK_USER, arguments: {} }, { ok: true, output: { answer, option_id: optionId } });
-        this.state.answered_questions.push({ question: pending.question, options: pending.options, answer, option_id: optionId, answered_at: this.ctx.services.clock.now().toISOString() });
-        this.events.push({ type: 'tool.completed', data: { tool: ASK_USER, label: 'Asking you a question', ok: true, summary: 'answered' } });
+        this.#toolMessage(
+          { id: pending.call_id, name: ASK_USER, arguments: {} },
+          { ok: true, output: { answer, option_id: optionId } },
+        );
+        this.state.answered_questions.push({
+          question: pending.question,
+          options: pending.options,
+          answer,
+          option_id: optionId,
+          answered_at: this.ctx.services.clock.now().toISOString(),
+        });
+        this.events.push({
+          type: 'tool.completed',
+          data: { tool: ASK_USER, label: 'Asking you a question', ok: true, summary: 'answered' },
+        });
         return null;
       }
       case 'approval': {
@@ -279,9 +402,16 @@ class TurnBuilder {
         if (reply.approved === true) {
           const op = this.ctx.services.registry.get(pending.operation);
           if (op) await this.#execute(call, op, pending.label, `approved:${pending.call_id}`);
-          else this.#toolMessage(call, { ok: false, error: { code: 'not_found', message: `${pending.operation} no longer exists.` } });
+          else
+            this.#toolMessage(call, {
+              ok: false,
+              error: { code: 'not_found', message: `${pending.operation} no longer exists.` },
+            });
         } else {
-          this.#toolMessage(call, { ok: false, error: { code: 'not_approved', message: `The user declined: ${String(reply.feedback ?? '')}` } });
+          this.#toolMessage(call, {
+            ok: false,
+            error: { code: 'not_approved', message: `The user declined: ${String(reply.feedback ?? '')}` },
+          });
         }
         return null;
       }
@@ -310,7 +440,10 @@ class TurnBuilder {
   async finish(draft: AnswerDraft | null, call: ToolCall | null): Promise<TurnResult> {
     const fallbackText = draft?.text || this.state.draft_text;
     if (!draft && !fallbackText) {
-      return { ...this.#base(), fail: { code: 'no_answer', message: 'The run used its budget without writing an answer.' } };
+      return {
+        ...this.#base(),
+        fail: { code: 'no_answer', message: 'The run used its budget without writing an answer.' },
+      };
     }
     const chosen: AnswerDraft = draft ?? { text: fallbackText ?? '', content_blocks: [], follow_ups: [] };
     if (!chosen.text.trim()) {
@@ -330,7 +463,8 @@ class TurnBuilder {
       });
     }
     // A person choosing "finish" at a continue_or_finish pause ends a run whose turn budget was spent.
-    const partialReason = this.state.finishing === 'usage_limit' ? 'usage_limit' : this.state.finishing ? 'turn_limit' : null;
+    const partialReason =
+      this.state.finishing === 'usage_limit' ? 'usage_limit' : this.state.finishing ? 'turn_limit' : null;
     const answer: Answer = {
       text: verified.text,
       content_blocks: blocks.map((block, i) => ({ ...block, id: `b${i + 1}` }) as Answer['content_blocks'][number]),
@@ -351,7 +485,13 @@ class TurnBuilder {
     return {
       state: this.state,
       events: this.events,
-      ...(effects.length > 0 ? { effects: async (scope: Parameters<NonNullable<TurnResult['effects']>>[0]) => { for (const effect of effects) await effect(scope); } } : {}),
+      ...(effects.length > 0
+        ? {
+            effects: async (scope: Parameters<NonNullable<TurnResult['effects']>>[0]) => {
+              for (const effect of effects) await effect(scope);
+            },
+          }
+        : {}),
     };
   }
 }

@@ -15,7 +15,14 @@ import {
   workspaceView,
 } from './repository.js';
 import { AGENT_KINDS } from './run-state.js';
-import { AgentRefParams, AgentSchema, AgentSummarySchema, CreateAgentBody, UpdateAgentBody, type AgentView } from './schemas.js';
+import {
+  AgentRefParams,
+  AgentSchema,
+  AgentSummarySchema,
+  CreateAgentBody,
+  UpdateAgentBody,
+  type AgentView,
+} from './schemas.js';
 
 const common = { tags: ['Agents'], stability: 'stable' as const, visibility: 'public' as const };
 const read = { ...common, scopes: ['agents:read'] as const, minRole: 'viewer' as const };
@@ -28,7 +35,7 @@ export const listAgentsOperation = defineOperation({
   id: 'agents.list',
   method: 'get',
   path: '/agents',
-  summary: 'The agent roster: library agents first, then the workspace\'s own',
+  summary: "The agent roster: library agents first, then the workspace's own",
   description: 'No paging; prompts are left out of the list (read one agent for its prompt).',
   mcp: { tool: 'agents', action: 'list_agents', resource: 'agent://list' },
   output: z.object({ agents: z.array(AgentSummarySchema) }),
@@ -57,11 +64,19 @@ function checkBlocklist(ctx: OperationContext, blocklist: readonly string[] | un
   const problems = blocklist
     .map((id, i) => ({ id, i }))
     .filter(({ id }) => !ctx.services.registry.get(id))
-    .map(({ id, i }) => ({ field: `tool_blocklist.${i}`, problem: `unknown operation id "${id}"`, code: 'unknown_operation' }));
+    .map(({ id, i }) => ({
+      field: `tool_blocklist.${i}`,
+      problem: `unknown operation id "${id}"`,
+      code: 'unknown_operation',
+    }));
   if (problems.length > 0) {
-    throw new ApiError('invalid_argument', `Invalid request: tool_blocklist: unknown operation id "${blocklist[Number(problems[0]!.field.split('.')[1])]}" (operation ids are the operationId values of openapi.json)`, {
-      fields: problems,
-    });
+    throw new ApiError(
+      'invalid_argument',
+      `Invalid request: tool_blocklist: unknown operation id "${blocklist[Number(problems[0]!.field.split('.')[1])]}" (operation ids are the operationId values of openapi.json)`,
+      {
+        fields: problems,
+      },
+    );
   }
   return [...new Set(blocklist)];
 }
@@ -75,7 +90,7 @@ export const createAgentOperation = defineOperation({
   path: '/agents',
   summary: 'Create a workspace agent',
   description:
-    'Without `slug`, one is derived from the name and made unique with -2, -3, ...; a supplied slug that is taken, or that is a library agent\'s, is 409 slug_conflict. ' +
+    "Without `slug`, one is derived from the name and made unique with -2, -3, ...; a supplied slug that is taken, or that is a library agent's, is 409 slug_conflict. " +
     '`tool_blocklist` entries are operation ids checked against the live registry. Send `Idempotency-Key` to make a retry safe.',
   mcp: { tool: 'agents', action: 'create_agent' },
   body: CreateAgentBody,
@@ -101,7 +116,12 @@ export const createAgentOperation = defineOperation({
 /** A library agent refuses edits and deletes (409 locked); a workspace agent is returned with its row. */
 async function editable(ctx: OperationContext, ref: string) {
   const found = await getAgentOrThrow(ctx.services.db, ctx.caller.workspaceId, ref);
-  if (!found.row) throw new ApiError('locked', `${found.view.slug} is a library agent: it cannot be edited or deleted. Create your own agent instead.`, { agent: found.view.slug });
+  if (!found.row)
+    throw new ApiError(
+      'locked',
+      `${found.view.slug} is a library agent: it cannot be edited or deleted. Create your own agent instead.`,
+      { agent: found.view.slug },
+    );
   return found.row;
 }
 
@@ -146,7 +166,8 @@ export const deleteAgentOperation = defineOperation({
   output: z.object({ success: z.literal(true), deleted: z.literal(true), id: z.uuid(), slug: z.string() }),
   async handler(ctx, input) {
     const row = await editable(ctx, input.id);
-    if (!(await deleteAgent(ctx.services.db, ctx.caller.workspaceId, row.id))) throw new ApiError('not_found', 'No such agent in this workspace.', { agent: input.id });
+    if (!(await deleteAgent(ctx.services.db, ctx.caller.workspaceId, row.id)))
+      throw new ApiError('not_found', 'No such agent in this workspace.', { agent: input.id });
     return { success: true as const, deleted: true as const, id: row.id, slug: row.slug };
   },
 });
@@ -159,7 +180,11 @@ export const deleteAgentOperation = defineOperation({
  */
 function mayControl(ctx: OperationContext, row: RunRow): void {
   if (roleAtLeast(ctx.caller.role, 'editor') || row.createdBy === ctx.caller.userId) return;
-  throw new ApiError('insufficient_role', 'Only the member who started this run, or an editor or admin, may answer or cancel it.', { required_role: 'editor', role: ctx.caller.role });
+  throw new ApiError(
+    'insufficient_role',
+    'Only the member who started this run, or an editor or admin, may answer or cancel it.',
+    { required_role: 'editor', role: ctx.caller.role },
+  );
 }
 
 const control = {
@@ -177,7 +202,7 @@ const ResumedSchema = z.object({
   conversation_id: z.uuid().openapi({ description: 'The chat id.' }),
   status: z.literal('queued'),
   message: z.string(),
-  job_id: z.uuid().openapi({ description: 'The run id (the same as session_id): read it at the run\'s read_url.' }),
+  job_id: z.uuid().openapi({ description: "The run id (the same as session_id): read it at the run's read_url." }),
 });
 
 export const resumeRun = defineRunResume({
@@ -186,11 +211,15 @@ export const resumeRun = defineRunResume({
   path: '/agents/{session_id}/resume',
   summary: 'Answer a paused run (question, approval, or continue-or-finish); it is queued again',
   description:
-    'Body `{input: <reply>}`, the reply matching the run\'s `pending_input_schema`: `question` → `{response}` or `{option_id}` (`other` with `response`); ' +
+    "Body `{input: <reply>}`, the reply matching the run's `pending_input_schema`: `question` → `{response}` or `{option_id}` (`other` with `response`); " +
     '`approval` → `{approved: true}` or `{approved: false, feedback}`; `continue_or_finish` → `{action: "continue", additional_turns}` or `{action: "finish"}`. ' +
     'A reply outside the schema is 400 invalid_input with `details.validation_error` (the run is unchanged); a run not paused is 409 invalid_state with `details.current_status`.',
   mcp: { tool: 'agents', action: 'respond' },
-  body: z.object({ input: z.record(z.string(), z.unknown()).openapi({ description: 'The reply (see pending_input_schema).' }) }).strict(),
+  body: z
+    .object({
+      input: z.record(z.string(), z.unknown()).openapi({ description: 'The reply (see pending_input_schema).' }),
+    })
+    .strict(),
   reply: (input) => input.input,
   output: ResumedSchema,
   render: async (_ctx, row) => ({
@@ -207,10 +236,17 @@ export const cancelRun = defineRunCancel({
   id: 'agents.cancel',
   path: '/agents/{session_id}/cancel',
   summary: 'Cancel a run (and the runs it delegated to); the turn stays in the chat',
-  description: 'Any non-terminal run becomes `canceled` at once; its worker stops at its next checkpoint. An ended run is 409 cannot_cancel with `details.current_status`. `reason` is kept in the run.canceled event only.',
+  description:
+    'Any non-terminal run becomes `canceled` at once; its worker stops at its next checkpoint. An ended run is 409 cannot_cancel with `details.current_status`. `reason` is kept in the run.canceled event only.',
   mcp: { tool: 'agents', action: 'cancel_chat' },
-  whenEnded: (status) => new ApiError('cannot_cancel', `The run has already ended (${status}).`, { current_status: status }),
-  output: z.object({ session_id: z.uuid(), conversation_id: z.uuid(), status: z.literal('canceled'), canceled_at: isoTimestamp() }),
+  whenEnded: (status) =>
+    new ApiError('cannot_cancel', `The run has already ended (${status}).`, { current_status: status }),
+  output: z.object({
+    session_id: z.uuid(),
+    conversation_id: z.uuid(),
+    status: z.literal('canceled'),
+    canceled_at: isoTimestamp(),
+  }),
   render: async (_ctx, row) => ({
     session_id: row.id,
     conversation_id: String(row.input.chat_id),
@@ -219,4 +255,12 @@ export const cancelRun = defineRunCancel({
   }),
 });
 
-export const agentOperations = [listAgentsOperation, getAgentOperation, createAgentOperation, updateAgentOperation, deleteAgentOperation, resumeRun, cancelRun];
+export const agentOperations = [
+  listAgentsOperation,
+  getAgentOperation,
+  createAgentOperation,
+  updateAgentOperation,
+  deleteAgentOperation,
+  resumeRun,
+  cancelRun,
+];

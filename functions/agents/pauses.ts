@@ -22,10 +22,18 @@ export function questionReplySchema(optionIds: readonly string[]) {
     .strict()
     .superRefine((reply, ctx) => {
       if (reply.option_id === undefined && reply.response === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['response'], message: 'send response (your answer) or option_id (one of the offered choices)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['response'],
+          message: 'send response (your answer) or option_id (one of the offered choices)',
+        });
       }
       if (reply.option_id === WRITE_IN_OPTION.id && reply.response === undefined) {
-        ctx.addIssue({ code: 'custom', path: ['response'], message: 'option_id "other" needs response: the answer in your words' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['response'],
+          message: 'option_id "other" needs response: the answer in your words',
+        });
       }
     });
 }
@@ -41,7 +49,9 @@ export const MAX_ADDITIONAL_TURNS = 75;
 
 /** `continue_or_finish`: `{action: "continue", additional_turns}` or `{action: "finish"}`. */
 export const ContinueOrFinishReplySchema = z.discriminatedUnion('action', [
-  z.object({ action: z.literal('continue'), additional_turns: z.number().int().min(1).max(MAX_ADDITIONAL_TURNS) }).strict(),
+  z
+    .object({ action: z.literal('continue'), additional_turns: z.number().int().min(1).max(MAX_ADDITIONAL_TURNS) })
+    .strict(),
   z.object({ action: z.literal('finish') }).strict(),
 ]);
 
@@ -59,19 +69,41 @@ function replySchema(pending: PausePending): z.ZodType {
 }
 
 /** The pending input a paused run shows (`pending_input_type`, `_schema`, `_context`). */
-export function pendingInputFor(pending: PausePending, progress: { turns_used: number; turn_budget: number }): PendingInput {
-  const { $schema: _drop, ...schema } = z.toJSONSchema(replySchema(pending), { io: 'input' }) as Record<string, unknown>;
+export function pendingInputFor(
+  pending: PausePending,
+  progress: { turns_used: number; turn_budget: number },
+): PendingInput {
+  const { $schema: _drop, ...schema } = z.toJSONSchema(replySchema(pending), { io: 'input' }) as Record<
+    string,
+    unknown
+  >;
   switch (pending.kind) {
     case 'question':
       return {
         type: 'question',
         schema,
-        context: { question: pending.question, options: pending.options.length > 0 ? [...pending.options, WRITE_IN_OPTION] : [] },
+        context: {
+          question: pending.question,
+          options: pending.options.length > 0 ? [...pending.options, WRITE_IN_OPTION] : [],
+        },
       };
     case 'approval':
-      return { type: 'approval', schema, context: { tool: pending.tool, operation: pending.operation, arguments: pending.arguments, label: pending.label } };
+      return {
+        type: 'approval',
+        schema,
+        context: {
+          tool: pending.tool,
+          operation: pending.operation,
+          arguments: pending.arguments,
+          label: pending.label,
+        },
+      };
     case 'continue_or_finish':
-      return { type: 'continue_or_finish', schema, context: { turns_used: progress.turns_used, turn_budget: progress.turn_budget } };
+      return {
+        type: 'continue_or_finish',
+        schema,
+        context: { turns_used: progress.turns_used, turn_budget: progress.turn_budget },
+      };
   }
 }
 

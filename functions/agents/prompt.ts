@@ -24,7 +24,7 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
     ...(input.routine
       ? [
           `Routine: ${input.routine.id}`,
-          'You are running on a schedule with no one to ask. Commit your findings as a document with outputs_write_doc (its digits must come from your queries\' cells to publish), then call final_answer.',
+          "You are running on a schedule with no one to ask. Commit your findings as a document with outputs_write_doc (its digits must come from your queries' cells to publish), then call final_answer.",
         ]
       : []),
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
@@ -34,9 +34,17 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
 }
 
 /** A new run's state: the system message, the thread so far, and the user's words for this turn. */
-export function initialAgentState(input: AgentRunInput, history: readonly ThreadTurn[], now: Date): Partial<AgentRunState> & { messages: AgentMessage[] } {
+export function initialAgentState(
+  input: AgentRunInput,
+  history: readonly ThreadTurn[],
+  now: Date,
+): Partial<AgentRunState> & { messages: AgentMessage[] } {
   return {
-    messages: [{ role: 'system', content: systemPrompt(input, now) }, ...history.map((t) => ({ role: t.role, content: t.content }) as AgentMessage), { role: 'user', content: input.message }],
+    messages: [
+      { role: 'system', content: systemPrompt(input, now) },
+      ...history.map((t) => ({ role: t.role, content: t.content }) as AgentMessage),
+      { role: 'user', content: input.message },
+    ],
     turns_used: 0,
     turn_budget: TURN_BUDGET[input.depth],
   };

@@ -52,23 +52,40 @@ export function workspaceView(row: AgentRow): AgentView {
 
 /** The roster: library agents first (in code order), then the workspace's, oldest first. */
 export async function listAgents(db: Queryable, workspaceId: string): Promise<AgentView[]> {
-  const own = await db.select().from(agents).where(eq(agents.workspaceId, workspaceId)).orderBy(asc(agents.createdAt), asc(agents.id));
+  const own = await db
+    .select()
+    .from(agents)
+    .where(eq(agents.workspaceId, workspaceId))
+    .orderBy(asc(agents.createdAt), asc(agents.id));
   return [...LIBRARY_AGENTS.map(libraryView), ...own.map(workspaceView)];
 }
 
 /** An agent by uuid or slug, library first; another workspace's agent is not found. */
-export async function findAgent(db: Queryable, workspaceId: string, ref: string): Promise<{ view: AgentView; row: AgentRow | null } | null> {
+export async function findAgent(
+  db: Queryable,
+  workspaceId: string,
+  ref: string,
+): Promise<{ view: AgentView; row: AgentRow | null } | null> {
   const library = findLibraryAgent(ref);
   if (library) return { view: libraryView(library), row: null };
   const byId = UUID.test(ref);
   const [row] = await db
     .select()
     .from(agents)
-    .where(and(eq(agents.workspaceId, workspaceId), byId ? or(eq(agents.id, ref), eq(agents.slug, ref.toLowerCase())) : eq(agents.slug, ref)));
+    .where(
+      and(
+        eq(agents.workspaceId, workspaceId),
+        byId ? or(eq(agents.id, ref), eq(agents.slug, ref.toLowerCase())) : eq(agents.slug, ref),
+      ),
+    );
   return row ? { view: workspaceView(row), row } : null;
 }
 
-export async function getAgentOrThrow(db: Queryable, workspaceId: string, ref: string): Promise<{ view: AgentView; row: AgentRow | null }> {
+export async function getAgentOrThrow(
+  db: Queryable,
+  workspaceId: string,
+  ref: string,
+): Promise<{ view: AgentView; row: AgentRow | null }> {
   const found = await findAgent(db, workspaceId, ref);
   if (!found) throw new ApiError('not_found', `No agent "${ref}" in this workspace.`, { agent: ref });
   return found;
@@ -108,7 +125,13 @@ export interface NewAgent {
  * Insert with a supplied slug: taken in this workspace or shadowing a library agent is 409
  * slug_conflict (the unique index decides a race, never a read-then-write).
  */
-export async function insertAgentWithSlug(db: Queryable, workspaceId: string, slug: string, agent: NewAgent, now: Date): Promise<AgentRow> {
+export async function insertAgentWithSlug(
+  db: Queryable,
+  workspaceId: string,
+  slug: string,
+  agent: NewAgent,
+  now: Date,
+): Promise<AgentRow> {
   if (findLibraryAgent(slug)) throw slugConflict(slug, 'it is the slug of a library agent');
   const row = await tryInsert(db, workspaceId, slug, agent, now);
   if (!row) throw slugConflict(slug, 'another agent of this workspace has it');
@@ -116,14 +139,24 @@ export async function insertAgentWithSlug(db: Queryable, workspaceId: string, sl
 }
 
 /** Insert with a slug derived from the name, made unique with -2, -3, ... (library slugs count as taken). */
-export async function insertAgentDerivingSlug(db: Queryable, workspaceId: string, agent: NewAgent, now: Date): Promise<AgentRow> {
+export async function insertAgentDerivingSlug(
+  db: Queryable,
+  workspaceId: string,
+  agent: NewAgent,
+  now: Date,
+): Promise<AgentRow> {
   const base = slugFromName(agent.name);
   const taken = new Set(
     (
       await db
         .select({ slug: agents.slug })
         .from(agents)
-        .where(and(eq(agents.workspaceId, workspaceId), sql`(${agents.slug} = ${base} or ${agents.slug} like ${`${base}-%`})`))
+        .where(
+          and(
+            eq(agents.workspaceId, workspaceId),
+            sql`(${agents.slug} = ${base} or ${agents.slug} like ${`${base}-%`})`,
+          ),
+        )
     ).map((r) => r.slug),
   );
   for (const library of LIBRARY_AGENTS) taken.add(library.slug);
@@ -137,7 +170,13 @@ export async function insertAgentDerivingSlug(db: Queryable, workspaceId: string
   throw new ApiError('conflict', `Could not find a free slug for "${agent.name}".`);
 }
 
-async function tryInsert(db: Queryable, workspaceId: string, slug: string, agent: NewAgent, now: Date): Promise<AgentRow | null> {
+async function tryInsert(
+  db: Queryable,
+  workspaceId: string,
+  slug: string,
+  agent: NewAgent,
+  now: Date,
+): Promise<AgentRow | null> {
   const [row] = await db
     .insert(agents)
     .values({
@@ -157,7 +196,10 @@ async function tryInsert(db: Queryable, workspaceId: string, slug: string, agent
   return row ?? null;
 }
 
-const slugConflict = (slug: string, why: string) => new ApiError('slug_conflict', `The slug "${slug}" is taken: ${why}. Choose another or omit it to derive one.`, { slug });
+const slugConflict = (slug: string, why: string) =>
+  new ApiError('slug_conflict', `The slug "${slug}" is taken: ${why}. Choose another or omit it to derive one.`, {
+    slug,
+  });
 
 export async function updateAgent(
   db: Queryable,
@@ -176,6 +218,9 @@ export async function updateAgent(
 }
 
 export async function deleteAgent(db: Queryable, workspaceId: string, id: string): Promise<boolean> {
-  const deleted = await db.delete(agents).where(and(eq(agents.workspaceId, workspaceId), eq(agents.id, id))).returning({ id: agents.id });
+  const deleted = await db
+    .delete(agents)
+    .where(and(eq(agents.workspaceId, workspaceId), eq(agents.id, id)))
+    .returning({ id: agents.id });
   return deleted.length > 0;
 }

@@ -37,7 +37,11 @@ const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z
 export const AgentMessageSchema: z.ZodType<AgentMessage> = z.union([
   z.object({ role: z.literal('system'), content: z.string() }),
   z.object({ role: z.literal('user'), content: z.string() }),
-  z.object({ role: z.literal('assistant'), content: z.string().nullable(), tool_calls: z.array(ToolCallSchema).optional() }),
+  z.object({
+    role: z.literal('assistant'),
+    content: z.string().nullable(),
+    tool_calls: z.array(ToolCallSchema).optional(),
+  }),
   z.object({ role: z.literal('tool'), tool_call_id: z.string(), name: z.string(), content: z.string() }),
 ]);
 
@@ -74,7 +78,10 @@ export const AgentRunInputSchema = z.object({
    * no one to ask, so it may write documents (through the gate) and take the actions it allows;
    * every other write becomes a proposal.
    */
-  routine: z.object({ id: z.uuid(), write_outputs: z.boolean(), actions_allowed: z.array(z.string()).nullable() }).nullable().default(null),
+  routine: z
+    .object({ id: z.uuid(), write_outputs: z.boolean(), actions_allowed: z.array(z.string()).nullable() })
+    .nullable()
+    .default(null),
 });
 export type AgentRunInput = z.infer<typeof AgentRunInputSchema>;
 
@@ -86,7 +93,14 @@ export const PendingSchema = z.discriminatedUnion('kind', [
     question: z.string(),
     options: z.array(z.object({ id: z.string(), label: z.string() })),
   }),
-  z.object({ kind: z.literal('approval'), call_id: z.string(), tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()), label: z.string() }),
+  z.object({
+    kind: z.literal('approval'),
+    call_id: z.string(),
+    tool: z.string(),
+    operation: z.string(),
+    arguments: z.record(z.string(), z.unknown()),
+    label: z.string(),
+  }),
   z.object({ kind: z.literal('continue_or_finish') }),
   z.object({ kind: z.literal('child'), call_id: z.string(), child_run_id: z.uuid(), agent: z.string() }),
 ]);
@@ -95,7 +109,10 @@ export type Pending = z.infer<typeof PendingSchema>;
 /** A reply to a pause, as resume validated it. */
 export const ReplySchema = z.record(z.string(), z.unknown());
 
-export const UsageSchema = z.object({ input_tokens: z.number().int().nullable(), output_tokens: z.number().int().nullable() });
+export const UsageSchema = z.object({
+  input_tokens: z.number().int().nullable(),
+  output_tokens: z.number().int().nullable(),
+});
 
 export const AgentRunStateSchema = z.object({
   messages: z.array(AgentMessageSchema).default([]),
@@ -109,11 +126,21 @@ export const AgentRunStateSchema = z.object({
   /** Set when the run must answer now: the budget is spent, or the user chose to finish. */
   finishing: z.enum(['turn_limit', 'usage_limit', 'user']).nullable().default(null),
   /** Side effects the run proposed instead of doing (it could not ask for approval). */
-  proposals: z.array(z.object({ tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()) })).default([]),
+  proposals: z
+    .array(z.object({ tool: z.string(), operation: z.string(), arguments: z.record(z.string(), z.unknown()) }))
+    .default([]),
   answer: AnswerSchema.nullable().default(null),
   /** Every clarifying question the run asked and the reply it got, in order. */
   answered_questions: z
-    .array(z.object({ question: z.string(), options: z.array(z.object({ id: z.string(), label: z.string() })), answer: z.string(), option_id: z.string().nullable(), answered_at: z.string() }))
+    .array(
+      z.object({
+        question: z.string(),
+        options: z.array(z.object({ id: z.string(), label: z.string() })),
+        answer: z.string(),
+        option_id: z.string().nullable(),
+        answered_at: z.string(),
+      }),
+    )
     .default([]),
 });
 export type AgentRunState = z.infer<typeof AgentRunStateSchema>;

@@ -12,9 +12,16 @@ export const AgentSummarySchema = z
     slug: z.string().openapi({ description: 'Stable kebab-case dispatch key; never changes.' }),
     name: z.string(),
     description: z.string().nullable(),
-    tool_blocklist: z.array(z.string()).openapi({ description: 'Operation ids the agent is not offered as tools (not a security boundary: the caller\'s own rights are).' }),
-    authored_by: z.enum(['amdahl', 'tenant']).openapi({ description: '`amdahl` for the code-defined library, `tenant` for the workspace\'s own agents.' }),
-    locked: z.boolean().openapi({ description: 'Library agents are locked: they refuse edits and deletes (409 locked).' }),
+    tool_blocklist: z.array(z.string()).openapi({
+      description:
+        "Operation ids the agent is not offered as tools (not a security boundary: the caller's own rights are).",
+    }),
+    authored_by: z
+      .enum(['amdahl', 'tenant'])
+      .openapi({ description: "`amdahl` for the code-defined library, `tenant` for the workspace's own agents." }),
+    locked: z
+      .boolean()
+      .openapi({ description: 'Library agents are locked: they refuse edits and deletes (409 locked).' }),
     created_at: isoTimestamp().nullable().openapi({ description: 'Null for library agents.' }),
     updated_at: isoTimestamp().nullable(),
   })
@@ -24,7 +31,13 @@ export const AgentSchema = AgentSummarySchema.extend({ prompt: z.string() }).ope
 export type AgentView = z.infer<typeof AgentSchema>;
 
 export const AgentRefParams = z
-  .object({ id: z.string().min(1).max(120).openapi({ param: { name: 'id', in: 'path' }, description: 'The agent\'s uuid or slug.', example: 'researcher' }) })
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(120)
+      .openapi({ param: { name: 'id', in: 'path' }, description: "The agent's uuid or slug.", example: 'researcher' }),
+  })
   .strict();
 
 const nameField = z.string().trim().min(1).max(AGENT_LIMITS.name);
@@ -38,13 +51,16 @@ const blocklistField = z
 export const CreateAgentBody = z
   .object({
     name: nameField.openapi({ description: `Display name, up to ${AGENT_LIMITS.name} characters.` }),
-    prompt: promptField.openapi({ description: 'The agent\'s instructions.' }),
+    prompt: promptField.openapi({ description: "The agent's instructions." }),
     slug: z
       .string()
       .max(AGENT_LIMITS.slug)
       .regex(SLUG_PATTERN, 'must be kebab-case: lower-case letters and digits separated by single hyphens')
       .optional()
-      .openapi({ description: 'Omitted: derived from the name and made unique with -2, -3... Supplied and taken (or a library slug): 409 slug_conflict.' }),
+      .openapi({
+        description:
+          'Omitted: derived from the name and made unique with -2, -3... Supplied and taken (or a library slug): 409 slug_conflict.',
+      }),
     description: descriptionField.optional().openapi({ description: `Up to ${AGENT_LIMITS.description} characters.` }),
     tool_blocklist: blocklistField.optional(),
   })
@@ -57,7 +73,11 @@ export const UpdateAgentBody = z
     prompt: promptField.optional(),
     description: descriptionField.nullable().optional().openapi({ description: 'null clears it.' }),
     tool_blocklist: blocklistField.optional(),
-    slug: z.string().max(AGENT_LIMITS.slug).optional().openapi({ description: 'Accepted and ignored: a slug never changes once created.' }),
+    slug: z
+      .string()
+      .max(AGENT_LIMITS.slug)
+      .optional()
+      .openapi({ description: 'Accepted and ignored: a slug never changes once created.' }),
   })
   .strict()
   .openapi('UpdateAgentRequest');

@@ -22,7 +22,14 @@ export async function journaled<T extends Record<string, unknown>>(
   const result = await execute();
   const [inserted] = await db
     .insert(runToolCalls)
-    .values({ runId: entry.runId, callKey: entry.key, workspaceId: entry.workspaceId, tool: entry.tool, arguments: entry.arguments, result })
+    .values({
+      runId: entry.runId,
+      callKey: entry.key,
+      workspaceId: entry.workspaceId,
+      tool: entry.tool,
+      arguments: entry.arguments,
+      result,
+    })
     .onConflictDoNothing()
     .returning({ key: runToolCalls.callKey });
   if (inserted) return { result, replayed: false };

@@ -24,12 +24,21 @@ function searchLabel(args: Record<string, unknown>): string {
 }
 
 /** A one-line summary of a tool result for `tool.completed`. */
-export function toolSummary(result: { ok: boolean; output?: unknown; error?: { code: string; message: string } }): string {
+export function toolSummary(result: {
+  ok: boolean;
+  output?: unknown;
+  error?: { code: string; message: string };
+}): string {
   if (!result.ok) return `${result.error?.code ?? 'error'}: ${result.error?.message ?? 'failed'}`.slice(0, 300);
-  const output = result.output as { results?: unknown[]; corpus?: { row_count?: number; empty_reason?: string } } | null;
+  const output = result.output as {
+    results?: unknown[];
+    corpus?: { row_count?: number; empty_reason?: string };
+  } | null;
   if (output && Array.isArray(output.results)) {
     const reason = output.corpus?.empty_reason;
-    return output.results.length === 0 && reason ? `no rows (${reason})` : `${output.results.length} row${output.results.length === 1 ? '' : 's'}`;
+    return output.results.length === 0 && reason
+      ? `no rows (${reason})`
+      : `${output.results.length} row${output.results.length === 1 ? '' : 's'}`;
   }
   return 'done';
 }

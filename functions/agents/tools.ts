@@ -46,10 +46,22 @@ export function buildToolbox(registry: OperationRegistry, caller: Caller, option
     });
   }
   if (options.mayAsk) {
-    specs.push(builtin(ASK_USER, 'Ask the person who started the run a clarifying question, only when the answer would change the result (e.g. a name that matches several accounts). The run pauses until they reply.', AskUserArgsSchema));
+    specs.push(
+      builtin(
+        ASK_USER,
+        'Ask the person who started the run a clarifying question, only when the answer would change the result (e.g. a name that matches several accounts). The run pauses until they reply.',
+        AskUserArgsSchema,
+      ),
+    );
   }
   if (options.mayDelegate) {
-    specs.push(builtin(DELEGATE, 'Hand a self-contained sub-task to another agent of the workspace; its cited answer comes back as this tool\'s result.', DelegateArgsSchema));
+    specs.push(
+      builtin(
+        DELEGATE,
+        "Hand a self-contained sub-task to another agent of the workspace; its cited answer comes back as this tool's result.",
+        DelegateArgsSchema,
+      ),
+    );
   }
   specs.push(
     builtin(
@@ -71,6 +83,9 @@ function mayCall(op: Operation, caller: Caller): boolean {
 }
 
 function builtin(name: string, description: string, schema: z.ZodType): ToolSpec {
-  const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' }) as Record<string, unknown>;
+  const { $schema: _ignored, ...parameters } = z.toJSONSchema(schema, {
+    io: 'input',
+    unrepresentable: 'any',
+  }) as Record<string, unknown>;
   return { name, description, parameters };
 }

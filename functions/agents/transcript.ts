@@ -12,10 +12,20 @@ export const TOOL_RESULT_BUDGET = 8_000;
 /** Long strings are shortened to this many characters before rows are dropped. */
 const SHORT_STRING = 600;
 /** Keys that help a person debug but say nothing a model needs; dropped first. */
-const VERBOSE_KEYS = new Set(['compiled', 'age_buckets', 'gaps', 'filters_applied', 'ignored_params', 'audience_applied']);
+const VERBOSE_KEYS = new Set([
+  'compiled',
+  'age_buckets',
+  'gaps',
+  'filters_applied',
+  'ignored_params',
+  'audience_applied',
+]);
 
 /** The transcript text of a tool's result: `{ok, output}` or `{ok: false, error}` as JSON, within budget. */
-export function toolResultContent(result: InvocationResult | { ok: false; error: { code: string; message: string } }, budget = TOOL_RESULT_BUDGET): string {
+export function toolResultContent(
+  result: InvocationResult | { ok: false; error: { code: string; message: string } },
+  budget = TOOL_RESULT_BUDGET,
+): string {
   const full = JSON.stringify(result);
   if (full.length <= budget) return full;
   const notes: string[] = [];
@@ -40,7 +50,9 @@ export function toolResultContent(result: InvocationResult | { ok: false; error:
 }
 
 function withNote(value: unknown, notes: string[]): unknown {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? { ...(value as object), _cut: dedupeNotes(notes).join('; ') } : value;
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? { ...(value as object), _cut: dedupeNotes(notes).join('; ') }
+    : value;
 }
 
 /** Keep the last note per array path (its final kept count) and every other note once. */
@@ -53,7 +65,11 @@ function dedupeNotes(notes: string[]): string[] {
 function dropVerbose(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropVerbose);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([k]) => !VERBOSE_KEYS.has(k)).map(([k, v]) => [k, dropVerbose(v)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([k]) => !VERBOSE_KEYS.has(k))
+      .map(([k, v]) => [k, dropVerbose(v)]),
+  );
 }
 
 function shortenStrings(value: unknown): unknown {
@@ -64,7 +80,10 @@ function shortenStrings(value: unknown): unknown {
 }
 
 /** Remove the last element of the longest array (by serialized size) anywhere in `value`, in place; `totals` remembers each array's first length. */
-function dropLastOfLongestArray(value: unknown, totals: Map<unknown[], number>): { path: string; kept: number; total: number } | null {
+function dropLastOfLongestArray(
+  value: unknown,
+  totals: Map<unknown[], number>,
+): { path: string; kept: number; total: number } | null {
   let best: { array: unknown[]; path: string; size: number } | null = null;
   const visit = (v: unknown, path: string) => {
     if (Array.isArray(v)) {
@@ -85,10 +104,13 @@ function dropLastOfLongestArray(value: unknown, totals: Map<unknown[], number>):
 }
 
 /** Parse a tool message's content back into its result (the local policy reads its evidence this way). */
-export function parseToolContent(content: string): { ok: true; output: unknown } | { ok: false; error: { code: string; message: string } } | null {
+export function parseToolContent(
+  content: string,
+): { ok: true; output: unknown } | { ok: false; error: { code: string; message: string } } | null {
   try {
     const parsed = JSON.parse(content) as { ok?: unknown };
-    if (parsed && typeof parsed === 'object' && typeof parsed.ok === 'boolean') return parsed as ReturnType<typeof parseToolContent>;
+    if (parsed && typeof parsed === 'object' && typeof parsed.ok === 'boolean')
+      return parsed as ReturnType<typeof parseToolContent>;
   } catch {
     // A result cut mid-JSON is not evidence; the caller treats it as unreadable.
   }

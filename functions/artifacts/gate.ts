@@ -19,7 +19,13 @@ import type { InvocationResult, RunContext } from '../invoke.js';
 
 export type GateOutcome =
   | { kind: 'refused'; reason: 'outputs_disabled' | 'degraded_read'; message: string }
-  | { kind: 'commit'; status: 'published' | 'proposed'; reason: string | null; document: AnswerDraft; grounding: GroundingReport };
+  | {
+      kind: 'commit';
+      status: 'published' | 'proposed';
+      reason: string | null;
+      document: AnswerDraft;
+      grounding: GroundingReport;
+    };
 
 export interface GateInput {
   db: Queryable;
@@ -33,25 +39,46 @@ export async function passGate(input: GateInput): Promise<GateOutcome> {
   const runInput = input.run ? AgentRunInputSchema.safeParse(input.run.input) : null;
   const routine = runInput?.success ? runInput.data.routine : null;
   if (routine && !routine.write_outputs) {
-    return { kind: 'refused', reason: 'outputs_disabled', message: 'This routine was started with write_outputs: false: it may not commit documents.' };
+    return {
+      kind: 'refused',
+      reason: 'outputs_disabled',
+      message: 'This routine was started with write_outputs: false: it may not commit documents.',
+    };
   }
   const earlier = input.run ? await earlierSearches(input.db, input.run.id) : [];
   if (earlier.some(themeReadFailed)) {
-    return { kind: 'refused', reason: 'degraded_read', message: 'A theme read failed during this run, so its documents are not committed (degraded_read).' };
+    return {
+      kind: 'refused',
+      reason: 'degraded_read',
+      message: 'A theme read failed during this run, so its documents are not committed (degraded_read).',
+    };
   }
   const backing = new Set<number>();
   for (const { request, result } of earlier) {
     numbersIn(request, backing);
     if (result.ok) numbersIn((result.output as { results?: unknown }).results ?? [], backing);
   }
-  const verified = await verifyAnswer(input.document, { db: input.db, workspaceId: input.workspaceId, rerun: input.rerun, backing: [...backing] });
+  const verified = await verifyAnswer(input.document, {
+    db: input.db,
+    workspaceId: input.workspaceId,
+    rerun: input.rerun,
+    backing: [...backing],
+  });
   const document: AnswerDraft = { text: verified.text, content_blocks: verified.content_blocks, follow_ups: [] };
   const reasons: string[] = [];
   if (!input.run) reasons.push('written outside a run: a person promotes it');
-  if (verified.grounding.numbers.unverified.length > 0) reasons.push(`unverified numbers: ${verified.grounding.numbers.unverified.join(', ')}`);
+  if (verified.grounding.numbers.unverified.length > 0)
+    reasons.push(`unverified numbers: ${verified.grounding.numbers.unverified.join(', ')}`);
   if (verified.grounding.problems.length > 0) reasons.push(`blocks removed: ${verified.grounding.problems.join('; ')}`);
-  if (runInput?.success && runInput.data.agent.authored_by === 'tenant') reasons.push(`written by a workspace agent (${runInput.data.agent.slug}): a person promotes it`);
-  return { kind: 'commit', status: reasons.length === 0 ? 'published' : 'proposed', reason: reasons.length > 0 ? reasons.join(' | ') : null, document, grounding: verified.grounding };
+  if (runInput?.success && runInput.data.agent.authored_by === 'tenant')
+    reasons.push(`written by a workspace agent (${runInput.data.agent.slug}): a person promotes it`);
+  return {
+    kind: 'commit',
+    status: reasons.length === 0 ? 'published' : 'proposed',
+    reason: reasons.length > 0 ? reasons.join(' | ') : null,
+    document,
+    grounding: verified.grounding,
+  };
 }
 
 interface EarlierSearch {

@@ -7,7 +7,16 @@ import { asInvocationResult } from '../invoke.js';
 import { defineOperation, type OperationContext } from '../registry.js';
 import { isoTimestamp, pagingQuery } from '../schemas.js';
 import { passGate } from './gate.js';
-import { commitVersion, decideVersion, getArtifactOrThrow, listArtifacts, logOutput, versionsOf, type ArtifactRow, type VersionRow } from './repository.js';
+import {
+  commitVersion,
+  decideVersion,
+  getArtifactOrThrow,
+  listArtifacts,
+  logOutput,
+  versionsOf,
+  type ArtifactRow,
+  type VersionRow,
+} from './repository.js';
 
 /**
  * Documents: what an agent (or a person) commits through the verified write gate, versioned, with
@@ -24,7 +33,10 @@ const VersionSchema = z
     markdown: z.string(),
     content_blocks: z.array(z.record(z.string(), z.unknown())),
     grounding: GroundingReportSchema,
-    reason: z.string().nullable().openapi({ description: 'Why the version landed proposed (unverified digits, removed blocks, a workspace agent, written outside a run).' }),
+    reason: z.string().nullable().openapi({
+      description:
+        'Why the version landed proposed (unverified digits, removed blocks, a workspace agent, written outside a run).',
+    }),
     run_id: z.uuid().nullable(),
     decided_by: z.uuid().nullable(),
     decided_at: isoTimestamp().nullable(),
@@ -37,8 +49,12 @@ const ArtifactSchema = z
   .object({
     id: z.uuid(),
     title: z.string(),
-    status: StatusSchema.openapi({ description: 'published once any version is; else the latest version\'s status.' }),
-    current_version: z.number().int().nullable().openapi({ description: 'The latest published version (what readers see); null until one is.' }),
+    status: StatusSchema.openapi({ description: "published once any version is; else the latest version's status." }),
+    current_version: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: 'The latest published version (what readers see); null until one is.' }),
     latest_version: z.number().int(),
     routine_id: z.uuid().nullable(),
     created_at: isoTimestamp(),
@@ -46,7 +62,10 @@ const ArtifactSchema = z
   })
   .openapi('Document');
 
-const ArtifactWithContentSchema = ArtifactSchema.extend({ current: VersionSchema.nullable(), latest: VersionSchema }).openapi('DocumentWithContent');
+const ArtifactWithContentSchema = ArtifactSchema.extend({
+  current: VersionSchema.nullable(),
+  latest: VersionSchema,
+}).openapi('DocumentWithContent');
 
 const renderArtifact = (a: ArtifactRow) => ({
   id: a.id,
@@ -74,7 +93,16 @@ const renderVersion = (v: VersionRow) => ({
 });
 
 const ArtifactIdParams = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }) }).strict();
-const VersionParams = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }), version: z.coerce.number().int().min(1).openapi({ param: { name: 'version', in: 'path' } }) }).strict();
+const VersionParams = z
+  .object({
+    id: z.uuid().openapi({ param: { name: 'id', in: 'path' } }),
+    version: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .openapi({ param: { name: 'version', in: 'path' } }),
+  })
+  .strict();
 
 export const writeDoc = defineOperation({
   id: 'outputs.write_doc',
@@ -84,7 +112,7 @@ export const writeDoc = defineOperation({
   description:
     'A new document, or with `artifact_id` a new version of one. The gate, in order: a routine run started with `write_outputs: false` is refused (`outputs_disabled`); ' +
     'a run in which a theme read failed is refused (`degraded_read`); the document is verified like an answer (quotes verbatim, tables and metrics re-run), and it is published ' +
-    'only when every digit it states is backed by a cell of a query the same run made and the run\'s agent is a library agent — otherwise the version lands `proposed` for an editor. ' +
+    "only when every digit it states is backed by a cell of a query the same run made and the run's agent is a library agent — otherwise the version lands `proposed` for an editor. " +
     'Refusals are 409 with `details.reason`, and every outcome is recorded on the run.',
   tags: ['Documents'],
   scopes: ['outputs:write'],
@@ -113,7 +141,15 @@ export const writeDoc = defineOperation({
       rerun: (query) => asInvocationResult(ctx.invoke('search.query', query)),
     });
     if (gate.kind === 'refused') {
-      if (ctx.run) await logOutput(services.db, { workspaceId: caller.workspaceId, runId: ctx.run.id, kind: 'document', target: input.artifact_id ?? null, outcome: 'refused', reason: gate.reason });
+      if (ctx.run)
+        await logOutput(services.db, {
+          workspaceId: caller.workspaceId,
+          runId: ctx.run.id,
+          kind: 'document',
+          target: input.artifact_id ?? null,
+          outcome: 'refused',
+          reason: gate.reason,
+        });
       throw new ApiError('conflict', gate.message, { reason: gate.reason });
     }
     const run = ctx.run ? AgentRunInputSchema.safeParse(ctx.run.input) : null;
@@ -135,7 +171,13 @@ export const writeDoc = defineOperation({
   },
 });
 
-const readCommon = { tags: ['Documents'], scopes: ['artifacts:read'] as const, minRole: 'viewer' as const, stability: 'beta' as const, visibility: 'public' as const };
+const readCommon = {
+  tags: ['Documents'],
+  scopes: ['artifacts:read'] as const,
+  minRole: 'viewer' as const,
+  stability: 'beta' as const,
+  visibility: 'public' as const,
+};
 
 export const listDocuments = defineOperation({
   ...readCommon,
@@ -145,7 +187,12 @@ export const listDocuments = defineOperation({
   summary: 'List documents, most recently changed first',
   mcp: { tool: 'artifacts', action: 'list', resource: 'artifact://list' },
   query: z.object({ ...pagingQuery }).strict(),
-  output: z.object({ artifacts: z.array(ArtifactSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    artifacts: z.array(ArtifactSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
     const { total, rows } = await listArtifacts(ctx.services.db, ctx.caller.workspaceId, input);
     return { artifacts: rows.map(renderArtifact), total, limit: input.limit, offset: input.offset };
@@ -165,7 +212,11 @@ export const getDocument = defineOperation({
     const artifact = await getArtifactOrThrow(ctx.services.db, ctx.caller.workspaceId, input.id);
     const versions = await versionsOf(ctx.services.db, artifact.id);
     const current = versions.find((v) => v.version === artifact.currentVersion);
-    return { ...renderArtifact(artifact), current: current ? renderVersion(current) : null, latest: renderVersion(versions.at(-1)!) };
+    return {
+      ...renderArtifact(artifact),
+      current: current ? renderVersion(current) : null,
+      latest: renderVersion(versions.at(-1)!),
+    };
   },
 });
 
@@ -180,16 +231,28 @@ export const documentVersions = defineOperation({
   output: z.object({ artifact: ArtifactSchema, versions: z.array(VersionSchema) }),
   async handler(ctx, input) {
     const artifact = await getArtifactOrThrow(ctx.services.db, ctx.caller.workspaceId, input.id);
-    return { artifact: renderArtifact(artifact), versions: (await versionsOf(ctx.services.db, artifact.id)).map(renderVersion) };
+    return {
+      artifact: renderArtifact(artifact),
+      versions: (await versionsOf(ctx.services.db, artifact.id)).map(renderVersion),
+    };
   },
 });
 
-const decide = (decision: 'published' | 'rejected') => async (ctx: OperationContext, input: { id: string; version: number; note?: string | undefined }) => {
-  const done = await ctx.services.engine.transaction((scope) =>
-    decideVersion(scope, { workspaceId: ctx.caller.workspaceId, artifactId: input.id, version: input.version, decision, by: ctx.caller.userId, note: input.note ?? null }),
-  );
-  return { artifact: renderArtifact(done.artifact), version: renderVersion(done.version) };
-};
+const decide =
+  (decision: 'published' | 'rejected') =>
+  async (ctx: OperationContext, input: { id: string; version: number; note?: string | undefined }) => {
+    const done = await ctx.services.engine.transaction((scope) =>
+      decideVersion(scope, {
+        workspaceId: ctx.caller.workspaceId,
+        artifactId: input.id,
+        version: input.version,
+        decision,
+        by: ctx.caller.userId,
+        note: input.note ?? null,
+      }),
+    );
+    return { artifact: renderArtifact(done.artifact), version: renderVersion(done.version) };
+  };
 
 const decideCommon = {
   tags: ['Documents'],
@@ -198,7 +261,9 @@ const decideCommon = {
   stability: 'beta' as const,
   visibility: 'public' as const,
   params: VersionParams,
-  body: z.object({ note: z.string().max(2_000).optional().openapi({ description: 'Why (kept on the version).' }) }).strict(),
+  body: z
+    .object({ note: z.string().max(2_000).optional().openapi({ description: 'Why (kept on the version).' }) })
+    .strict(),
   bodyRequired: false,
   output: z.object({ artifact: ArtifactSchema, version: VersionSchema }),
 };
@@ -208,7 +273,7 @@ export const promoteVersion = defineOperation({
   id: 'artifacts.promote',
   method: 'post',
   path: '/artifacts/{id}/versions/{version}/promote',
-  summary: 'Publish a proposed version (an editor\'s decision)',
+  summary: "Publish a proposed version (an editor's decision)",
   description: 'Only a proposed version: anything else is 409 invalid_state with `details.current_status`.',
   mcp: { tool: 'artifacts', action: 'promote' },
   handler: decide('published'),
@@ -225,4 +290,11 @@ export const rejectVersion = defineOperation({
   handler: decide('rejected'),
 });
 
-export const artifactOperations = [writeDoc, listDocuments, getDocument, documentVersions, promoteVersion, rejectVersion];
+export const artifactOperations = [
+  writeDoc,
+  listDocuments,
+  getDocument,
+  documentVersions,
+  promoteVersion,
+  rejectVersion,
+];

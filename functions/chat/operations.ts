@@ -8,7 +8,16 @@ import { defineRunRead, defineRunStream } from '../runs/run-operations.js';
 import { outputsOf } from '../artifacts/repository.js';
 import { chatMessagesOf, getChatOrThrow, listChats, renameChat } from './repository.js';
 import { renderChatRun, renderChatSummary, renderChatTurn, renderOutput } from './render.js';
-import { ChatIdParams, ChatRunSchema, ChatSchema, ChatSummarySchema, ListChatsQuery, RenameChatBody, RunHandlesSchema, StartChatBody } from './schemas.js';
+import {
+  ChatIdParams,
+  ChatRunSchema,
+  ChatSchema,
+  ChatSummarySchema,
+  ListChatsQuery,
+  RenameChatBody,
+  RunHandlesSchema,
+  StartChatBody,
+} from './schemas.js';
 import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from './start.js';
 
 const common = { tags: ['Chat'], stability: 'stable' as const, visibility: 'public' as const };
@@ -22,8 +31,8 @@ export const startChat = defineOperation({
   path: '/chat',
   summary: 'Start an agent run on a new or existing chat',
   description:
-    'Answers at once (202) with the run\'s handles; follow `read_url` (long-poll with `wait_ms`) or `stream_url` (server-sent events). ' +
-    'With `chat_id` the agent sees the thread\'s earlier turns; a chat runs one run at a time (409 conflict while its last run is queued, running or awaiting input). ' +
+    "Answers at once (202) with the run's handles; follow `read_url` (long-poll with `wait_ms`) or `stream_url` (server-sent events). " +
+    "With `chat_id` the agent sees the thread's earlier turns; a chat runs one run at a time (409 conflict while its last run is queued, running or awaiting input). " +
     `A workspace has at most ${MAX_ACTIVE_AGENT_RUNS} agent runs working at once (429 rate_limited beyond). ` +
     'Send `Idempotency-Key` to make a retry safe: the same key and body within 24 h replays the first response.',
   mcp: { tool: 'agents', action: 'start_chat' },
@@ -45,7 +54,14 @@ export const startChat = defineOperation({
   },
 });
 
-const runRefs = { tags: ['Chat'], scopes: ['conversations:read'] as const, minRole: 'viewer' as const, stability: 'stable' as const, idParam: 'run_id', kinds: AGENT_KINDS };
+const runRefs = {
+  tags: ['Chat'],
+  scopes: ['conversations:read'] as const,
+  minRole: 'viewer' as const,
+  stability: 'stable' as const,
+  idParam: 'run_id',
+  kinds: AGENT_KINDS,
+};
 
 export const readChatRun = defineRunRead({
   ...runRefs,
@@ -54,17 +70,20 @@ export const readChatRun = defineRunRead({
   summary: 'Read an agent run: status, pending input, the answer (or the draft so far) and usage',
   description:
     '`wait_ms` (up to 30,000) holds the request until the run changes past `after` (default: its state when the call arrived), ends, or waits for input. ' +
-    'With `Accept: text/event-stream` this path streams the run\'s events instead (as `stream_url` does). Do not poll faster than once a second.',
+    "With `Accept: text/event-stream` this path streams the run's events instead (as `stream_url` does). Do not poll faster than once a second.",
   mcp: { tool: 'agents', action: 'chat_status' },
   output: ChatRunSchema,
-  render: async (ctx, row) => ({ ...renderChatRun(row, ctx.services.config.publicUrl), outputs: (await outputsOf(ctx.services.db, row.id)).map(renderOutput) }),
+  render: async (ctx, row) => ({
+    ...renderChatRun(row, ctx.services.config.publicUrl),
+    outputs: (await outputsOf(ctx.services.db, row.id)).map(renderOutput),
+  }),
 });
 
 export const streamChatRun = defineRunStream({
   ...runRefs,
   id: 'chat.run_stream',
   path: '/chat/runs/{run_id}/stream',
-  summary: 'The agent run\'s events as server-sent events',
+  summary: "The agent run's events as server-sent events",
   description:
     'Events: `run.*` (queued, started, awaiting_input, resumed, completed, failed, canceled), `turn.started {turn}`, `tool.started {tool, label}`, ' +
     '`tool.completed {tool, label, ok, summary}`, `answer.block {block}`, `stage.completed`/`stage.retrying`. `id:` is the seq; replay with `?after=` or `Last-Event-ID`; the stream ends after the terminal event.',
@@ -78,16 +97,28 @@ export const listChatsOperation = defineOperation({
   summary: 'List chats, newest activity first',
   description: 'No `has_more`: there are more when `offset + chats.length < total`.',
   query: ListChatsQuery,
-  output: z.object({ chats: z.array(ChatSummarySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    chats: z.array(ChatSummarySchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
-    const agentSlugs = input.agent_ref ? await slugsFor(ctx.services.db, ctx.caller.workspaceId, input.agent_ref) : undefined;
+    const agentSlugs = input.agent_ref
+      ? await slugsFor(ctx.services.db, ctx.caller.workspaceId, input.agent_ref)
+      : undefined;
     const { total, rows } = await listChats(
       ctx.services.db,
       ctx.caller.workspaceId,
       { status: input.status, agentSlugs, routineId: input.routine_id, subscriptionId: input.subscription_id },
       { limit: input.limit, offset: input.offset },
     );
-    return { chats: rows.map((r) => renderChatSummary(r.chat, r.status)), total, limit: input.limit, offset: input.offset };
+    return {
+      chats: rows.map((r) => renderChatSummary(r.chat, r.status)),
+      total,
+      limit: input.limit,
+      offset: input.offset,
+    };
   },
 });
 
@@ -109,7 +140,10 @@ export const getChat = defineOperation({
   async handler(ctx, input) {
     const chat = await getChatOrThrow(ctx.services.db, ctx.caller.workspaceId, input.chat_id);
     const status = chat.lastRunId ? await latestStatus(ctx.services.db, chat.lastRunId) : null;
-    return { ...renderChatSummary(chat, status), turns: (await chatMessagesOf(ctx.services.db, chat.id)).map(renderChatTurn) };
+    return {
+      ...renderChatSummary(chat, status),
+      turns: (await chatMessagesOf(ctx.services.db, chat.id)).map(renderChatTurn),
+    };
   },
 });
 

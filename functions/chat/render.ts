@@ -28,7 +28,12 @@ export function renderChatRun(row: RunRow, publicUrl: string): ChatRunView {
     answer: row.status === 'complete' ? state.answer : null,
     draft: ended ? null : { text: state.draft_text, content_blocks: [] },
     last_seq: row.lastSeq,
-    usage: { turns_used: state.turns_used, turn_budget: state.turn_budget, input_tokens: state.usage.input_tokens, output_tokens: state.usage.output_tokens },
+    usage: {
+      turns_used: state.turns_used,
+      turn_budget: state.turn_budget,
+      input_tokens: state.usage.input_tokens,
+      output_tokens: state.usage.output_tokens,
+    },
     error: row.error ? { code: row.error.code, message: row.error.message } : null,
     parent_run_id: row.parentRunId,
     created_at: row.createdAt.toISOString(),
@@ -66,6 +71,20 @@ export function renderChatTurn(message: ChatMessageRow) {
 }
 
 /** What the run tried to write or do, and what came of it (documents through the gate, actions). */
-export function renderOutput(o: { kind: string; target: string | null; version: number | null; outcome: string; reason: string | null; createdAt: Date }) {
-  return { kind: o.kind as 'document' | 'action', target: o.target, version: o.version, outcome: o.outcome as 'published' | 'proposed' | 'refused' | 'sent', reason: o.reason, at: o.createdAt.toISOString() };
+export function renderOutput(o: {
+  kind: string;
+  target: string | null;
+  version: number | null;
+  outcome: string;
+  reason: string | null;
+  createdAt: Date;
+}) {
+  return {
+    kind: o.kind as 'document' | 'action',
+    target: o.target,
+    version: o.version,
+    outcome: o.outcome as 'published' | 'proposed' | 'refused' | 'sent',
+    reason: o.reason,
+    at: o.createdAt.toISOString(),
+  };
 }

@@ -10,14 +10,25 @@ export type ChatMessageRow = typeof chatMessages.$inferSelect;
 
 /** A chat of this workspace, or 404 (missing and another workspace's are the same answer). */
 export async function getChatOrThrow(db: Queryable, workspaceId: string, chatId: string): Promise<ChatRow> {
-  const [row] = await db.select().from(chats).where(and(eq(chats.workspaceId, workspaceId), eq(chats.id, chatId)));
+  const [row] = await db
+    .select()
+    .from(chats)
+    .where(and(eq(chats.workspaceId, workspaceId), eq(chats.id, chatId)));
   if (!row) throw new ApiError('not_found', 'No such chat in this workspace.', { chat_id: chatId });
   return row;
 }
 
 export async function insertChat(
   db: Queryable,
-  chat: { workspaceId: string; name: string; agentSlug: string; agentId: string | null; createdBy: string; routineId?: string | null; now: Date },
+  chat: {
+    workspaceId: string;
+    name: string;
+    agentSlug: string;
+    agentId: string | null;
+    createdBy: string;
+    routineId?: string | null;
+    now: Date;
+  },
 ): Promise<ChatRow> {
   const [row] = await db
     .insert(chats)
@@ -40,7 +51,16 @@ export async function insertChat(
 /** Append a turn to the thread (the caller holds the chat: one run at a time per chat). */
 export async function appendChatMessage(
   db: Queryable,
-  message: { workspaceId: string; chatId: string; runId: string; role: 'user' | 'assistant'; content: string; answer?: Record<string, unknown> | null; status?: string | null; now: Date },
+  message: {
+    workspaceId: string;
+    chatId: string;
+    runId: string;
+    role: 'user' | 'assistant';
+    content: string;
+    answer?: Record<string, unknown> | null;
+    status?: string | null;
+    now: Date;
+  },
 ): Promise<void> {
   await db.insert(chatMessages).values({
     id: newId(),
@@ -69,7 +89,12 @@ export interface ChatListFilters {
 }
 
 /** A page of the workspace's chats, newest activity first, each with its latest run's status. */
-export async function listChats(db: Queryable, workspaceId: string, filters: ChatListFilters, page: { limit: number; offset: number }) {
+export async function listChats(
+  db: Queryable,
+  workspaceId: string,
+  filters: ChatListFilters,
+  page: { limit: number; offset: number },
+) {
   const conditions: (SQL | undefined)[] = [eq(chats.workspaceId, workspaceId)];
   if (filters.agentSlugs) conditions.push(inArray(chats.agentSlug, filters.agentSlugs));
   if (filters.routineId) conditions.push(eq(chats.routineId, filters.routineId));

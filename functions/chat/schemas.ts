@@ -8,13 +8,41 @@ export const CHAT_LIMITS = { input: 20_000, name: 200 } as const;
 
 export const StartChatBody = z
   .object({
-    input: z.string().trim().min(1).max(CHAT_LIMITS.input).openapi({ description: 'What to ask or do, in plain words.' }),
-    chat_id: z.uuid().optional().openapi({ description: 'Continue this chat: the agent sees its earlier turns. Omitted: a new chat.' }),
-    name: z.string().trim().min(1).max(CHAT_LIMITS.name).optional().openapi({ description: 'Name of the chat (default: the start of the input).' }),
-    agent: z.string().min(1).max(120).optional().openapi({ description: 'The agent to run as, by slug or id (default: the chat\'s agent, else `researcher`).' }),
-    on_question: z.enum(ON_QUESTION).optional().openapi({ default: 'auto', description: '`auto` never pauses; `pause` may pause to ask a question, for approval of a write, or when the turn budget is spent.' }),
+    input: z
+      .string()
+      .trim()
+      .min(1)
+      .max(CHAT_LIMITS.input)
+      .openapi({ description: 'What to ask or do, in plain words.' }),
+    chat_id: z
+      .uuid()
+      .optional()
+      .openapi({ description: 'Continue this chat: the agent sees its earlier turns. Omitted: a new chat.' }),
+    name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(CHAT_LIMITS.name)
+      .optional()
+      .openapi({ description: 'Name of the chat (default: the start of the input).' }),
+    agent: z
+      .string()
+      .min(1)
+      .max(120)
+      .optional()
+      .openapi({ description: "The agent to run as, by slug or id (default: the chat's agent, else `researcher`)." }),
+    on_question: z.enum(ON_QUESTION).optional().openapi({
+      default: 'auto',
+      description:
+        '`auto` never pauses; `pause` may pause to ask a question, for approval of a write, or when the turn budget is spent.',
+    }),
     config: z
-      .object({ depth: z.enum(DEPTHS).optional().openapi({ default: 'standard', description: 'Turn budget: quick 10, standard 50, deep 75.' }) })
+      .object({
+        depth: z
+          .enum(DEPTHS)
+          .optional()
+          .openapi({ default: 'standard', description: 'Turn budget: quick 10, standard 50, deep 75.' }),
+      })
       .strict()
       .optional(),
   })
@@ -26,8 +54,12 @@ export const RunHandlesSchema = z
     chat_id: z.uuid(),
     run_id: z.uuid().openapi({ description: 'Also the session_id of run control (resume, cancel).' }),
     status: z.literal('queued'),
-    read_url: z.url().openapi({ description: 'GET: the run (`wait_ms` long-polls; `Accept: text/event-stream` streams).' }),
-    stream_url: z.url().openapi({ description: 'GET: the run\'s server-sent events (replay with ?after= or Last-Event-ID).' }),
+    read_url: z
+      .url()
+      .openapi({ description: 'GET: the run (`wait_ms` long-polls; `Accept: text/event-stream` streams).' }),
+    stream_url: z
+      .url()
+      .openapi({ description: "GET: the run's server-sent events (replay with ?after= or Last-Event-ID)." }),
     resume_url: z.url().openapi({ description: 'POST `{input: <reply>}` when the run is awaiting_input.' }),
   })
   .openapi('ChatRunHandles');
@@ -40,24 +72,36 @@ export const ChatRunSchema = z
     session_id: z.uuid().openapi({ description: 'The same id, as run control names it.' }),
     chat_id: z.uuid(),
     status: z.enum(RUN_STATUSES),
-    trigger: z.enum(TRIGGERS).openapi({ description: 'Who started it: api (REST), mcp, routine, or delegate (a parent run).' }),
+    trigger: z
+      .enum(TRIGGERS)
+      .openapi({ description: 'Who started it: api (REST), mcp, routine, or delegate (a parent run).' }),
     agent: AgentRefSchema,
-    input: z.string().openapi({ description: 'The user\'s words for this turn.' }),
+    input: z.string().openapi({ description: "The user's words for this turn." }),
     on_question: z.enum(ON_QUESTION),
     depth: z.enum(DEPTHS),
     pending_input_type: z.enum(['question', 'approval', 'continue_or_finish']).nullable(),
-    pending_input_schema: z.record(z.string(), z.unknown()).nullable().openapi({ description: 'JSON Schema of the reply resume accepts (body `{input: <reply>}`).' }),
+    pending_input_schema: z
+      .record(z.string(), z.unknown())
+      .nullable()
+      .openapi({ description: 'JSON Schema of the reply resume accepts (body `{input: <reply>}`).' }),
     pending_input_context: z.record(z.string(), z.unknown()).nullable(),
     answer: AnswerSchema.nullable().openapi({ description: 'Null until the run completes.' }),
     draft: z
       .object({ text: z.string().nullable(), content_blocks: z.array(ContentBlockSchema) })
       .nullable()
       .openapi({ description: 'While the run is in flight: what it has written so far (null once it has ended).' }),
-    last_seq: z.number().int().openapi({ description: 'The seq of the run\'s latest event; stream from here with ?after=.' }),
+    last_seq: z
+      .number()
+      .int()
+      .openapi({ description: "The seq of the run's latest event; stream from here with ?after=." }),
     usage: z.object({
       turns_used: z.number().int(),
       turn_budget: z.number().int(),
-      input_tokens: z.number().int().nullable().openapi({ description: 'Null when the model does not report usage (the local model).' }),
+      input_tokens: z
+        .number()
+        .int()
+        .nullable()
+        .openapi({ description: 'Null when the model does not report usage (the local model).' }),
       output_tokens: z.number().int().nullable(),
     }),
     error: z.object({ code: z.string(), message: z.string() }).nullable(),
@@ -69,7 +113,10 @@ export const ChatRunSchema = z
           target: z.string().nullable().openapi({ description: 'The document id, or the action name.' }),
           version: z.number().int().nullable(),
           outcome: z.enum(['published', 'proposed', 'refused', 'sent']),
-          reason: z.string().nullable().openapi({ description: 'Why it was refused or proposed (outputs_disabled, degraded_read, unverified numbers, action_not_allowed, ...).' }),
+          reason: z.string().nullable().openapi({
+            description:
+              'Why it was refused or proposed (outputs_disabled, degraded_read, unverified numbers, action_not_allowed, ...).',
+          }),
           at: isoTimestamp(),
         }),
       )
@@ -91,7 +138,7 @@ export const ChatSummarySchema = z
     chat_id: z.uuid(),
     name: z.string(),
     agent: z.object({ slug: z.string(), id: z.string().nullable() }),
-    status: z.enum(RUN_STATUSES).nullable().openapi({ description: 'Status of the chat\'s latest run.' }),
+    status: z.enum(RUN_STATUSES).nullable().openapi({ description: "Status of the chat's latest run." }),
     last_run_id: z.uuid().nullable(),
     routine_id: z.uuid().nullable(),
     subscription_id: z.uuid().nullable(),
@@ -104,9 +151,11 @@ export const ChatTurnSchema = z
   .object({
     seq: z.number().int(),
     role: z.enum(['user', 'assistant']),
-    content: z.string().openapi({ description: 'The user\'s words, or the answer\'s text (or what happened instead, for a failed or canceled run).' }),
+    content: z.string().openapi({
+      description: "The user's words, or the answer's text (or what happened instead, for a failed or canceled run).",
+    }),
     run_id: z.uuid().nullable(),
-    status: z.enum(RUN_STATUSES).nullable().openapi({ description: 'An assistant turn\'s run outcome.' }),
+    status: z.enum(RUN_STATUSES).nullable().openapi({ description: "An assistant turn's run outcome." }),
     answer: AnswerSchema.nullable(),
     created_at: isoTimestamp(),
   })
@@ -117,7 +166,12 @@ export const ChatSchema = ChatSummarySchema.extend({ turns: z.array(ChatTurnSche
 export const ListChatsQuery = z
   .object({
     status: z.enum(RUN_STATUSES).optional().openapi({ description: 'Only chats whose latest run has this status.' }),
-    agent_ref: z.string().min(1).max(120).optional().openapi({ description: 'Only chats run by this agent (slug or id).' }),
+    agent_ref: z
+      .string()
+      .min(1)
+      .max(120)
+      .optional()
+      .openapi({ description: 'Only chats run by this agent (slug or id).' }),
     routine_id: z.uuid().optional(),
     subscription_id: z.uuid().optional(),
     ...pagingQuery,
@@ -125,7 +179,14 @@ export const ListChatsQuery = z
   .strict();
 
 export const ChatIdParams = z
-  .object({ chat_id: z.uuid().openapi({ param: { name: 'chat_id', in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }) })
+  .object({
+    chat_id: z
+      .uuid()
+      .openapi({ param: { name: 'chat_id', in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }),
+  })
   .strict();
 
-export const RenameChatBody = z.object({ name: z.string().trim().min(1).max(CHAT_LIMITS.name) }).strict().openapi('RenameChatRequest');
+export const RenameChatBody = z
+  .object({ name: z.string().trim().min(1).max(CHAT_LIMITS.name) })
+  .strict()
+  .openapi('RenameChatRequest');

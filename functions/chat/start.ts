@@ -7,7 +7,14 @@ import { initialAgentState, type ThreadTurn } from '../agents/prompt.js';
 import { DEFAULT_AGENT_SLUG } from '../agents/library.js';
 import { findAgent, toResolvedAgent } from '../agents/repository.js';
 import type { Queryable } from '../../platform/db/port.js';
-import { AGENT_KINDS, AGENT_RUN_KIND, type AgentRunInput, type Depth, type OnQuestion, type Trigger } from '../agents/run-state.js';
+import {
+  AGENT_KINDS,
+  AGENT_RUN_KIND,
+  type AgentRunInput,
+  type Depth,
+  type OnQuestion,
+  type Trigger,
+} from '../agents/run-state.js';
 import type { Caller } from '../identity/caller.js';
 import { runCallerOf } from '../identity/run-caller.js';
 import { API_PREFIX } from '../http/env.js';
@@ -66,7 +73,11 @@ export interface AgentRunHandles {
  * published after it commits. A chat runs one run at a time: a new turn while one is in progress is
  * `409 conflict`.
  */
-export async function startAgentRun(services: Services, caller: Caller, request: StartAgentRun): Promise<AgentRunHandles> {
+export async function startAgentRun(
+  services: Services,
+  caller: Caller,
+  request: StartAgentRun,
+): Promise<AgentRunHandles> {
   const runId = newId();
   const now = services.clock.now();
   const chatId = await services.engine.transaction(async (scope) => {
@@ -74,28 +85,48 @@ export async function startAgentRun(services: Services, caller: Caller, request:
     const [active] = await tx
       .select({ n: count() })
       .from(runs)
-      .where(and(eq(runs.workspaceId, caller.workspaceId), inArray(runs.kind, [...AGENT_KINDS]), inArray(runs.status, ['queued', 'running']), isNull(runs.parentRunId)));
+      .where(
+        and(
+          eq(runs.workspaceId, caller.workspaceId),
+          inArray(runs.kind, [...AGENT_KINDS]),
+          inArray(runs.status, ['queued', 'running']),
+          isNull(runs.parentRunId),
+        ),
+      );
     const working = Number(active?.n ?? 0);
     if (working >= MAX_ACTIVE_AGENT_RUNS) {
-      throw new ApiError('rate_limited', `This workspace already has ${working} agent runs working (at most ${MAX_ACTIVE_AGENT_RUNS} at once); retry when one ends.`, {
-        limit: MAX_ACTIVE_AGENT_RUNS,
-        active: working,
-        retry_after_seconds: 5,
-      }, { headers: { 'Retry-After': '5' } });
+      throw new ApiError(
+        'rate_limited',
+        `This workspace already has ${working} agent runs working (at most ${MAX_ACTIVE_AGENT_RUNS} at once); retry when one ends.`,
+        {
+          limit: MAX_ACTIVE_AGENT_RUNS,
+          active: working,
+          retry_after_seconds: 5,
+        },
+        { headers: { 'Retry-After': '5' } },
+      );
     }
 
     const existing = request.chatId ? await getChatOrThrow(tx, caller.workspaceId, request.chatId) : null;
     if (existing?.lastRunId) {
       const [last] = await tx.select({ status: runs.status }).from(runs).where(eq(runs.id, existing.lastRunId));
       if (last && (last.status === 'queued' || last.status === 'running' || last.status === 'awaiting_input')) {
-        throw new ApiError('conflict', `This chat's last run is ${last.status}: wait for it, answer it, or cancel it before sending the next turn.`, {
-          chat_id: existing.id,
-          run_id: existing.lastRunId,
-          current_status: last.status,
-        });
+        throw new ApiError(
+          'conflict',
+          `This chat's last run is ${last.status}: wait for it, answer it, or cancel it before sending the next turn.`,
+          {
+            chat_id: existing.id,
+            run_id: existing.lastRunId,
+            current_status: last.status,
+          },
+        );
       }
     }
-    const agent = await resolveAgentField(tx, caller.workspaceId, request.agent ?? existing?.agentSlug ?? DEFAULT_AGENT_SLUG);
+    const agent = await resolveAgentField(
+      tx,
+      caller.workspaceId,
+      request.agent ?? existing?.agentSlug ?? DEFAULT_AGENT_SLUG,
+    );
     const chat =
       existing ??
       (await insertChat(tx, {
@@ -115,7 +146,11 @@ export async function startAgentRun(services: Services, caller: Caller, request:
       message: request.input,
       agent,
       on_question: request.onQuestion,
-      pauses: request.pauses ?? { question: request.onQuestion === 'pause', approval: request.onQuestion === 'pause', budget: request.onQuestion === 'pause' },
+      pauses: request.pauses ?? {
+        question: request.onQuestion === 'pause',
+        approval: request.onQuestion === 'pause',
+        budget: request.onQuestion === 'pause',
+      },
       depth: request.depth,
       trigger: request.trigger,
       may_delegate: request.mayDelegate ?? request.depth !== 'quick',
@@ -123,8 +158,22 @@ export async function startAgentRun(services: Services, caller: Caller, request:
       routine: request.routine ?? null,
     };
     await request.prepare?.(scope, { runId, chatId: chat.id });
-    await scope.startRun({ workspaceId: caller.workspaceId, kind: request.kind ?? AGENT_RUN_KIND, runId, caller: runCallerOf(caller), input, state: initialAgentState(input, history, now) });
-    await appendChatMessage(tx, { workspaceId: caller.workspaceId, chatId: chat.id, runId, role: 'user', content: request.input, now });
+    await scope.startRun({
+      workspaceId: caller.workspaceId,
+      kind: request.kind ?? AGENT_RUN_KIND,
+      runId,
+      caller: runCallerOf(caller),
+      input,
+      state: initialAgentState(input, history, now),
+    });
+    await appendChatMessage(tx, {
+      workspaceId: caller.workspaceId,
+      chatId: chat.id,
+      runId,
+      role: 'user',
+      content: request.input,
+      now,
+    });
     await tx
       .update(chats)
       .set({
@@ -143,17 +192,28 @@ export async function startAgentRun(services: Services, caller: Caller, request:
 async function resolveAgentField(db: Queryable, workspaceId: string, ref: string) {
   const found = await findAgent(db, workspaceId, ref);
   if (!found) {
-    throw new ApiError('invalid_argument', `Invalid request: agent: no agent "${ref}" in this workspace's roster (GET /agents lists it).`, {
-      fields: [{ field: 'agent', problem: `no agent "${ref}"`, code: 'unknown_agent' }],
-    });
+    throw new ApiError(
+      'invalid_argument',
+      `Invalid request: agent: no agent "${ref}" in this workspace's roster (GET /agents lists it).`,
+      {
+        fields: [{ field: 'agent', problem: `no agent "${ref}"`, code: 'unknown_agent' }],
+      },
+    );
   }
   return toResolvedAgent(found.view);
 }
 
 /** Where a client follows a run: read (long-poll; SSE with Accept), stream, and resume. */
-export function runUrls(publicUrl: string, runId: string): { read_url: string; stream_url: string; resume_url: string } {
+export function runUrls(
+  publicUrl: string,
+  runId: string,
+): { read_url: string; stream_url: string; resume_url: string } {
   const base = `${publicUrl}${API_PREFIX}`;
-  return { read_url: `${base}/chat/runs/${runId}`, stream_url: `${base}/chat/runs/${runId}/stream`, resume_url: `${base}/agents/${runId}/resume` };
+  return {
+    read_url: `${base}/chat/runs/${runId}`,
+    stream_url: `${base}/chat/runs/${runId}/stream`,
+    resume_url: `${base}/agents/${runId}/resume`,
+  };
 }
 
 function nameFrom(input: string): string {

@@ -3,9 +3,25 @@ import { connections, interactionHolders, interactions, transcriptTurns } from '
 import type { Queryable } from '../../platform/db/port.js';
 import type { Embedder } from '../../platform/model/port.js';
 import type { PlannedPage } from './crm-ingest.js';
-import { holdInteractions, pruneOrphanVectors, releaseInteractions, replaceRosters, writeInteractions, type InteractionDraft, type RosterLinks, type RosterMember } from './interaction-ingest.js';
+import {
+  holdInteractions,
+  pruneOrphanVectors,
+  releaseInteractions,
+  replaceRosters,
+  writeInteractions,
+  type InteractionDraft,
+  type RosterLinks,
+  type RosterMember,
+} from './interaction-ingest.js';
 import type { BlueskyFeedItem, BlueskyPost } from './providers/bluesky.js';
-import { embedTranscripts, sentencesOf, shapeTranscript, writeTranscripts, type EmbeddedTranscript, type SpokenTurn } from './transcript-ingest.js';
+import {
+  embedTranscripts,
+  sentencesOf,
+  shapeTranscript,
+  writeTranscripts,
+  type EmbeddedTranscript,
+  type SpokenTurn,
+} from './transcript-ingest.js';
 
 /**
  * Public Bluesky conversations into the warehouse: one `post` interaction per thread the connected
@@ -50,7 +66,12 @@ const heldBy = (scope: { workspaceId: string; connectionId: string }) =>
   );
 
 /** Which of these threads the connection already holds with their first post at or after `since` (the reconcile pass reads those). */
-export async function heldSince(db: Queryable, scope: { workspaceId: string; connectionId: string }, rootUris: readonly string[], since: Date): Promise<Set<string>> {
+export async function heldSince(
+  db: Queryable,
+  scope: { workspaceId: string; connectionId: string },
+  rootUris: readonly string[],
+  since: Date,
+): Promise<Set<string>> {
   if (rootUris.length === 0) return new Set();
   const rows = await db
     .select({ uri: interactions.externalId })
@@ -60,11 +81,23 @@ export async function heldSince(db: Queryable, scope: { workspaceId: string; con
 }
 
 /** A page of the threads the connection holds that started at or after `since`, by root URI after `after`. */
-export async function heldThreadsPage(db: Queryable, scope: { workspaceId: string; connectionId: string }, since: Date, after: string | null, limit: number): Promise<string[]> {
+export async function heldThreadsPage(
+  db: Queryable,
+  scope: { workspaceId: string; connectionId: string },
+  since: Date,
+  after: string | null,
+  limit: number,
+): Promise<string[]> {
   const rows = await db
     .select({ uri: interactions.externalId })
     .from(interactions)
-    .where(and(heldBy(scope), gte(interactions.occurredAt, since), after === null ? undefined : gt(interactions.externalId, after)))
+    .where(
+      and(
+        heldBy(scope),
+        gte(interactions.occurredAt, since),
+        after === null ? undefined : gt(interactions.externalId, after),
+      ),
+    )
     .orderBy(asc(interactions.externalId))
     .limit(limit);
   return rows.map((r) => r.uri as string);
@@ -82,7 +115,8 @@ export function threadRoots(items: readonly BlueskyFeedItem[], accountDid: strin
   return [...roots];
 }
 
-const speakerOf = (p: BlueskyPost): string => (p.author.displayName ? `${p.author.displayName} (@${p.author.handle})` : `@${p.author.handle}`);
+const speakerOf = (p: BlueskyPost): string =>
+  p.author.displayName ? `${p.author.displayName} (@${p.author.handle})` : `@${p.author.handle}`;
 const postedAt = (p: BlueskyPost): Date => {
   // The author's clock can run ahead (or be set to anything): never later than the server saw it.
   const indexed = new Date(p.indexedAt);
@@ -96,7 +130,11 @@ interface ThreadDraft extends InteractionDraft {
 }
 
 /** A thread as an interaction draft, or null when only the workspace's own accounts speak in it. */
-export function draftThread(rootUri: string, posts: readonly BlueskyPost[], internalDids: ReadonlySet<string>): ThreadDraft | null {
+export function draftThread(
+  rootUri: string,
+  posts: readonly BlueskyPost[],
+  internalDids: ReadonlySet<string>,
+): ThreadDraft | null {
   const root = posts.find((p) => p.uri === rootUri);
   if (!root) return null;
   const replies = posts
@@ -104,7 +142,8 @@ export function draftThread(rootUri: string, posts: readonly BlueskyPost[], inte
     .sort((a, b) => a.indexedAt.localeCompare(b.indexedAt) || a.uri.localeCompare(b.uri))
     .slice(0, MAX_THREAD_POSTS - 1);
   const kept = [root, ...replies];
-  const sideOf = (p: BlueskyPost): 'internal' | 'external' => (internalDids.has(p.author.did) ? 'internal' : 'external');
+  const sideOf = (p: BlueskyPost): 'internal' | 'external' =>
+    internalDids.has(p.author.did) ? 'internal' : 'external';
   if (!kept.some((p) => sideOf(p) === 'external' && p.text.trim() !== '')) return null;
   const roster = new Map<string, RosterMember>();
   for (const p of kept) roster.set(p.author.did, { name: speakerOf(p), email: null, side: sideOf(p) });
@@ -112,7 +151,12 @@ export function draftThread(rootUri: string, posts: readonly BlueskyPost[], inte
   return {
     externalId: rootUri,
     kind: 'post',
-    title: firstLine === '' ? `Post by @${root.author.handle}` : firstLine.length > TITLE_LENGTH ? `${firstLine.slice(0, TITLE_LENGTH - 1)}\u2026` : firstLine,
+    title:
+      firstLine === ''
+        ? `Post by @${root.author.handle}`
+        : firstLine.length > TITLE_LENGTH
+          ? `${firstLine.slice(0, TITLE_LENGTH - 1)}\u2026`
+          : firstLine,
     occurredAt: postedAt(root),
     durationSeconds: null,
     summary: null,
@@ -145,16 +189,32 @@ export interface PreparedBlueskyPage {
   skipped: number;
 }
 
-const signature = (side: string, speaker: string | null, text: string): string => `${side}\u0000${speaker ?? ''}\u0000${text}`;
+const signature = (side: string, speaker: string | null, text: string): string =>
+  `${side}\u0000${speaker ?? ''}\u0000${text}`;
 
 /** The stored words of these threads, as turn lists (side, speaker and text), by root URI. */
-async function storedThreads(db: Queryable, workspaceId: string, rootUris: readonly string[]): Promise<Map<string, string[]>> {
+async function storedThreads(
+  db: Queryable,
+  workspaceId: string,
+  rootUris: readonly string[],
+): Promise<Map<string, string[]>> {
   if (rootUris.length === 0) return new Map();
   const rows = await db
-    .select({ externalId: interactions.externalId, side: transcriptTurns.side, speaker: transcriptTurns.speakerName, text: transcriptTurns.text })
+    .select({
+      externalId: interactions.externalId,
+      side: transcriptTurns.side,
+      speaker: transcriptTurns.speakerName,
+      text: transcriptTurns.text,
+    })
     .from(interactions)
     .leftJoin(transcriptTurns, eq(transcriptTurns.interactionId, interactions.id))
-    .where(and(eq(interactions.workspaceId, workspaceId), eq(interactions.source, SOURCE), inArray(interactions.externalId, [...rootUris])))
+    .where(
+      and(
+        eq(interactions.workspaceId, workspaceId),
+        eq(interactions.source, SOURCE),
+        inArray(interactions.externalId, [...rootUris]),
+      ),
+    )
     .orderBy(interactions.externalId, transcriptTurns.turnIndex);
   const out = new Map<string, string[]>();
   for (const r of rows) {
@@ -238,7 +298,17 @@ export function plannedBlueskyPage(page: PreparedBlueskyPage): PlannedPage {
         tx,
         workspaceId,
         page.embedderId,
-        rewritten.flatMap((t) => (idOf.get(t.externalId) ? [{ interactionId: idOf.get(t.externalId) as string, occurredAt: t.occurredAt, transcript: t.transcript as EmbeddedTranscript }] : [])),
+        rewritten.flatMap((t) =>
+          idOf.get(t.externalId)
+            ? [
+                {
+                  interactionId: idOf.get(t.externalId) as string,
+                  occurredAt: t.occurredAt,
+                  transcript: t.transcript as EmbeddedTranscript,
+                },
+              ]
+            : [],
+        ),
       );
       // After the new words are in: a text the thread still says keeps its vector.
       if (replaced.length > 0) await pruneOrphanVectors(tx, workspaceId);

@@ -1,6 +1,14 @@
 import { z } from 'zod';
 import type { Services } from '../services.js';
-import { heldSince, heldThreadsPage, plannedBlueskyPage, prepareBlueskyPage, SOURCE, threadRoots, workspaceBlueskyAccounts } from './bluesky-ingest.js';
+import {
+  heldSince,
+  heldThreadsPage,
+  plannedBlueskyPage,
+  prepareBlueskyPage,
+  SOURCE,
+  threadRoots,
+  workspaceBlueskyAccounts,
+} from './bluesky-ingest.js';
 import { BlueskyClient, type BlueskyPost } from './providers/bluesky.js';
 import { ProviderError } from './providers/errors.js';
 import type { ConnectionRow } from './repository.js';
@@ -51,14 +59,28 @@ export function blueskySource(services: Services, connection: ConnectionRow): Sy
     return threads;
   }
 
-  async function plan(accountDid: string, threads: ReadonlyMap<string, readonly BlueskyPost[] | null>, signal: AbortSignal) {
+  async function plan(
+    accountDid: string,
+    threads: ReadonlyMap<string, readonly BlueskyPost[] | null>,
+    signal: AbortSignal,
+  ) {
     const internalDids = await workspaceBlueskyAccounts(services.db, connection.workspaceId, accountDid);
-    return plannedBlueskyPage(await prepareBlueskyPage(services.db, services.embedder, { ...scope, did: accountDid, internalDids }, threads, signal));
+    return plannedBlueskyPage(
+      await prepareBlueskyPage(
+        services.db,
+        services.embedder,
+        { ...scope, did: accountDid, internalDids },
+        threads,
+        signal,
+      ),
+    );
   }
 
   /** The next walk starts 14 days before the newest post this one saw (never earlier than this one's horizon). */
   const nextWalk = (start: Saved): Saved => ({
-    horizon: start.newest ? new Date(Math.max(Date.parse(start.horizon), Date.parse(start.newest) - BLUESKY_REREAD_MS)).toISOString() : start.horizon,
+    horizon: start.newest
+      ? new Date(Math.max(Date.parse(start.horizon), Date.parse(start.newest) - BLUESKY_REREAD_MS)).toISOString()
+      : start.horizon,
     cursor: null,
     newest: null,
     resumed: true,
@@ -72,7 +94,9 @@ export function blueskySource(services: Services, connection: ConnectionRow): Sy
     async fetch(_stream, saved, now, signal) {
       if (!did) throw new ProviderError('config', 'The connection does not name a Bluesky account; reconnect it.');
       const prior = Saved.safeParse(saved);
-      const start: Saved = prior.success ? prior.data : { horizon: historyStart(now).toISOString(), cursor: null, newest: null, resumed: false, reconcile: null };
+      const start: Saved = prior.success
+        ? prior.data
+        : { horizon: historyStart(now).toISOString(), cursor: null, newest: null, resumed: false, reconcile: null };
       const since = new Date(start.horizon);
 
       if (start.reconcile) {
@@ -92,10 +116,17 @@ export function blueskySource(services: Services, connection: ConnectionRow): Sy
       const roots = threadRoots(inWindow, did);
       const leftToReconcile = start.resumed ? await heldSince(services.db, scope, roots, since) : new Set<string>();
       const planned = await plan(did, await readThreads(roots.filter((uri) => !leftToReconcile.has(uri))), signal);
-      const newest = inWindow.reduce<string | null>((n, i) => (!n || i.post.indexedAt > n ? i.post.indexedAt : n), start.newest);
+      const newest = inWindow.reduce<string | null>(
+        (n, i) => (!n || i.post.indexedAt > n ? i.post.indexedAt : n),
+        start.newest,
+      );
       const walkedFeed: Saved = { ...start, cursor: null, newest };
       return {
-        cursor: !walked ? { ...start, cursor: page.next, newest } : start.resumed ? { ...walkedFeed, reconcile: { after: null } } : nextWalk(walkedFeed),
+        cursor: !walked
+          ? { ...start, cursor: page.next, newest }
+          : start.resumed
+            ? { ...walkedFeed, reconcile: { after: null } }
+            : nextWalk(walkedFeed),
         done: walked && !start.resumed,
         ...planned,
       };

@@ -1,7 +1,14 @@
 import type { Queryable } from '../../platform/db/port.js';
 import type { PlannedPage } from './crm-ingest.js';
 import { domainOf, judgeCall, type CommsFilter } from './filters.js';
-import { holdInteractions, linkRosters, releaseInteractions, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
+import {
+  holdInteractions,
+  linkRosters,
+  releaseInteractions,
+  writeInteractions,
+  type InteractionDraft,
+  type RosterMember,
+} from './interaction-ingest.js';
 import type { CalendarEvent } from './providers/google-calendar.js';
 
 /**
@@ -31,7 +38,11 @@ function rosterOf(event: CalendarEvent, ownerDomain: string | null): RosterMembe
     .map((a) => {
       const email = a.email?.trim().toLowerCase() || null;
       const domain = email ? domainOf(email) : null;
-      return { name: a.displayName?.trim() || null, email, side: a.self || (ownerDomain !== null && domain === ownerDomain) ? 'internal' : 'external' };
+      return {
+        name: a.displayName?.trim() || null,
+        email,
+        side: a.self || (ownerDomain !== null && domain === ownerDomain) ? 'internal' : 'external',
+      };
     });
 }
 

@@ -67,8 +67,22 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     authMethod: 'api_key',
     monogram: 'GO',
     fields: [
-      { key: 'api_id', label: 'Access key', secret: false, placeholder: null, help: 'Gong → Company settings → Ecosystem → API: the access key.', resupplyOnReconnect: false },
-      { key: 'api_key', label: 'Access key secret', secret: true, placeholder: null, help: 'The secret shown once beside the access key.', resupplyOnReconnect: true },
+      {
+        key: 'api_id',
+        label: 'Access key',
+        secret: false,
+        placeholder: null,
+        help: 'Gong → Company settings → Ecosystem → API: the access key.',
+        resupplyOnReconnect: false,
+      },
+      {
+        key: 'api_key',
+        label: 'Access key secret',
+        secret: true,
+        placeholder: null,
+        help: 'The secret shown once beside the access key.',
+        resupplyOnReconnect: true,
+      },
     ],
     keyUrl: 'https://app.gong.io/company/api',
     single_instance: true,
@@ -90,7 +104,9 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     description: 'Accounts, contacts and opportunities from Salesforce.',
     dataStreams: ['accounts', 'contacts', 'opportunities'],
     unavailable: (config) =>
-      !config.SALESFORCE_CLIENT_ID || !config.SALESFORCE_CLIENT_SECRET ? 'This deployment has no Salesforce OAuth client (SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET).' : null,
+      !config.SALESFORCE_CLIENT_ID || !config.SALESFORCE_CLIENT_SECRET
+        ? 'This deployment has no Salesforce OAuth client (SALESFORCE_CLIENT_ID and SALESFORCE_CLIENT_SECRET).'
+        : null,
   },
   {
     type: 'google_calendar',
@@ -105,7 +121,9 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     description: 'Your meetings with external attendees, so calls and accounts line up with what is on your calendar.',
     dataStreams: ['events'],
     unavailable: (config) =>
-      !config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET ? 'This deployment has no Google OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).' : null,
+      !config.GOOGLE_CLIENT_ID || !config.GOOGLE_CLIENT_SECRET
+        ? 'This deployment has no Google OAuth client (GOOGLE_CLIENT_ID and GOOGLE_CLIENT_SECRET).'
+        : null,
   },
   {
     type: 'bluesky',
@@ -126,7 +144,8 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     keyUrl: null,
     single_instance: false,
     ownership: 'workspace',
-    description: 'Public conversations of your company\u2019s Bluesky account: the threads it starts or joins, with the replies people write, as customer voice.',
+    description:
+      'Public conversations of your company\u2019s Bluesky account: the threads it starts or joins, with the replies people write, as customer voice.',
     dataStreams: ['threads'],
     unavailable: () => null,
   },
@@ -140,7 +159,8 @@ export const CONNECTORS: readonly ConnectorSpec[] = [
     keyUrl: null,
     single_instance: false,
     ownership: 'workspace',
-    description: 'Calls (with transcripts) and emails your own systems push to a signed ingest URL (Standard Webhooks signatures; the URL and secret are shown once, at connect).',
+    description:
+      'Calls (with transcripts) and emails your own systems push to a signed ingest URL (Standard Webhooks signatures; the URL and secret are shown once, at connect).',
     dataStreams: ['calls', 'transcripts', 'emails'],
     unavailable: () => null,
   },

@@ -47,7 +47,10 @@ export interface CrmDeal {
   updatedAt: Date | null;
 }
 
-export type CrmPage = { kind: 'companies'; rows: CrmCompany[] } | { kind: 'contacts'; rows: CrmContact[] } | { kind: 'deals'; rows: CrmDeal[] };
+export type CrmPage =
+  | { kind: 'companies'; rows: CrmCompany[] }
+  | { kind: 'contacts'; rows: CrmContact[] }
+  | { kind: 'deals'; rows: CrmDeal[] };
 
 export interface IngestResult {
   written: number;
@@ -67,7 +70,8 @@ export interface PlannedPage {
 
 // ---- parsing provider values --------------------------------------------------------------------
 
-export const str = (v: string | null | undefined): string | null => (v === undefined || v === null || v.trim() === '' ? null : v.trim());
+export const str = (v: string | null | undefined): string | null =>
+  v === undefined || v === null || v.trim() === '' ? null : v.trim();
 export const num = (v: string | number | null | undefined): number | null => {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   const s = str(v);
@@ -83,7 +87,8 @@ export const time = (v: string | null | undefined): Date | null => {
   return Number.isNaN(ms) ? null : new Date(ms);
 };
 /** A probability as a whole percentage, from a 0-1 fraction (HubSpot) or a 0-100 percentage (Salesforce). */
-export const percent = (v: number | null, scale: 'fraction' | 'percent'): number | null => (v === null ? null : Math.max(0, Math.min(100, Math.round(scale === 'fraction' ? v * 100 : v))));
+export const percent = (v: number | null, scale: 'fraction' | 'percent'): number | null =>
+  v === null ? null : Math.max(0, Math.min(100, Math.round(scale === 'fraction' ? v * 100 : v)));
 /** `https://www.acme.com/about` → `acme.com`. */
 export function domainFromWebsite(website: string | null): string | null {
   if (!website) return null;
@@ -95,14 +100,26 @@ export function domainFromWebsite(website: string | null): string | null {
   }
 }
 
-const newest = (dates: (Date | null)[]): Date | null => dates.reduce<Date | null>((a, d) => (d && (!a || d > a) ? d : a), null);
+const newest = (dates: (Date | null)[]): Date | null =>
+  dates.reduce<Date | null>((a, d) => (d && (!a || d > a) ? d : a), null);
 
-async function accountIdsFor(db: Queryable, workspaceId: string, source: string, companyIds: readonly string[]): Promise<Map<string, string>> {
+async function accountIdsFor(
+  db: Queryable,
+  workspaceId: string,
+  source: string,
+  companyIds: readonly string[],
+): Promise<Map<string, string>> {
   if (companyIds.length === 0) return new Map();
   const rows = await db
     .select({ id: accounts.id, externalId: accounts.externalId })
     .from(accounts)
-    .where(and(eq(accounts.workspaceId, workspaceId), eq(accounts.source, source), inArray(accounts.externalId, [...new Set(companyIds)])));
+    .where(
+      and(
+        eq(accounts.workspaceId, workspaceId),
+        eq(accounts.source, source),
+        inArray(accounts.externalId, [...new Set(companyIds)]),
+      ),
+    );
   return new Map(rows.map((r) => [r.externalId as string, r.id]));
 }
 
@@ -110,34 +127,85 @@ async function accountIdsFor(db: Queryable, workspaceId: string, source: string,
  * Plan a page's upserts. The account links are read here (`db`), before the commit: a connection
  * syncs one page at a time, and companies are synced before the contacts and deals that point at them.
  */
-export async function planCrmPage(db: Queryable, workspaceId: string, source: string, page: CrmPage, now: Date): Promise<PlannedPage> {
+export async function planCrmPage(
+  db: Queryable,
+  workspaceId: string,
+  source: string,
+  page: CrmPage,
+  now: Date,
+): Promise<PlannedPage> {
   if (page.rows.length === 0) return { result: { written: 0, skipped: 0, latestEventAt: null }, write: async () => {} };
   switch (page.kind) {
     case 'companies': {
-      const rows = page.rows.map((c) => ({ id: newId(), workspaceId, name: c.name, domain: c.domain, type: c.type, industry: c.industry, employeeCount: c.employeeCount, source, externalId: c.externalId, createdAt: c.createdAt ?? now }));
+      const rows = page.rows.map((c) => ({
+        id: newId(),
+        workspaceId,
+        name: c.name,
+        domain: c.domain,
+        type: c.type,
+        industry: c.industry,
+        employeeCount: c.employeeCount,
+        source,
+        externalId: c.externalId,
+        createdAt: c.createdAt ?? now,
+      }));
       return {
         result: { written: rows.length, skipped: 0, latestEventAt: newest(rows.map((r) => r.createdAt)) },
         write: async (tx) => {
-          await upsertRows(tx, accounts, rows, { target: [accounts.workspaceId, accounts.source, accounts.externalId], update: ['name', 'domain', 'type', 'industry', 'employeeCount'] });
+          await upsertRows(tx, accounts, rows, {
+            target: [accounts.workspaceId, accounts.source, accounts.externalId],
+            update: ['name', 'domain', 'type', 'industry', 'employeeCount'],
+          });
         },
       };
     }
     case 'contacts': {
-      const accountOf = await accountIdsFor(db, workspaceId, source, page.rows.map((c) => c.companyExternalId).filter((v): v is string => v !== null));
+      const accountOf = await accountIdsFor(
+        db,
+        workspaceId,
+        source,
+        page.rows.map((c) => c.companyExternalId).filter((v): v is string => v !== null),
+      );
       const rows = page.rows.flatMap((c) => {
         const accountId = accountOf.get(c.companyExternalId ?? '');
-        return accountId ? [{ id: newId(), workspaceId, accountId, name: c.name, email: c.email, title: c.title, source, externalId: c.externalId, createdAt: c.createdAt ?? now }] : [];
+        return accountId
+          ? [
+              {
+                id: newId(),
+                workspaceId,
+                accountId,
+                name: c.name,
+                email: c.email,
+                title: c.title,
+                source,
+                externalId: c.externalId,
+                createdAt: c.createdAt ?? now,
+              },
+            ]
+          : [];
       });
       return {
-        result: { written: rows.length, skipped: page.rows.length - rows.length, latestEventAt: newest(rows.map((r) => r.createdAt)) },
+        result: {
+          written: rows.length,
+          skipped: page.rows.length - rows.length,
+          latestEventAt: newest(rows.map((r) => r.createdAt)),
+        },
         write: async (tx) => {
           if (rows.length === 0) return;
-          await upsertRows(tx, contacts, rows, { target: [contacts.workspaceId, contacts.source, contacts.externalId], update: ['accountId', 'name', 'email', 'title'] });
+          await upsertRows(tx, contacts, rows, {
+            target: [contacts.workspaceId, contacts.source, contacts.externalId],
+            update: ['accountId', 'name', 'email', 'title'],
+          });
         },
       };
     }
     case 'deals': {
-      const accountOf = await accountIdsFor(db, workspaceId, source, page.rows.map((d) => d.companyExternalId).filter((v): v is string => v !== null));
+      const accountOf = await accountIdsFor(
+        db,
+        workspaceId,
+        source,
+        page.rows.map((d) => d.companyExternalId).filter((v): v is string => v !== null),
+      );
       const rows = page.rows.map((d) => ({
         id: newId(),
         workspaceId,
@@ -160,7 +228,18 @@ export async function planCrmPage(db: Queryable, workspaceId: string, source: st
         write: async (tx) => {
           await upsertRows(tx, deals, rows, {
             target: [deals.workspaceId, deals.source, deals.externalId],
-            update: ['accountId', 'name', 'stage', 'amount', 'currency', 'closeDate', 'probability', 'isClosed', 'isWon', 'updatedAt'],
+            update: [
+              'accountId',
+              'name',
+              'stage',
+              'amount',
+              'currency',
+              'closeDate',
+              'probability',
+              'isClosed',
+              'isWon',
+              'updatedAt',
+            ],
           });
         },
       };

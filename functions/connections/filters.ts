@@ -12,7 +12,10 @@ const domain = z
   .string()
   .trim()
   .toLowerCase()
-  .regex(/^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/, 'must be a bare domain such as acme.com');
+  .regex(
+    /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/,
+    'must be a bare domain such as acme.com',
+  );
 
 export const CallFiltersSchema = z
   .object({
@@ -81,7 +84,17 @@ export interface RosterEntry {
   side: 'internal' | 'external';
 }
 
-export type CallVerdict = { keep: true } | { keep: false; reason: 'roster_unresolved' | 'excluded_participant' | 'excluded_domain' | 'no_external_participant' | 'no_listed_rep' };
+export type CallVerdict =
+  | { keep: true }
+  | {
+      keep: false;
+      reason:
+        | 'roster_unresolved'
+        | 'excluded_participant'
+        | 'excluded_domain'
+        | 'no_external_participant'
+        | 'no_listed_rep';
+    };
 
 /**
  * Whether a call enters the warehouse. A roster that cannot be resolved (nobody on it, or nobody
@@ -92,11 +105,17 @@ export function judgeCall(roster: readonly RosterEntry[], filters: CallFilters):
   const emails = roster.map((p) => p.email?.toLowerCase() ?? null);
   if (roster.length === 0 || emails.every((e) => e === null)) return { keep: false, reason: 'roster_unresolved' };
   if (!filters.enabled) return { keep: true };
-  if (emails.some((e) => e !== null && filters.exclude_participants.includes(e))) return { keep: false, reason: 'excluded_participant' };
+  if (emails.some((e) => e !== null && filters.exclude_participants.includes(e)))
+    return { keep: false, reason: 'excluded_participant' };
   const domains = emails.map((e) => (e ? domainOf(e) : null)).filter((d): d is string => d !== null);
-  if (domains.some((d) => filters.exclude_domains.some((rule) => domainMatches(d, rule)))) return { keep: false, reason: 'excluded_domain' };
-  if (filters.external_only && !roster.some((p) => p.side === 'external')) return { keep: false, reason: 'no_external_participant' };
-  if (filters.reps.length > 0 && !roster.some((p) => p.side === 'internal' && p.email !== null && filters.reps.includes(p.email.toLowerCase()))) {
+  if (domains.some((d) => filters.exclude_domains.some((rule) => domainMatches(d, rule))))
+    return { keep: false, reason: 'excluded_domain' };
+  if (filters.external_only && !roster.some((p) => p.side === 'external'))
+    return { keep: false, reason: 'no_external_participant' };
+  if (
+    filters.reps.length > 0 &&
+    !roster.some((p) => p.side === 'internal' && p.email !== null && filters.reps.includes(p.email.toLowerCase()))
+  ) {
     return { keep: false, reason: 'no_listed_rep' };
   }
   return { keep: true };

@@ -2,9 +2,21 @@ import type { Queryable } from '../../platform/db/port.js';
 import type { Embedder } from '../../platform/model/port.js';
 import type { PlannedPage } from './crm-ingest.js';
 import { domainOf, judgeCall, type CallFilters, type CallVerdict } from './filters.js';
-import { linkRosters, writeInteractions, type InteractionDraft, type RosterLinks, type RosterMember } from './interaction-ingest.js';
+import {
+  linkRosters,
+  writeInteractions,
+  type InteractionDraft,
+  type RosterLinks,
+  type RosterMember,
+} from './interaction-ingest.js';
 import type { GongCall, GongMonologue, GongParty } from './providers/gong.js';
-import { embedTranscripts, withTranscripts, writeTranscripts, type EmbeddedTranscript, type SpokenTurn } from './transcript-ingest.js';
+import {
+  embedTranscripts,
+  withTranscripts,
+  writeTranscripts,
+  type EmbeddedTranscript,
+  type SpokenTurn,
+} from './transcript-ingest.js';
 
 /**
  * Gong calls into the warehouse: one interaction per call (upserted on the Gong call id), its
@@ -35,11 +47,16 @@ export interface PreparedGongPage {
 
 /** Internal or external, from Gong's affiliation; "Unknown" is internal only when the address shares an internal party's domain. */
 function rosterOf(parties: readonly GongParty[]): GongRosterMember[] {
-  const internalDomains = new Set(parties.filter((p) => p.affiliation === 'Internal' && p.emailAddress).map((p) => domainOf(p.emailAddress ?? '')));
+  const internalDomains = new Set(
+    parties.filter((p) => p.affiliation === 'Internal' && p.emailAddress).map((p) => domainOf(p.emailAddress ?? '')),
+  );
   return parties.map((p) => {
     const email = p.emailAddress?.trim().toLowerCase() || null;
     const side: 'internal' | 'external' =
-      p.affiliation === 'Internal' || (p.affiliation !== 'External' && email !== null && internalDomains.has(domainOf(email))) ? 'internal' : 'external';
+      p.affiliation === 'Internal' ||
+      (p.affiliation !== 'External' && email !== null && internalDomains.has(domainOf(email)))
+        ? 'internal'
+        : 'external';
     return { name: p.name?.trim() || null, email, side, speakerId: p.speakerId ?? null };
   });
 }
@@ -108,7 +125,10 @@ export async function prepareGongPage(
       kind: 'call',
       title: call.metaData.title?.trim() || 'Untitled call',
       occurredAt,
-      durationSeconds: call.metaData.duration === null || call.metaData.duration === undefined ? null : Math.round(call.metaData.duration),
+      durationSeconds:
+        call.metaData.duration === null || call.metaData.duration === undefined
+          ? null
+          : Math.round(call.metaData.duration),
       summary: call.content?.brief?.trim() || null,
       participants: roster.map(({ name, email, side }) => ({ name, email, side })),
       transcript: transcriptOf.get(call.metaData.id) ?? null,
@@ -128,7 +148,11 @@ export function plannedGongPage(page: PreparedGongPage): PlannedPage {
         tx,
         page.workspaceId,
         page.embedderId,
-        page.calls.flatMap((c) => (c.transcript && idOf.get(c.externalId) ? [{ interactionId: idOf.get(c.externalId) as string, occurredAt: c.occurredAt, transcript: c.transcript }] : [])),
+        page.calls.flatMap((c) =>
+          c.transcript && idOf.get(c.externalId)
+            ? [{ interactionId: idOf.get(c.externalId) as string, occurredAt: c.occurredAt, transcript: c.transcript }]
+            : [],
+        ),
       );
     },
   };

@@ -18,7 +18,16 @@ import type { ConnectionRow, SyncRunRow } from './repository.js';
 /** How long a consent may take (the OAuth state's lifetime, oauth-flow.ts). */
 const CONSENT_WINDOW_MS = 10 * 60_000;
 
-export const HEALTH_VALUES = ['healthy', 'syncing', 'stale', 'degraded', 'needs_reauth', 'rate_limited', 'error', 'disconnected'] as const;
+export const HEALTH_VALUES = [
+  'healthy',
+  'syncing',
+  'stale',
+  'degraded',
+  'needs_reauth',
+  'rate_limited',
+  'error',
+  'disconnected',
+] as const;
 export type Health = (typeof HEALTH_VALUES)[number];
 
 export interface SyncRunView {
@@ -45,20 +54,32 @@ export function syncRunView(row: SyncRunRow): SyncRunView {
     streams_total: streams.length,
     streams_failed: streams.filter((s) => s.failed).length,
     records_written: streams.reduce((n, s) => n + (s.written ?? 0), 0),
-    error_reason: reason === 'auth' || reason === 'rate_limit' || reason === 'transient' || reason === 'config' ? reason : reason ? 'unknown' : null,
+    error_reason:
+      reason === 'auth' || reason === 'rate_limit' || reason === 'transient' || reason === 'config'
+        ? reason
+        : reason
+          ? 'unknown'
+          : null,
     trigger: String((row.input as { trigger?: unknown }).trigger ?? 'schedule'),
   };
 }
 
-export function healthOf(connection: ConnectionRow, last: SyncRunView | null, now: Date, intervalMinutes: number): Health {
+export function healthOf(
+  connection: ConnectionRow,
+  last: SyncRunView | null,
+  now: Date,
+  intervalMinutes: number,
+): Health {
   if (connection.status === 'disconnected') return 'disconnected';
   if (findConnector(connection.connectorType)?.authMethod === 'webhook') return 'healthy';
-  if (connection.status === 'pending') return now.getTime() - connection.updatedAt.getTime() <= CONSENT_WINDOW_MS ? 'syncing' : 'error';
+  if (connection.status === 'pending')
+    return now.getTime() - connection.updatedAt.getTime() <= CONSENT_WINDOW_MS ? 'syncing' : 'error';
   if (connection.authFailedAt) return 'needs_reauth';
   if (connection.rateLimitedUntil && connection.rateLimitedUntil > now) return 'rate_limited';
   if (last && (last.status === 'queued' || last.status === 'running')) return 'syncing';
   if (last?.status === 'failed') return last.error_reason === 'rate_limit' ? 'rate_limited' : 'error';
   if (last?.status === 'complete' && last.streams_failed > 0) return 'degraded';
-  if (!connection.lastSyncedAt || now.getTime() - connection.lastSyncedAt.getTime() > 3 * intervalMinutes * 60_000) return 'stale';
+  if (!connection.lastSyncedAt || now.getTime() - connection.lastSyncedAt.getTime() > 3 * intervalMinutes * 60_000)
+    return 'stale';
   return 'healthy';
 }

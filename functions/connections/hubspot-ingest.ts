@@ -28,7 +28,11 @@ const STAGE: Record<string, DealStage> = {
 
 const bool = (v: string | null | undefined): boolean => str(v)?.toLowerCase() === 'true';
 
-export function hubspotPage(object: HubSpotObject, records: readonly HubSpotRecord[], dealCompanies: ReadonlyMap<string, string>): CrmPage {
+export function hubspotPage(
+  object: HubSpotObject,
+  records: readonly HubSpotRecord[],
+  dealCompanies: ReadonlyMap<string, string>,
+): CrmPage {
   switch (object) {
     case 'companies':
       return {
@@ -52,7 +56,10 @@ export function hubspotPage(object: HubSpotObject, records: readonly HubSpotReco
           (r): CrmContact => ({
             externalId: r.id,
             companyExternalId: str(r.properties.associatedcompanyid),
-            name: [str(r.properties.firstname), str(r.properties.lastname)].filter(Boolean).join(' ') || str(r.properties.email) || `HubSpot contact ${r.id}`,
+            name:
+              [str(r.properties.firstname), str(r.properties.lastname)].filter(Boolean).join(' ') ||
+              str(r.properties.email) ||
+              `HubSpot contact ${r.id}`,
             email: str(r.properties.email),
             title: str(r.properties.jobtitle),
             createdAt: time(r.properties.createdate),
@@ -65,7 +72,8 @@ export function hubspotPage(object: HubSpotObject, records: readonly HubSpotReco
         rows: records.map((r): CrmDeal => {
           const closed = bool(r.properties.hs_is_closed);
           const won = bool(r.properties.hs_is_closed_won);
-          const stage = STAGE[str(r.properties.dealstage) ?? ''] ?? (closed ? (won ? 'closed_won' : 'closed_lost') : 'evaluation');
+          const stage =
+            STAGE[str(r.properties.dealstage) ?? ''] ?? (closed ? (won ? 'closed_won' : 'closed_lost') : 'evaluation');
           return {
             externalId: r.id,
             companyExternalId: dealCompanies.get(r.id) ?? null,

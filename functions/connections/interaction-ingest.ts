@@ -1,5 +1,14 @@
 import { and, eq, inArray, sql } from 'drizzle-orm';
-import { accounts, contacts, interactionHolders, interactions, participants, transcriptTurns, utterances, utteranceVectors } from '../../schema/index.js';
+import {
+  accounts,
+  contacts,
+  interactionHolders,
+  interactions,
+  participants,
+  transcriptTurns,
+  utterances,
+  utteranceVectors,
+} from '../../schema/index.js';
 import type { InteractionKind } from '../../schema/warehouse-interactions.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
@@ -48,15 +57,29 @@ function suffixesOf(domains: readonly string[]): string[] {
   return [...out];
 }
 
-const textArray = (values: readonly string[]) => sql`array[${sql.join(
-  values.map((v) => sql`${v}`),
-  sql`, `,
-)}]::text[]`;
+const textArray = (values: readonly string[]) =>
+  sql`array[${sql.join(
+    values.map((v) => sql`${v}`),
+    sql`, `,
+  )}]::text[]`;
 
 /** The contacts and accounts the rosters point at, in two reads for a whole page. */
-export async function linkRosters(db: Queryable, workspaceId: string, rosters: readonly (readonly RosterMember[])[]): Promise<RosterLinks> {
+export async function linkRosters(
+  db: Queryable,
+  workspaceId: string,
+  rosters: readonly (readonly RosterMember[])[],
+): Promise<RosterLinks> {
   const emails = [...new Set(rosters.flatMap((r) => r.map((p) => p.email).filter((e): e is string => e !== null)))];
-  const domains = [...new Set(rosters.flatMap((r) => r.filter((p) => p.side === 'external' && p.email).map((p) => domainOf(p.email as string)).filter((d): d is string => d !== null)))];
+  const domains = [
+    ...new Set(
+      rosters.flatMap((r) =>
+        r
+          .filter((p) => p.side === 'external' && p.email)
+          .map((p) => domainOf(p.email as string))
+          .filter((d): d is string => d !== null),
+      ),
+    ),
+  ];
   const [contactRows, accountRows] = await Promise.all([
     emails.length === 0
       ? []
@@ -69,7 +92,12 @@ export async function linkRosters(db: Queryable, workspaceId: string, rosters: r
       : db
           .select({ id: accounts.id, domain: accounts.domain })
           .from(accounts)
-          .where(and(eq(accounts.workspaceId, workspaceId), sql`lower(${accounts.domain}) = any(${textArray(suffixesOf(domains))})`)),
+          .where(
+            and(
+              eq(accounts.workspaceId, workspaceId),
+              sql`lower(${accounts.domain}) = any(${textArray(suffixesOf(domains))})`,
+            ),
+          ),
   ]);
   return {
     contactOf: new Map(contactRows.map((r) => [r.email, r.id])),
@@ -79,7 +107,9 @@ export async function linkRosters(db: Queryable, workspaceId: string, rosters: r
         const host = p.side === 'external' && p.email ? domainOf(p.email) : null;
         if (!host) continue;
         // The most specific account domain wins (eu.acme.com over acme.com).
-        const match = accountRows.filter((a) => a.domain && domainMatches(host, a.domain.toLowerCase())).sort((a, b) => (b.domain?.length ?? 0) - (a.domain?.length ?? 0))[0];
+        const match = accountRows
+          .filter((a) => a.domain && domainMatches(host, a.domain.toLowerCase()))
+          .sort((a, b) => (b.domain?.length ?? 0) - (a.domain?.length ?? 0))[0];
         if (match) votes.set(match.id, (votes.get(match.id) ?? 0) + 1);
       }
       return [...votes.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
@@ -90,7 +120,13 @@ export async function linkRosters(db: Queryable, workspaceId: string, rosters: r
 const isTrue = (v: unknown): boolean => v === true || v === 't' || v === 'true';
 
 /** Upsert the page's interactions; participants go in with a row's first insert. Returns each row's id by provider id. */
-export async function writeInteractions(tx: Queryable, workspaceId: string, source: string, drafts: readonly InteractionDraft[], links: RosterLinks): Promise<Map<string, string>> {
+export async function writeInteractions(
+  tx: Queryable,
+  workspaceId: string,
+  source: string,
+  drafts: readonly InteractionDraft[],
+  links: RosterLinks,
+): Promise<Map<string, string>> {
   if (drafts.length === 0) return new Map();
   const upserted = await tx
     .insert(interactions)
@@ -135,7 +171,12 @@ export async function writeInteractions(tx: Queryable, workspaceId: string, sour
   return new Map(upserted.map((r) => [r.externalId as string, r.id]));
 }
 
-function participantRows(workspaceId: string, interactionId: string, roster: readonly RosterMember[], links: RosterLinks) {
+function participantRows(
+  workspaceId: string,
+  interactionId: string,
+  roster: readonly RosterMember[],
+  links: RosterLinks,
+) {
   return roster.map((p) => ({
     id: newId(),
     workspaceId,
@@ -153,43 +194,76 @@ function participantRows(workspaceId: string, interactionId: string, roster: rea
  * the caller writes the new transcript after. Vectors are left for `pruneOrphanVectors` once the
  * new words are in, so a text still said keeps its vector.
  */
-export async function replaceRosters(tx: Queryable, workspaceId: string, replaced: readonly { interactionId: string; participants: readonly RosterMember[] }[], links: RosterLinks): Promise<void> {
+export async function replaceRosters(
+  tx: Queryable,
+  workspaceId: string,
+  replaced: readonly { interactionId: string; participants: readonly RosterMember[] }[],
+  links: RosterLinks,
+): Promise<void> {
   if (replaced.length === 0) return;
   const ids = replaced.map((r) => r.interactionId);
-  await tx.delete(utterances).where(and(eq(utterances.workspaceId, workspaceId), inArray(utterances.interactionId, ids)));
-  await tx.delete(transcriptTurns).where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.interactionId, ids)));
-  await tx.delete(participants).where(and(eq(participants.workspaceId, workspaceId), inArray(participants.interactionId, ids)));
+  await tx
+    .delete(utterances)
+    .where(and(eq(utterances.workspaceId, workspaceId), inArray(utterances.interactionId, ids)));
+  await tx
+    .delete(transcriptTurns)
+    .where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.interactionId, ids)));
+  await tx
+    .delete(participants)
+    .where(and(eq(participants.workspaceId, workspaceId), inArray(participants.interactionId, ids)));
   const rows = replaced.flatMap((r) => participantRows(workspaceId, r.interactionId, r.participants, links));
   if (rows.length > 0) await tx.insert(participants).values(rows);
   for (const r of replaced) {
     await tx
       .update(interactions)
-      .set({ participantCount: r.participants.length, externalParticipantCount: r.participants.filter((p) => p.side === 'external').length })
+      .set({
+        participantCount: r.participants.length,
+        externalParticipantCount: r.participants.filter((p) => p.side === 'external').length,
+      })
       .where(eq(interactions.id, r.interactionId));
   }
 }
 
 const named = (workspaceId: string, source: string, externalIds: readonly string[]) =>
-  and(eq(interactions.workspaceId, workspaceId), eq(interactions.source, source), inArray(interactions.externalId, [...externalIds]));
+  and(
+    eq(interactions.workspaceId, workspaceId),
+    eq(interactions.source, source),
+    inArray(interactions.externalId, [...externalIds]),
+  );
 
 /**
  * Remove interactions the source says no longer exist (a canceled meeting); their transcripts and
  * participants go with them, and so do the vectors of texts no other utterance says. With
  * `unlessHeld`, those some connection still holds (interaction_holders) stay.
  */
-export async function deleteInteractions(tx: Queryable, workspaceId: string, source: string, externalIds: readonly string[], options: { unlessHeld?: boolean } = {}): Promise<number> {
+export async function deleteInteractions(
+  tx: Queryable,
+  workspaceId: string,
+  source: string,
+  externalIds: readonly string[],
+  options: { unlessHeld?: boolean } = {},
+): Promise<number> {
   if (externalIds.length === 0) return 0;
   const unheld = sql`not exists (select 1 from ${interactionHolders} h where h.interaction_id = ${interactions.id})`;
   const gone = await tx
     .delete(interactions)
-    .where(options.unlessHeld ? and(named(workspaceId, source, externalIds), unheld) : named(workspaceId, source, externalIds))
+    .where(
+      options.unlessHeld
+        ? and(named(workspaceId, source, externalIds), unheld)
+        : named(workspaceId, source, externalIds),
+    )
     .returning({ id: interactions.id });
   if (gone.length > 0) await pruneOrphanVectors(tx, workspaceId);
   return gone.length;
 }
 
 /** Record that a connection holds these interactions (a meeting on its calendar); holding twice changes nothing. */
-export async function holdInteractions(tx: Queryable, workspaceId: string, connectionId: string, interactionIds: readonly string[]): Promise<void> {
+export async function holdInteractions(
+  tx: Queryable,
+  workspaceId: string,
+  connectionId: string,
+  interactionIds: readonly string[],
+): Promise<void> {
   if (interactionIds.length === 0) return;
   await tx
     .insert(interactionHolders)
@@ -202,17 +276,27 @@ export async function holdInteractions(tx: Queryable, workspaceId: string, conne
  * this member taken off it); those no other connection still holds are removed. Interactions
  * synced before holders were kept have none, so they go with the first release, as they did.
  */
-export async function releaseInteractions(tx: Queryable, workspaceId: string, source: string, connectionId: string, externalIds: readonly string[]): Promise<number> {
+export async function releaseInteractions(
+  tx: Queryable,
+  workspaceId: string,
+  source: string,
+  connectionId: string,
+  externalIds: readonly string[],
+): Promise<number> {
   if (externalIds.length === 0) return 0;
-  await tx
-    .delete(interactionHolders)
-    .where(
-      and(
-        eq(interactionHolders.workspaceId, workspaceId),
-        eq(interactionHolders.connectionId, connectionId),
-        inArray(interactionHolders.interactionId, tx.select({ id: interactions.id }).from(interactions).where(named(workspaceId, source, externalIds))),
+  await tx.delete(interactionHolders).where(
+    and(
+      eq(interactionHolders.workspaceId, workspaceId),
+      eq(interactionHolders.connectionId, connectionId),
+      inArray(
+        interactionHolders.interactionId,
+        tx
+          .select({ id: interactions.id })
+          .from(interactions)
+          .where(named(workspaceId, source, externalIds)),
       ),
-    );
+    ),
+  );
   return deleteInteractions(tx, workspaceId, source, externalIds, { unlessHeld: true });
 }
 

@@ -28,7 +28,12 @@ import { startSync, syncIntervalMs } from './sync.js';
 export const CALLBACK_PATH = `${API_PREFIX}/connections/oauth/callback`;
 const STATE_TTL_MS = 10 * 60_000;
 
-const Pending = z.object({ state_hash: z.string(), verifier: z.string(), expires_at: z.number(), trigger: z.enum(['connect', 'reconnect']) });
+const Pending = z.object({
+  state_hash: z.string(),
+  verifier: z.string(),
+  expires_at: z.number(),
+  trigger: z.enum(['connect', 'reconnect']),
+});
 
 const randomToken = () => toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 export const callbackUrl = (services: Services) => `${services.config.publicUrl}${CALLBACK_PATH}`;
@@ -37,7 +42,13 @@ export const callbackUrl = (services: Services) => `${services.config.publicUrl}
  * Start (or restart) the consent for a connection: a new row in `pending`, or an existing one (a
  * reconnect, a retried connect) keeping its status until the callback completes it.
  */
-export async function beginOAuth(services: Services, caller: Caller, spec: ConnectorSpec, existing: ConnectionRow | null, displayName: string | null): Promise<{ row: ConnectionRow; authorizeUrl: string }> {
+export async function beginOAuth(
+  services: Services,
+  caller: Caller,
+  spec: ConnectorSpec,
+  existing: ConnectionRow | null,
+  displayName: string | null,
+): Promise<{ row: ConnectionRow; authorizeUrl: string }> {
   const source = OAUTH_SOURCES[spec.type];
   if (!source) throw new Error(`no OAuth source for ${spec.type}`);
   const state = randomToken();
@@ -72,7 +83,11 @@ export async function beginOAuth(services: Services, caller: Caller, spec: Conne
       .returning();
   }
   if (!row) throw new Error('connection write returned nothing');
-  const authorizeUrl = source.authorizeUrl(services.config, { state: `${row.id}.${state}`, challenge: await sha256Base64Url(verifier), redirectUri: callbackUrl(services) });
+  const authorizeUrl = source.authorizeUrl(services.config, {
+    state: `${row.id}.${state}`,
+    challenge: await sha256Base64Url(verifier),
+    redirectUri: callbackUrl(services),
+  });
   return { row, authorizeUrl };
 }
 
@@ -80,14 +95,30 @@ type Outcome = { id: string; result: 'connected' | 'denied' | 'error'; reason?: 
 
 async function completeOAuth(services: Services, query: Record<string, string | undefined>): Promise<Outcome> {
   const [id, state] = (query.state ?? '').split('.', 2);
-  if (!id || !state || !isUuid(id)) throw new ApiError('invalid_argument', 'This authorization link is not valid; start the connection again.', { field: 'state' });
+  if (!id || !state || !isUuid(id))
+    throw new ApiError('invalid_argument', 'This authorization link is not valid; start the connection again.', {
+      field: 'state',
+    });
   const [row] = await services.db.select().from(connections).where(eq(connections.id, id));
   const sealed = row?.credentialsSealed ? await services.secretBox.open(row.credentialsSealed).catch(() => null) : null;
-  const parsed = sealed ? Pending.safeParse(JSON.parse(z.object({ pending: z.string() }).safeParse(JSON.parse(sealed)).data?.pending ?? 'null')) : null;
+  const parsed = sealed
+    ? Pending.safeParse(
+        JSON.parse(z.object({ pending: z.string() }).safeParse(JSON.parse(sealed)).data?.pending ?? 'null'),
+      )
+    : null;
   const now = services.clock.now();
   // One answer for every way a state can be wrong: unknown, used, expired, or not this flow's.
-  if (!row || !parsed?.success || !timingSafeEqual(parsed.data.state_hash, await sha256Hex(state)) || parsed.data.expires_at < now.getTime()) {
-    throw new ApiError('invalid_argument', 'This authorization link is not valid or has expired; start the connection again.', { field: 'state' });
+  if (
+    !row ||
+    !parsed?.success ||
+    !timingSafeEqual(parsed.data.state_hash, await sha256Hex(state)) ||
+    parsed.data.expires_at < now.getTime()
+  ) {
+    throw new ApiError(
+      'invalid_argument',
+      'This authorization link is not valid or has expired; start the connection again.',
+      { field: 'state' },
+    );
   }
   const pending = parsed.data;
   const source = OAUTH_SOURCES[row.connectorType];
@@ -100,7 +131,12 @@ async function completeOAuth(services: Services, query: Record<string, string | 
   }
   let tokens;
   try {
-    tokens = await exchangeCode(source, services.config, { code: query.code, verifier: pending.verifier, redirectUri: callbackUrl(services) }, now);
+    tokens = await exchangeCode(
+      source,
+      services.config,
+      { code: query.code, verifier: pending.verifier, redirectUri: callbackUrl(services) },
+      now,
+    );
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     await updateConnection(services.db, row, spent);
@@ -134,7 +170,11 @@ export function connectionOAuthRoutes(): Hono<AppEnv> {
     const services = c.get('services');
     try {
       const outcome = await completeOAuth(services, c.req.query());
-      const params = new URLSearchParams({ connection_id: outcome.id, connection_result: outcome.result, ...(outcome.reason ? { reason: outcome.reason } : {}) });
+      const params = new URLSearchParams({
+        connection_id: outcome.id,
+        connection_result: outcome.result,
+        ...(outcome.reason ? { reason: outcome.reason } : {}),
+      });
       return c.redirect(`/console?${params}`, 302);
     } catch (error) {
       if (error instanceof ApiError) return renderError(c, error);

@@ -10,7 +10,18 @@ import { connectFields, validateWithProvider } from './credentials.js';
 import { beginOAuth } from './oauth-flow.js';
 import { CallFiltersSchema, CommsFilterSchema, configOf, CrmRecencySchema, type ConnectionConfig } from './filters.js';
 import { healthOf, syncRunView } from './health.js';
-import { connectionOfAccount, connectionOfType, getConnection, pendingOf, updateConnection, latestRun, latestRuns, listConnections, syncRuns, type ConnectionRow } from './repository.js';
+import {
+  connectionOfAccount,
+  connectionOfType,
+  getConnection,
+  pendingOf,
+  updateConnection,
+  latestRun,
+  latestRuns,
+  listConnections,
+  syncRuns,
+  type ConnectionRow,
+} from './repository.js';
 import {
   CatalogEntrySchema,
   ConnectBody,
@@ -48,7 +59,8 @@ export const catalogOp = defineOperation({
   method: 'get',
   path: '/connections/catalog',
   summary: 'The sources a workspace can connect, how, and whether it can here and now',
-  description: 'An OAuth source without this deployment\u2019s client id and secret, or a source whose sync this version lacks, reads `connectable: false` with `unavailableReason`.',
+  description:
+    'An OAuth source without this deployment\u2019s client id and secret, or a source whose sync this version lacks, reads `connectable: false` with `unavailableReason`.',
   mcp: { tool: 'connections', action: 'catalog', resource: 'connection://catalog' },
   output: z.object({ connectors: z.array(CatalogEntrySchema) }),
   async handler(ctx) {
@@ -64,7 +76,12 @@ export const listOp = defineOperation({
   summary: 'The workspace\u2019s connections, newest first, each with its health and last sync',
   mcp: { tool: 'connections', action: 'list', resource: 'connection://list' },
   query: pagingParams,
-  output: z.object({ connections: z.array(ConnectionSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    connections: z.array(ConnectionSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
     const { services, caller } = ctx;
     const { rows, total } = await listConnections(services.db, caller.workspaceId, input);
@@ -99,7 +116,12 @@ export const getOp = defineOperation({
   output: ConnectionSchema,
   async handler(ctx, input) {
     const { services, caller } = ctx;
-    return readConnectionView(services.db, await getConnection(services.db, caller.workspaceId, input.id), services.config, services.clock.now());
+    return readConnectionView(
+      services.db,
+      await getConnection(services.db, caller.workspaceId, input.id),
+      services.config,
+      services.clock.now(),
+    );
   },
 });
 
@@ -114,8 +136,21 @@ export const statusOp = defineOperation({
   output: ConnectionStatusSchema,
   async handler(ctx, input) {
     const { services, caller } = ctx;
-    const view = await readConnectionView(services.db, await getConnection(services.db, caller.workspaceId, input.id), services.config, services.clock.now());
-    return { id: view.id, status: view.status, health: view.health, is_syncing: view.is_syncing, paused_reason: view.paused_reason, last_synced_at: view.last_synced_at, rate_limited_until: view.rate_limited_until };
+    const view = await readConnectionView(
+      services.db,
+      await getConnection(services.db, caller.workspaceId, input.id),
+      services.config,
+      services.clock.now(),
+    );
+    return {
+      id: view.id,
+      status: view.status,
+      health: view.health,
+      is_syncing: view.is_syncing,
+      paused_reason: view.paused_reason,
+      last_synced_at: view.last_synced_at,
+      rate_limited_until: view.rate_limited_until,
+    };
   },
 });
 
@@ -125,11 +160,17 @@ export const runsOp = defineOperation({
   method: 'get',
   path: '/connections/{id}/runs',
   summary: 'A connection\u2019s syncs, newest first',
-  description: '`error_reason` classifies a failure (auth, rate_limit, transient, config, unknown); the provider\u2019s own error text is never returned.',
+  description:
+    '`error_reason` classifies a failure (auth, rate_limit, transient, config, unknown); the provider\u2019s own error text is never returned.',
   mcp: { tool: 'connections', action: 'runs', resource: 'connection://{id}/runs' },
   params: connectionIdParams,
   query: pagingParams,
-  output: z.object({ runs: z.array(SyncRunSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    runs: z.array(SyncRunSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
     const { services, caller } = ctx;
     await getConnection(services.db, caller.workspaceId, input.id);
@@ -150,12 +191,17 @@ export const summaryOp = defineOperation({
   output: ConnectionSummarySchema,
   async handler(ctx, input) {
     const { services, caller } = ctx;
-    return connectionSummary(services.db, await getConnection(services.db, caller.workspaceId, input.id), services.clock.now());
+    return connectionSummary(
+      services.db,
+      await getConnection(services.db, caller.workspaceId, input.id),
+      services.clock.now(),
+    );
   },
 });
 
 /** Serializes connects of one source in one workspace, so a single-instance source never gets two rows. */
-const lockSource = (workspaceId: string, connectorType: string) => sql`select pg_advisory_xact_lock(hashtext(${`connection:${workspaceId}:${connectorType}`}))`;
+const lockSource = (workspaceId: string, connectorType: string) =>
+  sql`select pg_advisory_xact_lock(hashtext(${`connection:${workspaceId}:${connectorType}`}))`;
 
 export const connectOp = defineOperation({
   ...lifecycle,
@@ -167,7 +213,9 @@ export const connectOp = defineOperation({
   description:
     'Per the catalog entry: `api_key` (and the extra field where one is declared), or `account_handle`. The credentials are checked with the provider before anything is stored (a refusal is `400 invalid_argument` naming the field; an unreachable provider `503 dependency_unavailable`), sealed at rest and never returned. ' +
     '`mode: connected` with the first sync\u2019s run id; `already_connected` (and the existing connection) for a second connect of a single-instance source. A call recorder without `call_filters` is connected but stays paused (`paused_reason: call_filters_required`) until a decision is saved. ' +
-    'A source that cannot be connected here is `409 connector_not_connectable` with the reason; past ' + MAX_CONNECTIONS_PER_WORKSPACE + ' live connections a workspace gets `409 conflict`. OAuth access tokens and the console only: an API key is refused with 403.',
+    'A source that cannot be connected here is `409 connector_not_connectable` with the reason; past ' +
+    MAX_CONNECTIONS_PER_WORKSPACE +
+    ' live connections a workspace gets `409 conflict`. OAuth access tokens and the console only: an API key is refused with 403.',
   mcp: { tool: 'connections', action: 'connect' },
   body: ConnectBody,
   output: ConnectResultSchema,
@@ -175,21 +223,36 @@ export const connectOp = defineOperation({
     const { services, caller } = ctx;
     const spec = findConnector(input.connector_type);
     if (!spec) {
-      throw new ApiError('invalid_argument', `There is no connector ${input.connector_type}; GET /connections/catalog lists them.`, {
-        field: 'connector_type',
-        allowed: CONNECTORS.map((c) => c.type),
-      });
+      throw new ApiError(
+        'invalid_argument',
+        `There is no connector ${input.connector_type}; GET /connections/catalog lists them.`,
+        {
+          field: 'connector_type',
+          allowed: CONNECTORS.map((c) => c.type),
+        },
+      );
     }
     const unavailable = spec.unavailable(services.config);
     if (unavailable) throw new ApiError('connector_not_connectable', unavailable, { connector_type: spec.type });
-    if (input.call_filters && spec.category !== 'calls') throw new ApiError('invalid_argument', `call_filters apply to call recorders; ${spec.name} is a ${spec.category} source.`, { field: 'call_filters' });
+    if (input.call_filters && spec.category !== 'calls')
+      throw new ApiError(
+        'invalid_argument',
+        `call_filters apply to call recorders; ${spec.name} is a ${spec.category} source.`,
+        { field: 'call_filters' },
+      );
     const { secrets, fields: given } = connectFields(spec, input, 'connect');
     let fields = given;
     const now = services.clock.now();
     if (spec.single_instance) {
       const existing = await connectionOfType(services.db, caller.workspaceId, spec.type);
       if (existing && existing.status === 'connected') {
-        return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, existing, services.config, now), authorize_url: null, sync_run_id: null, ingest: null };
+        return {
+          mode: 'already_connected' as const,
+          connection: await readConnectionView(services.db, existing, services.config, now),
+          authorize_url: null,
+          sync_run_id: null,
+          ingest: null,
+        };
       }
     }
     const [{ live } = { live: 0 }] = await services.db
@@ -197,15 +260,31 @@ export const connectOp = defineOperation({
       .from(connections)
       .where(and(eq(connections.workspaceId, caller.workspaceId), sql`${connections.status} <> 'disconnected'`));
     if (Number(live) >= MAX_CONNECTIONS_PER_WORKSPACE) {
-      throw new ApiError('conflict', `A workspace can have at most ${MAX_CONNECTIONS_PER_WORKSPACE} connections that are not disconnected; disconnect one first.`, { limit: MAX_CONNECTIONS_PER_WORKSPACE });
+      throw new ApiError(
+        'conflict',
+        `A workspace can have at most ${MAX_CONNECTIONS_PER_WORKSPACE} connections that are not disconnected; disconnect one first.`,
+        { limit: MAX_CONNECTIONS_PER_WORKSPACE },
+      );
     }
     if (spec.authMethod === 'oauth') {
       // A retried connect (a pending row of this source; for a personal source, the caller's own) restarts its consent.
       const retried = spec.single_instance
         ? await connectionOfType(services.db, caller.workspaceId, spec.type)
         : await pendingOf(services.db, caller.workspaceId, spec.type, caller.userId);
-      const { row, authorizeUrl } = await beginOAuth(services, caller, spec, retried ?? null, input.display_name ?? null);
-      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, row, services.config, now), authorize_url: authorizeUrl, sync_run_id: null, ingest: null };
+      const { row, authorizeUrl } = await beginOAuth(
+        services,
+        caller,
+        spec,
+        retried ?? null,
+        input.display_name ?? null,
+      );
+      return {
+        mode: 'oauth_redirect' as const,
+        connection: await readConnectionView(services.db, row, services.config, now),
+        authorize_url: authorizeUrl,
+        sync_run_id: null,
+        ingest: null,
+      };
     }
     const signingSecret = spec.authMethod === 'webhook' ? generateWebhookSecret() : null;
     if (signingSecret) secrets.signing_secret = signingSecret;
@@ -238,15 +317,30 @@ export const connectOp = defineOperation({
       let row: ConnectionRow | undefined;
       if (existing) {
         // A single-instance source connected again after a disconnect: restored in place, no second row.
-        row = await updateConnection(scope.tx, existing, { ...values, config: { ...configOf(existing.config), ...config }, ...(input.display_name ? { displayName: input.display_name } : {}) });
+        row = await updateConnection(scope.tx, existing, {
+          ...values,
+          config: { ...configOf(existing.config), ...config },
+          ...(input.display_name ? { displayName: input.display_name } : {}),
+        });
       } else {
         const conflict = input.display_name
           ? await scope.tx
               .select({ id: connections.id })
               .from(connections)
-              .where(and(eq(connections.workspaceId, caller.workspaceId), eq(connections.connectorType, spec.type), eq(connections.displayName, input.display_name)))
+              .where(
+                and(
+                  eq(connections.workspaceId, caller.workspaceId),
+                  eq(connections.connectorType, spec.type),
+                  eq(connections.displayName, input.display_name),
+                ),
+              )
           : [];
-        if (conflict.length > 0) throw new ApiError('conflict', `A ${spec.name} connection named \u201c${input.display_name}\u201d exists; choose another display_name.`, { field: 'display_name' });
+        if (conflict.length > 0)
+          throw new ApiError(
+            'conflict',
+            `A ${spec.name} connection named \u201c${input.display_name}\u201d exists; choose another display_name.`,
+            { field: 'display_name' },
+          );
         [row] = await scope.tx
           .insert(connections)
           .values({
@@ -268,7 +362,13 @@ export const connectOp = defineOperation({
       return { row, runId, already: undefined };
     });
     if ('already' in outcome && outcome.already) {
-      return { mode: 'already_connected' as const, connection: await readConnectionView(services.db, outcome.already, services.config, now), authorize_url: null, sync_run_id: null, ingest: null };
+      return {
+        mode: 'already_connected' as const,
+        connection: await readConnectionView(services.db, outcome.already, services.config, now),
+        authorize_url: null,
+        sync_run_id: null,
+        ingest: null,
+      };
     }
     if (!('row' in outcome) || !outcome.row) throw new Error('connect produced no connection');
     return {
@@ -296,7 +396,16 @@ export const disconnectOp = defineOperation({
     const { services, caller } = ctx;
     const row = await getConnection(services.db, caller.workspaceId, input.id);
     const now = services.clock.now();
-    const updated = row.status === 'disconnected' ? row : await updateConnection(services.db, row, { status: 'disconnected', disconnectedAt: now, credentialsSealed: null, nextSyncAt: null, updatedAt: now });
+    const updated =
+      row.status === 'disconnected'
+        ? row
+        : await updateConnection(services.db, row, {
+            status: 'disconnected',
+            disconnectedAt: now,
+            credentialsSealed: null,
+            nextSyncAt: null,
+            updatedAt: now,
+          });
     return readConnectionView(services.db, updated ?? row, services.config, now);
   },
 });
@@ -308,7 +417,8 @@ export const updateOp = defineOperation({
   method: 'patch',
   path: '/connections/{id}',
   summary: 'Set the owner of a personal connection, or rename a connection',
-  description: '`owner_user_id` must be a member of the workspace, and only `personal` connections have an owner (a workspace connection is `400 invalid_argument`).',
+  description:
+    '`owner_user_id` must be a member of the workspace, and only `personal` connections have an owner (a workspace connection is `400 invalid_argument`).',
   mcp: { tool: 'connections', action: 'update' },
   params: connectionIdParams,
   body: UpdateConnectionBody,
@@ -317,17 +427,28 @@ export const updateOp = defineOperation({
     const { services, caller } = ctx;
     const row = await getConnection(services.db, caller.workspaceId, input.id);
     const spec = connectorOf(row);
-    if (input.owner_user_id === undefined && input.display_name === undefined) throw new ApiError('invalid_argument', 'Send owner_user_id or display_name.', { field: 'owner_user_id' });
+    if (input.owner_user_id === undefined && input.display_name === undefined)
+      throw new ApiError('invalid_argument', 'Send owner_user_id or display_name.', { field: 'owner_user_id' });
     if (input.owner_user_id !== undefined) {
-      if (spec.ownership !== 'personal') throw new ApiError('invalid_argument', `${spec.name} connections belong to the workspace and have no owner.`, { field: 'owner_user_id' });
+      if (spec.ownership !== 'personal')
+        throw new ApiError('invalid_argument', `${spec.name} connections belong to the workspace and have no owner.`, {
+          field: 'owner_user_id',
+        });
       const [member] = await services.db
         .select({ userId: memberships.userId })
         .from(memberships)
         .where(and(eq(memberships.workspaceId, caller.workspaceId), eq(memberships.userId, input.owner_user_id)));
-      if (!member) throw new ApiError('invalid_argument', 'owner_user_id is not a member of this workspace.', { field: 'owner_user_id' });
+      if (!member)
+        throw new ApiError('invalid_argument', 'owner_user_id is not a member of this workspace.', {
+          field: 'owner_user_id',
+        });
     }
     const now = services.clock.now();
-    const updated = await updateConnection(services.db, row, { ...(input.owner_user_id ? { ownerUserId: input.owner_user_id } : {}), ...(input.display_name ? { displayName: input.display_name } : {}), updatedAt: now });
+    const updated = await updateConnection(services.db, row, {
+      ...(input.owner_user_id ? { ownerUserId: input.owner_user_id } : {}),
+      ...(input.display_name ? { displayName: input.display_name } : {}),
+      updatedAt: now,
+    });
     return readConnectionView(services.db, updated ?? row, services.config, now);
   },
 });
@@ -352,13 +473,23 @@ export const reconnectOp = defineOperation({
     const now = services.clock.now();
     const last = await latestRun(services.db, caller.workspaceId, row.id);
     const health = healthOf(row, last ? syncRunView(last) : null, now, syncIntervalMs(services.config) / 60_000);
-    if (health === 'healthy') throw new ApiError('invalid_argument', 'This connection is healthy; there is nothing to reconnect.', { field: 'id', health });
+    if (health === 'healthy')
+      throw new ApiError('invalid_argument', 'This connection is healthy; there is nothing to reconnect.', {
+        field: 'id',
+        health,
+      });
     const unavailable = spec.unavailable(services.config);
     if (unavailable) throw new ApiError('connector_not_connectable', unavailable, { connector_type: spec.type });
     if (spec.authMethod === 'oauth') {
       connectFields(spec, input, 'reconnect');
       const { row: pending, authorizeUrl } = await beginOAuth(services, caller, spec, row, null);
-      return { mode: 'oauth_redirect' as const, connection: await readConnectionView(services.db, pending, services.config, now), authorize_url: authorizeUrl, sync_run_id: null, ingest: null };
+      return {
+        mode: 'oauth_redirect' as const,
+        connection: await readConnectionView(services.db, pending, services.config, now),
+        authorize_url: authorizeUrl,
+        sync_run_id: null,
+        ingest: null,
+      };
     }
     const { secrets, fields } = connectFields(spec, input, 'reconnect');
     let mergedFields: Record<string, string> = { ...row.fields, ...fields };
@@ -371,17 +502,20 @@ export const reconnectOp = defineOperation({
     const paused = pausedReason(row) !== null || isPushed(row);
     const outcome = await services.engine.transaction(async (scope) => {
       const updated = await updateConnection(scope.tx, row, {
-          status: 'connected',
-          credentialsSealed: sealed,
-          fields: mergedFields,
-          authFailedAt: null,
-          rateLimitedUntil: null,
-          disconnectedAt: null,
-          nextSyncAt: paused ? null : new Date(now.getTime() + syncIntervalMs(services.config)),
-          updatedAt: now,
-        });
+        status: 'connected',
+        credentialsSealed: sealed,
+        fields: mergedFields,
+        authFailedAt: null,
+        rateLimitedUntil: null,
+        disconnectedAt: null,
+        nextSyncAt: paused ? null : new Date(now.getTime() + syncIntervalMs(services.config)),
+        updatedAt: now,
+      });
       if (!updated) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
-      const runId = paused || (await isSyncing(scope.tx, caller.workspaceId, row.id)) ? null : await startSync(scope, updated, 'reconnect', caller.userId);
+      const runId =
+        paused || (await isSyncing(scope.tx, caller.workspaceId, row.id))
+          ? null
+          : await startSync(scope, updated, 'reconnect', caller.userId);
       return { updated, runId };
     });
     return {
@@ -405,8 +539,14 @@ async function saveConfig(
   const row = await getConnection(services.db, caller.workspaceId, id);
   const spec = connectorOf(row);
   // The comms filter also governs the emails a pushed source brings.
-  const applies = spec.category === options.category || (options.category === 'comms' && spec.dataStreams.includes('emails'));
-  if (!applies) throw new ApiError('invalid_argument', `${options.field} applies to ${options.category} sources; ${spec.name} is a ${spec.category} source.`, { field: options.field });
+  const applies =
+    spec.category === options.category || (options.category === 'comms' && spec.dataStreams.includes('emails'));
+  if (!applies)
+    throw new ApiError(
+      'invalid_argument',
+      `${options.field} applies to ${options.category} sources; ${spec.name} is a ${spec.category} source.`,
+      { field: options.field },
+    );
   const now = services.clock.now();
   const before = configOf(row.config);
   const after = { ...before, ...patch };
@@ -414,16 +554,25 @@ async function saveConfig(
   const reset = options.resetCursors?.(before) ?? false;
   const updated = await services.engine.transaction(async (scope) => {
     const next = await updateConnection(scope.tx, row, {
-        config: after,
-        ...(reset ? { cursors: {} } : {}),
-        // A decision that unpauses, or a wider window, is synced at the next tick rather than in 15 minutes.
-        ...(row.status === 'connected' && !isPushed(row) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
-        updatedAt: now,
-      });
+      config: after,
+      ...(reset ? { cursors: {} } : {}),
+      // A decision that unpauses, or a wider window, is synced at the next tick rather than in 15 minutes.
+      ...(row.status === 'connected' && !isPushed(row) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
+      updatedAt: now,
+    });
     if (!next) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
-    if (row.status === 'connected' && wasPaused && !isPushed(row) && !(await isSyncing(scope.tx, caller.workspaceId, row.id))) {
+    if (
+      row.status === 'connected' &&
+      wasPaused &&
+      !isPushed(row) &&
+      !(await isSyncing(scope.tx, caller.workspaceId, row.id))
+    ) {
       await startSync(scope, next, 'filters', caller.userId);
-      return (await updateConnection(scope.tx, row, { nextSyncAt: new Date(now.getTime() + syncIntervalMs(services.config)) })) ?? next;
+      return (
+        (await updateConnection(scope.tx, row, {
+          nextSyncAt: new Date(now.getTime() + syncIntervalMs(services.config)),
+        })) ?? next
+      );
     }
     return next;
   });
@@ -445,7 +594,12 @@ export const callFiltersOp = defineOperation({
   output: ConnectionSchema,
   async handler(ctx, input) {
     const { id, ...filters } = input;
-    return saveConfig(ctx, id, { call_filters: CallFiltersSchema.parse(filters) }, { category: 'calls', field: 'call_filters' });
+    return saveConfig(
+      ctx,
+      id,
+      { call_filters: CallFiltersSchema.parse(filters) },
+      { category: 'calls', field: 'call_filters' },
+    );
   },
 });
 
@@ -456,7 +610,8 @@ export const crmRecencyOp = defineOperation({
   method: 'put',
   path: '/connections/{id}/crm-recency',
   summary: 'How much CRM history to sync: months of activity (default 12) or all',
-  description: 'Records last modified before the window are not synced. Widening the window re-reads the CRM from the new start at the next tick; existing rows are kept either way. REST only.',
+  description:
+    'Records last modified before the window are not synced. Widening the window re-reads the CRM from the new start at the next tick; existing rows are kept either way. REST only.',
   params: connectionIdParams,
   body: CrmRecencySchema,
   output: ConnectionSchema,
@@ -466,7 +621,12 @@ export const crmRecencyOp = defineOperation({
       const old = before.crm_recency?.window ?? 12;
       return old !== 'all' && (recency.window === 'all' || recency.window > old);
     };
-    return saveConfig(ctx, id, { crm_recency: recency }, { category: 'crm', field: 'crm_recency', resetCursors: wider });
+    return saveConfig(
+      ctx,
+      id,
+      { crm_recency: recency },
+      { category: 'crm', field: 'crm_recency', resetCursors: wider },
+    );
   },
 });
 
@@ -477,14 +637,34 @@ export const commsFilterOp = defineOperation({
   method: 'put',
   path: '/connections/{id}/comms-filter',
   summary: 'Decide which emails and meetings a comms source brings in',
-  description: 'Same exclusion rules as call filters (participants, suffix-aware domains, exclusions first) and `external_only` (the default when none is saved: only meetings and emails with someone from outside are kept). Comms sources and the emails of a webhook source (`400 invalid_argument` otherwise). Applies to what is synced from now on. REST only.',
+  description:
+    'Same exclusion rules as call filters (participants, suffix-aware domains, exclusions first) and `external_only` (the default when none is saved: only meetings and emails with someone from outside are kept). Comms sources and the emails of a webhook source (`400 invalid_argument` otherwise). Applies to what is synced from now on. REST only.',
   params: connectionIdParams,
   body: CommsFilterSchema,
   output: ConnectionSchema,
   async handler(ctx, input) {
     const { id, ...filter } = input;
-    return saveConfig(ctx, id, { comms_filter: CommsFilterSchema.parse(filter) }, { category: 'comms', field: 'comms_filter' });
+    return saveConfig(
+      ctx,
+      id,
+      { comms_filter: CommsFilterSchema.parse(filter) },
+      { category: 'comms', field: 'comms_filter' },
+    );
   },
 });
 
-export const connectionOperations: readonly Operation[] = [catalogOp, listOp, getOp, statusOp, runsOp, summaryOp, connectOp, disconnectOp, updateOp, reconnectOp, callFiltersOp, crmRecencyOp, commsFilterOp];
+export const connectionOperations: readonly Operation[] = [
+  catalogOp,
+  listOp,
+  getOp,
+  statusOp,
+  runsOp,
+  summaryOp,
+  connectOp,
+  disconnectOp,
+  updateOp,
+  reconnectOp,
+  callFiltersOp,
+  crmRecencyOp,
+  commsFilterOp,
+];

@@ -16,7 +16,13 @@ import { updateConnection } from './repository.js';
 import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
 import { pausedReason, SealedCredentials } from './sync-sources.js';
 import { touchFreshness } from './sync.js';
-import { embedTranscripts, sentencesOf, withTranscripts, writeTranscripts, type EmbeddedTranscript } from './transcript-ingest.js';
+import {
+  embedTranscripts,
+  sentencesOf,
+  withTranscripts,
+  writeTranscripts,
+  type EmbeddedTranscript,
+} from './transcript-ingest.js';
 
 /**
  * The webhook source: a workspace's own systems push calls (with transcripts) and emails to the
@@ -31,13 +37,18 @@ import { embedTranscripts, sentencesOf, withTranscripts, writeTranscripts, type 
 /** Each webhook connection is its own source: two pushing systems may well use the same ids. */
 export const webhookSource = (connectionId: string) => `webhook:${connectionId}`;
 export const INGEST_PATH = `${API_PREFIX}/connections/:id/ingest`;
-export const ingestUrl = (services: Services, id: string) => `${services.config.publicUrl}${API_PREFIX}/connections/${id}/ingest`;
+export const ingestUrl = (services: Services, id: string) =>
+  `${services.config.publicUrl}${API_PREFIX}/connections/${id}/ingest`;
 /** Pushes older or newer than this (replays, skewed clocks) are refused. */
 const TOLERANCE_SECONDS = 5 * 60;
 const MAX_ITEMS = 100;
 
 const Participant = z
-  .object({ email: z.string().trim().toLowerCase().email().optional(), name: z.string().trim().max(200).optional(), side: z.enum(['internal', 'external']) })
+  .object({
+    email: z.string().trim().toLowerCase().email().optional(),
+    name: z.string().trim().max(200).optional(),
+    side: z.enum(['internal', 'external']),
+  })
   .strict();
 const Turn = z
   .object({
@@ -73,21 +84,42 @@ const EmailItem = z
     participants: z.array(Participant).max(200),
   })
   .strict();
-export const PushBody = z.object({ items: z.array(z.discriminatedUnion('type', [CallItem, EmailItem])).min(1).max(MAX_ITEMS) }).strict();
+export const PushBody = z
+  .object({
+    items: z
+      .array(z.discriminatedUnion('type', [CallItem, EmailItem]))
+      .min(1)
+      .max(MAX_ITEMS),
+  })
+  .strict();
 export type PushItem = z.infer<typeof PushBody>['items'][number];
 
-async function verify(services: Services, secret: string, headers: { id?: string; timestamp?: string; signature?: string }, body: string): Promise<void> {
+async function verify(
+  services: Services,
+  secret: string,
+  headers: { id?: string; timestamp?: string; signature?: string },
+  body: string,
+): Promise<void> {
   if (!headers.id || !headers.timestamp || !headers.signature) {
-    throw new ApiError('unauthenticated', 'A push must be signed: webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks).', { required_headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'] });
+    throw new ApiError(
+      'unauthenticated',
+      'A push must be signed: webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks).',
+      { required_headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'] },
+    );
   }
   const timestamp = Number(headers.timestamp);
   const now = Math.floor(services.clock.now().getTime() / 1000);
   if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > TOLERANCE_SECONDS) {
-    throw new ApiError('invalid_token', `webhook-timestamp is more than ${TOLERANCE_SECONDS} s away from now.`, { reason: 'timestamp' });
+    throw new ApiError('invalid_token', `webhook-timestamp is more than ${TOLERANCE_SECONDS} s away from now.`, {
+      reason: 'timestamp',
+    });
   }
   const expected = await signWebhook(secret, headers.id, timestamp, body);
   const offered = headers.signature.split(' ').filter((s) => s.startsWith('v1,'));
-  if (!offered.some((s) => timingSafeEqual(s, expected))) throw new ApiError('invalid_token', 'webhook-signature does not match this connection\u2019s secret.', { reason: 'signature' });
+  if (!offered.some((s) => timingSafeEqual(s, expected)))
+    throw new ApiError('invalid_token', 'webhook-signature does not match this connection\u2019s secret.', {
+      reason: 'signature',
+    });
 }
 
 export interface PushOutcome {
@@ -96,7 +128,11 @@ export interface PushOutcome {
   dropped: Partial<Record<Exclude<CallVerdict, { keep: true }>['reason'], number>>;
 }
 
-export async function ingestPush(services: Services, connection: typeof connections.$inferSelect, items: readonly PushItem[]): Promise<PushOutcome> {
+export async function ingestPush(
+  services: Services,
+  connection: typeof connections.$inferSelect,
+  items: readonly PushItem[],
+): Promise<PushOutcome> {
   const SOURCE = webhookSource(connection.id);
   const config = configOf(connection.config);
   const callRules = config.call_filters;
@@ -104,8 +140,23 @@ export async function ingestPush(services: Services, connection: typeof connecti
   const dropped: PushOutcome['dropped'] = {};
   const kept: { item: PushItem; draft: InteractionDraft }[] = [];
   for (const item of items) {
-    const roster: RosterMember[] = item.participants.map((p) => ({ name: p.name ?? null, email: p.email ?? null, side: p.side }));
-    const verdict = judgeCall(roster, item.type === 'call' ? (callRules ?? { enabled: false, external_only: false, reps: [], exclude_participants: [], exclude_domains: [] }) : emailRules);
+    const roster: RosterMember[] = item.participants.map((p) => ({
+      name: p.name ?? null,
+      email: p.email ?? null,
+      side: p.side,
+    }));
+    const verdict = judgeCall(
+      roster,
+      item.type === 'call'
+        ? (callRules ?? {
+            enabled: false,
+            external_only: false,
+            reps: [],
+            exclude_participants: [],
+            exclude_domains: [],
+          })
+        : emailRules,
+    );
     if (!verdict.keep) {
       dropped[verdict.reason] = (dropped[verdict.reason] ?? 0) + 1;
       continue;
@@ -114,7 +165,15 @@ export async function ingestPush(services: Services, connection: typeof connecti
       item,
       draft:
         item.type === 'call'
-          ? { externalId: item.id, kind: 'call', title: item.title, occurredAt: new Date(item.started_at), durationSeconds: item.duration_seconds ?? null, summary: item.summary ?? null, participants: roster }
+          ? {
+              externalId: item.id,
+              kind: 'call',
+              title: item.title,
+              occurredAt: new Date(item.started_at),
+              durationSeconds: item.duration_seconds ?? null,
+              summary: item.summary ?? null,
+              participants: roster,
+            }
           : {
               externalId: item.id,
               kind: 'email',
@@ -158,7 +217,9 @@ export async function ingestPush(services: Services, connection: typeof connecti
       })),
     ),
   );
-  const transcriptOf = new Map<string, EmbeddedTranscript>(toEmbed.map((k, i) => [k.item.id, embedded[i] as EmbeddedTranscript]));
+  const transcriptOf = new Map<string, EmbeddedTranscript>(
+    toEmbed.map((k, i) => [k.item.id, embedded[i] as EmbeddedTranscript]),
+  );
   const now = services.clock.now();
   const latest = kept.reduce<Date | null>((a, k) => (!a || k.draft.occurredAt > a ? k.draft.occurredAt : a), null);
   await services.db.transaction(async (tx) => {
@@ -180,7 +241,12 @@ export async function ingestPush(services: Services, connection: typeof connecti
       }),
     );
     await updateConnection(tx, connection, { lastSyncedAt: now, updatedAt: now });
-    if (kept.length > 0) await touchFreshness(tx, connection.workspaceId, SOURCE, 'interactions', { latestEventAt: latest, ingestAt: now, syncAt: now });
+    if (kept.length > 0)
+      await touchFreshness(tx, connection.workspaceId, SOURCE, 'interactions', {
+        latestEventAt: latest,
+        ingestAt: now,
+        syncAt: now,
+      });
   });
   return { accepted: items.length, written: kept.length, dropped };
 }
@@ -194,12 +260,33 @@ export function connectionIngestRoutes(): Hono<AppEnv> {
     // One answer for an unknown id, another workspace's, a disconnected one, or a source that is not pushed.
     const notFound = new ApiError('not_found', 'No webhook connection at this URL.', { id });
     const [connection] = isUuid(id) ? await services.db.select().from(connections).where(eq(connections.id, id)) : [];
-    if (!connection || connection.connectorType !== 'call_webhook' || connection.status !== 'connected' || !connection.credentialsSealed) throw notFound;
-    const secret = SealedCredentials.parse(JSON.parse(await services.secretBox.open(connection.credentialsSealed))).signing_secret;
+    if (
+      connection?.connectorType !== 'call_webhook' ||
+      connection.status !== 'connected' ||
+      !connection.credentialsSealed
+    )
+      throw notFound;
+    const secret = SealedCredentials.parse(
+      JSON.parse(await services.secretBox.open(connection.credentialsSealed)),
+    ).signing_secret;
     if (!secret) throw notFound;
     const body = new TextDecoder().decode(await readBodyBytes(c));
-    await verify(services, secret, { id: c.req.header('webhook-id'), timestamp: c.req.header('webhook-timestamp'), signature: c.req.header('webhook-signature') }, body);
-    if (pausedReason(connection)) throw new ApiError('conflict', 'This source is paused until a workspace admin saves a call filter decision (PUT /connections/{id}/call-filters); push again after.', { paused_reason: pausedReason(connection) });
+    await verify(
+      services,
+      secret,
+      {
+        id: c.req.header('webhook-id'),
+        timestamp: c.req.header('webhook-timestamp'),
+        signature: c.req.header('webhook-signature'),
+      },
+      body,
+    );
+    if (pausedReason(connection))
+      throw new ApiError(
+        'conflict',
+        'This source is paused until a workspace admin saves a call filter decision (PUT /connections/{id}/call-filters); push again after.',
+        { paused_reason: pausedReason(connection) },
+      );
     let json: unknown;
     try {
       json = JSON.parse(body);

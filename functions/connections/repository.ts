@@ -12,12 +12,23 @@ export type SyncRunRow = typeof runs.$inferSelect;
 export const CONNECTION_SYNC_KIND = 'connection_sync';
 
 export async function getConnection(db: Queryable, workspaceId: string, id: string): Promise<ConnectionRow> {
-  const row = isUuid(id) ? (await db.select().from(connections).where(and(eq(connections.id, id), eq(connections.workspaceId, workspaceId))))[0] : undefined;
+  const row = isUuid(id)
+    ? (
+        await db
+          .select()
+          .from(connections)
+          .where(and(eq(connections.id, id), eq(connections.workspaceId, workspaceId)))
+      )[0]
+    : undefined;
   if (!row) throw new ApiError('not_found', `No connection ${id} in this workspace.`, { id });
   return row;
 }
 
-export async function listConnections(db: Queryable, workspaceId: string, page: { limit: number; offset: number }): Promise<{ rows: ConnectionRow[]; total: number }> {
+export async function listConnections(
+  db: Queryable,
+  workspaceId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: ConnectionRow[]; total: number }> {
   const rows = await db
     .select()
     .from(connections)
@@ -25,13 +36,31 @@ export async function listConnections(db: Queryable, workspaceId: string, page: 
     .orderBy(desc(connections.createdAt), desc(connections.id))
     .limit(page.limit)
     .offset(page.offset);
-  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(connections).where(eq(connections.workspaceId, workspaceId));
+  const [counted] = await db
+    .select({ n: sql<number>`count(*)::int` })
+    .from(connections)
+    .where(eq(connections.workspaceId, workspaceId));
   return { rows, total: Number(counted?.n ?? 0) };
 }
 
-export async function syncRuns(db: Queryable, workspaceId: string, connectionId: string, page: { limit: number; offset: number }): Promise<{ rows: SyncRunRow[]; total: number }> {
-  const where = and(eq(runs.workspaceId, workspaceId), eq(runs.kind, CONNECTION_SYNC_KIND), sql`(${runs.input}->>'connection_id') = ${connectionId}`);
-  const rows = await db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)).limit(page.limit).offset(page.offset);
+export async function syncRuns(
+  db: Queryable,
+  workspaceId: string,
+  connectionId: string,
+  page: { limit: number; offset: number },
+): Promise<{ rows: SyncRunRow[]; total: number }> {
+  const where = and(
+    eq(runs.workspaceId, workspaceId),
+    eq(runs.kind, CONNECTION_SYNC_KIND),
+    sql`(${runs.input}->>'connection_id') = ${connectionId}`,
+  );
+  const rows = await db
+    .select()
+    .from(runs)
+    .where(where)
+    .orderBy(desc(runs.createdAt), desc(runs.id))
+    .limit(page.limit)
+    .offset(page.offset);
   const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(runs).where(where);
   return { rows, total: Number(counted?.n ?? 0) };
 }
@@ -41,18 +70,32 @@ export async function latestRun(db: Queryable, workspaceId: string, connectionId
 }
 
 /** The newest sync run of each connection, in one read (a list page's `last_run`). */
-export async function latestRuns(db: Queryable, workspaceId: string, connectionIds: readonly string[]): Promise<Map<string, SyncRunRow>> {
+export async function latestRuns(
+  db: Queryable,
+  workspaceId: string,
+  connectionIds: readonly string[],
+): Promise<Map<string, SyncRunRow>> {
   if (connectionIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([sql`(${runs.input}->>'connection_id')`])
     .from(runs)
-    .where(and(eq(runs.workspaceId, workspaceId), eq(runs.kind, CONNECTION_SYNC_KIND), inArray(sql`(${runs.input}->>'connection_id')`, [...connectionIds])))
+    .where(
+      and(
+        eq(runs.workspaceId, workspaceId),
+        eq(runs.kind, CONNECTION_SYNC_KIND),
+        inArray(sql`(${runs.input}->>'connection_id')`, [...connectionIds]),
+      ),
+    )
     .orderBy(sql`(${runs.input}->>'connection_id')`, desc(runs.createdAt), desc(runs.id));
   return new Map(rows.map((r) => [String((r.input as { connection_id?: unknown }).connection_id), r]));
 }
 
 /** The live connection of a type in the workspace (newest first), if any: single-instance sources have at most one. */
-export async function connectionOfType(db: Queryable, workspaceId: string, connectorType: string): Promise<ConnectionRow | undefined> {
+export async function connectionOfType(
+  db: Queryable,
+  workspaceId: string,
+  connectorType: string,
+): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()
     .from(connections)
@@ -63,28 +106,55 @@ export async function connectionOfType(db: Queryable, workspaceId: string, conne
 }
 
 /** The connection of one provider account (a handle source names its account by a stable id), live ones first. */
-export async function connectionOfAccount(db: Queryable, workspaceId: string, connectorType: string, accountId: string): Promise<ConnectionRow | undefined> {
+export async function connectionOfAccount(
+  db: Queryable,
+  workspaceId: string,
+  connectorType: string,
+  accountId: string,
+): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()
     .from(connections)
-    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType), sql`${connections.fields}->>'account_did' = ${accountId}`))
+    .where(
+      and(
+        eq(connections.workspaceId, workspaceId),
+        eq(connections.connectorType, connectorType),
+        sql`${connections.fields}->>'account_did' = ${accountId}`,
+      ),
+    )
     .orderBy(sql`${connections.status} = 'disconnected'`, desc(connections.createdAt))
     .limit(1);
   return row;
 }
 
 /** A member's own pending (consent not completed) connection of a type, if any. */
-export async function pendingOf(db: Queryable, workspaceId: string, connectorType: string, userId: string): Promise<ConnectionRow | undefined> {
+export async function pendingOf(
+  db: Queryable,
+  workspaceId: string,
+  connectorType: string,
+  userId: string,
+): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .select()
     .from(connections)
-    .where(and(eq(connections.workspaceId, workspaceId), eq(connections.connectorType, connectorType), eq(connections.status, 'pending'), eq(connections.createdBy, userId)))
+    .where(
+      and(
+        eq(connections.workspaceId, workspaceId),
+        eq(connections.connectorType, connectorType),
+        eq(connections.status, 'pending'),
+        eq(connections.createdBy, userId),
+      ),
+    )
     .limit(1);
   return row;
 }
 
 /** Change a connection, always addressed by its id and its workspace; the row as it is after, or undefined if gone. */
-export async function updateConnection(db: Queryable, c: Pick<ConnectionRow, 'id' | 'workspaceId'>, values: PgUpdateSetSource<typeof connections>): Promise<ConnectionRow | undefined> {
+export async function updateConnection(
+  db: Queryable,
+  c: Pick<ConnectionRow, 'id' | 'workspaceId'>,
+  values: PgUpdateSetSource<typeof connections>,
+): Promise<ConnectionRow | undefined> {
   const [row] = await db
     .update(connections)
     .set(values)

@@ -58,7 +58,10 @@ export function salesforcePage(stream: SalesforceStream, records: readonly Sales
         rows: records.map((r) => ({
           externalId: r.Id,
           companyExternalId: text(r, 'AccountId'),
-          name: [text(r, 'FirstName'), text(r, 'LastName')].filter(Boolean).join(' ') || text(r, 'Email') || `Salesforce contact ${r.Id}`,
+          name:
+            [text(r, 'FirstName'), text(r, 'LastName')].filter(Boolean).join(' ') ||
+            text(r, 'Email') ||
+            `Salesforce contact ${r.Id}`,
           email: text(r, 'Email'),
           title: text(r, 'Title'),
           createdAt: time(text(r, 'CreatedDate')),
@@ -70,7 +73,9 @@ export function salesforcePage(stream: SalesforceStream, records: readonly Sales
         rows: records.map((r) => {
           const closed = flag(r, 'IsClosed');
           const won = flag(r, 'IsWon');
-          const stage = STAGE[text(r, 'StageName')?.toLowerCase() ?? ''] ?? (closed ? (won ? 'closed_won' : 'closed_lost') : 'evaluation');
+          const stage =
+            STAGE[text(r, 'StageName')?.toLowerCase() ?? ''] ??
+            (closed ? (won ? 'closed_won' : 'closed_lost') : 'evaluation');
           return {
             externalId: r.Id,
             companyExternalId: text(r, 'AccountId'),

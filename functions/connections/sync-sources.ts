@@ -44,16 +44,26 @@ export interface SyncSource {
 export const SealedCredentials = z.record(z.string(), z.string());
 
 export async function openCredentials(services: Services, connection: ConnectionRow): Promise<Record<string, string>> {
-  if (!connection.credentialsSealed) throw new ProviderError('config', 'The connection holds no credentials; reconnect it.');
+  if (!connection.credentialsSealed)
+    throw new ProviderError('config', 'The connection holds no credentials; reconnect it.');
   const parsed = SealedCredentials.safeParse(JSON.parse(await services.secretBox.open(connection.credentialsSealed)));
-  if (!parsed.success) throw new ProviderError('config', 'The connection\u2019s stored credentials cannot be read; reconnect it.');
+  if (!parsed.success)
+    throw new ProviderError('config', 'The connection\u2019s stored credentials cannot be read; reconnect it.');
   return parsed.data;
 }
 
-const HubSpotSaved = z.object({ since: z.string().nullable(), after: z.string().nullable(), high: z.string().nullable().default(null) });
+const HubSpotSaved = z.object({
+  since: z.string().nullable(),
+  after: z.string().nullable(),
+  high: z.string().nullable().default(null),
+});
 
 function hubspotSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
-  const client = new HubSpotClient({ baseUrl: services.config.HUBSPOT_API_BASE_URL, token: secrets.api_key ?? '', now: () => services.clock.now() });
+  const client = new HubSpotClient({
+    baseUrl: services.config.HUBSPOT_API_BASE_URL,
+    token: secrets.api_key ?? '',
+    now: () => services.clock.now(),
+  });
   const config = configOf(connection.config);
   return {
     source: HUBSPOT_SOURCE,
@@ -65,15 +75,27 @@ function hubspotSource(services: Services, connection: ConnectionRow, secrets: R
       const prior = HubSpotSaved.safeParse(saved);
       const start = prior.success ? prior.data : { since: null, after: null, high: null };
       // The recency window is pushed down to HubSpot and applied again at ingest.
-      const since = cutoff && (!start.since || Number(start.since) < cutoff.getTime()) && !start.after ? String(cutoff.getTime()) : start.since;
+      const since =
+        cutoff && (!start.since || Number(start.since) < cutoff.getTime()) && !start.after
+          ? String(cutoff.getTime())
+          : start.since;
       const { records, next } = await client.page(object, { since, after: start.after });
-      const fresh = cutoff ? records.filter((r) => modifiedAt(r.properties.hs_lastmodifieddate) >= cutoff.getTime()) : records;
+      const fresh = cutoff
+        ? records.filter((r) => modifiedAt(r.properties.hs_lastmodifieddate) >= cutoff.getTime())
+        : records;
       const high = records.reduce<string | null>((h, r) => {
         const ms = modifiedAt(r.properties.hs_lastmodifieddate);
         return Number.isFinite(ms) && (!h || ms > Number(h)) ? String(ms) : h;
       }, start.high);
-      const dealCompanies = object === 'deals' ? await client.dealCompanies(fresh.map((r) => r.id)) : new Map<string, string>();
-      const planned = await planCrmPage(services.db, connection.workspaceId, HUBSPOT_SOURCE, hubspotPage(object, fresh, dealCompanies), now);
+      const dealCompanies =
+        object === 'deals' ? await client.dealCompanies(fresh.map((r) => r.id)) : new Map<string, string>();
+      const planned = await planCrmPage(
+        services.db,
+        connection.workspaceId,
+        HUBSPOT_SOURCE,
+        hubspotPage(object, fresh, dealCompanies),
+        now,
+      );
       return {
         // Done: the next sync reads what changed since the newest modification seen.
         cursor: next ? { ...next, high } : { since: high ?? since, after: null, high: null },
@@ -92,7 +114,11 @@ const modifiedAt = (value: string | null | undefined): number => {
 
 /** Calls are read back this far on every sync: Gong publishes a transcript some time after the call. */
 export const GONG_REREAD_MS = 24 * 3600_000;
-const GongSaved = z.object({ from: z.string(), cursor: z.string().nullable(), high: z.string().nullable().default(null) });
+const GongSaved = z.object({
+  from: z.string(),
+  cursor: z.string().nullable(),
+  high: z.string().nullable().default(null),
+});
 
 function gongSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
   const client = new GongClient({
@@ -107,16 +133,33 @@ function gongSource(services: Services, connection: ConnectionRow, secrets: Reco
     streams: ['calls'],
     surfaceOf: () => 'interactions',
     async fetch(_stream, saved, now, signal) {
-      if (!filters) throw new ProviderError('config', 'Calls are paused until a call filter decision is saved (PUT /connections/{id}/call-filters).');
+      if (!filters)
+        throw new ProviderError(
+          'config',
+          'Calls are paused until a call filter decision is saved (PUT /connections/{id}/call-filters).',
+        );
       const prior = GongSaved.safeParse(saved);
       const initial = historyStart(now);
       const start = prior.success ? prior.data : { from: initial.toISOString(), cursor: null, high: null };
       const { calls, next } = await client.callsPage({ from: start.from, cursor: start.cursor });
-      const prepared = await prepareGongPage(services.db, services.embedder, connection.workspaceId, calls, (ids) => client.transcripts(ids), filters, signal);
-      const newest = calls.reduce<string | null>((h, c) => (!h || c.metaData.started > h ? c.metaData.started : h), start.high);
+      const prepared = await prepareGongPage(
+        services.db,
+        services.embedder,
+        connection.workspaceId,
+        calls,
+        (ids) => client.transcripts(ids),
+        filters,
+        signal,
+      );
+      const newest = calls.reduce<string | null>(
+        (h, c) => (!h || c.metaData.started > h ? c.metaData.started : h),
+        start.high,
+      );
       const rereadFrom = newest ? new Date(Date.parse(newest) - GONG_REREAD_MS).toISOString() : start.from;
       return {
-        cursor: next ? { from: start.from, cursor: next, high: newest } : { from: rereadFrom > start.from ? rereadFrom : start.from, cursor: null, high: null },
+        cursor: next
+          ? { from: start.from, cursor: next, high: newest }
+          : { from: rereadFrom > start.from ? rereadFrom : start.from, cursor: null, high: null },
         done: next === null,
         ...plannedGongPage(prepared),
       };
@@ -128,7 +171,8 @@ function gongSource(services: Services, connection: ConnectionRow, secrets: Reco
 function oauthSession(services: Services, connection: ConnectionRow, secrets: Record<string, string>): OAuthSession {
   const source = OAUTH_SOURCES[connection.connectorType];
   const tokens = TokenSetSchema.safeParse(JSON.parse(secrets.oauth ?? 'null'));
-  if (!source || !tokens.success) throw new ProviderError('auth', 'The connection holds no usable authorization; connect it again.');
+  if (!source || !tokens.success)
+    throw new ProviderError('auth', 'The connection holds no usable authorization; connect it again.');
   return new OAuthSession(tokens.data, {
     source,
     config: services.config,
@@ -140,7 +184,11 @@ function oauthSession(services: Services, connection: ConnectionRow, secrets: Re
   });
 }
 
-const SalesforceSaved = z.object({ since: z.string().nullable(), next: z.string().nullable(), high: z.string().nullable().default(null) });
+const SalesforceSaved = z.object({
+  since: z.string().nullable(),
+  next: z.string().nullable(),
+  high: z.string().nullable().default(null),
+});
 
 function salesforceSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
   const client = new SalesforceClient(oauthSession(services, connection, secrets), () => services.clock.now());
@@ -153,10 +201,22 @@ function salesforceSource(services: Services, connection: ConnectionRow, secrets
       const cutoff = crmCutoff(config.crm_recency, now);
       const prior = SalesforceSaved.safeParse(saved);
       const start = prior.success ? prior.data : { since: null, next: null, high: null };
-      const since = cutoff && !start.next && (!start.since || Date.parse(start.since) < cutoff.getTime()) ? cutoff.toISOString() : start.since;
+      const since =
+        cutoff && !start.next && (!start.since || Date.parse(start.since) < cutoff.getTime())
+          ? cutoff.toISOString()
+          : start.since;
       const { records, next } = await client.page(stream as SalesforceStream, { since, next: start.next });
-      const high = records.reduce<string | null>((h, r) => (!h || Date.parse(r.SystemModstamp) > Date.parse(h) ? r.SystemModstamp : h), start.high);
-      const planned = await planCrmPage(services.db, connection.workspaceId, SALESFORCE_SOURCE, salesforcePage(stream as SalesforceStream, records), now);
+      const high = records.reduce<string | null>(
+        (h, r) => (!h || Date.parse(r.SystemModstamp) > Date.parse(h) ? r.SystemModstamp : h),
+        start.high,
+      );
+      const planned = await planCrmPage(
+        services.db,
+        connection.workspaceId,
+        SALESFORCE_SOURCE,
+        salesforcePage(stream as SalesforceStream, records),
+        now,
+      );
       return {
         cursor: next ? { since, next, high } : { since: high ?? since, next: null, high: null },
         done: next === null,
@@ -166,10 +226,19 @@ function salesforceSource(services: Services, connection: ConnectionRow, secrets
   };
 }
 
-const CalendarSaved = z.object({ timeMin: z.string().nullable(), syncToken: z.string().nullable(), pageToken: z.string().nullable(), ownerDomain: z.string().nullable().default(null) });
+const CalendarSaved = z.object({
+  timeMin: z.string().nullable(),
+  syncToken: z.string().nullable(),
+  pageToken: z.string().nullable(),
+  ownerDomain: z.string().nullable().default(null),
+});
 
 function calendarSource(services: Services, connection: ConnectionRow, secrets: Record<string, string>): SyncSource {
-  const client = new GoogleCalendarClient(oauthSession(services, connection, secrets), services.config.GOOGLE_CALENDAR_API_BASE_URL, () => services.clock.now());
+  const client = new GoogleCalendarClient(
+    oauthSession(services, connection, secrets),
+    services.config.GOOGLE_CALENDAR_API_BASE_URL,
+    () => services.clock.now(),
+  );
   const filter = configOf(connection.config).comms_filter;
   return {
     source: CALENDAR_SOURCE,
@@ -190,10 +259,18 @@ function calendarSource(services: Services, connection: ConnectionRow, secrets: 
         page = await client.page(start);
       }
       const ownerDomain = ownerDomainOf(page.events, start.ownerDomain);
-      const planned = await planCalendarPage(services.db, { workspaceId: connection.workspaceId, connectionId: connection.id }, page.events, filter, ownerDomain);
+      const planned = await planCalendarPage(
+        services.db,
+        { workspaceId: connection.workspaceId, connectionId: connection.id },
+        page.events,
+        filter,
+        ownerDomain,
+      );
       const done = page.nextPageToken === null;
       return {
-        cursor: done ? { timeMin: start.timeMin, syncToken: page.nextSyncToken ?? start.syncToken, pageToken: null, ownerDomain } : { ...start, pageToken: page.nextPageToken, ownerDomain },
+        cursor: done
+          ? { timeMin: start.timeMin, syncToken: page.nextSyncToken ?? start.syncToken, pageToken: null, ownerDomain }
+          : { ...start, pageToken: page.nextPageToken, ownerDomain },
         done,
         ...planned,
       };
@@ -221,9 +298,14 @@ export async function openSyncSource(services: Services, connection: ConnectionR
 }
 
 /** Whether a connection's syncs wait on a decision (a calls source without its call filter decision). */
-export function pausedReason(connection: Pick<ConnectionRow, 'connectorType' | 'config'>): 'call_filters_required' | null {
-  return findConnector(connection.connectorType)?.category === 'calls' && !configOf(connection.config).call_filters ? 'call_filters_required' : null;
+export function pausedReason(
+  connection: Pick<ConnectionRow, 'connectorType' | 'config'>,
+): 'call_filters_required' | null {
+  return findConnector(connection.connectorType)?.category === 'calls' && !configOf(connection.config).call_filters
+    ? 'call_filters_required'
+    : null;
 }
 
 /** Sources that push to the service instead of being synced on a schedule. */
-export const isPushed = (connection: Pick<ConnectionRow, 'connectorType'>): boolean => findConnector(connection.connectorType)?.authMethod === 'webhook';
+export const isPushed = (connection: Pick<ConnectionRow, 'connectorType'>): boolean =>
+  findConnector(connection.connectorType)?.authMethod === 'webhook';

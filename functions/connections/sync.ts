@@ -37,7 +37,10 @@ const StreamState = z.object({
   pages: z.number().int(),
   error_reason: z.enum(['auth', 'rate_limit', 'transient', 'config', 'unknown']).nullable(),
 });
-export const SyncStateSchema = z.object({ streams: z.array(StreamState).default([]), rate_waits: z.number().int().default(0) });
+export const SyncStateSchema = z.object({
+  streams: z.array(StreamState).default([]),
+  rate_waits: z.number().int().default(0),
+});
 export type SyncState = z.infer<typeof SyncStateSchema>;
 type Ctx = TypedStageContext<Services, SyncInput, SyncState>;
 
@@ -49,8 +52,18 @@ export const syncIntervalMs = (config: AppConfig): number => (config.CONNECTION_
 const MAX_RATE_WAIT_SECONDS = 3_600;
 
 /** Start a sync of the connection in the caller's transaction (its first delivery goes out after the commit). */
-export async function startSync(scope: Pick<CommitScope, 'startRun'>, connection: Pick<ConnectionRow, 'id' | 'workspaceId'>, trigger: SyncTrigger, createdBy: string | null): Promise<string> {
-  const { runId } = await scope.startRun({ workspaceId: connection.workspaceId, kind: CONNECTION_SYNC_KIND, input: { connection_id: connection.id, trigger }, createdBy });
+export async function startSync(
+  scope: Pick<CommitScope, 'startRun'>,
+  connection: Pick<ConnectionRow, 'id' | 'workspaceId'>,
+  trigger: SyncTrigger,
+  createdBy: string | null,
+): Promise<string> {
+  const { runId } = await scope.startRun({
+    workspaceId: connection.workspaceId,
+    kind: CONNECTION_SYNC_KIND,
+    input: { connection_id: connection.id, trigger },
+    createdBy,
+  });
   return runId;
 }
 
@@ -59,7 +72,14 @@ export async function isSyncing(db: Queryable, workspaceId: string, connectionId
   const [row] = await db
     .select({ id: runs.id })
     .from(runs)
-    .where(and(eq(runs.workspaceId, workspaceId), eq(runs.kind, CONNECTION_SYNC_KIND), sql`(${runs.input}->>'connection_id') = ${connectionId}`, sql`${runs.status} in ('queued', 'running')`))
+    .where(
+      and(
+        eq(runs.workspaceId, workspaceId),
+        eq(runs.kind, CONNECTION_SYNC_KIND),
+        sql`(${runs.input}->>'connection_id') = ${connectionId}`,
+        sql`${runs.status} in ('queued', 'running')`,
+      ),
+    )
     .limit(1);
   return row !== undefined;
 }
@@ -86,7 +106,13 @@ export async function startDueSyncs(services: Services, at: Date): Promise<numbe
         ),
       )
       .returning({ id: connections.id, workspaceId: connections.workspaceId });
-    await startRuns(claimed.map((c) => ({ workspaceId: c.workspaceId, kind: CONNECTION_SYNC_KIND, input: { connection_id: c.id, trigger: 'schedule' } })));
+    await startRuns(
+      claimed.map((c) => ({
+        workspaceId: c.workspaceId,
+        kind: CONNECTION_SYNC_KIND,
+        input: { connection_id: c.id, trigger: 'schedule' },
+      })),
+    );
     return claimed.length;
   });
 }
@@ -113,14 +139,35 @@ export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
   } catch (error) {
     return failed(ctx, connection, error, now);
   }
-  const streams = ctx.state.streams.length > 0 ? ctx.state.streams : source.streams.map((name) => ({ name, done: false, failed: false, written: 0, skipped: 0, pages: 0, error_reason: null }));
+  const streams =
+    ctx.state.streams.length > 0
+      ? ctx.state.streams
+      : source.streams.map((name) => ({
+          name,
+          done: false,
+          failed: false,
+          written: 0,
+          skipped: 0,
+          pages: 0,
+          error_reason: null,
+        }));
   const current = streams.find((s) => !s.done && !s.failed);
   if (!current) return finish(ctx, connection, source, streams, now);
 
   try {
     const page = await source.fetch(current.name, connection.cursors[current.name] ?? null, now, ctx.signal);
     await ctx.checkpoint();
-    const updated = streams.map((s) => (s === current ? { ...s, done: page.done, written: s.written + page.result.written, skipped: s.skipped + page.result.skipped, pages: s.pages + 1 } : s));
+    const updated = streams.map((s) =>
+      s === current
+        ? {
+            ...s,
+            done: page.done,
+            written: s.written + page.result.written,
+            skipped: s.skipped + page.result.skipped,
+            pages: s.pages + 1,
+          }
+        : s,
+    );
     const surface = source.surfaceOf(current.name);
     return {
       next: 'page',
@@ -132,7 +179,11 @@ export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
           rateLimitedUntil: null,
           updatedAt: now,
         });
-        if (surface && page.result.written > 0) await touchFreshness(tx, connection.workspaceId, source.source, surface, { latestEventAt: page.result.latestEventAt, ingestAt: now });
+        if (surface && page.result.written > 0)
+          await touchFreshness(tx, connection.workspaceId, source.source, surface, {
+            latestEventAt: page.result.latestEventAt,
+            ingestAt: now,
+          });
       },
     };
   } catch (error) {
@@ -140,7 +191,13 @@ export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
   }
 }
 
-async function finish(ctx: Ctx, connection: ConnectionRow, source: SyncSource, streams: SyncState['streams'], now: Date): Promise<StageResult<SyncState>> {
+async function finish(
+  ctx: Ctx,
+  connection: ConnectionRow,
+  source: SyncSource,
+  streams: SyncState['streams'],
+  now: Date,
+): Promise<StageResult<SyncState>> {
   const interval = syncIntervalMs(ctx.services.config);
   const surfaces = [...new Set(source.streams.map((s) => source.surfaceOf(s)).filter((s) => s !== null))];
   const failedStreams = streams.filter((s) => s.failed);
@@ -148,28 +205,50 @@ async function finish(ctx: Ctx, connection: ConnectionRow, source: SyncSource, s
     // Nothing came through: the sync failed (error), it did not half-succeed (degraded).
     const reason = failedStreams[0]?.error_reason ?? 'unknown';
     return {
-      fail: { code: reason, message: `Every stream failed (${failedStreams.map((s) => s.name).join(', ')}); the first failed for: ${reason}.` },
+      fail: {
+        code: reason,
+        message: `Every stream failed (${failedStreams.map((s) => s.name).join(', ')}); the first failed for: ${reason}.`,
+      },
       state: { streams },
-      effects: async ({ tx }) => void (await setConnection(tx, connection, { nextSyncAt: new Date(now.getTime() + interval), updatedAt: now })),
+      effects: async ({ tx }) =>
+        void (await setConnection(tx, connection, { nextSyncAt: new Date(now.getTime() + interval), updatedAt: now })),
     };
   }
   return {
     complete: true,
     state: { streams },
-    output: { streams_total: streams.length, streams_failed: streams.filter((s) => s.failed).length, records_written: streams.reduce((n, s) => n + s.written, 0) },
+    output: {
+      streams_total: streams.length,
+      streams_failed: streams.filter((s) => s.failed).length,
+      records_written: streams.reduce((n, s) => n + s.written, 0),
+    },
     effects: async ({ tx }) => {
-      await setConnection(tx, connection, { lastSyncedAt: now, nextSyncAt: new Date(now.getTime() + interval), rateLimitedUntil: null, updatedAt: now });
-      for (const surface of surfaces) await touchFreshness(tx, connection.workspaceId, source.source, surface, { syncAt: now });
+      await setConnection(tx, connection, {
+        lastSyncedAt: now,
+        nextSyncAt: new Date(now.getTime() + interval),
+        rateLimitedUntil: null,
+        updatedAt: now,
+      });
+      for (const surface of surfaces)
+        await touchFreshness(tx, connection.workspaceId, source.source, surface, { syncAt: now });
     },
   };
 }
 
 /** Classify a failure: the stream, the run or the connection carries it, as the table above says. */
-function failed(ctx: Ctx, connection: ConnectionRow, error: unknown, now: Date, stream?: string, streams: SyncState['streams'] = ctx.state.streams): StageResult<SyncState> {
+function failed(
+  ctx: Ctx,
+  connection: ConnectionRow,
+  error: unknown,
+  now: Date,
+  stream?: string,
+  streams: SyncState['streams'] = ctx.state.streams,
+): StageResult<SyncState> {
   if (!(error instanceof ProviderError)) throw error;
   const { services, run } = ctx;
   const interval = syncIntervalMs(services.config);
-  const mark = (reason: ProviderError['reason'], failedToo: boolean) => streams.map((s) => (s.name === stream ? { ...s, error_reason: reason, failed: failedToo || s.failed } : s));
+  const mark = (reason: ProviderError['reason'], failedToo: boolean) =>
+    streams.map((s) => (s.name === stream ? { ...s, error_reason: reason, failed: failedToo || s.failed } : s));
   // The next scheduled sync picks up from the saved cursors, whatever ended this one.
   const reschedule = { nextSyncAt: new Date(now.getTime() + interval), updatedAt: now };
   switch (error.reason) {
@@ -186,7 +265,12 @@ function failed(ctx: Ctx, connection: ConnectionRow, error: unknown, now: Date, 
         return {
           fail: { code: 'rate_limit', message: error.message },
           state: { streams: mark('rate_limit', false) },
-          effects: async ({ tx }) => void (await setConnection(tx, connection, { rateLimitedUntil: until, nextSyncAt: until > reschedule.nextSyncAt ? until : reschedule.nextSyncAt, updatedAt: now })),
+          effects: async ({ tx }) =>
+            void (await setConnection(tx, connection, {
+              rateLimitedUntil: until,
+              nextSyncAt: until > reschedule.nextSyncAt ? until : reschedule.nextSyncAt,
+              updatedAt: now,
+            })),
         };
       }
       return {
@@ -194,12 +278,21 @@ function failed(ctx: Ctx, connection: ConnectionRow, error: unknown, now: Date, 
         delaySeconds: wait,
         state: { streams: mark('rate_limit', false), rate_waits: ctx.state.rate_waits + 1 },
         events: [{ type: 'sync.rate_limited', data: { stream: stream ?? null, retry_after_seconds: wait } }],
-        effects: async ({ tx }) => void (await setConnection(tx, connection, { rateLimitedUntil: until, updatedAt: now })),
+        effects: async ({ tx }) =>
+          void (await setConnection(tx, connection, { rateLimitedUntil: until, updatedAt: now })),
       };
     }
     case 'config':
-      if (!stream) return { fail: { code: 'config', message: error.message }, effects: async ({ tx }) => void (await setConnection(tx, connection, reschedule)) };
-      return { next: 'page', state: { streams: mark('config', true) }, events: [{ type: 'sync.stream_failed', data: { stream, reason: 'config', message: error.message } }] };
+      if (!stream)
+        return {
+          fail: { code: 'config', message: error.message },
+          effects: async ({ tx }) => void (await setConnection(tx, connection, reschedule)),
+        };
+      return {
+        next: 'page',
+        state: { streams: mark('config', true) },
+        events: [{ type: 'sync.stream_failed', data: { stream, reason: 'config', message: error.message } }],
+      };
     case 'transient':
     case 'unknown':
       // Retried by the engine with backoff; the last attempt fails the run with the reason.
@@ -213,10 +306,23 @@ function failed(ctx: Ctx, connection: ConnectionRow, error: unknown, now: Date, 
 }
 
 /** Move a source's freshness forward (never back): newest event, newest ingest, last sync. */
-export async function touchFreshness(tx: Queryable, workspaceId: string, source: string, surface: 'interactions' | 'deals' | 'deal_qualification', at: { latestEventAt?: Date | null; ingestAt?: Date; syncAt?: Date }): Promise<void> {
+export async function touchFreshness(
+  tx: Queryable,
+  workspaceId: string,
+  source: string,
+  surface: 'interactions' | 'deals' | 'deal_qualification',
+  at: { latestEventAt?: Date | null; ingestAt?: Date; syncAt?: Date },
+): Promise<void> {
   await tx
     .insert(sourceFreshness)
-    .values({ workspaceId, source, surface, latestEventAt: at.latestEventAt ?? null, latestIngestAt: at.ingestAt ?? null, lastSyncAt: at.syncAt ?? null })
+    .values({
+      workspaceId,
+      source,
+      surface,
+      latestEventAt: at.latestEventAt ?? null,
+      latestIngestAt: at.ingestAt ?? null,
+      lastSyncAt: at.syncAt ?? null,
+    })
     .onConflictDoUpdate({
       target: [sourceFreshness.workspaceId, sourceFreshness.source, sourceFreshness.surface],
       set: {

@@ -74,7 +74,15 @@ export function shapeTranscript(spoken: readonly SpokenTurn[]): { turns: TurnRow
     const sentences = t.sentences.map((s) => s.trim()).filter((s) => s !== '');
     if (sentences.length === 0) continue;
     const turnIndex = turns.length;
-    turns.push({ index: turnIndex, speaker: t.speaker, email: t.email, side: t.side, startedAt: t.startedAt, endedAt: t.endedAt, text: sentences.join(' ') });
+    turns.push({
+      index: turnIndex,
+      speaker: t.speaker,
+      email: t.email,
+      side: t.side,
+      startedAt: t.startedAt,
+      endedAt: t.endedAt,
+      text: sentences.join(' '),
+    });
     for (const text of sentences) said.push({ index: said.length, turnIndex, side: t.side, speaker: t.speaker, text });
   }
   return { turns, said };
@@ -106,15 +114,28 @@ export async function embedTranscripts(
   // transcripts must re-check inside the write or lock the vectors it relies on.
   const known = await storedTexts(store, embedder.id, [...firstSaidIn.keys()]);
   const pending = [...firstSaidIn].filter(([hash]) => !known.has(hash));
-  const vectors = pending.length === 0 ? [] : await embedder.embed(pending.map(([, p]) => p.text), signal ? { signal } : undefined);
-  if (vectors.length !== pending.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${pending.length} texts`);
+  const vectors =
+    pending.length === 0
+      ? []
+      : await embedder.embed(
+          pending.map(([, p]) => p.text),
+          signal ? { signal } : undefined,
+        );
+  if (vectors.length !== pending.length)
+    throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${pending.length} texts`);
   const vectorsOf = shaped.map((): TextVector[] => []);
-  pending.forEach(([hash, p], i) => vectorsOf[p.transcript]?.push({ textHash: hash, embedding: vectors[i] as number[] }));
+  pending.forEach(([hash, p], i) =>
+    vectorsOf[p.transcript]?.push({ textHash: hash, embedding: vectors[i] as number[] }),
+  );
   return shaped.map((s, i) => ({ turns: s.turns, utterances: s.said, vectors: vectorsOf[i] ?? [] }));
 }
 
 /** Which of these text hashes the store already holds for this embedder. */
-async function storedTexts(store: VectorStoreScope, embedderId: string, hashes: readonly string[]): Promise<Set<string>> {
+async function storedTexts(
+  store: VectorStoreScope,
+  embedderId: string,
+  hashes: readonly string[],
+): Promise<Set<string>> {
   if (hashes.length === 0) return new Set();
   // One JSON parameter rather than one parameter per hash: a page can hold thousands of texts.
   const rows = await store.db
@@ -131,7 +152,12 @@ async function storedTexts(store: VectorStoreScope, embedderId: string, hashes: 
 }
 
 /** Which of these interactions of a source already hold a transcript (they are not embedded again). */
-export async function withTranscripts(db: Queryable, workspaceId: string, source: string, externalIds: readonly string[]): Promise<Set<string>> {
+export async function withTranscripts(
+  db: Queryable,
+  workspaceId: string,
+  source: string,
+  externalIds: readonly string[],
+): Promise<Set<string>> {
   if (externalIds.length === 0) return new Set();
   const rows = await db
     .select({ externalId: interactions.externalId })
@@ -147,7 +173,12 @@ export async function withTranscripts(db: Queryable, workspaceId: string, source
   return new Set(rows.map((r) => r.externalId as string));
 }
 
-export async function writeTranscripts(tx: Queryable, workspaceId: string, embedderId: string, items: readonly { interactionId: string; occurredAt: Date; transcript: EmbeddedTranscript }[]): Promise<void> {
+export async function writeTranscripts(
+  tx: Queryable,
+  workspaceId: string,
+  embedderId: string,
+  items: readonly { interactionId: string; occurredAt: Date; transcript: EmbeddedTranscript }[],
+): Promise<void> {
   const turnRows: (typeof transcriptTurns.$inferInsert)[] = [];
   const utteranceRows: (typeof utterances.$inferInsert)[] = [];
   const vectorRows: (typeof utteranceVectors.$inferInsert)[] = [];
@@ -182,7 +213,8 @@ export async function writeTranscripts(tx: Queryable, workspaceId: string, embed
         occurredAt,
       });
     }
-    for (const v of transcript.vectors) vectorRows.push({ workspaceId, embedder: embedderId, textHash: v.textHash, embedding: v.embedding });
+    for (const v of transcript.vectors)
+      vectorRows.push({ workspaceId, embedder: embedderId, textHash: v.textHash, embedding: v.embedding });
   }
   // A transcript already stored keeps its rows: a repeated page inserts nothing.
   for (const chunk of chunks(turnRows, 1_000)) await upsertRows(tx, transcriptTurns, chunk);

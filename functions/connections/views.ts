@@ -39,8 +39,14 @@ export function connectionView(row: ConnectionRow, last: SyncRunView | null, con
     paused_reason: row.status === 'connected' ? pausedReason(row) : null,
     ownership: spec.ownership,
     owner_user_id: row.ownerUserId,
-    fields: Object.fromEntries(Object.entries(row.fields).filter(([key]) => spec.fields.some((f) => f.key === key && !f.secret))),
-    config: { call_filters: stored.call_filters ?? null, crm_recency: stored.crm_recency ?? null, comms_filter: stored.comms_filter ?? null },
+    fields: Object.fromEntries(
+      Object.entries(row.fields).filter(([key]) => spec.fields.some((f) => f.key === key && !f.secret)),
+    ),
+    config: {
+      call_filters: stored.call_filters ?? null,
+      crm_recency: stored.crm_recency ?? null,
+      comms_filter: stored.comms_filter ?? null,
+    },
     last_synced_at: iso(row.lastSyncedAt),
     next_sync_at: iso(row.nextSyncAt),
     rate_limited_until: iso(row.rateLimitedUntil),
@@ -66,11 +72,36 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
   // The `source` its rows carry in the warehouse (a webhook connection is a source of its own).
   const source = spec.authMethod === 'webhook' ? webhookSource(row.id) : row.connectorType;
   const synced = row.lastSyncedAt !== null;
-  const base = { connection_id: row.id, category: spec.category, synced, last_synced_at: iso(row.lastSyncedAt), computed_at: now.toISOString() };
+  const base = {
+    connection_id: row.id,
+    category: spec.category,
+    synced,
+    last_synced_at: iso(row.lastSyncedAt),
+    computed_at: now.toISOString(),
+  };
   // Each category fills its own block; the others are null.
-  const none: Pick<ConnectionSummary, 'crm' | 'calls' | 'comms' | 'social'> = { crm: null, calls: null, comms: null, social: null };
-  const nullCrm = { accounts: null, contacts: null, deals: null, open_deals: null, won_deals: null, latest_record_at: null };
-  const nullCalls = { calls: null, emails: null, transcribed_calls: null, participants: null, embedded_utterances: null, latest_call_at: null };
+  const none: Pick<ConnectionSummary, 'crm' | 'calls' | 'comms' | 'social'> = {
+    crm: null,
+    calls: null,
+    comms: null,
+    social: null,
+  };
+  const nullCrm = {
+    accounts: null,
+    contacts: null,
+    deals: null,
+    open_deals: null,
+    won_deals: null,
+    latest_record_at: null,
+  };
+  const nullCalls = {
+    calls: null,
+    emails: null,
+    transcribed_calls: null,
+    participants: null,
+    embedded_utterances: null,
+    latest_call_at: null,
+  };
   if (spec.category === 'crm') {
     if (!synced) return { ...base, ...none, crm: nullCrm };
     const [r] = await queryRows<Record<string, unknown>>(
@@ -124,7 +155,18 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     };
   }
   if (spec.category === 'comms') {
-    if (!synced) return { ...base, ...none, comms: { meetings: null, participants: null, external_participants: null, accounts: null, latest_meeting_at: null } };
+    if (!synced)
+      return {
+        ...base,
+        ...none,
+        comms: {
+          meetings: null,
+          participants: null,
+          external_participants: null,
+          accounts: null,
+          latest_meeting_at: null,
+        },
+      };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       // The meetings this calendar holds; one synced before holders were kept counts for the calendars of its source.
@@ -151,7 +193,12 @@ export async function connectionSummary(db: Queryable, row: ConnectionRow, now: 
     };
   }
   if (spec.category === 'social') {
-    if (!synced) return { ...base, ...none, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } };
+    if (!synced)
+      return {
+        ...base,
+        ...none,
+        social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null },
+      };
     const [r] = await queryRows<Record<string, unknown>>(
       db,
       // The threads this connection holds: two of the workspace's accounts in one thread share it.

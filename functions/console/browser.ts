@@ -21,7 +21,13 @@ export function cookieIsSecure(publicUrl: string): boolean {
   return !isLoopbackHost(new URL(publicUrl).hostname);
 }
 
-export function setBrowserCookie(c: Context<AppEnv>, name: string, value: string, maxAgeSeconds: number, path = '/'): void {
+export function setBrowserCookie(
+  c: Context<AppEnv>,
+  name: string,
+  value: string,
+  maxAgeSeconds: number,
+  path = '/',
+): void {
   setCookie(c, name, value, {
     httpOnly: true,
     secure: cookieIsSecure(c.get('services').config.publicUrl),
@@ -32,7 +38,12 @@ export function setBrowserCookie(c: Context<AppEnv>, name: string, value: string
 }
 
 export function clearBrowserCookie(c: Context<AppEnv>, name: string, path = '/'): void {
-  deleteCookie(c, name, { path, secure: cookieIsSecure(c.get('services').config.publicUrl), httpOnly: true, sameSite: 'Lax' });
+  deleteCookie(c, name, {
+    path,
+    secure: cookieIsSecure(c.get('services').config.publicUrl),
+    httpOnly: true,
+    sameSite: 'Lax',
+  });
 }
 
 export async function currentSession(c: Context<AppEnv>): Promise<ConsoleSession | null> {
@@ -41,7 +52,12 @@ export async function currentSession(c: Context<AppEnv>): Promise<ConsoleSession
 }
 
 export async function headerFor(c: Context<AppEnv>, session: ConsoleSession): Promise<HeaderSession> {
-  return { email: session.email, current: session.current, memberships: session.memberships, csrf: await csrfTokenFor(c.get('services').credentials.oauth.secret, session.token) };
+  return {
+    email: session.email,
+    current: session.current,
+    memberships: session.memberships,
+    csrf: await csrfTokenFor(c.get('services').credentials.oauth.secret, session.token),
+  };
 }
 
 /**
@@ -49,7 +65,11 @@ export async function headerFor(c: Context<AppEnv>, session: ConsoleSession): Pr
  * (Origin, Sec-Fetch-Site), and carrying the session's CSRF token. Both, because either alone has
  * gaps (old browsers send no Sec-Fetch-Site; a token alone does nothing against a stolen page).
  */
-export async function postIsTrusted(c: Context<AppEnv>, session: ConsoleSession | null, form: FormData | Record<string, unknown>): Promise<boolean> {
+export async function postIsTrusted(
+  c: Context<AppEnv>,
+  session: ConsoleSession | null,
+  form: FormData | Record<string, unknown>,
+): Promise<boolean> {
   if (!sameOrigin(c)) return false;
   const presented = formValue(form, 'csrf_token');
   if (session) return csrfTokenMatches(c.get('services').credentials.oauth.secret, session.token, presented);
@@ -90,7 +110,10 @@ export function safeReturnTo(value: string | undefined): string {
     return '/console';
   }
   if (parsed.host !== 'return-to.invalid') return '/console';
-  const allowed = parsed.pathname === '/console' || parsed.pathname.startsWith('/console/') || parsed.pathname === `${API_PREFIX}/oauth/authorize`;
+  const allowed =
+    parsed.pathname === '/console' ||
+    parsed.pathname.startsWith('/console/') ||
+    parsed.pathname === `${API_PREFIX}/oauth/authorize`;
   return allowed ? `${parsed.pathname}${parsed.search}` : '/console';
 }
 

@@ -19,7 +19,10 @@ export interface ConsoleIdentityProvider {
 
 export type IdentityProviderFetch = oidc.CustomFetch;
 
-export function consoleIdentityProviderFromConfig(config: AppConfig, fetchImpl: IdentityProviderFetch | undefined): ConsoleIdentityProvider | null {
+export function consoleIdentityProviderFromConfig(
+  config: AppConfig,
+  fetchImpl: IdentityProviderFetch | undefined,
+): ConsoleIdentityProvider | null {
   if (!config.CONSOLE_OIDC_ISSUER || !config.CONSOLE_OIDC_CLIENT_ID) return null;
   return {
     issuer: new URL(config.CONSOLE_OIDC_ISSUER),
@@ -55,19 +58,27 @@ async function configurationOf(provider: ConsoleIdentityProvider): Promise<oidc.
       provider.clientSecret ? oidc.ClientSecretBasic(provider.clientSecret) : oidc.None(),
       {
         ...(provider.fetch ? { [oidc.customFetch]: provider.fetch } : {}),
-        ...(provider.allowHttp && provider.issuer.protocol === 'http:' ? { execute: [oidc.allowInsecureRequests] } : {}),
+        ...(provider.allowHttp && provider.issuer.protocol === 'http:'
+          ? { execute: [oidc.allowInsecureRequests] }
+          : {}),
       },
     )
     .catch((e: unknown) => {
       provider.configuration = undefined;
-      throw new IdentityProviderUnavailable(`The identity provider's discovery failed: ${e instanceof Error ? e.message : String(e)}`);
+      throw new IdentityProviderUnavailable(
+        `The identity provider's discovery failed: ${e instanceof Error ? e.message : String(e)}`,
+      );
     });
   const configuration = await provider.configuration;
   if (provider.fetch) configuration[oidc.customFetch] = provider.fetch;
   return configuration;
 }
 
-export async function beginSignIn(provider: ConsoleIdentityProvider, callbackUrl: string, returnTo: string): Promise<{ url: URL; pending: PendingSignIn }> {
+export async function beginSignIn(
+  provider: ConsoleIdentityProvider,
+  callbackUrl: string,
+  returnTo: string,
+): Promise<{ url: URL; pending: PendingSignIn }> {
   const configuration = await configurationOf(provider);
   const verifier = oidc.randomPKCECodeVerifier();
   const pending: PendingSignIn = { state: oidc.randomState(), nonce: oidc.randomNonce(), verifier, returnTo };
@@ -83,7 +94,11 @@ export async function beginSignIn(provider: ConsoleIdentityProvider, callbackUrl
 }
 
 /** Redeem the provider's code and return the verified email of the person who signed in. */
-export async function completeSignIn(provider: ConsoleIdentityProvider, currentUrl: URL, pending: PendingSignIn): Promise<string> {
+export async function completeSignIn(
+  provider: ConsoleIdentityProvider,
+  currentUrl: URL,
+  pending: PendingSignIn,
+): Promise<string> {
   const configuration = await configurationOf(provider);
   let claims: oidc.IDToken | undefined;
   try {
@@ -95,11 +110,16 @@ export async function completeSignIn(provider: ConsoleIdentityProvider, currentU
     });
     claims = tokens.claims();
   } catch (e) {
-    if (e instanceof TypeError && /fetch/i.test(e.message)) throw new IdentityProviderUnavailable('The identity provider could not be reached.');
-    throw new SignInRejected(`The identity provider's answer was not accepted: ${e instanceof Error ? e.message : String(e)}`);
+    if (e instanceof TypeError && /fetch/i.test(e.message))
+      throw new IdentityProviderUnavailable('The identity provider could not be reached.');
+    throw new SignInRejected(
+      `The identity provider's answer was not accepted: ${e instanceof Error ? e.message : String(e)}`,
+    );
   }
   const email = claims?.email;
-  if (typeof email !== 'string' || !email.includes('@')) throw new SignInRejected('The identity provider did not assert an email address.');
-  if (claims?.email_verified === false) throw new SignInRejected('The identity provider says this email address is not verified.');
+  if (typeof email !== 'string' || !email.includes('@'))
+    throw new SignInRejected('The identity provider did not assert an email address.');
+  if (claims?.email_verified === false)
+    throw new SignInRejected('The identity provider says this email address is not verified.');
   return email;
 }

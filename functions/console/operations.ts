@@ -13,7 +13,14 @@ import { defineOperation, type Operation } from '../registry.js';
  * them for the signed-in member (origin `console`), and an API caller gets `403 not_on_public_api`,
  * so a leaked key can never mint more keys.
  */
-const common = { tags: ['Console'], stability: 'stable' as const, visibility: 'console' as const, scopes: [] as const, minRole: 'viewer' as const, agentTool: false as const };
+const common = {
+  tags: ['Console'],
+  stability: 'stable' as const,
+  visibility: 'console' as const,
+  scopes: [] as const,
+  minRole: 'viewer' as const,
+  agentTool: false as const,
+};
 
 /** Expiration choices offered (days); null: never expires. */
 export const KEY_EXPIRATION_DAYS = [7, 30, 90, 365] as const;
@@ -48,7 +55,13 @@ export const listApiKeys = defineOperation({
       .select({ key: apiKeys, ownerEmail: users.email })
       .from(apiKeys)
       .innerJoin(users, eq(users.id, apiKeys.userId))
-      .where(and(eq(apiKeys.workspaceId, caller.workspaceId), isNull(apiKeys.revokedAt), isAdmin ? undefined : eq(apiKeys.userId, caller.userId)))
+      .where(
+        and(
+          eq(apiKeys.workspaceId, caller.workspaceId),
+          isNull(apiKeys.revokedAt),
+          isAdmin ? undefined : eq(apiKeys.userId, caller.userId),
+        ),
+      )
       .orderBy(desc(apiKeys.createdAt), desc(apiKeys.id));
     const now = services.clock.now();
     return {
@@ -76,17 +89,26 @@ export const createApiKeyOperation = defineOperation({
   method: 'post',
   path: '/console/api-keys',
   summary: 'Create an API key (console)',
-  description: 'The plaintext key is in this response only; the service keeps its SHA-256 hash. A bundle above the member role is refused (403 insufficient_role).',
+  description:
+    'The plaintext key is in this response only; the service keeps its SHA-256 hash. A bundle above the member role is refused (403 insufficient_role).',
   body: z.object({
     name: z.string().trim().min(1).max(120),
     bundle: z.enum(BUNDLES),
     expires_in_days: z.union([z.literal(7), z.literal(30), z.literal(90), z.literal(365), z.null()]),
   }),
-  output: z.object({ id: z.uuid(), name: z.string(), prefix: z.string(), bundle: z.enum(BUNDLES), expires_at: z.iso.datetime().nullable(), key: z.string() }),
+  output: z.object({
+    id: z.uuid(),
+    name: z.string(),
+    prefix: z.string(),
+    bundle: z.enum(BUNDLES),
+    expires_at: z.iso.datetime().nullable(),
+    key: z.string(),
+  }),
   successStatus: 201,
   async handler({ services, caller }, input) {
     const now = services.clock.now();
-    const expiresAt = input.expires_in_days === null ? null : new Date(now.getTime() + input.expires_in_days * 86_400_000);
+    const expiresAt =
+      input.expires_in_days === null ? null : new Date(now.getTime() + input.expires_in_days * 86_400_000);
     const created = await createApiKey(services.db, {
       workspaceId: caller.workspaceId,
       userId: caller.userId,
@@ -95,7 +117,14 @@ export const createApiKeyOperation = defineOperation({
       role: caller.role,
       expiresAt,
     });
-    return { id: created.keyId, name: input.name, prefix: created.prefix, bundle: input.bundle, expires_at: expiresAt?.toISOString() ?? null, key: created.key };
+    return {
+      id: created.keyId,
+      name: input.name,
+      prefix: created.prefix,
+      bundle: input.bundle,
+      expires_at: expiresAt?.toISOString() ?? null,
+      key: created.key,
+    };
   },
 });
 
@@ -105,13 +134,18 @@ export const revokeApiKeyOperation = defineOperation({
   method: 'delete',
   path: '/console/api-keys/{id}',
   summary: 'Revoke an API key (console)',
-  description: "Revokes at once; requests with the key get 401. A member revokes their own keys; an admin, any of the workspace's.",
+  description:
+    "Revokes at once; requests with the key get 401. A member revokes their own keys; an admin, any of the workspace's.",
   params: idParams,
   output: z.object({ id: z.uuid(), revoked: z.literal(true) }),
   async handler({ services, caller }, input) {
     const id = input.id;
-    const [row] = await services.db.select({ userId: apiKeys.userId }).from(apiKeys).where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, caller.workspaceId)));
-    if (!row || (row.userId !== caller.userId && !roleAtLeast(caller.role, 'admin'))) throw new ApiError('not_found', `No API key ${id}.`, { id });
+    const [row] = await services.db
+      .select({ userId: apiKeys.userId })
+      .from(apiKeys)
+      .where(and(eq(apiKeys.id, id), eq(apiKeys.workspaceId, caller.workspaceId)));
+    if (!row || (row.userId !== caller.userId && !roleAtLeast(caller.role, 'admin')))
+      throw new ApiError('not_found', `No API key ${id}.`, { id });
     await revokeApiKey(services.db, id, services.clock.now());
     return { id, revoked: true as const };
   },
@@ -138,7 +172,12 @@ export const listAuthorizedApps = defineOperation({
   output: z.object({ apps: z.array(AuthorizedAppSchema) }),
   async handler({ services, caller }) {
     const rows = await services.db
-      .select({ grant: oauthGrants, clientName: oauthClients.name, redirectUris: oauthClients.redirectUris, workspaceName: workspaces.name })
+      .select({
+        grant: oauthGrants,
+        clientName: oauthClients.name,
+        redirectUris: oauthClients.redirectUris,
+        workspaceName: workspaces.name,
+      })
       .from(oauthGrants)
       .innerJoin(oauthClients, eq(oauthClients.id, oauthGrants.clientId))
       .innerJoin(workspaces, eq(workspaces.id, oauthGrants.workspaceId))
@@ -180,11 +219,24 @@ export const revokeAuthorizedApp = defineOperation({
     const [row] = await services.db
       .select({ id: oauthGrants.id })
       .from(oauthGrants)
-      .where(and(eq(oauthGrants.id, id), eq(oauthGrants.workspaceId, caller.workspaceId), eq(oauthGrants.userId, caller.userId), isNull(oauthGrants.revokedAt)));
+      .where(
+        and(
+          eq(oauthGrants.id, id),
+          eq(oauthGrants.workspaceId, caller.workspaceId),
+          eq(oauthGrants.userId, caller.userId),
+          isNull(oauthGrants.revokedAt),
+        ),
+      );
     if (!row) throw new ApiError('not_found', `No authorized application ${id}.`, { id });
     await services.db.transaction((tx) => revokeGrantIn(tx, id, 'member', services.clock.now()));
     return { id, revoked: true as const };
   },
 });
 
-export const consoleOperations: Operation[] = [listApiKeys, createApiKeyOperation, revokeApiKeyOperation, listAuthorizedApps, revokeAuthorizedApp];
+export const consoleOperations: Operation[] = [
+  listApiKeys,
+  createApiKeyOperation,
+  revokeApiKeyOperation,
+  listAuthorizedApps,
+  revokeAuthorizedApp,
+];

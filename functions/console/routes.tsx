@@ -21,13 +21,27 @@ import {
   SIGN_IN_CSRF_COOKIE,
 } from './browser.js';
 import { consoleCaller } from './console-caller.js';
-import { beginSignIn, completeSignIn, IdentityProviderUnavailable, SignInRejected, type PendingSignIn } from './oidc.js';
+import {
+  beginSignIn,
+  completeSignIn,
+  IdentityProviderUnavailable,
+  SignInRejected,
+  type PendingSignIn,
+} from './oidc.js';
 import { KEY_EXPIRATION_DAYS } from './operations.js';
 import { AppsPage, type AppRow } from './pages/apps.js';
 import { KeysPage, type KeyRow } from './pages/keys.js';
 import { MessagePage } from './pages/layout.js';
 import { ConfirmLinkPage, SignInPage } from './pages/sign-in.js';
-import { consumeSignInLink, endSession, memberByEmail, SESSION_TTL_SECONDS, startSession, switchWorkspace, type ConsoleSession } from './sessions.js';
+import {
+  consumeSignInLink,
+  endSession,
+  memberByEmail,
+  SESSION_TTL_SECONDS,
+  startSession,
+  switchWorkspace,
+  type ConsoleSession,
+} from './sessions.js';
 
 type Ctx = Context<AppEnv>;
 
@@ -53,31 +67,57 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
 
   app.get('/console/sign-in/link', async (c) => {
     const { config } = c.get('services');
-    if (!config.consoleSignInLinks) return message(c, 404, 'Sign-in links are off', 'This service does not accept sign-in links.');
+    if (!config.consoleSignInLinks)
+      return message(c, 404, 'Sign-in links are off', 'This service does not accept sign-in links.');
     const token = c.req.query('token') ?? '';
     const csrf = issueSignInCsrf(c);
-    return renderPage(c, (nonce) => <ConfirmLinkPage nonce={nonce} token={token} csrf={csrf} returnTo={safeReturnTo(c.req.query('return_to'))} />);
+    return renderPage(c, (nonce) => (
+      <ConfirmLinkPage nonce={nonce} token={token} csrf={csrf} returnTo={safeReturnTo(c.req.query('return_to'))} />
+    ));
   });
 
   app.post('/console/sign-in/link', async (c) => {
     const services = c.get('services');
-    if (!services.config.consoleSignInLinks) return message(c, 404, 'Sign-in links are off', 'This service does not accept sign-in links.');
+    if (!services.config.consoleSignInLinks)
+      return message(c, 404, 'Sign-in links are off', 'This service does not accept sign-in links.');
     const form = await c.req.formData();
     const returnTo = safeReturnTo(formValue(form, 'return_to'));
-    if (!(await postIsTrusted(c, null, form))) return signInPage(c, returnTo, 'The sign-in form expired or came from another site. Try again.', 403);
+    if (!(await postIsTrusted(c, null, form)))
+      return signInPage(c, returnTo, 'The sign-in form expired or came from another site. Try again.', 403);
     const attempt = await services.limiter.limit(`console-sign-in:ip:${c.get('clientIp')}`, SIGN_IN_ATTEMPTS);
-    if (!attempt.success) return signInPage(c, returnTo, 'Too many sign-in attempts from your address. Wait a minute and try again.', 429);
-    const userId = await consumeSignInLink(services.db, tokenFromLink(formValue(form, 'link') ?? ''), services.clock.now());
-    if (!userId) return signInPage(c, returnTo, 'This sign-in link is not valid: it was already used, has expired (links last 15 minutes) or was mistyped. Ask for a new one.', 400);
+    if (!attempt.success)
+      return signInPage(c, returnTo, 'Too many sign-in attempts from your address. Wait a minute and try again.', 429);
+    const userId = await consumeSignInLink(
+      services.db,
+      tokenFromLink(formValue(form, 'link') ?? ''),
+      services.clock.now(),
+    );
+    if (!userId)
+      return signInPage(
+        c,
+        returnTo,
+        'This sign-in link is not valid: it was already used, has expired (links last 15 minutes) or was mistyped. Ask for a new one.',
+        400,
+      );
     return signedIn(c, userId, returnTo);
   });
 
   app.get('/console/sign-in/oidc', async (c) => {
     const services = c.get('services');
     const provider = services.consoleIdentityProvider;
-    if (!provider) return message(c, 404, 'No identity provider', 'This service has no identity provider configured for the console.');
+    if (!provider)
+      return message(
+        c,
+        404,
+        'No identity provider',
+        'This service has no identity provider configured for the console.',
+      );
     try {
-      const { url, pending } = await beginSignIn(provider, `${services.config.publicUrl}/console/sign-in/callback`, safeReturnTo(c.req.query('return_to')));
+      const { url, pending } = await beginSignIn(
+        provider,
+        `${services.config.publicUrl}/console/sign-in/callback`,
+        safeReturnTo(c.req.query('return_to')),
+      );
       const sealed = await new SignJWT({ ...pending })
         .setProtectedHeader({ alg: 'HS256' })
         .setAudience(OIDC_PENDING_AUDIENCE)
@@ -87,7 +127,13 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
       setBrowserCookie(c, OIDC_PENDING_COOKIE, sealed, OIDC_PENDING_TTL_SECONDS, '/console/sign-in');
       return c.redirect(url.toString(), 302);
     } catch (e) {
-      if (e instanceof IdentityProviderUnavailable) return message(c, 503, 'Sign-in unavailable', 'The identity provider could not be reached. Try again in a moment.');
+      if (e instanceof IdentityProviderUnavailable)
+        return message(
+          c,
+          503,
+          'Sign-in unavailable',
+          'The identity provider could not be reached. Try again in a moment.',
+        );
       throw e;
     }
   });
@@ -95,21 +141,44 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   app.get('/console/sign-in/callback', async (c) => {
     const services = c.get('services');
     const provider = services.consoleIdentityProvider;
-    if (!provider) return message(c, 404, 'No identity provider', 'This service has no identity provider configured for the console.');
+    if (!provider)
+      return message(
+        c,
+        404,
+        'No identity provider',
+        'This service has no identity provider configured for the console.',
+      );
     const pending = await readPending(c);
     clearBrowserCookie(c, OIDC_PENDING_COOKIE, '/console/sign-in');
-    if (!pending) return signInPage(c, '/console', 'The sign-in took too long or was started in another browser. Try again.', 400);
+    if (!pending)
+      return signInPage(c, '/console', 'The sign-in took too long or was started in another browser. Try again.', 400);
     let email: string;
     try {
       const search = new URL(c.req.url).search;
-      email = await completeSignIn(provider, new URL(`${services.config.publicUrl}/console/sign-in/callback${search}`), pending);
+      email = await completeSignIn(
+        provider,
+        new URL(`${services.config.publicUrl}/console/sign-in/callback${search}`),
+        pending,
+      );
     } catch (e) {
-      if (e instanceof IdentityProviderUnavailable) return message(c, 503, 'Sign-in unavailable', 'The identity provider could not be reached. Try again in a moment.');
+      if (e instanceof IdentityProviderUnavailable)
+        return message(
+          c,
+          503,
+          'Sign-in unavailable',
+          'The identity provider could not be reached. Try again in a moment.',
+        );
       if (e instanceof SignInRejected) return signInPage(c, pending.returnTo, e.message, 400);
       throw e;
     }
     const userId = await memberByEmail(services.db, email);
-    if (!userId) return message(c, 403, 'No access', `${email} is not a member of any workspace of this service. Ask a workspace admin to add you.`);
+    if (!userId)
+      return message(
+        c,
+        403,
+        'No access',
+        `${email} is not a member of any workspace of this service. Ask a workspace admin to add you.`,
+      );
     return signedIn(c, userId, pending.returnTo);
   });
 
@@ -117,7 +186,8 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
     const session = await currentSession(c);
     const form = await c.req.formData();
     if (session) {
-      if (!(await postIsTrusted(c, session, form))) return message(c, 403, 'Request refused', 'The form expired or came from another site.');
+      if (!(await postIsTrusted(c, session, form)))
+        return message(c, 403, 'Request refused', 'The form expired or came from another site.');
       await endSession(c.get('services').db, session.id, c.get('services').clock.now());
     }
     clearBrowserCookie(c, SESSION_COOKIE);
@@ -127,25 +197,30 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   app.post('/console/workspace', async (c) =>
     withMember(c, async (session) => {
       const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form))) return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+      if (!(await postIsTrusted(c, session, form)))
+        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
       await switchWorkspace(c.get('services').db, session, formValue(form, 'workspace_id') ?? '');
       return c.redirect('/console/keys', 303);
     }),
   );
 
-  app.get('/console/keys', async (c) => withMember(c, (session) => keysPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })));
+  app.get('/console/keys', async (c) =>
+    withMember(c, (session) => keysPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })),
+  );
 
   app.post('/console/keys', async (c) =>
     withMember(c, async (session) => {
       const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form))) return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+      if (!(await postIsTrusted(c, session, form)))
+        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
       const days = formValue(form, 'expires_in_days');
       const result = await consoleCall(c, registry, session, 'console.api_keys.create', {
         name: formValue(form, 'name') ?? '',
         bundle: formValue(form, 'bundle') ?? '',
         expires_in_days: days === 'never' ? null : Number(days),
       });
-      if (result instanceof ApiError) return keysPage(c, registry, session, { error: result.message, status: result.status === 403 ? 403 : 400 });
+      if (result instanceof ApiError)
+        return keysPage(c, registry, session, { error: result.message, status: result.status === 403 ? 403 : 400 });
       const created = result as { name: string; key: string };
       return keysPage(c, registry, session, { created: { name: created.name, key: created.key } });
     }),
@@ -154,20 +229,26 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   app.post('/console/keys/:id/revoke', async (c) =>
     withMember(c, async (session) => {
       const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form))) return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+      if (!(await postIsTrusted(c, session, form)))
+        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
       const result = await consoleCall(c, registry, session, 'console.api_keys.revoke', { id: c.req.param('id') });
       if (result instanceof ApiError) return keysPage(c, registry, session, { error: result.message, status: 404 });
       return c.redirect('/console/keys?notice=key_revoked', 303);
     }),
   );
 
-  app.get('/console/apps', async (c) => withMember(c, (session) => appsPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })));
+  app.get('/console/apps', async (c) =>
+    withMember(c, (session) => appsPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })),
+  );
 
   app.post('/console/apps/:id/revoke', async (c) =>
     withMember(c, async (session) => {
       const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form))) return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
-      const result = await consoleCall(c, registry, session, 'console.authorized_apps.revoke', { id: c.req.param('id') });
+      if (!(await postIsTrusted(c, session, form)))
+        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+      const result = await consoleCall(c, registry, session, 'console.authorized_apps.revoke', {
+        id: c.req.param('id'),
+      });
       if (result instanceof ApiError) return appsPage(c, registry, session, { error: result.message, status: 404 });
       return c.redirect('/console/apps?notice=app_revoked', 303);
     }),
@@ -176,7 +257,10 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   return app;
 }
 
-const NOTICES: Record<string, string> = { key_revoked: 'The key is revoked. Requests with it now get 401.', app_revoked: 'Access revoked. The application can no longer act for you.' };
+const NOTICES: Record<string, string> = {
+  key_revoked: 'The key is revoked. Requests with it now get 401.',
+  app_revoked: 'Access revoked. The application can no longer act for you.',
+};
 const noticeFor = (code: string | undefined) => (code ? NOTICES[code] : undefined);
 
 /** A page that needs a signed-in member with a workspace; otherwise sign-in, or an honest "no access". */
@@ -184,9 +268,13 @@ async function withMember(c: Ctx, handle: (session: ConsoleSession) => Promise<R
   const session = await currentSession(c);
   if (!session) {
     const url = new URL(c.req.url);
-    return c.redirect(`/console/sign-in?return_to=${encodeURIComponent(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/console')}`, c.req.method === 'GET' ? 302 : 303);
+    return c.redirect(
+      `/console/sign-in?return_to=${encodeURIComponent(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/console')}`,
+      c.req.method === 'GET' ? 302 : 303,
+    );
   }
-  if (!session.current) return message(c, 403, 'No workspace', 'You are no longer a member of any workspace of this service.', session);
+  if (!session.current)
+    return message(c, 403, 'No workspace', 'You are no longer a member of any workspace of this service.', session);
   return handle(session);
 }
 
@@ -217,13 +305,37 @@ function signInPage(c: Ctx, returnTo: string, error?: string, status: 200 | 400 
   );
 }
 
-async function message(c: Ctx, status: 400 | 403 | 404 | 503, title: string, text: string, session?: ConsoleSession): Promise<Response> {
+async function message(
+  c: Ctx,
+  status: 400 | 403 | 404 | 503,
+  title: string,
+  text: string,
+  session?: ConsoleSession,
+): Promise<Response> {
   const header = session ? await headerFor(c, session) : undefined;
-  return renderPage(c, (nonce) => <MessagePage nonce={nonce} title={title} message={text} session={header} link={{ href: '/console', text: 'Back to the console' }} />, { status });
+  return renderPage(
+    c,
+    (nonce) => (
+      <MessagePage
+        nonce={nonce}
+        title={title}
+        message={text}
+        session={header}
+        link={{ href: '/console', text: 'Back to the console' }}
+      />
+    ),
+    { status },
+  );
 }
 
 /** Call a console operation as the member; an ApiError comes back as a value for the page to show. */
-async function consoleCall(c: Ctx, registry: OperationRegistry, session: ConsoleSession, operationId: string, input: Record<string, unknown>): Promise<unknown> {
+async function consoleCall(
+  c: Ctx,
+  registry: OperationRegistry,
+  session: ConsoleSession,
+  operationId: string,
+  input: Record<string, unknown>,
+): Promise<unknown> {
   const scope: InvocationScope = {
     registry,
     services: c.get('services'),
@@ -244,27 +356,59 @@ async function keysPage(
   c: Ctx,
   registry: OperationRegistry,
   session: ConsoleSession,
-  extra: { created?: { name: string; key: string }; notice?: string | undefined; error?: string; status?: 200 | 400 | 403 | 404 },
+  extra: {
+    created?: { name: string; key: string };
+    notice?: string | undefined;
+    error?: string;
+    status?: 200 | 400 | 403 | 404;
+  },
 ): Promise<Response> {
   const listed = await consoleCall(c, registry, session, 'console.api_keys.list', {});
   if (listed instanceof ApiError) throw listed;
   const { keys, bundles_allowed } = listed as { keys: KeyRow[]; bundles_allowed: Bundle[] };
   const header = await headerFor(c, session);
-  const bundles = bundles_allowed.map((id) => ({ id, label: BUNDLE_TABLE[id].label, scopeCount: BUNDLE_TABLE[id].scopes.length }));
-  const expirations = [...KEY_EXPIRATION_DAYS.map((d) => ({ value: String(d), label: d === 365 ? '1 year' : `${d} days` })), { value: 'never', label: 'Never' }];
+  const bundles = bundles_allowed.map((id) => ({
+    id,
+    label: BUNDLE_TABLE[id].label,
+    scopeCount: BUNDLE_TABLE[id].scopes.length,
+  }));
+  const expirations = [
+    ...KEY_EXPIRATION_DAYS.map((d) => ({ value: String(d), label: d === 365 ? '1 year' : `${d} days` })),
+    { value: 'never', label: 'Never' },
+  ];
   return renderPage(
     c,
-    (nonce) => <KeysPage nonce={nonce} session={header} keys={keys} bundles={bundles} expirations={expirations} created={extra.created} notice={extra.notice} error={extra.error} />,
+    (nonce) => (
+      <KeysPage
+        nonce={nonce}
+        session={header}
+        keys={keys}
+        bundles={bundles}
+        expirations={expirations}
+        created={extra.created}
+        notice={extra.notice}
+        error={extra.error}
+      />
+    ),
     { status: extra.status ?? 200 },
   );
 }
 
-async function appsPage(c: Ctx, registry: OperationRegistry, session: ConsoleSession, extra: { notice?: string | undefined; error?: string; status?: 200 | 404 }): Promise<Response> {
+async function appsPage(
+  c: Ctx,
+  registry: OperationRegistry,
+  session: ConsoleSession,
+  extra: { notice?: string | undefined; error?: string; status?: 200 | 404 },
+): Promise<Response> {
   const listed = await consoleCall(c, registry, session, 'console.authorized_apps.list', {});
   if (listed instanceof ApiError) throw listed;
   const { apps } = listed as { apps: AppRow[] };
   const header = await headerFor(c, session);
-  return renderPage(c, (nonce) => <AppsPage nonce={nonce} session={header} apps={apps} notice={extra.notice} error={extra.error} />, { status: extra.status ?? 200 });
+  return renderPage(
+    c,
+    (nonce) => <AppsPage nonce={nonce} session={header} apps={apps} notice={extra.notice} error={extra.error} />,
+    { status: extra.status ?? 200 },
+  );
 }
 
 /** The pasted value may be the whole link or just its token. */
@@ -282,9 +426,18 @@ async function readPending(c: Ctx): Promise<PendingSignIn | null> {
   const sealed = getCookie(c, OIDC_PENDING_COOKIE);
   if (!sealed) return null;
   try {
-    const { payload } = await jwtVerify(sealed, c.get('services').credentials.oauth.secret, { audience: OIDC_PENDING_AUDIENCE, algorithms: ['HS256'] });
+    const { payload } = await jwtVerify(sealed, c.get('services').credentials.oauth.secret, {
+      audience: OIDC_PENDING_AUDIENCE,
+      algorithms: ['HS256'],
+    });
     const { state, nonce, verifier, returnTo } = payload as Record<string, unknown>;
-    if (typeof state !== 'string' || typeof nonce !== 'string' || typeof verifier !== 'string' || typeof returnTo !== 'string') return null;
+    if (
+      typeof state !== 'string' ||
+      typeof nonce !== 'string' ||
+      typeof verifier !== 'string' ||
+      typeof returnTo !== 'string'
+    )
+      return null;
     return { state, nonce, verifier, returnTo: safeReturnTo(returnTo) };
   } catch {
     return null;

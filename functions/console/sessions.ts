@@ -32,13 +32,23 @@ export class NotAMember extends Error {
 }
 
 /** A one-time sign-in link for a member (by email). Only its hash is stored. */
-export async function createSignInLink(db: Database, publicUrl: string, email: string, now: Date): Promise<{ url: string; expiresAt: Date }> {
-  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
+export async function createSignInLink(
+  db: Database,
+  publicUrl: string,
+  email: string,
+  now: Date,
+): Promise<{ url: string; expiresAt: Date }> {
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email.trim()})`);
   const hasMembership = user && (await membershipsOf(db, user.id)).length > 0;
   if (!user || !hasMembership) throw new NotAMember(`${email} is not a member of any workspace.`);
   const token = randomBase62(43);
   const expiresAt = new Date(now.getTime() + SIGN_IN_LINK_TTL_SECONDS * 1000);
-  await db.insert(consoleSignInLinks).values({ id: newId(), tokenHash: await sha256Hex(token), userId: user.id, expiresAt, createdAt: now });
+  await db
+    .insert(consoleSignInLinks)
+    .values({ id: newId(), tokenHash: await sha256Hex(token), userId: user.id, expiresAt, createdAt: now });
   return { url: `${publicUrl}${SIGN_IN_LINK_PATH}?token=${token}`, expiresAt };
 }
 
@@ -48,19 +58,32 @@ export async function consumeSignInLink(db: Database, token: string, now: Date):
   const [row] = await db
     .update(consoleSignInLinks)
     .set({ usedAt: now })
-    .where(and(eq(consoleSignInLinks.tokenHash, await sha256Hex(token)), isNull(consoleSignInLinks.usedAt), gt(consoleSignInLinks.expiresAt, now)))
+    .where(
+      and(
+        eq(consoleSignInLinks.tokenHash, await sha256Hex(token)),
+        isNull(consoleSignInLinks.usedAt),
+        gt(consoleSignInLinks.expiresAt, now),
+      ),
+    )
     .returning({ userId: consoleSignInLinks.userId });
   return row?.userId ?? null;
 }
 
 /** The user with this email who belongs to at least one workspace (OIDC sign-in), or null. */
 export async function memberByEmail(db: Database, email: string): Promise<string | null> {
-  const [user] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${email.trim()})`);
+  const [user] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${email.trim()})`);
   if (!user) return null;
   return (await membershipsOf(db, user.id)).length > 0 ? user.id : null;
 }
 
-export async function startSession(db: Database, userId: string, now: Date): Promise<{ token: string; expiresAt: Date }> {
+export async function startSession(
+  db: Database,
+  userId: string,
+  now: Date,
+): Promise<{ token: string; expiresAt: Date }> {
   const token = randomBase62(43);
   const expiresAt = new Date(now.getTime() + SESSION_TTL_SECONDS * 1000);
   const [first] = await membershipsOf(db, userId);
@@ -75,13 +98,28 @@ export async function startSession(db: Database, userId: string, now: Date): Pro
   return { token, expiresAt };
 }
 
-export async function resolveSession(db: Database, token: string | undefined, now: Date): Promise<ConsoleSession | null> {
+export async function resolveSession(
+  db: Database,
+  token: string | undefined,
+  now: Date,
+): Promise<ConsoleSession | null> {
   if (!token || !/^[0-9A-Za-z]{20,100}$/.test(token)) return null;
   const [row] = await db
-    .select({ id: consoleSessions.id, userId: consoleSessions.userId, workspaceId: consoleSessions.workspaceId, email: users.email })
+    .select({
+      id: consoleSessions.id,
+      userId: consoleSessions.userId,
+      workspaceId: consoleSessions.workspaceId,
+      email: users.email,
+    })
     .from(consoleSessions)
     .innerJoin(users, eq(users.id, consoleSessions.userId))
-    .where(and(eq(consoleSessions.tokenHash, await sha256Hex(token)), isNull(consoleSessions.revokedAt), gt(consoleSessions.expiresAt, now)));
+    .where(
+      and(
+        eq(consoleSessions.tokenHash, await sha256Hex(token)),
+        isNull(consoleSessions.revokedAt),
+        gt(consoleSessions.expiresAt, now),
+      ),
+    );
   if (!row) return null;
   const list = await membershipsOf(db, row.userId);
   const current = list.find((m) => m.workspaceId === row.workspaceId) ?? list[0] ?? null;
@@ -115,7 +153,11 @@ export async function csrfTokenFor(secret: Uint8Array, sessionToken: string): Pr
   return toHex(await hmacSha256(secret, `console-csrf:${sessionToken}`));
 }
 
-export async function csrfTokenMatches(secret: Uint8Array, sessionToken: string, presented: string | undefined): Promise<boolean> {
+export async function csrfTokenMatches(
+  secret: Uint8Array,
+  sessionToken: string,
+  presented: string | undefined,
+): Promise<boolean> {
   if (!presented) return false;
   return timingSafeEqual(await csrfTokenFor(secret, sessionToken), presented);
 }

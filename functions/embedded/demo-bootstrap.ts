@@ -19,7 +19,13 @@ export async function bootstrapDemo(db: Database): Promise<DemoSeedResult & { ad
   const [minted] = await db
     .select({ id: apiKeys.id })
     .from(apiKeys)
-    .where(and(eq(apiKeys.workspaceId, demo.workspaceId), eq(apiKeys.userId, userId), eq(apiKeys.name, FIRST_START_KEY_NAME)))
+    .where(
+      and(
+        eq(apiKeys.workspaceId, demo.workspaceId),
+        eq(apiKeys.userId, userId),
+        eq(apiKeys.name, FIRST_START_KEY_NAME),
+      ),
+    )
     .limit(1);
   if (minted) return { ...demo, adminKey: null };
   await ensureMembership(db, demo.workspaceId, userId, 'admin');

@@ -24,14 +24,21 @@ export interface DemoSeedOptions {
  * call finds both and creates nothing).
  */
 export async function seedDemoWorkspace(db: Database, options: DemoSeedOptions = {}): Promise<DemoSeedResult> {
-  const [existing] = await db.select({ id: workspaces.id, name: workspaces.name }).from(workspaces).where(eq(workspaces.isDemo, true)).limit(1);
+  const [existing] = await db
+    .select({ id: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .where(eq(workspaces.isDemo, true))
+    .limit(1);
   const demo = existing
     ? { workspaceId: existing.id, name: existing.name, created: false }
     : { ...(await createWorkspace(db, { name: DEMO_WORKSPACE_NAME, isDemo: true })), created: true };
   // Also for an existing workspace: a no-op once its corpus is complete, and it finishes a first
   // start that stopped between creating the workspace and loading the corpus.
   try {
-    const { status, counts } = await loadDemoCorpus(db, demo.workspaceId, { scale: options.scale ?? 1, ifInterrupted: 'restart' });
+    const { status, counts } = await loadDemoCorpus(db, demo.workspaceId, {
+      scale: options.scale ?? 1,
+      ifInterrupted: 'restart',
+    });
     return { ...demo, corpus: { status, counts } };
   } catch (error) {
     // Someone synced real data into the demo workspace: leave it alone rather than fail every start.

@@ -34,8 +34,10 @@ export function loadEmbeddedSecrets(config: AppConfig, warn: (message: string) =
   let stored: z.infer<typeof SecretsFile>;
   if (config.DATABASE_URL) {
     stored = fresh();
-    if (!config.OAUTH_SIGNING_SECRET) warn('OAUTH_SIGNING_SECRET is not set: OAuth tokens issued by this process stop working when it exits.');
-    if (!config.SECRETS_ENCRYPTION_KEY) warn('SECRETS_ENCRYPTION_KEY is not set: webhook secrets sealed by this process cannot be read after it exits.');
+    if (!config.OAUTH_SIGNING_SECRET)
+      warn('OAUTH_SIGNING_SECRET is not set: OAuth tokens issued by this process stop working when it exits.');
+    if (!config.SECRETS_ENCRYPTION_KEY)
+      warn('SECRETS_ENCRYPTION_KEY is not set: webhook secrets sealed by this process cannot be read after it exits.');
   } else {
     const dir = resolve(config.DATA_DIR);
     mkdirSync(dir, { recursive: true });

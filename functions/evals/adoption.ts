@@ -14,7 +14,13 @@ import { EVAL_RUN_KIND } from './run-state.js';
  * `no_signal` (enough runs, no counted feedback). `inferred` feedback is reported, never counted.
  */
 export const MIN_ELIGIBLE = 5;
-const common = { tags: ['Evals'], stability: 'beta' as const, visibility: 'public' as const, scopes: ['evals:read'] as const, minRole: 'viewer' as const };
+const common = {
+  tags: ['Evals'],
+  stability: 'beta' as const,
+  visibility: 'public' as const,
+  scopes: ['evals:read'] as const,
+  minRole: 'viewer' as const,
+};
 
 const Count = z.object({ value: z.number(), denominator: z.string() });
 const AdoptionSchema = z
@@ -33,8 +39,22 @@ const AdoptionSchema = z
   })
   .openapi('EvalAdoption');
 
-const params = z.object({ slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' } }) }).strict();
-const query = z.object({ window_days: optionalQueryInt({ min: 1, max: 365 }).openapi({ description: 'Days back from now (default 30, max 365).' }) }).strict();
+const params = z
+  .object({
+    slug: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ param: { name: 'slug', in: 'path' } }),
+  })
+  .strict();
+const query = z
+  .object({
+    window_days: optionalQueryInt({ min: 1, max: 365 }).openapi({
+      description: 'Days back from now (default 30, max 365).',
+    }),
+  })
+  .strict();
 
 interface Counts extends Record<string, unknown> {
   eligible: number;
@@ -95,7 +115,14 @@ async function adoptionOf(ctx: OperationContext, slugOrId: string, windowDays: n
   const c = await countsFor(ctx, def.slug, from, to);
   const eligible = 'complete, graded (not abstained) runs of this eval created in the window';
   const counted = 'eligible runs with counted feedback (did_it_myself or reported_to_me)';
-  const abstain = c.eligible === 0 ? ('no_eligible_runs' as const) : c.eligible < MIN_ELIGIBLE ? ('thin_window' as const) : c.with_feedback === 0 ? ('no_signal' as const) : null;
+  const abstain =
+    c.eligible === 0
+      ? ('no_eligible_runs' as const)
+      : c.eligible < MIN_ELIGIBLE
+        ? ('thin_window' as const)
+        : c.with_feedback === 0
+          ? ('no_signal' as const)
+          : null;
   return {
     def,
     counts: c,
@@ -105,9 +132,15 @@ async function adoptionOf(ctx: OperationContext, slugOrId: string, windowDays: n
       eligible_runs: { value: c.eligible, denominator: eligible },
       runs_with_feedback: { value: c.with_feedback, denominator: `of ${c.eligible} ${eligible}` },
       adopted_runs: { value: c.adopted, denominator: `of ${c.eligible} eligible runs (${counted}, adopted)` },
-      verified_runs: { value: c.verified, denominator: `of ${c.adopted} adopted runs whose target the server checked and found to hold the recommendation` },
+      verified_runs: {
+        value: c.verified,
+        denominator: `of ${c.adopted} adopted runs whose target the server checked and found to hold the recommendation`,
+      },
       not_adopted_runs: { value: c.not_adopted, denominator: `of ${c.with_feedback} runs with counted feedback` },
-      inferred_signals: { value: c.inferred, denominator: `eligible runs with inferred feedback (stored, never counted in the rate)` },
+      inferred_signals: {
+        value: c.inferred,
+        denominator: `eligible runs with inferred feedback (stored, never counted in the rate)`,
+      },
       adoption_rate: abstain ? null : Math.round((c.adopted / c.eligible) * 1000) / 1000,
       adoption_rate_denominator: `adopted_runs / eligible_runs (needs at least ${MIN_ELIGIBLE} eligible runs and one counted feedback)`,
       abstain_reason: abstain,
@@ -151,8 +184,14 @@ export const kpiOperation = defineOperation({
       ...body,
       pass_rate: counts.graded === 0 ? null : r(counts.passed / counts.graded),
       pass_rate_denominator: `runs with verdict pass / ${counts.graded} graded runs in the window`,
-      mean_overall_score: { value: r(counts.mean_score), denominator: `mean over ${counts.graded} graded runs in the window` },
-      mean_lift: { value: r(counts.mean_lift), denominator: 'mean over graded runs with a rewrite, of after-side minus before-side score' },
+      mean_overall_score: {
+        value: r(counts.mean_score),
+        denominator: `mean over ${counts.graded} graded runs in the window`,
+      },
+      mean_lift: {
+        value: r(counts.mean_lift),
+        denominator: 'mean over graded runs with a rewrite, of after-side minus before-side score',
+      },
     };
   },
 });

@@ -23,8 +23,10 @@ export const InputFieldSchema = z
   })
   .strict()
   .superRefine((f, ctx) => {
-    if (f.type === 'enum' && !f.values) ctx.addIssue({ code: 'custom', path: ['values'], message: 'an enum field needs values' });
-    if (f.type !== 'enum' && f.values) ctx.addIssue({ code: 'custom', path: ['values'], message: 'only enum fields take values' });
+    if (f.type === 'enum' && !f.values)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'an enum field needs values' });
+    if (f.type !== 'enum' && f.values)
+      ctx.addIssue({ code: 'custom', path: ['values'], message: 'only enum fields take values' });
   });
 export type InputField = z.output<typeof InputFieldSchema>;
 
@@ -38,11 +40,13 @@ export const InputSchemaSpec = z
   .superRefine((spec, ctx) => {
     const names = spec.fields.map((f) => f.name);
     names.forEach((n, i) => {
-      if (names.indexOf(n) !== i) ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: `duplicate field "${n}"` });
+      if (names.indexOf(n) !== i)
+        ctx.addIssue({ code: 'custom', path: ['fields', i, 'name'], message: `duplicate field "${n}"` });
     });
     spec.require_one_of.forEach((group, g) =>
       group.forEach((n, i) => {
-        if (!names.includes(n)) ctx.addIssue({ code: 'custom', path: ['require_one_of', g, i], message: `unknown field "${n}"` });
+        if (!names.includes(n))
+          ctx.addIssue({ code: 'custom', path: ['require_one_of', g, i], message: `unknown field "${n}"` });
       }),
     );
   });
@@ -68,7 +72,18 @@ export const RUBRIC_CHECK_IDS = [
 export type RubricCheckId = (typeof RUBRIC_CHECK_IDS)[number];
 
 /** The 1-5 dimensions an `improvement_loop` grader may score (functions/evals/dimensions.ts). */
-export const DIMENSION_IDS = ['relevance', 'customer_language', 'specificity', 'clarity', 'call_to_action', 'tone', 'grounding', 'audience', 'format', 'guardrails'] as const;
+export const DIMENSION_IDS = [
+  'relevance',
+  'customer_language',
+  'specificity',
+  'clarity',
+  'call_to_action',
+  'tone',
+  'grounding',
+  'audience',
+  'format',
+  'guardrails',
+] as const;
 export type DimensionId = (typeof DIMENSION_IDS)[number];
 
 export const GRADER_KINDS = ['rule', 'improvement_loop'] as const;
@@ -111,8 +126,24 @@ export interface EvalDefinition {
 
 export const BUILTIN_EVAL_SLUG = 'prompt-and-message-eval';
 
-const MESSAGE_CHECKS: RubricCheckId[] = ['has_call_to_action', 'length_fits_channel', 'subject_line', 'uses_customer_language', 'no_hype', 'specific_fact', 'no_contradicted_claim', 'reader_focus'];
-const PROMPT_CHECKS: RubricCheckId[] = ['prompt_names_audience', 'prompt_grounds_in_evidence', 'prompt_sets_format', 'prompt_states_goal', 'prompt_forbids_invention', 'prompt_length'];
+const MESSAGE_CHECKS: RubricCheckId[] = [
+  'has_call_to_action',
+  'length_fits_channel',
+  'subject_line',
+  'uses_customer_language',
+  'no_hype',
+  'specific_fact',
+  'no_contradicted_claim',
+  'reader_focus',
+];
+const PROMPT_CHECKS: RubricCheckId[] = [
+  'prompt_names_audience',
+  'prompt_grounds_in_evidence',
+  'prompt_sets_format',
+  'prompt_states_goal',
+  'prompt_forbids_invention',
+  'prompt_length',
+];
 
 /**
  * The built-in eval. Its version moves whenever its grading moves (a check, a dimension, a weight,
@@ -129,21 +160,58 @@ export const PROMPT_AND_MESSAGE_EVAL: EvalDefinition = {
   builtin: true,
   inputSchema: InputSchemaSpec.parse({
     fields: [
-      { name: 'prompt', type: 'text', max_length: 20_000, description: 'The prompt that writes messages (graded as a prompt).' },
+      {
+        name: 'prompt',
+        type: 'text',
+        max_length: 20_000,
+        description: 'The prompt that writes messages (graded as a prompt).',
+      },
       { name: 'message', type: 'text', max_length: 10_000, description: 'A drafted message (graded as a message).' },
-      { name: 'audience', type: 'string', max_length: 200, description: 'Who the message is for (persona, role, segment).' },
-      { name: 'account', type: 'string', max_length: 200, description: 'The recipient account (its facts are read from the workspace).' },
-      { name: 'reference_accounts', type: 'string_list', max_length: 200, description: 'Accounts whose calls and emails the quotes should come from (at most 10).' },
-      { name: 'artifact_type', type: 'enum', values: [...ARTIFACT_TYPES], description: 'What the message is; rubric lines that do not apply to it are left out of the score.' },
+      {
+        name: 'audience',
+        type: 'string',
+        max_length: 200,
+        description: 'Who the message is for (persona, role, segment).',
+      },
+      {
+        name: 'account',
+        type: 'string',
+        max_length: 200,
+        description: 'The recipient account (its facts are read from the workspace).',
+      },
+      {
+        name: 'reference_accounts',
+        type: 'string_list',
+        max_length: 200,
+        description: 'Accounts whose calls and emails the quotes should come from (at most 10).',
+      },
+      {
+        name: 'artifact_type',
+        type: 'enum',
+        values: [...ARTIFACT_TYPES],
+        description: 'What the message is; rubric lines that do not apply to it are left out of the score.',
+      },
       { name: 'mode', type: 'enum', values: [...EVAL_MODES], description: 'rewrite (default), advisory or gate.' },
     ],
     require_one_of: [['prompt', 'message']],
   }),
   graders: [
     { id: 'message_rubric', kind: 'rule', target: 'message', checks: MESSAGE_CHECKS, pass_threshold: 0.7 },
-    { id: 'message_improvement', kind: 'improvement_loop', target: 'message', dimensions: ['relevance', 'customer_language', 'specificity', 'clarity', 'call_to_action', 'tone'], pass_threshold: 0.7 },
+    {
+      id: 'message_improvement',
+      kind: 'improvement_loop',
+      target: 'message',
+      dimensions: ['relevance', 'customer_language', 'specificity', 'clarity', 'call_to_action', 'tone'],
+      pass_threshold: 0.7,
+    },
     { id: 'prompt_rubric', kind: 'rule', target: 'prompt', checks: PROMPT_CHECKS, pass_threshold: 0.7 },
-    { id: 'prompt_improvement', kind: 'improvement_loop', target: 'prompt', dimensions: ['grounding', 'audience', 'format', 'guardrails', 'clarity'], pass_threshold: 0.7 },
+    {
+      id: 'prompt_improvement',
+      kind: 'improvement_loop',
+      target: 'prompt',
+      dimensions: ['grounding', 'audience', 'format', 'guardrails', 'clarity'],
+      pass_threshold: 0.7,
+    },
   ],
   createdAt: null,
   updatedAt: null,
@@ -158,12 +226,16 @@ export const MAX_LIST_ITEMS = 10;
  * Validate a run's inputs against an eval's input schema. Every problem is reported (field, problem,
  * code), so one 400 names them all (`details.input_errors`).
  */
-export function checkInputs(spec: InputSchemaSpec, inputs: Record<string, unknown>): { value: Record<string, unknown>; errors: InputError[] } {
+export function checkInputs(
+  spec: InputSchemaSpec,
+  inputs: Record<string, unknown>,
+): { value: Record<string, unknown>; errors: InputError[] } {
   const errors: InputError[] = [];
   const value: Record<string, unknown> = {};
   const known = new Set(spec.fields.map((f) => f.name));
   for (const key of Object.keys(inputs)) {
-    if (!known.has(key)) errors.push({ field: key, problem: `unknown input; allowed: ${[...known].join(', ')}`, code: 'unknown_field' });
+    if (!known.has(key))
+      errors.push({ field: key, problem: `unknown input; allowed: ${[...known].join(', ')}`, code: 'unknown_field' });
   }
   for (const field of spec.fields) {
     const raw = inputs[field.name];
@@ -179,13 +251,23 @@ export function checkInputs(spec: InputSchemaSpec, inputs: Record<string, unknow
           errors.push({ field: field.name, problem: 'must be a string', code: 'invalid_type' });
           break;
         }
-        if (max !== undefined && raw.length > max) errors.push({ field: field.name, problem: `at most ${max} characters (got ${raw.length})`, code: 'too_long' });
+        if (max !== undefined && raw.length > max)
+          errors.push({
+            field: field.name,
+            problem: `at most ${max} characters (got ${raw.length})`,
+            code: 'too_long',
+          });
         else value[field.name] = field.type === 'string' ? raw.trim() : raw;
         break;
       }
       case 'enum': {
         if (typeof raw !== 'string' || !field.values?.includes(raw)) {
-          errors.push({ field: field.name, problem: `must be one of ${field.values?.join(', ')}`, code: 'invalid_value', allowed: field.values ?? [] });
+          errors.push({
+            field: field.name,
+            problem: `must be one of ${field.values?.join(', ')}`,
+            code: 'invalid_value',
+            allowed: field.values ?? [],
+          });
         } else value[field.name] = raw;
         break;
       }
@@ -202,8 +284,15 @@ export function checkInputs(spec: InputSchemaSpec, inputs: Record<string, unknow
     }
   }
   for (const group of spec.require_one_of) {
-    if (!group.some((name) => value[name] !== undefined) && !group.some((name) => errors.some((e) => e.field === name))) {
-      errors.push({ field: group.join('|'), problem: `at least one of ${group.join(', ')} is required`, code: 'required' });
+    if (
+      !group.some((name) => value[name] !== undefined) &&
+      !group.some((name) => errors.some((e) => e.field === name))
+    ) {
+      errors.push({
+        field: group.join('|'),
+        problem: `at least one of ${group.join(', ')} is required`,
+        code: 'required',
+      });
     }
   }
   return { value, errors };
@@ -227,11 +316,23 @@ export function definitionProblems(inputSchema: InputSchemaSpec, graders: readon
   const fields = new Map(inputSchema.fields.map((f) => [f.name, f]));
   const ids = new Set<string>();
   graders.forEach((g, i) => {
-    if (ids.has(g.id)) problems.push({ field: `graders.${i}.id`, problem: `duplicate grader id "${g.id}"`, code: 'duplicate' });
+    if (ids.has(g.id))
+      problems.push({ field: `graders.${i}.id`, problem: `duplicate grader id "${g.id}"`, code: 'duplicate' });
     ids.add(g.id);
     const target = fields.get(g.target);
-    if (!target) problems.push({ field: `graders.${i}.target`, problem: `no input field "${g.target}"`, code: 'unknown_field', allowed: [...fields.keys()] });
-    else if (target.type !== 'text' && target.type !== 'string') problems.push({ field: `graders.${i}.target`, problem: `"${g.target}" is a ${target.type} field; graders grade text or string fields`, code: 'invalid_value' });
+    if (!target)
+      problems.push({
+        field: `graders.${i}.target`,
+        problem: `no input field "${g.target}"`,
+        code: 'unknown_field',
+        allowed: [...fields.keys()],
+      });
+    else if (target.type !== 'text' && target.type !== 'string')
+      problems.push({
+        field: `graders.${i}.target`,
+        problem: `"${g.target}" is a ${target.type} field; graders grade text or string fields`,
+        code: 'invalid_value',
+      });
   });
   return problems;
 }

@@ -61,7 +61,9 @@ const rowsOf = (result: InvocationResult): Record<string, unknown>[] => {
 };
 
 /** The scope's filters as one filter-lane request per surface (validated and access-checked by running it). */
-export function sliceRequests(scope: EvalScope | undefined): { surface: (typeof WAREHOUSE_SURFACES)[number]; request: Record<string, unknown> }[] {
+export function sliceRequests(
+  scope: EvalScope | undefined,
+): { surface: (typeof WAREHOUSE_SURFACES)[number]; request: Record<string, unknown> }[] {
   const bySurface = new Map<(typeof WAREHOUSE_SURFACES)[number], Record<string, unknown>[]>();
   for (const { surface, ...filter } of scope?.filters ?? []) {
     const key = surface ?? 'interactions';
@@ -78,12 +80,36 @@ export async function gatherEvidence(
 ): Promise<Evidence> {
   const notes: string[] = [];
   const audience = input.scope?.audience ?? 'customer_voice';
-  const found = await invoke('search.query', { query: input.topic.slice(0, 2000), mode: 'semantic', hydrate: true, audience, limit: 60 });
+  const found = await invoke('search.query', {
+    query: input.topic.slice(0, 2000),
+    mode: 'semantic',
+    hydrate: true,
+    audience,
+    limit: 60,
+  });
   if (!found.ok) throw new EvidenceUnavailable(found.error.code, found.error.message);
   const turns = rowsOf(found).filter((r) => r.side === 'external');
   const ids = [...new Set(turns.map((r) => String(r.interaction_id)))];
-  const named = ids.length > 0 ? rowsOf(await invoke('search.query', { surface: 'interactions', filters: [{ field: 'id', op: 'in', value: ids.slice(0, 200) }], limit: 200 })) : [];
-  const meta = new Map(named.map((r) => [String(r.id), { account: typeof r.account_name === 'string' ? r.account_name : null, accountId: typeof r.account_id === 'string' ? r.account_id : null, title: typeof r.title === 'string' ? r.title : null }]));
+  const named =
+    ids.length > 0
+      ? rowsOf(
+          await invoke('search.query', {
+            surface: 'interactions',
+            filters: [{ field: 'id', op: 'in', value: ids.slice(0, 200) }],
+            limit: 200,
+          }),
+        )
+      : [];
+  const meta = new Map(
+    named.map((r) => [
+      String(r.id),
+      {
+        account: typeof r.account_name === 'string' ? r.account_name : null,
+        accountId: typeof r.account_id === 'string' ? r.account_id : null,
+        title: typeof r.title === 'string' ? r.title : null,
+      },
+    ]),
+  );
   let candidates = semanticTurnsOf(turns, new Map([...meta].map(([id, m]) => [id, m.account])), 40);
   const retrieved = candidates.length;
 
@@ -109,12 +135,32 @@ export async function gatherEvidence(
       if (!result.ok) throw new EvidenceUnavailable(result.error.code, result.error.message);
       const rows = rowsOf(result);
       if (rows.length >= SLICE_ROWS) partial = true;
-      if (surface === 'interactions') interactionIds = intersect(interactionIds, rows.map((r) => String(r.id)));
-      else accountIds = intersect(accountIds, rows.map((r) => r.account_id).filter((v): v is string => typeof v === 'string'));
+      if (surface === 'interactions')
+        interactionIds = intersect(
+          interactionIds,
+          rows.map((r) => String(r.id)),
+        );
+      else
+        accountIds = intersect(
+          accountIds,
+          rows.map((r) => r.account_id).filter((v): v is string => typeof v === 'string'),
+        );
     }
-    candidates = candidates.filter((c) => (!interactionIds || interactionIds.has(c.interactionId)) && (!accountIds || accountIds.has(meta.get(c.interactionId)?.accountId ?? '')));
-    slice = { filters: input.scope?.filters?.length ?? 0, interactions: interactionIds?.size ?? null, accounts: accountIds?.size ?? null, partial };
-    if (partial) notes.push(`The slice was read from the first ${SLICE_ROWS} rows of a surface; quotes outside them were not considered.`);
+    candidates = candidates.filter(
+      (c) =>
+        (!interactionIds || interactionIds.has(c.interactionId)) &&
+        (!accountIds || accountIds.has(meta.get(c.interactionId)?.accountId ?? '')),
+    );
+    slice = {
+      filters: input.scope?.filters?.length ?? 0,
+      interactions: interactionIds?.size ?? null,
+      accounts: accountIds?.size ?? null,
+      partial,
+    };
+    if (partial)
+      notes.push(
+        `The slice was read from the first ${SLICE_ROWS} rows of a surface; quotes outside them were not considered.`,
+      );
   }
 
   // One quote per distinct excerpt: the same sentence said twice is not twice the evidence.
@@ -128,18 +174,41 @@ export async function gatherEvidence(
   const drafts = distinct.slice(0, MAX_QUOTES).map((c) => ({
     kind: 'quote' as const,
     text: bestExcerpt(c.text, input.topic),
-    source: { interaction_id: c.interactionId, turn_id: c.turnId, speaker: c.speaker, occurred_at: c.occurredAt, account: c.account },
+    source: {
+      interaction_id: c.interactionId,
+      turn_id: c.turnId,
+      speaker: c.speaker,
+      occurred_at: c.occurredAt,
+      account: c.account,
+    },
     stance: 'supports' as const,
   }));
-  const verified = await verifyAnswer({ text: '', content_blocks: drafts, follow_ups: [] }, { db, workspaceId, rerun: async () => ({ ok: false, error: { code: 'internal', message: 'not used' } }) });
+  const verified = await verifyAnswer(
+    { text: '', content_blocks: drafts, follow_ups: [] },
+    { db, workspaceId, rerun: async () => ({ ok: false, error: { code: 'internal', message: 'not used' } }) },
+  );
   const quotes: GradedQuote[] = verified.content_blocks.flatMap((b) =>
     b.kind === 'quote'
-      ? [{ text: b.text, stance: 'supports' as const, source: { interaction_id: b.source.interaction_id, turn_id: b.source.turn_id ?? '', speaker: b.source.speaker ?? null, occurred_at: b.source.occurred_at ?? null, account: b.source.account ?? null, title: meta.get(b.source.interaction_id)?.title ?? null } }]
+      ? [
+          {
+            text: b.text,
+            stance: 'supports' as const,
+            source: {
+              interaction_id: b.source.interaction_id,
+              turn_id: b.source.turn_id ?? '',
+              speaker: b.source.speaker ?? null,
+              occurred_at: b.source.occurred_at ?? null,
+              account: b.source.account ?? null,
+              title: meta.get(b.source.interaction_id)?.title ?? null,
+            },
+          },
+        ]
       : [],
   );
 
   const account = input.account ? await accountFacts(db, workspaceId, input.account) : null;
-  if (input.account && !account) notes.push(`No account named "${input.account}" in this workspace: nothing about it was used.`);
+  if (input.account && !account)
+    notes.push(`No account named "${input.account}" in this workspace: nothing about it was used.`);
   const status = quotes.length >= EVIDENCE_FLOOR ? 'ok' : quotes.length > 0 ? 'thin' : 'none';
   const abstain =
     status === 'ok' || input.scope?.allow_thin_evidence
@@ -147,7 +216,18 @@ export async function gatherEvidence(
       : status === 'none'
         ? `No customer statement in ${slice ? 'this slice of ' : ''}the workspace matches what the ${input.topic.length > 0 ? 'text' : 'eval'} is about; grading against nothing would claim more than the data holds.`
         : `Only ${quotes.length} customer statement${quotes.length === 1 ? '' : 's'} match${quotes.length === 1 ? 'es' : ''} (the floor is ${EVIDENCE_FLOOR}); send scope.allow_thin_evidence to grade anyway.`;
-  return { topic: input.topic, quotes, retrieval_status: status, retrieved, floor: EVIDENCE_FLOOR, slice, account, account_found: input.account ? account !== null : null, abstain_reason: abstain, notes };
+  return {
+    topic: input.topic,
+    quotes,
+    retrieval_status: status,
+    retrieved,
+    floor: EVIDENCE_FLOOR,
+    slice,
+    account,
+    account_found: input.account ? account !== null : null,
+    abstain_reason: abstain,
+    notes,
+  };
 }
 
 function intersect(current: Set<string> | null, next: readonly string[]): Set<string> {
@@ -163,12 +243,21 @@ async function accountFacts(db: Queryable, workspaceId: string, name: string): P
     .where(and(eq(accounts.workspaceId, workspaceId), sql`lower(${accounts.name}) = lower(${name.trim()})`))
     .limit(1);
   if (!row) return null;
-  const [open] = await db.select({ n: count() }).from(deals).where(and(eq(deals.workspaceId, workspaceId), eq(deals.accountId, row.id), eq(deals.isClosed, false)));
+  const [open] = await db
+    .select({ n: count() })
+    .from(deals)
+    .where(and(eq(deals.workspaceId, workspaceId), eq(deals.accountId, row.id), eq(deals.isClosed, false)));
   const [last] = await db
     .select({ at: max(interactions.occurredAt) })
     .from(interactions)
     .where(and(eq(interactions.workspaceId, workspaceId), eq(interactions.accountId, row.id)));
-  return { name: row.name, type: row.type ?? null, industry: row.industry ?? null, openDeals: Number(open?.n ?? 0), lastInteractionAt: last?.at ? new Date(last.at).toISOString() : null };
+  return {
+    name: row.name,
+    type: row.type ?? null,
+    industry: row.industry ?? null,
+    openDeals: Number(open?.n ?? 0),
+    lastInteractionAt: last?.at ? new Date(last.at).toISOString() : null,
+  };
 }
 
 /** The search a run depends on failed (not an empty result): the stage retries. */

@@ -87,7 +87,8 @@ async function* pages(db: Database, workspaceId: string, filter: z.infer<typeof 
 
 async function* csvBody(db: Database, workspaceId: string, filter: z.infer<typeof query>): DownloadBody {
   yield stringify([[...EXPORT_COLUMNS]]);
-  for await (const page of pages(db, workspaceId, filter)) yield stringify(page.map((row) => EXPORT_COLUMNS.map((c) => row[c] ?? '')));
+  for await (const page of pages(db, workspaceId, filter))
+    yield stringify(page.map((row) => EXPORT_COLUMNS.map((c) => row[c] ?? '')));
 }
 
 async function* jsonlBody(db: Database, workspaceId: string, filter: z.infer<typeof query>): DownloadBody {

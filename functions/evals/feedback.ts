@@ -18,7 +18,15 @@ import type { Verdict } from './verdict.js';
  * holds the recommendation: `verified` true or false with the reason; null when nothing was checked.
  */
 const common = { tags: ['Evals'], stability: 'beta' as const, visibility: 'public' as const };
-const runRef = z.object({ id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }) }).strict();
+const runRef = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ param: { name: 'id', in: 'path' } }),
+  })
+  .strict();
 
 export const COUNTED_EVIDENCE = ['did_it_myself', 'reported_to_me'] as const;
 /** Share of the recommendation's new lines the target must hold to count as applied. */
@@ -40,16 +48,31 @@ export function recommendedLines(verdict: Verdict): string[] {
   return lines;
 }
 
-const unitsOf = (text: string): string[] => text.split(/\n+/).flatMap((line) => sentencesOf(line)).map((s) => s.trim()).filter((s) => s.length > 0);
+const unitsOf = (text: string): string[] =>
+  text
+    .split(/\n+/)
+    .flatMap((line) => sentencesOf(line))
+    .map((s) => s.trim())
+    .filter((s) => s.length > 0);
 
-async function targetText(db: Queryable, workspaceId: string, target: { kind: 'routine' | 'agent' | 'artifact'; id: string }): Promise<string | null> {
+async function targetText(
+  db: Queryable,
+  workspaceId: string,
+  target: { kind: 'routine' | 'agent' | 'artifact'; id: string },
+): Promise<string | null> {
   switch (target.kind) {
     case 'routine': {
-      const [row] = await db.select({ text: routines.prompt }).from(routines).where(and(eq(routines.id, target.id), eq(routines.workspaceId, workspaceId)));
+      const [row] = await db
+        .select({ text: routines.prompt })
+        .from(routines)
+        .where(and(eq(routines.id, target.id), eq(routines.workspaceId, workspaceId)));
       return row?.text ?? null;
     }
     case 'agent': {
-      const [row] = await db.select({ text: agents.prompt }).from(agents).where(and(eq(agents.id, target.id), eq(agents.workspaceId, workspaceId)));
+      const [row] = await db
+        .select({ text: agents.prompt })
+        .from(agents)
+        .where(and(eq(agents.id, target.id), eq(agents.workspaceId, workspaceId)));
       return row?.text ?? null;
     }
     case 'artifact': {
@@ -57,7 +80,13 @@ async function targetText(db: Queryable, workspaceId: string, target: { kind: 'r
         .select({ text: artifactVersions.markdown })
         .from(artifactVersions)
         .innerJoin(artifacts, eq(artifacts.id, artifactVersions.artifactId))
-        .where(and(eq(artifactVersions.artifactId, target.id), eq(artifactVersions.workspaceId, workspaceId), eq(artifacts.workspaceId, workspaceId)))
+        .where(
+          and(
+            eq(artifactVersions.artifactId, target.id),
+            eq(artifactVersions.workspaceId, workspaceId),
+            eq(artifacts.workspaceId, workspaceId),
+          ),
+        )
         .orderBy(desc(artifactVersions.version))
         .limit(1);
       return row?.text ?? null;
@@ -70,8 +99,14 @@ export function verify(recommended: readonly string[], text: string): { verified
   const found = recommended.filter((line) => held.includes(normalize(line)));
   const share = found.length / recommended.length;
   return share >= VERIFY_SHARE
-    ? { verified: true, reason: `The target holds ${found.length} of the ${recommended.length} recommended line${recommended.length === 1 ? '' : 's'}.` }
-    : { verified: false, reason: `The target holds ${found.length} of the ${recommended.length} recommended line${recommended.length === 1 ? '' : 's'} (${Math.ceil(VERIFY_SHARE * 100)}% needed)${recommended[0] && !held.includes(normalize(recommended[0])) ? `; missing e.g. "${recommended[0]}"` : ''}.` };
+    ? {
+        verified: true,
+        reason: `The target holds ${found.length} of the ${recommended.length} recommended line${recommended.length === 1 ? '' : 's'}.`,
+      }
+    : {
+        verified: false,
+        reason: `The target holds ${found.length} of the ${recommended.length} recommended line${recommended.length === 1 ? '' : 's'} (${Math.ceil(VERIFY_SHARE * 100)}% needed)${recommended[0] && !held.includes(normalize(recommended[0])) ? `; missing e.g. "${recommended[0]}"` : ''}.`,
+      };
 }
 
 type Row = typeof evalFeedback.$inferSelect;
@@ -96,7 +131,7 @@ export const postFeedback = defineOperation({
   summary: 'Record what happened after an eval run (adopted or not, and where)',
   description:
     '`evidence.kind`: `did_it_myself`, `reported_to_me` (both counted in adoption rates) or `inferred` (stored, never counted). `adopted` (default true) says whether the recommendation was used. ' +
-    'With `applied_to {kind: routine|agent|artifact, id}` the server checks the target holds the recommendation (80% of the lines the run\'s rewrites added): `verified` true or false with `verification_reason`; null when nothing was checked. ' +
+    "With `applied_to {kind: routine|agent|artifact, id}` the server checks the target holds the recommendation (80% of the lines the run's rewrites added): `verified` true or false with `verification_reason`; null when nothing was checked. " +
     'An unknown run or target in this workspace is 404.',
   scopes: ['evals:execute'],
   minRole: 'viewer',
@@ -113,7 +148,10 @@ export const postFeedback = defineOperation({
     let reason: string | null = null;
     if (input.applied_to) {
       const text = await targetText(services.db, caller.workspaceId, input.applied_to);
-      if (text === null) throw new ApiError('not_found', `No ${input.applied_to.kind} ${input.applied_to.id} in this workspace.`, { applied_to: input.applied_to });
+      if (text === null)
+        throw new ApiError('not_found', `No ${input.applied_to.kind} ${input.applied_to.id} in this workspace.`, {
+          applied_to: input.applied_to,
+        });
       const verdict = verdictOf(row);
       const lines = verdict ? recommendedLines(verdict) : [];
       if (!verdict) reason = 'Nothing checked: the run has no report card (it is not complete).';

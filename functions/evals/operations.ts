@@ -9,7 +9,18 @@ import { adoptionOperations } from './adoption.js';
 import { exportOperations } from './export.js';
 import { feedbackOperations } from './feedback.js';
 import { loadEvalRun, renderEvalRun, verdictOf } from './render.js';
-import { EvalDraftBody, EvalPatchBody, EvalRunSchema, EvalSchema, GateSchema, RunEvalBody, SubmitHandleSchema, ValidateBody, ValidationSchema, VerdictSchema } from './schemas.js';
+import {
+  EvalDraftBody,
+  EvalPatchBody,
+  EvalRunSchema,
+  EvalSchema,
+  GateSchema,
+  RunEvalBody,
+  SubmitHandleSchema,
+  ValidateBody,
+  ValidationSchema,
+  type VerdictSchema,
+} from './schemas.js';
 import { submitEvalRun } from './submit.js';
 
 /**
@@ -33,16 +44,38 @@ const toApi = (def: EvalDefinition) => ({
   updated_at: def.updatedAt,
 });
 
-const evalRef = z.object({ slug: z.string().min(1).max(200).openapi({ param: { name: 'slug', in: 'path' }, description: 'Slug or id.' }) }).strict();
-const runRef = z.object({ id: z.string().min(1).max(200).openapi({ param: { name: 'id', in: 'path' } }) }).strict();
-const waitQuery = z.object({ wait_ms: optionalQueryInt({ min: 0, max: MAX_WAIT_MS }).openapi({ description: `Hold up to this many ms (max ${MAX_WAIT_MS}) until the run changes or ends.` }) }).strict();
+const evalRef = z
+  .object({
+    slug: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ param: { name: 'slug', in: 'path' }, description: 'Slug or id.' }),
+  })
+  .strict();
+const runRef = z
+  .object({
+    id: z
+      .string()
+      .min(1)
+      .max(200)
+      .openapi({ param: { name: 'id', in: 'path' } }),
+  })
+  .strict();
+const waitQuery = z
+  .object({
+    wait_ms: optionalQueryInt({ min: 0, max: MAX_WAIT_MS }).openapi({
+      description: `Hold up to this many ms (max ${MAX_WAIT_MS}) until the run changes or ends.`,
+    }),
+  })
+  .strict();
 
 export const listEvalsOperation = defineOperation({
   ...read,
   id: 'evals.list',
   method: 'get',
   path: '/evals',
-  summary: 'Browse evals: the built-in ones and this workspace\'s',
+  summary: "Browse evals: the built-in ones and this workspace's",
   mcp: { tool: 'evals', action: 'list', resource: 'eval://list' },
   output: z.object({ evals: z.array(EvalSchema), total: z.number().int() }),
   async handler({ services, caller }) {
@@ -125,7 +158,10 @@ export const validateEvalOperation = defineOperation({
   async handler(_ctx, input) {
     const checked = validateDraft(input);
     const issues = [...checked.issues];
-    if (input.inputs && checked.inputSchema) issues.push(...checkInputs(checked.inputSchema, input.inputs).errors.map((e) => ({ ...e, field: `inputs.${e.field}` })));
+    if (input.inputs && checked.inputSchema)
+      issues.push(
+        ...checkInputs(checked.inputSchema, input.inputs).errors.map((e) => ({ ...e, field: `inputs.${e.field}` })),
+      );
     return { valid: issues.length === 0, issues };
   },
 });
@@ -159,7 +195,8 @@ export const readEvalRunOperation = defineOperation({
   method: 'get',
   path: '/eval-runs/{id}',
   summary: 'Read an eval run: status and, once complete, the report card',
-  description: 'An unknown, malformed or other workspace\'s id is `data: null` (spec). `data.status` is mirrored at `data.run.status`; the terminal success value is `complete`.',
+  description:
+    "An unknown, malformed or other workspace's id is `data: null` (spec). `data.status` is mirrored at `data.run.status`; the terminal success value is `complete`.",
   mcp: { tool: 'evals', action: 'status', resource: 'eval-run://{id}', resourceAliases: ['eval_run://{id}'] },
   params: runRef,
   query: waitQuery,
@@ -171,7 +208,14 @@ export const readEvalRunOperation = defineOperation({
 });
 
 /** A sub-view of a complete run's report card; null for an unknown id, `verdict: null` while it runs. */
-function subView<O extends z.ZodType>(id: string, segment: string, summary: string, output: O, pick: (v: z.infer<typeof VerdictSchema>) => z.input<O>, mcpAction?: string): Operation {
+function subView<O extends z.ZodType>(
+  id: string,
+  segment: string,
+  summary: string,
+  output: O,
+  pick: (v: z.infer<typeof VerdictSchema>) => z.input<O>,
+  mcpAction?: string,
+): Operation {
   return defineOperation({
     ...read,
     id,
@@ -185,29 +229,69 @@ function subView<O extends z.ZodType>(id: string, segment: string, summary: stri
       const row = await loadEvalRun(ctx, input.id);
       if (!row) return null;
       const verdict = verdictOf(row);
-      return { run_id: row.id, status: renderEvalRun(row).status, [segment]: verdict ? pick(verdict as z.infer<typeof VerdictSchema>) : null };
+      return {
+        run_id: row.id,
+        status: renderEvalRun(row).status,
+        [segment]: verdict ? pick(verdict as z.infer<typeof VerdictSchema>) : null,
+      };
     },
   });
 }
 
-const CaseSides = z.array(z.object({ case_id: z.string(), before: z.string().nullable(), after: z.string().nullable(), what_changed: z.array(z.string()) }));
+const CaseSides = z.array(
+  z.object({
+    case_id: z.string(),
+    before: z.string().nullable(),
+    after: z.string().nullable(),
+    what_changed: z.array(z.string()),
+  }),
+);
 
 export const evalRunSubViews: Operation[] = [
-  subView('eval_runs.gate', 'gate', 'The pipeline gate of an eval run: passed, score, threshold, reasoning, critique, denominator', GateSchema, (v) => v.gate, 'gate'),
+  subView(
+    'eval_runs.gate',
+    'gate',
+    'The pipeline gate of an eval run: passed, score, threshold, reasoning, critique, denominator',
+    GateSchema,
+    (v) => v.gate,
+    'gate',
+  ),
   subView('eval_runs.drafts', 'drafts', 'The submitted and rewritten text of each case', CaseSides, (v) =>
     v.cases.map((c) => {
       const improvement = c.graders.find((g) => g.improvement)?.improvement;
-      const text = (s: { prompt: string | null; message: string | null } | null | undefined) => (s ? (s.message ?? s.prompt) : null);
-      return { case_id: c.case_id, before: text(improvement?.before), after: text(improvement?.after), what_changed: improvement?.what_changed ?? [] };
+      const text = (s: { prompt: string | null; message: string | null } | null | undefined) =>
+        s ? (s.message ?? s.prompt) : null;
+      return {
+        case_id: c.case_id,
+        before: text(improvement?.before),
+        after: text(improvement?.after),
+        what_changed: improvement?.what_changed ?? [],
+      };
     }),
   ),
-  subView('eval_runs.improvement', 'improvement', 'Before and after sides of each case, with lift and what changed', z.array(z.object({ case_id: z.string(), improvement: z.unknown().nullable() })), (v) =>
-    v.cases.map((c) => ({ case_id: c.case_id, improvement: c.graders.find((g) => g.improvement)?.improvement ?? null })),
+  subView(
+    'eval_runs.improvement',
+    'improvement',
+    'Before and after sides of each case, with lift and what changed',
+    z.array(z.object({ case_id: z.string(), improvement: z.unknown().nullable() })),
+    (v) =>
+      v.cases.map((c) => ({
+        case_id: c.case_id,
+        improvement: c.graders.find((g) => g.improvement)?.improvement ?? null,
+      })),
   ),
-  subView('eval_runs.evidence', 'evidence', 'The customer quotes the run graded against, with stances, and how retrieval went', z.object({ summary: z.unknown(), quotes: z.array(z.unknown()) }), (v) => ({
-    summary: v.evidence,
-    quotes: v.cases.flatMap((c) => c.graders.find((g) => g.quotes.length > 0)?.quotes ?? []).filter((q, i, all) => all.findIndex((o) => o.text === q.text && o.source.turn_id === q.source.turn_id) === i),
-  })),
+  subView(
+    'eval_runs.evidence',
+    'evidence',
+    'The customer quotes the run graded against, with stances, and how retrieval went',
+    z.object({ summary: z.unknown(), quotes: z.array(z.unknown()) }),
+    (v) => ({
+      summary: v.evidence,
+      quotes: v.cases
+        .flatMap((c) => c.graders.find((g) => g.quotes.length > 0)?.quotes ?? [])
+        .filter((q, i, all) => all.findIndex((o) => o.text === q.text && o.source.turn_id === q.source.turn_id) === i),
+    }),
+  ),
 ];
 
 export const evalOperations: Operation[] = [

@@ -15,7 +15,11 @@ export async function loadEvalRun(ctx: OperationContext, id: string, waitMs?: nu
   if (!isUuid(id)) return null;
   try {
     return waitMs
-      ? await waitForRunChange(ctx.services, ctx.caller.workspaceId, id, { waitMs: Math.min(waitMs, MAX_WAIT_MS), kinds: [EVAL_RUN_KIND], signal: ctx.signal })
+      ? await waitForRunChange(ctx.services, ctx.caller.workspaceId, id, {
+          waitMs: Math.min(waitMs, MAX_WAIT_MS),
+          kinds: [EVAL_RUN_KIND],
+          signal: ctx.signal,
+        })
       : await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, id, [EVAL_RUN_KIND]);
   } catch (e) {
     if (isApiError(e) && e.code === 'not_found') return null;
@@ -24,9 +28,11 @@ export async function loadEvalRun(ctx: OperationContext, id: string, waitMs?: nu
 }
 
 type PublicStatus = 'queued' | 'running' | 'complete' | 'failed' | 'canceled';
-const publicStatus = (status: string): PublicStatus => (status === 'awaiting_input' ? 'running' : (status as PublicStatus));
+const publicStatus = (status: string): PublicStatus =>
+  status === 'awaiting_input' ? 'running' : (status as PublicStatus);
 
-export const verdictOf = (row: RunRow): Verdict | null => (row.status === 'complete' ? ((row.state as EvalRunState).verdict ?? null) : null);
+export const verdictOf = (row: RunRow): Verdict | null =>
+  row.status === 'complete' ? ((row.state as EvalRunState).verdict ?? null) : null;
 
 export function renderEvalRun(row: RunRow) {
   const input = row.input as EvalRunInput;

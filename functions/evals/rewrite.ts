@@ -17,8 +17,21 @@ export interface RewriteInput {
   customerPhrases: string[];
 }
 
-const MAX_WORDS: Record<ArtifactType | 'unknown', number> = { email: 200, linkedin: 120, call_script: 300, landing_page: 900, ad: 60, other: 300, unknown: 300 };
-const FILLER_OPENERS = [/^i hope (this|the) (email|message|note) finds you well[.!]?$/i, /^my name is\b/i, /^just (following up|checking in)\b/i, /^per my last email\b/i];
+const MAX_WORDS: Record<ArtifactType | 'unknown', number> = {
+  email: 200,
+  linkedin: 120,
+  call_script: 300,
+  landing_page: 900,
+  ad: 60,
+  other: 300,
+  unknown: 300,
+};
+const FILLER_OPENERS = [
+  /^i hope (this|the) (email|message|note) finds you well[.!]?$/i,
+  /^my name is\b/i,
+  /^just (following up|checking in)\b/i,
+  /^per my last email\b/i,
+];
 
 export function rewriteLocally(input: RewriteInput): { text: string; what_changed: string[] } {
   return input.target === 'prompt' ? rewritePrompt(input) : rewriteMessage(input);
@@ -37,7 +50,10 @@ const SIGNOFF = /^(thanks|thank you|best|regards|kind regards|cheers|sincerely|a
 
 export function parseMessage(text: string): MessageParts {
   const { subject, body } = splitSubject(text);
-  const blocks = body.split(/\n\s*\n/).map((b) => b.trim()).filter((b) => b.length > 0);
+  const blocks = body
+    .split(/\n\s*\n/)
+    .map((b) => b.trim())
+    .filter((b) => b.length > 0);
   let greeting: string | null = null;
   let signoff: string | null = null;
   if (blocks.length > 0) {
@@ -64,7 +80,11 @@ export function parseMessage(text: string): MessageParts {
 }
 
 export function renderMessage(parts: MessageParts): string {
-  const body = [parts.greeting, ...parts.paragraphs.filter((p) => p.length > 0).map((p) => p.join(' ')), parts.signoff].filter((x): x is string => Boolean(x && x.trim()));
+  const body = [
+    parts.greeting,
+    ...parts.paragraphs.filter((p) => p.length > 0).map((p) => p.join(' ')),
+    parts.signoff,
+  ].filter((x): x is string => Boolean(x?.trim()));
   return `${parts.subject ? `Subject: ${parts.subject}\n\n` : ''}${body.join('\n\n')}`;
 }
 
@@ -92,20 +112,28 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
         .replace(/\s+([.,?])/g, '$1')
         .trim();
     };
-    const dropped = HYPE_WORDS.filter((w) => input.text.toLowerCase().includes(w) && !FILLER_OPENERS.some((r) => r.test(w)));
+    const dropped = HYPE_WORDS.filter(
+      (w) => input.text.toLowerCase().includes(w) && !FILLER_OPENERS.some((r) => r.test(w)),
+    );
     parts.paragraphs = parts.paragraphs.map((p) => p.map(clean).filter((s) => wordsOf(s).length > 0));
     if (parts.subject) parts.subject = clean(parts.subject).replace(/[.]+$/, '') || null;
     if (dropped.length > 0) changes.push(`Dropped hype and filler: ${dropped.map((w) => `"${w}"`).join(', ')}.`);
     if (/!|\b[A-Z]{4,}\b/.test(input.text)) changes.push('Toned down exclamation marks and capitals.');
   }
 
-  if ((failed.has('uses_customer_language') || failed.has('customer_language') || failed.has('relevance')) && input.customerPhrases.length > 0) {
+  if (
+    (failed.has('uses_customer_language') || failed.has('customer_language') || failed.has('relevance')) &&
+    input.customerPhrases.length > 0
+  ) {
     const current = renderMessage(parts);
     const lower = current.toLowerCase();
     const topic = stemsOf(current);
     // Only a phrase about what the message is about: borrowing an unrelated phrase would be noise.
     const phrase = input.customerPhrases.find((p) => !lower.includes(p) && sharedStems(stemsOf(p), topic).length > 0);
-    if (!phrase) changes.push('No recurring customer phrase is about what this message says; their words have to come from a closer read of the quotes.');
+    if (!phrase)
+      changes.push(
+        'No recurring customer phrase is about what this message says; their words have to come from a closer read of the quotes.',
+      );
     if (phrase) {
       const first = parts.paragraphs[0] ?? [];
       first.splice(Math.min(1, first.length), 0, `Other teams we speak with keep bringing up "${phrase}".`);
@@ -114,7 +142,11 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
     }
   }
 
-  if ((failed.has('specific_fact') || failed.has('specificity')) && input.account && !renderMessage(parts).toLowerCase().includes(input.account.name.toLowerCase())) {
+  if (
+    (failed.has('specific_fact') || failed.has('specificity')) &&
+    input.account &&
+    !renderMessage(parts).toLowerCase().includes(input.account.name.toLowerCase())
+  ) {
     if (parts.greeting && /^(hi|hello|hey)\s+(there|all|team|everyone)\b/i.test(parts.greeting)) {
       parts.greeting = `Hi ${input.account.name} team,`;
       changes.push(`Addressed the account by name (${input.account.name}).`);
@@ -133,12 +165,18 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
       const lastAsk = asks.at(-1) ?? '';
       if (asks.length === 0 || !/\b(\d+|minutes?|call|next week)\b/i.test(lastAsk)) {
         // A vague ask ("Let me know.") is replaced by one concrete ask, not stacked with it.
-        const vague = (x: string) => x === lastAsk || /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim());
+        const vague = (x: string) =>
+          x === lastAsk || /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim());
         parts.paragraphs = parts.paragraphs.map((p) => p.filter((x) => !vague(x)));
         parts.paragraphs = parts.paragraphs.filter((p) => p.length > 0);
         parts.paragraphs.push(['Would a 15-minute call next week be useful?']);
-        const replaced = lastAsk || all.find((x) => /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim()));
-        changes.push(replaced ? `Replaced the vague ask ("${replaced.trim()}") with one concrete ask (a 15-minute call next week).` : 'Ended with one concrete ask (a 15-minute call next week).');
+        const replaced =
+          lastAsk || all.find((x) => /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim()));
+        changes.push(
+          replaced
+            ? `Replaced the vague ask ("${replaced.trim()}") with one concrete ask (a 15-minute call next week).`
+            : 'Ended with one concrete ask (a 15-minute call next week).',
+        );
       }
     }
   }
@@ -150,21 +188,32 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
     const topic = stemsOf(`${input.customerPhrases.join(' ')} ${input.audience ?? ''}`);
     const keep = new Set<number>([0, flat.length - 1]);
     let words = [...keep].reduce((n, i) => n + wordsOf(flat[i]?.s ?? '').length, 0);
-    const ranked = flat.map((x, i) => ({ i, relevance: sharedStems(stemsOf(x.s), topic).length, words: wordsOf(x.s).length })).sort((a, b) => b.relevance - a.relevance || a.i - b.i);
+    const ranked = flat
+      .map((x, i) => ({ i, relevance: sharedStems(stemsOf(x.s), topic).length, words: wordsOf(x.s).length }))
+      .sort((a, b) => b.relevance - a.relevance || a.i - b.i);
     for (const r of ranked) {
       if (keep.has(r.i) || words + r.words > max) continue;
       keep.add(r.i);
       words += r.words;
     }
     const dropped = flat.length - keep.size;
-    parts.paragraphs = parts.paragraphs.map((p, pi) => p.filter((_, si) => keep.has(flat.findIndex((x) => x.pi === pi && x.si === si)))).filter((p) => p.length > 0);
+    parts.paragraphs = parts.paragraphs
+      .map((p, pi) => p.filter((_, si) => keep.has(flat.findIndex((x) => x.pi === pi && x.si === si))))
+      .filter((p) => p.length > 0);
     if (dropped > 0) changes.push(`Cut ${dropped} sentence${dropped === 1 ? '' : 's'} to fit ${max} words.`);
   }
 
-  if (input.artifactType === 'email' && (failed.has('subject_line') || !parts.subject || wordsOf(parts.subject).length < 2)) {
+  if (
+    input.artifactType === 'email' &&
+    (failed.has('subject_line') || !parts.subject || wordsOf(parts.subject).length < 2)
+  ) {
     const topic = stemsOf(parts.paragraphs.flat().join(' '));
     const phrase = input.customerPhrases.find((p) => sharedStems(stemsOf(p), topic).length > 0);
-    const fresh = phrase ? phrase.charAt(0).toUpperCase() + phrase.slice(1) : input.account ? `${input.account.name} and next steps` : null;
+    const fresh = phrase
+      ? phrase.charAt(0).toUpperCase() + phrase.slice(1)
+      : input.account
+        ? `${input.account.name} and next steps`
+        : null;
     const words = parts.subject ? wordsOf(parts.subject).length : 0;
     if (fresh && (!parts.subject || /^(re|fwd?):/i.test(parts.subject) || words < 2 || words > 9)) {
       parts.subject = fresh;
@@ -172,7 +221,10 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
     }
   }
 
-  return { text: renderMessage(parts), what_changed: changes.length > 0 ? changes : ['No change: every check the rewriter can act on already passes.'] };
+  return {
+    text: renderMessage(parts),
+    what_changed: changes.length > 0 ? changes : ['No change: every check the rewriter can act on already passes.'],
+  };
 }
 
 function rewritePrompt(input: RewriteInput): { text: string; what_changed: string[] } {
@@ -183,19 +235,31 @@ function rewritePrompt(input: RewriteInput): { text: string; what_changed: strin
     lines.push(line);
     changes.push(why);
   };
-  if (failed.has('prompt_names_audience') || failed.has('audience')) add(`Audience: ${input.audience ?? "name the reader's role, company and situation"}.`, 'Named the audience.');
-  if (failed.has('prompt_states_goal')) add('Goal: get a reply that agrees to one concrete next step.', 'Stated the goal.');
+  if (failed.has('prompt_names_audience') || failed.has('audience'))
+    add(`Audience: ${input.audience ?? "name the reader's role, company and situation"}.`, 'Named the audience.');
+  if (failed.has('prompt_states_goal'))
+    add('Goal: get a reply that agrees to one concrete next step.', 'Stated the goal.');
   if (failed.has('prompt_grounds_in_evidence') || failed.has('grounding')) {
     add(
       `Ground every claim in the customer quotes provided${input.customerPhrases.length ? ` (customers keep saying ${input.customerPhrases.map((p) => `"${p}"`).join(', ')})` : ''}; reuse their words where they fit.`,
-      'Asked for the customers\' own words as evidence.',
+      "Asked for the customers' own words as evidence.",
     );
   }
   if (failed.has('prompt_sets_format') || failed.has('format')) {
-    const shape = input.artifactType === 'linkedin' ? 'a LinkedIn message under 120 words' : input.artifactType === 'email' || !input.artifactType ? 'an email of 60-150 words with a subject line' : `a ${input.artifactType.replace('_', ' ')}`;
+    const shape =
+      input.artifactType === 'linkedin'
+        ? 'a LinkedIn message under 120 words'
+        : input.artifactType === 'email' || !input.artifactType
+          ? 'an email of 60-150 words with a subject line'
+          : `a ${input.artifactType.replace('_', ' ')}`;
     add(`Format: ${shape}, ending with one clear ask.`, 'Set length and format.');
   }
-  if (failed.has('prompt_forbids_invention') || failed.has('guardrails')) add('Do not invent facts, numbers or customer names; use only what the quotes and the account record say.', 'Forbade invented facts.');
-  if (lines.length === 0) return { text: input.text, what_changed: ['No change: every check the rewriter can act on already passes.'] };
+  if (failed.has('prompt_forbids_invention') || failed.has('guardrails'))
+    add(
+      'Do not invent facts, numbers or customer names; use only what the quotes and the account record say.',
+      'Forbade invented facts.',
+    );
+  if (lines.length === 0)
+    return { text: input.text, what_changed: ['No change: every check the rewriter can act on already passes.'] };
   return { text: `${input.text.trim()}\n\n${lines.join('\n')}`, what_changed: changes };
 }

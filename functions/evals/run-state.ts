@@ -32,8 +32,12 @@ export type EvalRunInput = z.infer<typeof EvalRunInputSchema>;
 /** Evidence and verdict are the service's own values, checked for shape where they are read. */
 export const EvalRunStateSchema = z
   .object({
-    evidence: z.custom<Evidence>((v) => typeof v === 'object' && v !== null && Array.isArray((v as { quotes?: unknown }).quotes)).optional(),
-    verdict: z.custom<Verdict>((v) => typeof v === 'object' && v !== null && Array.isArray((v as { cases?: unknown }).cases)).optional(),
+    evidence: z
+      .custom<Evidence>((v) => typeof v === 'object' && v !== null && Array.isArray((v as { quotes?: unknown }).quotes))
+      .optional(),
+    verdict: z
+      .custom<Verdict>((v) => typeof v === 'object' && v !== null && Array.isArray((v as { cases?: unknown }).cases))
+      .optional(),
   })
   .passthrough();
 export type EvalRunState = z.infer<typeof EvalRunStateSchema>;

@@ -10,7 +10,9 @@ export const EvalSchema = z
     slug: z.string(),
     name: z.string(),
     description: z.string(),
-    version: z.string().openapi({ description: 'Dotted; moves whenever grading changes. Runs across versions are not poolable.' }),
+    version: z
+      .string()
+      .openapi({ description: 'Dotted; moves whenever grading changes. Runs across versions are not poolable.' }),
     builtin: z.boolean(),
     input_schema: InputSchemaSpec,
     graders: z.array(GraderSpecSchema),
@@ -21,11 +23,19 @@ export const EvalSchema = z
 
 export const EvalDraftBody = z
   .object({
-    slug: z.string().regex(/^[a-z0-9][a-z0-9-]{1,58}[a-z0-9]$/, 'lower-case letters, digits and dashes, 3-60 characters'),
+    slug: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]{1,58}[a-z0-9]$/, 'lower-case letters, digits and dashes, 3-60 characters'),
     name: z.string().trim().min(1).max(120),
     description: z.string().max(2000).optional(),
-    input_schema: z.unknown().openapi({ description: '`{fields: [{name, type: text|string|enum|string_list, required, description, max_length, values}], require_one_of: [[field, ...]]}`' }),
-    graders: z.unknown().openapi({ description: '`[{id, kind: rule, target, checks[], pass_threshold} | {id, kind: improvement_loop, target, dimensions[], pass_threshold}]`' }),
+    input_schema: z.unknown().openapi({
+      description:
+        '`{fields: [{name, type: text|string|enum|string_list, required, description, max_length, values}], require_one_of: [[field, ...]]}`',
+    }),
+    graders: z.unknown().openapi({
+      description:
+        '`[{id, kind: rule, target, checks[], pass_threshold} | {id, kind: improvement_loop, target, dimensions[], pass_threshold}]`',
+    }),
   })
   .strict();
 
@@ -42,17 +52,30 @@ export const ValidateBody = z
   .object({
     input_schema: z.unknown(),
     graders: z.unknown(),
-    inputs: z.record(z.string(), z.unknown()).optional().openapi({ description: 'Sample run inputs to check against the candidate input schema.' }),
+    inputs: z
+      .record(z.string(), z.unknown())
+      .optional()
+      .openapi({ description: 'Sample run inputs to check against the candidate input schema.' }),
   })
   .strict();
 
 export const ValidationSchema = z
-  .object({ valid: z.boolean(), issues: z.array(z.object({ field: z.string(), problem: z.string(), code: z.string(), allowed: z.array(z.string()).optional() })) })
+  .object({
+    valid: z.boolean(),
+    issues: z.array(
+      z.object({ field: z.string(), problem: z.string(), code: z.string(), allowed: z.array(z.string()).optional() }),
+    ),
+  })
   .openapi('EvalValidation');
 
 export const RunEvalBody = z
   .object({
-    eval: z.string().min(1).max(200).optional().openapi({ default: 'prompt-and-message-eval', description: 'Slug or id.' }),
+    eval: z
+      .string()
+      .min(1)
+      .max(200)
+      .optional()
+      .openapi({ default: 'prompt-and-message-eval', description: 'Slug or id.' }),
     inputs: z.record(z.string(), z.unknown()).optional().openapi({ default: {} }),
     reuse: z.enum(['cached', 'force']).optional().openapi({ default: 'cached' }),
     evidence_from_run: z.uuid().optional(),
@@ -72,10 +95,22 @@ export const SubmitHandleSchema = z
   })
   .openapi('EvalSubmitHandle');
 
-const DimensionSchema = z.object({ name: z.string(), pass: z.boolean(), score: z.number().int().min(1).max(5), reasoning: z.string() });
+const DimensionSchema = z.object({
+  name: z.string(),
+  pass: z.boolean(),
+  score: z.number().int().min(1).max(5),
+  reasoning: z.string(),
+});
 const QuoteSchema = z.object({
   text: z.string(),
-  source: z.object({ interaction_id: z.string(), turn_id: z.string(), speaker: z.string().nullable(), occurred_at: z.string().nullable(), account: z.string().nullable(), title: z.string().nullable() }),
+  source: z.object({
+    interaction_id: z.string(),
+    turn_id: z.string(),
+    speaker: z.string().nullable(),
+    occurred_at: z.string().nullable(),
+    account: z.string().nullable(),
+    title: z.string().nullable(),
+  }),
   stance: z.enum(['supports', 'contradicts']),
 });
 const SideSchema = z.object({
@@ -92,7 +127,12 @@ const SideSchema = z.object({
   quotes: z.array(QuoteSchema),
   reasoning: z.string(),
 });
-const ImprovementSchema = z.object({ before: SideSchema, after: SideSchema.nullable(), lift: z.number().nullable(), what_changed: z.array(z.string()) });
+const ImprovementSchema = z.object({
+  before: SideSchema,
+  after: SideSchema.nullable(),
+  lift: z.number().nullable(),
+  what_changed: z.array(z.string()),
+});
 const EvidenceBlockSchema = z.object({
   before_score: z.number().nullable(),
   after_score: z.number().nullable(),
@@ -107,12 +147,31 @@ const GraderSchema = z.object({
   score: z.number().nullable(),
   passed: z.boolean(),
   rationale: z.string(),
-  checks: z.array(z.object({ check_id: z.string(), label: z.string(), applicable: z.boolean(), passed: z.boolean(), note: z.string() })).optional(),
+  checks: z
+    .array(
+      z.object({
+        check_id: z.string(),
+        label: z.string(),
+        applicable: z.boolean(),
+        passed: z.boolean(),
+        note: z.string(),
+      }),
+    )
+    .optional(),
   improvement: ImprovementSchema.optional(),
   dimensions: z.array(DimensionSchema),
   quotes: z.array(QuoteSchema),
   rewrite: z.string().nullable(),
-  suggestions: z.array(z.object({ anchor: z.string().nullable(), suggestion: z.string(), reason: z.string(), check_id: z.string().nullable() })).optional(),
+  suggestions: z
+    .array(
+      z.object({
+        anchor: z.string().nullable(),
+        suggestion: z.string(),
+        reason: z.string(),
+        check_id: z.string().nullable(),
+      }),
+    )
+    .optional(),
   evidence: EvidenceBlockSchema,
 });
 export const GateSchema = z
@@ -147,7 +206,12 @@ export const VerdictSchema = z
         graders: z.array(GraderSchema),
       }),
     ),
-    summary: z.object({ total_cases: z.number().int(), passed_cases: z.number().int(), failed_cases: z.number().int(), not_applicable_cases: z.number().int() }),
+    summary: z.object({
+      total_cases: z.number().int(),
+      passed_cases: z.number().int(),
+      failed_cases: z.number().int(),
+      not_applicable_cases: z.number().int(),
+    }),
     gate: GateSchema,
     evidence: z.object({
       retrieved_quotes: z.number().int(),
@@ -155,7 +219,14 @@ export const VerdictSchema = z
       floor: z.number().int(),
       abstain_reason: z.string().nullable(),
       notes: z.array(z.string()),
-      slice: z.object({ filters: z.number().int(), interactions: z.number().int().nullable(), accounts: z.number().int().nullable(), partial: z.boolean() }).nullable(),
+      slice: z
+        .object({
+          filters: z.number().int(),
+          interactions: z.number().int().nullable(),
+          accounts: z.number().int().nullable(),
+          partial: z.boolean(),
+        })
+        .nullable(),
       account_found: z.boolean().nullable(),
     }),
   })
@@ -183,8 +254,13 @@ export const EvalRunSchema = z
 
 export const FeedbackBody = z
   .object({
-    evidence: z.object({ kind: z.enum(['did_it_myself', 'reported_to_me', 'inferred']), note: z.string().max(2000).optional() }).strict(),
-    adopted: z.boolean().optional().openapi({ default: true, description: 'Whether the recommendation was used (false: seen and not used).' }),
+    evidence: z
+      .object({ kind: z.enum(['did_it_myself', 'reported_to_me', 'inferred']), note: z.string().max(2000).optional() })
+      .strict(),
+    adopted: z
+      .boolean()
+      .optional()
+      .openapi({ default: true, description: 'Whether the recommendation was used (false: seen and not used).' }),
     applied_to: z
       .object({ kind: z.enum(['routine', 'agent', 'artifact']), id: z.uuid() })
       .strict()

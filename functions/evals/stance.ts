@@ -6,8 +6,27 @@ import { sharedStems, stemsOf } from './text.js';
  * shares a topic word with the message). Everything else retrieved for the message supports it.
  */
 const REJECTIONS = [
-  'not a priority', "don't need", 'do not need', "doesn't need", 'no budget', 'too expensive', 'not worth', 'happy with', 'already have', 'already use',
-  "won't", 'not interested', "isn't a problem", 'is not a problem', 'not an issue', 'works fine', 'no plans', 'not planning', 'not a fit', 'overkill', 'no need',
+  'not a priority',
+  "don't need",
+  'do not need',
+  "doesn't need",
+  'no budget',
+  'too expensive',
+  'not worth',
+  'happy with',
+  'already have',
+  'already use',
+  "won't",
+  'not interested',
+  "isn't a problem",
+  'is not a problem',
+  'not an issue',
+  'works fine',
+  'no plans',
+  'not planning',
+  'not a fit',
+  'overkill',
+  'no need',
 ];
 
 export function stanceOf(quote: string, message: string): 'supports' | 'contradicts' {

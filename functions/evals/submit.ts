@@ -45,16 +45,30 @@ export async function submitEvalRun(services: Services, caller: Caller, request:
   const ref = request.eval ?? BUILTIN_EVAL_SLUG;
   const def = await findEval(services.db, caller.workspaceId, ref);
   if (!def) {
-    throw new ApiError('invalid_argument', `Unknown eval "${ref}".`, { fields: [{ field: 'eval', problem: `no eval "${ref}" (see GET /evals)`, code: 'unknown_eval' }] });
+    throw new ApiError('invalid_argument', `Unknown eval "${ref}".`, {
+      fields: [{ field: 'eval', problem: `no eval "${ref}" (see GET /evals)`, code: 'unknown_eval' }],
+    });
   }
   const { value: inputs, errors } = checkInputs(def.inputSchema, request.inputs ?? {});
   errors.push(...(await scopeErrors(request.scope, caller.workspaceId, services)));
   if (errors.length > 0) {
-    throw new ApiError('invalid_argument', `Invalid eval inputs: ${errors[0]?.field}: ${errors[0]?.problem}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`, { input_errors: errors });
+    throw new ApiError(
+      'invalid_argument',
+      `Invalid eval inputs: ${errors[0]?.field}: ${errors[0]?.problem}${errors.length > 1 ? ` (and ${errors.length - 1} more)` : ''}`,
+      { input_errors: errors },
+    );
   }
   if (request.evidence_from_run) await requireRetrievedRun(services, caller.workspaceId, request.evidence_from_run);
 
-  const reuseKey = await sha256Hex(canonicalJson({ eval: def.id, version: def.version, inputs, scope: request.scope ?? null, evidence_from_run: request.evidence_from_run ?? null }));
+  const reuseKey = await sha256Hex(
+    canonicalJson({
+      eval: def.id,
+      version: def.version,
+      inputs,
+      scope: request.scope ?? null,
+      evidence_from_run: request.evidence_from_run ?? null,
+    }),
+  );
   const now = services.clock.now();
   if ((request.reuse ?? 'cached') === 'cached') {
     const [active] = await services.db
@@ -65,7 +79,10 @@ export async function submitEvalRun(services: Services, caller: Caller, request:
           eq(runs.workspaceId, caller.workspaceId),
           eq(runs.kind, EVAL_RUN_KIND),
           sql`(${runs.input}->>'reuse_key') = ${reuseKey}`,
-          or(inArray(runs.status, ['queued', 'running']), and(eq(runs.status, 'complete'), gt(runs.completedAt, new Date(now.getTime() - REUSE_COMPLETE_FOR_MS)))),
+          or(
+            inArray(runs.status, ['queued', 'running']),
+            and(eq(runs.status, 'complete'), gt(runs.completedAt, new Date(now.getTime() - REUSE_COMPLETE_FOR_MS))),
+          ),
         ),
       )
       .orderBy(desc(runs.createdAt))
@@ -75,17 +92,37 @@ export async function submitEvalRun(services: Services, caller: Caller, request:
 
   await consumeQuota(services.db, caller.workspaceId, 'evals', now);
   const input: EvalRunInput = {
-    eval: { id: def.id, slug: def.slug, name: def.name, version: def.version, builtin: def.builtin, input_schema: def.inputSchema, graders: def.graders },
+    eval: {
+      id: def.id,
+      slug: def.slug,
+      name: def.name,
+      version: def.version,
+      builtin: def.builtin,
+      input_schema: def.inputSchema,
+      graders: def.graders,
+    },
     inputs,
     scope: request.scope ?? null,
     evidence_from_run: request.evidence_from_run ?? null,
     reuse_key: reuseKey,
   };
-  const { runId } = await services.engine.start({ workspaceId: caller.workspaceId, kind: EVAL_RUN_KIND, input, createdBy: caller.userId, caller: runCallerOf(caller) });
+  const { runId } = await services.engine.start({
+    workspaceId: caller.workspaceId,
+    kind: EVAL_RUN_KIND,
+    input,
+    createdBy: caller.userId,
+    caller: runCallerOf(caller),
+  });
   return handle(runId, false, 'queued', def.slug, def.version);
 }
 
-const handle = (runId: string, reused: boolean, status: SubmitHandle['status'], slug: string, version: string): SubmitHandle => ({
+const handle = (
+  runId: string,
+  reused: boolean,
+  status: SubmitHandle['status'],
+  slug: string,
+  version: string,
+): SubmitHandle => ({
   success: true,
   run_id: runId,
   reused,
@@ -99,11 +136,18 @@ const handle = (runId: string, reused: boolean, status: SubmitHandle['status'], 
  * Each scope filter checked on its own against its surface's field vocabulary (what the run's
  * filter-lane reads will compile), so a bad one is named by its index before the run is accepted.
  */
-async function scopeErrors(scope: EvalScope | undefined, workspaceId: string, services: Services): Promise<InputError[]> {
+async function scopeErrors(
+  scope: EvalScope | undefined,
+  workspaceId: string,
+  services: Services,
+): Promise<InputError[]> {
   const errors: InputError[] = [];
   for (const [i, { surface, ...filter }] of (scope?.filters ?? []).entries()) {
     try {
-      const { search } = await resolveSearch(SearchRequestSchema.parse({ mode: 'filter', surface: surface ?? 'interactions', filters: [filter], limit: 1 }), services.model);
+      const { search } = await resolveSearch(
+        SearchRequestSchema.parse({ mode: 'filter', surface: surface ?? 'interactions', filters: [filter], limit: 1 }),
+        services.model,
+      );
       compileFilterSearch(search, workspaceId);
     } catch (e) {
       if (!isApiError(e)) throw e;
@@ -122,8 +166,18 @@ async function requireRetrievedRun(services: Services, workspaceId: string, runI
     .where(and(eq(runs.id, runId), eq(runs.workspaceId, workspaceId), eq(runs.kind, EVAL_RUN_KIND)));
   const evidence = (row?.state as EvalRunState | undefined)?.evidence;
   if (!row || !evidence) {
-    throw new ApiError('invalid_argument', `evidence_from_run ${runId} is not an eval run of this workspace that has reached retrieval.`, {
-      fields: [{ field: 'evidence_from_run', problem: row ? 'the run has not retrieved its quotes yet' : 'no such eval run in this workspace', code: 'invalid_reference' }],
-    });
+    throw new ApiError(
+      'invalid_argument',
+      `evidence_from_run ${runId} is not an eval run of this workspace that has reached retrieval.`,
+      {
+        fields: [
+          {
+            field: 'evidence_from_run',
+            problem: row ? 'the run has not retrieved its quotes yet' : 'no such eval run in this workspace',
+            code: 'invalid_reference',
+          },
+        ],
+      },
+    );
   }
 }

@@ -13,7 +13,15 @@ import { suggestLocally } from './suggest.js';
  * local provider runs the deterministic functions beside them. Nothing above this file knows which.
  */
 
-const AccountFactsSchema = z.object({ name: z.string(), type: z.string().nullable(), industry: z.string().nullable(), openDeals: z.number().int(), lastInteractionAt: z.string().nullable() }).nullable();
+const AccountFactsSchema = z
+  .object({
+    name: z.string(),
+    type: z.string().nullable(),
+    industry: z.string().nullable(),
+    openDeals: z.number().int(),
+    lastInteractionAt: z.string().nullable(),
+  })
+  .nullable();
 
 const GradeInput = z.object({
   target: z.enum(['message', 'prompt']),
@@ -29,7 +37,9 @@ const GradeInput = z.object({
 type GradeInput = z.infer<typeof GradeInput>;
 
 const GradeOutput = z.object({
-  dimensions: z.array(z.object({ name: z.enum(DIMENSION_IDS), score: z.number().int().min(1).max(5), reasoning: z.string().max(1000) })),
+  dimensions: z.array(
+    z.object({ name: z.enum(DIMENSION_IDS), score: z.number().int().min(1).max(5), reasoning: z.string().max(1000) }),
+  ),
   quote_stances: z.array(z.object({ index: z.number().int(), stance: z.enum(['supports', 'contradicts']) })),
 });
 export type GradeOutput = z.infer<typeof GradeOutput>;
@@ -78,13 +88,16 @@ const RewriteInput = z.object({
   account: AccountFactsSchema,
   customer_phrases: z.array(z.string()),
 });
-const RewriteOutput = z.object({ text: z.string().min(1).max(25_000), what_changed: z.array(z.string().max(500)).max(20) });
+const RewriteOutput = z.object({
+  text: z.string().min(1).max(25_000),
+  what_changed: z.array(z.string().max(500)).max(20),
+});
 
 export const rewriteTask: ModelTask<z.infer<typeof RewriteInput>, z.infer<typeof RewriteOutput>> = {
   name: 'evals.rewrite',
   instructions:
-    'Rewrite the sales message (or the prompt that writes messages) to fix the failed checks and weak dimensions listed. Keep the sender\'s voice and intent. ' +
-    'Use the customers\' own phrases where they fit. Add no fact, number, customer name or claim that is not in the text, the phrases or the account record. ' +
+    "Rewrite the sales message (or the prompt that writes messages) to fix the failed checks and weak dimensions listed. Keep the sender's voice and intent. " +
+    "Use the customers' own phrases where they fit. Add no fact, number, customer name or claim that is not in the text, the phrases or the account record. " +
     'Return the rewritten text and a list of what you changed, one short line each.',
   input: RewriteInput,
   output: RewriteOutput,
@@ -101,10 +114,21 @@ export const rewriteTask: ModelTask<z.infer<typeof RewriteInput>, z.infer<typeof
   },
 };
 
-const SuggestInput = z.object({ text: z.string(), failed: z.array(z.object({ check_id: z.string(), note: z.string() })), customer_phrases: z.array(z.string()) });
+const SuggestInput = z.object({
+  text: z.string(),
+  failed: z.array(z.object({ check_id: z.string(), note: z.string() })),
+  customer_phrases: z.array(z.string()),
+});
 const SuggestOutput = z.object({
   suggestions: z
-    .array(z.object({ anchor: z.string().max(2000).nullable(), suggestion: z.string().max(1000), reason: z.string().max(1000), check_id: z.string().nullable() }))
+    .array(
+      z.object({
+        anchor: z.string().max(2000).nullable(),
+        suggestion: z.string().max(1000),
+        reason: z.string().max(1000),
+        check_id: z.string().nullable(),
+      }),
+    )
     .max(20),
 });
 

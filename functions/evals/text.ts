@@ -7,11 +7,18 @@ export const wordsOf = (text: string): string[] => text.match(/[A-Za-z0-9][A-Za-
 
 /** Words too common in business talk to say what a text is about (kept out of topic overlap). */
 const GENERIC = new Set(
-  'me my mine us he him his she her feel feels same company companies thing things way lot bit kind sort part people folks everyone someone something anything everything honestly candidly frankly know let think want need get make like just also really would could should team time thank thanks hi hello hey dear best regards said say says ask asked tell told look looking good great well still going come came see seen use using one two first next last week month year day today call email meeting quick'.split(' ').map(stemWord),
+  'me my mine us he him his she her feel feels same company companies thing things way lot bit kind sort part people folks everyone someone something anything everything honestly candidly frankly know let think want need get make like just also really would could should team time thank thanks hi hello hey dear best regards said say says ask asked tell told look looking good great well still going come came see seen use using one two first next last week month year day today call email meeting quick'
+    .split(' ')
+    .map(stemWord),
 );
 
 /** The topical word stems of a text (content words minus business filler). */
-export const stemsOf = (text: string): Set<string> => new Set(contentWords(text).map(stemWord).filter((s) => !GENERIC.has(s)));
+export const stemsOf = (text: string): Set<string> =>
+  new Set(
+    contentWords(text)
+      .map(stemWord)
+      .filter((s) => !GENERIC.has(s)),
+  );
 export { sentencesOf };
 
 /** `Subject: ...` on the first line, and the body after it. */
@@ -23,9 +30,31 @@ export function splitSubject(text: string): { subject: string | null; body: stri
 }
 
 export const HYPE_WORDS = [
-  'guarantee', 'guaranteed', 'revolutionary', 'game-changing', 'game changer', 'best-in-class', 'world-class', 'cutting-edge', 'synergy',
-  'act now', 'limited time', 'once in a lifetime', 'skyrocket', '10x', 'disrupt', 'unbelievable', 'amazing', 'incredible',
-  'circle back', 'touch base', 'just following up', 'just checking in', 'per my last email', 'i hope this email finds you well', 'my name is',
+  'guarantee',
+  'guaranteed',
+  'revolutionary',
+  'game-changing',
+  'game changer',
+  'best-in-class',
+  'world-class',
+  'cutting-edge',
+  'synergy',
+  'act now',
+  'limited time',
+  'once in a lifetime',
+  'skyrocket',
+  '10x',
+  'disrupt',
+  'unbelievable',
+  'amazing',
+  'incredible',
+  'circle back',
+  'touch base',
+  'just following up',
+  'just checking in',
+  'per my last email',
+  'i hope this email finds you well',
+  'my name is',
 ];
 
 export function hypeIn(text: string): string[] {
@@ -38,29 +67,53 @@ export function hypeIn(text: string): string[] {
 }
 
 const CTA_PHRASES = [
-  'would you be open', 'are you open', 'worth a', 'open to a', 'can we', 'could we', 'would it make sense', 'does it make sense', 'interested in',
-  'minutes', 'book a', 'grab time', 'schedule', 'let me know if', 'reply', 'are you free', 'how about', 'next week', 'a quick call',
+  'would you be open',
+  'are you open',
+  'worth a',
+  'open to a',
+  'can we',
+  'could we',
+  'would it make sense',
+  'does it make sense',
+  'interested in',
+  'minutes',
+  'book a',
+  'grab time',
+  'schedule',
+  'let me know if',
+  'reply',
+  'are you free',
+  'how about',
+  'next week',
+  'a quick call',
 ];
 
 /** The message's asks: sentences ending in a question mark, and sentences with a call-to-action phrase. */
 export function asksIn(text: string): string[] {
-  return sentencesOf(splitSubject(text).body).filter((s) => s.trim().endsWith('?') || CTA_PHRASES.some((p) => s.toLowerCase().includes(p)));
+  return sentencesOf(splitSubject(text).body).filter(
+    (s) => s.trim().endsWith('?') || CTA_PHRASES.some((p) => s.toLowerCase().includes(p)),
+  );
 }
 
-export const questionCount = (text: string): number => sentencesOf(splitSubject(text).body).filter((s) => s.trim().endsWith('?')).length;
+export const questionCount = (text: string): number =>
+  sentencesOf(splitSubject(text).body).filter((s) => s.trim().endsWith('?')).length;
 
 /** Reader focus: "you/your" against "I/we/our". */
 export function focusOf(text: string): { you: number; self: number } {
   const words = wordsOf(text).map((w) => w.toLowerCase());
   return {
     you: words.filter((w) => w === 'you' || w === 'your' || w === "you're" || w === 'yours').length,
-    self: words.filter((w) => w === 'i' || w === 'we' || w === 'our' || w === 'us' || w === "i'm" || w === "we're" || w === 'my').length,
+    self: words.filter(
+      (w) => w === 'i' || w === 'we' || w === 'our' || w === 'us' || w === "i'm" || w === "we're" || w === 'my',
+    ).length,
   };
 }
 
 /** Concrete facts: numbers, percentages, money, and the names given (account, references). */
 export function specificsIn(text: string, names: readonly string[]): string[] {
-  const found: string[] = [...(text.match(/\$?\d[\d,.]*\s?(%|percent|k|m|x|days|weeks|hours|minutes|seats|users)?/gi) ?? [])];
+  const found: string[] = [
+    ...(text.match(/\$?\d[\d,.]*\s?(%|percent|k|m|x|days|weeks|hours|minutes|seats|users)?/gi) ?? []),
+  ];
   const lower = text.toLowerCase();
   for (const name of names) if (name && lower.includes(name.toLowerCase())) found.push(name);
   return found;

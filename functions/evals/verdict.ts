@@ -1,6 +1,13 @@
 import type { ModelProvider } from '../../platform/model/port.js';
 import { checksScore, runChecks, type CheckOutcome } from './checks.js';
-import { casesOf, type ArtifactType, type DimensionId, type EvalDefinition, type EvalMode, type GraderSpec } from './definition.js';
+import {
+  casesOf,
+  type ArtifactType,
+  type DimensionId,
+  type EvalDefinition,
+  type EvalMode,
+  type GraderSpec,
+} from './definition.js';
 import { DIMENSION_PASS, type DimensionScore } from './dimensions.js';
 import type { Evidence } from './evidence.js';
 import type { GradedQuote, GradingContext } from './grading-context.js';
@@ -50,7 +57,14 @@ export interface GraderResult {
   quotes: GradedQuote[];
   rewrite: string | null;
   suggestions?: { anchor: string | null; suggestion: string; reason: string; check_id: string | null }[];
-  evidence: { before_score: number | null; after_score: number | null; lift: number | null; message_simulated: boolean; retrieved_quotes: number; retrieval_status: Evidence['retrieval_status'] };
+  evidence: {
+    before_score: number | null;
+    after_score: number | null;
+    lift: number | null;
+    message_simulated: boolean;
+    retrieved_quotes: number;
+    retrieval_status: Evidence['retrieval_status'];
+  };
 }
 
 export interface CaseResult {
@@ -83,12 +97,21 @@ export interface Verdict {
     checks_total: number;
     checks_passed: number;
   };
-  evidence: { retrieved_quotes: number; retrieval_status: Evidence['retrieval_status']; floor: number; abstain_reason: string | null; notes: string[]; slice: Evidence['slice']; account_found: boolean | null };
+  evidence: {
+    retrieved_quotes: number;
+    retrieval_status: Evidence['retrieval_status'];
+    floor: number;
+    abstain_reason: string | null;
+    notes: string[];
+    slice: Evidence['slice'];
+    account_found: boolean | null;
+  };
 }
 
 const round = (n: number, places = 3): number => Math.round(n * 10 ** places) / 10 ** places;
 const to15 = (score: number | null): number | null => (score === null ? null : round(1 + 4 * score, 2));
-const mean = (xs: readonly number[]): number | null => (xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length);
+const mean = (xs: readonly number[]): number | null =>
+  xs.length === 0 ? null : xs.reduce((a, b) => a + b, 0) / xs.length;
 
 export async function gradeRun(
   model: ModelProvider,
@@ -113,32 +136,87 @@ export async function gradeRun(
     const graders = def.graders.filter((g) => g.target === target);
     const label = target.charAt(0).toUpperCase() + target.slice(1).replace(/_/g, ' ');
     if (text === null || evidence.abstain_reason) {
-      cases.push({ case_id: target, label, answered: false, applicable: text !== null, score: null, passed: false, latency_ms: 0, graders: [] });
+      cases.push({
+        case_id: target,
+        label,
+        answered: false,
+        applicable: text !== null,
+        score: null,
+        passed: false,
+        latency_ms: 0,
+        graders: [],
+      });
       continue;
     }
     const kind: 'message' | 'prompt' = target === 'prompt' ? 'prompt' : 'message';
     const checkIds = graders.flatMap((g) => (g.kind === 'rule' ? g.checks : []));
     const dimensionIds = [...new Set(graders.flatMap((g) => (g.kind === 'improvement_loop' ? g.dimensions : [])))];
-    const before = await gradeSide(model, kind, text, checkIds, dimensionIds, { ...ctxBase, quotes: evidence.quotes }, signal);
+    const before = await gradeSide(
+      model,
+      kind,
+      text,
+      checkIds,
+      dimensionIds,
+      { ...ctxBase, quotes: evidence.quotes },
+      signal,
+    );
 
-    const failed = [...before.checks.filter((c) => c.applicable && !c.passed).map((c) => c.check_id), ...before.dimensions.filter((d) => !d.pass).map((d) => d.name)];
+    const failed = [
+      ...before.checks.filter((c) => c.applicable && !c.passed).map((c) => c.check_id),
+      ...before.dimensions.filter((d) => !d.pass).map((d) => d.name),
+    ];
     const advisory = mode === 'advisory';
     let after: SideGrade | null = null;
     let rewrite: { text: string; what_changed: string[] } | null = null;
     let suggestions: GraderResult['suggestions'];
     if (graders.some((g) => g.kind === 'improvement_loop')) {
       if (advisory) {
-        const out = await model.run(suggestTask, { text, failed: before.checks.filter((c) => c.applicable && !c.passed).map((c) => ({ check_id: c.check_id, note: c.note })), customer_phrases: phrases }, { signal });
+        const out = await model.run(
+          suggestTask,
+          {
+            text,
+            failed: before.checks
+              .filter((c) => c.applicable && !c.passed)
+              .map((c) => ({ check_id: c.check_id, note: c.note })),
+            customer_phrases: phrases,
+          },
+          { signal },
+        );
         // Anchors must be verbatim spans of the text: a model's paraphrased anchor becomes an addition.
         suggestions = out.suggestions.map((s) => (s.anchor && text.includes(s.anchor) ? s : { ...s, anchor: null }));
       }
       // Advisory mode returns no prompt after-side; a message is still rewritten to show the lift.
       if (!(advisory && kind === 'prompt')) {
-        const proposed = await model.run(rewriteTask, { target: kind, text, failed, artifact_type: artifactType, audience: ctxBase.audience, account: ctxBase.account, customer_phrases: phrases }, { signal });
-        const graded = await gradeSide(model, kind, proposed.text, checkIds, dimensionIds, { ...ctxBase, quotes: evidence.quotes }, signal);
+        const proposed = await model.run(
+          rewriteTask,
+          {
+            target: kind,
+            text,
+            failed,
+            artifact_type: artifactType,
+            audience: ctxBase.audience,
+            account: ctxBase.account,
+            customer_phrases: phrases,
+          },
+          { signal },
+        );
+        const graded = await gradeSide(
+          model,
+          kind,
+          proposed.text,
+          checkIds,
+          dimensionIds,
+          { ...ctxBase, quotes: evidence.quotes },
+          signal,
+        );
         // The loop keeps the better side: a rewrite that grades lower is reported and not offered.
         if (before.score !== null && graded.score !== null && graded.score < before.score) {
-          rewrite = { text, what_changed: [`Kept the submitted text: the rewrite graded lower (${graded.score.toFixed(2)} against ${before.score.toFixed(2)}).`] };
+          rewrite = {
+            text,
+            what_changed: [
+              `Kept the submitted text: the rewrite graded lower (${graded.score.toFixed(2)} against ${before.score.toFixed(2)}).`,
+            ],
+          };
           after = before;
         } else {
           rewrite = proposed;
@@ -147,9 +225,20 @@ export async function gradeRun(
       }
     }
 
-    const results: GraderResult[] = graders.map((g) => graderResult(g, kind, text, before, after, rewrite, suggestions, evidence));
+    const results: GraderResult[] = graders.map((g) =>
+      graderResult(g, kind, text, before, after, rewrite, suggestions, evidence),
+    );
     const score = before.score;
-    cases.push({ case_id: target, label, answered: true, applicable: true, score: score === null ? null : round(score), passed: score !== null && score >= PASS_THRESHOLD && results.every((r) => r.passed), latency_ms: Math.round(performance.now() - started), graders: results });
+    cases.push({
+      case_id: target,
+      label,
+      answered: true,
+      applicable: true,
+      score: score === null ? null : round(score),
+      passed: score !== null && score >= PASS_THRESHOLD && results.every((r) => r.passed),
+      latency_ms: Math.round(performance.now() - started),
+      graders: results,
+    });
   }
   return assemble(def, mode, artifactType, cases, evidence);
 }
@@ -184,7 +273,9 @@ async function gradeSide(
   // Every requested dimension, in the grader's order; one the model left out scores 1 and says so.
   const dimensions: DimensionScore[] = dimensionIds.map((name) => {
     const d = byName.get(name);
-    return d ? { name, score: d.score, pass: d.score >= DIMENSION_PASS, reasoning: d.reasoning } : { name, score: 1, pass: false, reasoning: 'Not graded by the model.' };
+    return d
+      ? { name, score: d.score, pass: d.score >= DIMENSION_PASS, reasoning: d.reasoning }
+      : { name, score: 1, pass: false, reasoning: 'Not graded by the model.' };
   });
   const fraction = checksScore(checks).score;
   const dims = mean(dimensions.map((d) => (d.score - 1) / 4));
@@ -192,7 +283,13 @@ async function gradeSide(
   return { checks, dimensions, quotes, score: mean(parts) };
 }
 
-function side(label: 'before' | 'after', kind: 'message' | 'prompt', text: string, grade: SideGrade, note: string | null): Side {
+function side(
+  label: 'before' | 'after',
+  kind: 'message' | 'prompt',
+  text: string,
+  grade: SideGrade,
+  note: string | null,
+): Side {
   const { passed, total } = checksScore(grade.checks);
   const failing = grade.checks.filter((c) => c.applicable && !c.passed).map((c) => c.label.toLowerCase());
   return {
@@ -207,7 +304,12 @@ function side(label: 'before' | 'after', kind: 'message' | 'prompt', text: strin
     checks_total: total,
     dimensions: grade.dimensions,
     quotes: grade.quotes,
-    reasoning: total === 0 ? 'No rubric line applies.' : failing.length === 0 ? `Passes all ${total} rubric lines that apply.` : `Passes ${passed} of ${total} rubric lines; misses: ${failing.join('; ')}.`,
+    reasoning:
+      total === 0
+        ? 'No rubric line applies.'
+        : failing.length === 0
+          ? `Passes all ${total} rubric lines that apply.`
+          : `Passes ${passed} of ${total} rubric lines; misses: ${failing.join('; ')}.`,
   };
 }
 
@@ -222,7 +324,14 @@ function graderResult(
   evidence: Evidence,
 ): GraderResult {
   const lift = before.score !== null && after?.score != null ? round(after.score - before.score) : null;
-  const evidenceBlock = { before_score: before.score === null ? null : round(before.score), after_score: after?.score == null ? null : round(after.score), lift, message_simulated: false, retrieved_quotes: evidence.quotes.length, retrieval_status: evidence.retrieval_status };
+  const evidenceBlock = {
+    before_score: before.score === null ? null : round(before.score),
+    after_score: after?.score == null ? null : round(after.score),
+    lift,
+    message_simulated: false,
+    retrieved_quotes: evidence.quotes.length,
+    retrieval_status: evidence.retrieval_status,
+  };
   if (g.kind === 'rule') {
     const own = before.checks.filter((c) => g.checks.includes(c.check_id));
     const { passed, total, score } = checksScore(own);
@@ -247,7 +356,9 @@ function graderResult(
     kind: 'improvement_loop',
     score: score === null ? null : round(score),
     passed: score !== null && score >= g.pass_threshold,
-    rationale: weakest ? `Mean ${(1 + 4 * (score ?? 0)).toFixed(1)}/5; weakest: ${weakest.name} (${weakest.score}/5): ${weakest.reasoning}` : 'No dimension graded.',
+    rationale: weakest
+      ? `Mean ${(1 + 4 * (score ?? 0)).toFixed(1)}/5; weakest: ${weakest.name} (${weakest.score}/5): ${weakest.reasoning}`
+      : 'No dimension graded.',
     improvement: {
       before: side('before', kind, text, before, null),
       after: after && rewrite ? side('after', kind, rewrite.text, after, rewrite.what_changed.join(' ')) : null,
@@ -262,13 +373,25 @@ function graderResult(
   };
 }
 
-function assemble(def: EvalDefinition, mode: EvalMode, artifactType: ArtifactType | null, cases: CaseResult[], evidence: Evidence): Verdict {
+function assemble(
+  def: EvalDefinition,
+  mode: EvalMode,
+  artifactType: ArtifactType | null,
+  cases: CaseResult[],
+  evidence: Evidence,
+): Verdict {
   const answered = cases.filter((c) => c.applicable && c.answered && c.score !== null);
   const overall = mean(answered.map((c) => c.score as number));
   const allChecks = answered.flatMap((c) => c.graders.flatMap((g) => g.checks ?? []));
   const { passed: checksPassed, total: checksTotal } = checksScore(allChecks);
-  const contradicted = answered.flatMap((c) => c.graders.flatMap((g) => g.quotes)).filter((q) => q.stance === 'contradicts');
-  const verdict: Verdict['verdict'] = evidence.abstain_reason ? 'abstain' : overall !== null && overall >= PASS_THRESHOLD && answered.every((c) => c.passed) ? 'pass' : 'needs_work';
+  const contradicted = answered
+    .flatMap((c) => c.graders.flatMap((g) => g.quotes))
+    .filter((q) => q.stance === 'contradicts');
+  const verdict: Verdict['verdict'] = evidence.abstain_reason
+    ? 'abstain'
+    : overall !== null && overall >= PASS_THRESHOLD && answered.every((c) => c.passed)
+      ? 'pass'
+      : 'needs_work';
   const failing = allChecks.filter((c) => c.applicable && !c.passed);
   const summary = {
     total_cases: cases.length,
@@ -298,11 +421,21 @@ function assemble(def: EvalDefinition, mode: EvalMode, artifactType: ArtifactTyp
       score: overall === null ? null : round(overall),
       threshold: PASS_THRESHOLD,
       reasoning: gateMeasured ? reasoning : null,
-      critique: gateMeasured ? [...new Set([...failing.map((f) => f.note), ...contradicted.map((q) => `A customer said: "${q.text}"`)])] : null,
+      critique: gateMeasured
+        ? [...new Set([...failing.map((f) => f.note), ...contradicted.map((q) => `A customer said: "${q.text}"`)])]
+        : null,
       denominator: artifactType ? 'applicable_only' : 'all_dimensions',
       checks_total: checksTotal,
       checks_passed: checksPassed,
     },
-    evidence: { retrieved_quotes: evidence.quotes.length, retrieval_status: evidence.retrieval_status, floor: evidence.floor, abstain_reason: evidence.abstain_reason, notes: evidence.notes, slice: evidence.slice, account_found: evidence.account_found },
+    evidence: {
+      retrieved_quotes: evidence.quotes.length,
+      retrieval_status: evidence.retrieval_status,
+      floor: evidence.floor,
+      abstain_reason: evidence.abstain_reason,
+      notes: evidence.notes,
+      slice: evidence.slice,
+      account_found: evidence.account_found,
+    },
   };
 }

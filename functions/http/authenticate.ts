@@ -28,13 +28,17 @@ export const requireCaller: MiddlewareHandler<AppEnv> = async (c, next) => {
         `Bearer resource_metadata="${protectedResourceMetadataUrl(services.config.publicUrl, resource)}"`,
         ...(error.code === 'unauthenticated' ? [] : ['error="invalid_token"']),
       ].join(', ');
-      throw new ApiError(error.code, error.message, error.details, { headers: { ...error.headers, 'WWW-Authenticate': challenge } });
+      throw new ApiError(error.code, error.message, error.details, {
+        headers: { ...error.headers, 'WWW-Authenticate': challenge },
+      });
     }
     throw error;
   }
   await next();
   // last_used_at, written behind: after the response is produced, never awaited by it.
-  const flushing = lastUsedRecorder.flushInBackground(services.db, (error) => services.log.warn('writing last_used_at failed', { error }));
+  const flushing = lastUsedRecorder.flushInBackground(services.db, (error) =>
+    services.log.warn('writing last_used_at failed', { error }),
+  );
   if (flushing) {
     services.pendingWork.push(flushing);
     void flushing.finally(() => services.pendingWork.splice(services.pendingWork.indexOf(flushing), 1));

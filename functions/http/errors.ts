@@ -12,8 +12,10 @@ export function renderError(c: Context<AppEnv>, error: ApiError): Response {
 
 /** Hono's own exceptions (malformed JSON, unsupported media type, body too large) in our vocabulary. */
 function fromHttpException(e: HTTPException): ApiError {
-  if (e.status === 413) return new ApiError('invalid_argument', 'The request body is too large.', { body: 'too_large' });
-  if (e.status === 415) return new ApiError('invalid_argument', 'Content-Type must be application/json.', { content_type: 'unsupported' });
+  if (e.status === 413)
+    return new ApiError('invalid_argument', 'The request body is too large.', { body: 'too_large' });
+  if (e.status === 415)
+    return new ApiError('invalid_argument', 'Content-Type must be application/json.', { content_type: 'unsupported' });
   if (e.status === 400) return new ApiError('invalid_argument', e.message || 'Malformed request.');
   if (e.status === 401) return new ApiError('unauthenticated', 'Authentication required.');
   if (e.status === 404) return new ApiError('not_found', 'Not found.');
@@ -27,10 +29,19 @@ export const onError: ErrorHandler<AppEnv> = (err, c) => {
     const log = services?.log;
     const fields = { correlation_id: c.get('correlationId'), path: c.req.path, error: err };
     if (log) log.error('request failed', fields);
-    else console.error(JSON.stringify({ level: 'error', message: 'request failed', path: c.req.path, error: String(err) }));
+    else
+      console.error(
+        JSON.stringify({ level: 'error', message: 'request failed', path: c.req.path, error: String(err) }),
+      );
   }
   return renderError(c, apiError);
 };
 
 export const notFound: NotFoundHandler<AppEnv> = (c) =>
-  renderError(c, new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`, { method: c.req.method, path: c.req.path }));
+  renderError(
+    c,
+    new ApiError('not_found', `No route for ${c.req.method} ${c.req.path}.`, {
+      method: c.req.method,
+      path: c.req.path,
+    }),
+  );

@@ -14,7 +14,10 @@ export const globalRateLimit: MiddlewareHandler<AppEnv> = async (c, next) => {
   setRateLimitHeaders(c, result);
   c.set('rateLimit', result);
   if (!result.success) {
-    return renderError(c, rateLimitedError(result, rule, services.clock.now(), `${rule.limit} requests per minute per client address.`));
+    return renderError(
+      c,
+      rateLimitedError(result, rule, services.clock.now(), `${rule.limit} requests per minute per client address.`),
+    );
   }
   await next();
 };

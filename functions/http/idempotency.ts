@@ -35,17 +35,29 @@ export interface IdempotentRequest {
   now: Date;
 }
 
-export type IdempotentOutcome = { replayed: false; outcome: OperationOutcome } | { replayed: true; status: number; body: unknown };
+export type IdempotentOutcome =
+  | { replayed: false; outcome: OperationOutcome }
+  | { replayed: true; status: number; body: unknown };
 
 export function checkIdempotencyKey(key: string): void {
   if (!KEY_PATTERN.test(key)) {
-    throw new ApiError('invalid_argument', 'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).', {
-      fields: [{ field: 'Idempotency-Key', problem: 'must be 1-255 visible ASCII characters', code: 'invalid_format' }],
-    });
+    throw new ApiError(
+      'invalid_argument',
+      'Invalid request: Idempotency-Key must be 1 to 255 visible ASCII characters (a UUID is a good choice).',
+      {
+        fields: [
+          { field: 'Idempotency-Key', problem: 'must be 1-255 visible ASCII characters', code: 'invalid_format' },
+        ],
+      },
+    );
   }
 }
 
-export async function runIdempotently(db: Database, req: IdempotentRequest, run: () => Promise<OperationOutcome>): Promise<IdempotentOutcome> {
+export async function runIdempotently(
+  db: Database,
+  req: IdempotentRequest,
+  run: () => Promise<OperationOutcome>,
+): Promise<IdempotentOutcome> {
   checkIdempotencyKey(req.key);
   const requestHash = await sha256Hex(canonicalJson(req.request));
   const id = { workspaceId: req.caller.workspaceId, userId: req.caller.userId, operationId: req.op.id, key: req.key };
@@ -60,7 +72,14 @@ export async function runIdempotently(db: Database, req: IdempotentRequest, run:
   const claim = async (): Promise<boolean> => {
     const [claimed] = await db
       .insert(idempotencyKeys)
-      .values({ ...id, requestHash, status: 'in_flight', lockedUntil, createdAt: req.now, expiresAt: new Date(req.now.getTime() + RETENTION_MS) })
+      .values({
+        ...id,
+        requestHash,
+        status: 'in_flight',
+        lockedUntil,
+        createdAt: req.now,
+        expiresAt: new Date(req.now.getTime() + RETENTION_MS),
+      })
       .onConflictDoNothing()
       .returning({ key: idempotencyKeys.key });
     return Boolean(claimed);
@@ -74,34 +93,59 @@ export async function runIdempotently(db: Database, req: IdempotentRequest, run:
       claimed = await claim();
     } else if (existing) {
       if (existing.requestHash !== requestHash) {
-        throw new ApiError('conflict', 'This Idempotency-Key was already used with a different request; use a new key for a new request.', {
-          idempotency_key: req.key,
-          reason: 'key_reused',
-        });
+        throw new ApiError(
+          'conflict',
+          'This Idempotency-Key was already used with a different request; use a new key for a new request.',
+          {
+            idempotency_key: req.key,
+            reason: 'key_reused',
+          },
+        );
       }
-      if (existing.status === 'done') return { replayed: true, status: existing.responseStatus ?? 200, body: existing.responseBody };
+      if (existing.status === 'done')
+        return { replayed: true, status: existing.responseStatus ?? 200, body: existing.responseBody };
       // Still running: unless its claim was abandoned (a crash), the client should come back for the replay.
       const [takenOver] = await db
         .update(idempotencyKeys)
         .set({ lockedUntil })
-        .where(and(where, eq(idempotencyKeys.status, 'in_flight'), or(isNull(idempotencyKeys.lockedUntil), lt(idempotencyKeys.lockedUntil, req.now))))
+        .where(
+          and(
+            where,
+            eq(idempotencyKeys.status, 'in_flight'),
+            or(isNull(idempotencyKeys.lockedUntil), lt(idempotencyKeys.lockedUntil, req.now)),
+          ),
+        )
         .returning({ key: idempotencyKeys.key });
       if (!takenOver) {
-        throw new ApiError('duplicate', 'A request with this Idempotency-Key is still being processed; retry shortly to receive its response.', { idempotency_key: req.key, reason: 'in_flight' }, {
-          headers: { 'Retry-After': '1' },
-        });
+        throw new ApiError(
+          'duplicate',
+          'A request with this Idempotency-Key is still being processed; retry shortly to receive its response.',
+          { idempotency_key: req.key, reason: 'in_flight' },
+          {
+            headers: { 'Retry-After': '1' },
+          },
+        );
       }
       claimed = true;
     }
   }
-  if (!claimed) throw new ApiError('duplicate', 'A request with this Idempotency-Key is being processed; retry shortly.', { idempotency_key: req.key, reason: 'in_flight' }, { headers: { 'Retry-After': '1' } });
+  if (!claimed)
+    throw new ApiError(
+      'duplicate',
+      'A request with this Idempotency-Key is being processed; retry shortly.',
+      { idempotency_key: req.key, reason: 'in_flight' },
+      { headers: { 'Retry-After': '1' } },
+    );
 
   let outcome: OperationOutcome;
   try {
     outcome = await run();
   } catch (error) {
     // A failed request leaves nothing to replay: release the key so a retry runs again.
-    await db.delete(idempotencyKeys).where(where).catch(() => undefined);
+    await db
+      .delete(idempotencyKeys)
+      .where(where)
+      .catch(() => undefined);
     throw error;
   }
   await db

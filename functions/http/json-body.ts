@@ -22,7 +22,9 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {
-    throw new ApiError('invalid_argument', `Malformed JSON body: ${e instanceof Error ? e.message : 'parse error'}.`, { body: 'malformed_json' });
+    throw new ApiError('invalid_argument', `Malformed JSON body: ${e instanceof Error ? e.message : 'parse error'}.`, {
+      body: 'malformed_json',
+    });
   }
 }
 
@@ -36,4 +38,8 @@ export async function readBodyBytes(c: Context): Promise<ArrayBuffer> {
   return bytes;
 }
 
-const tooLarge = () => new ApiError('invalid_argument', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, { body: 'too_large', max_bytes: MAX_BODY_BYTES });
+const tooLarge = () =>
+  new ApiError('invalid_argument', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
+    body: 'too_large',
+    max_bytes: MAX_BODY_BYTES,
+  });

@@ -5,16 +5,27 @@ import { SCOPES } from '../identity/scopes.js';
 import type { OperationRegistry } from '../registry.js';
 import { API_PREFIX } from './env.js';
 
-const errorResponse = (description: string) => ({ description, content: { 'application/json': { schema: ErrorEnvelopeSchema } } });
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: ErrorEnvelopeSchema } },
+});
 
 /** The error responses every operation may give, spread into each route. */
 const ERROR_RESPONSES = {
-  400: errorResponse('invalid_argument: the payload is wrong; details name each field and, for unknown fields, the allowed set.'),
-  401: errorResponse('unauthenticated, invalid_token or expired_token: missing, malformed, expired or revoked credential.'),
+  400: errorResponse(
+    'invalid_argument: the payload is wrong; details name each field and, for unknown fields, the allowed set.',
+  ),
+  401: errorResponse(
+    'unauthenticated, invalid_token or expired_token: missing, malformed, expired or revoked credential.',
+  ),
   403: errorResponse('scope_denied, insufficient_role, not_on_public_api or forbidden.'),
   404: errorResponse('not_found: missing, or belongs to another workspace.'),
-  409: errorResponse('conflict, duplicate, version_conflict, invalid_state, slug_conflict, locked or cannot_cancel: read the resource, reconcile, retry where it makes sense.'),
-  429: errorResponse('rate_limited (honour Retry-After) or quota_exceeded (monthly cap; terminal until the month rolls).'),
+  409: errorResponse(
+    'conflict, duplicate, version_conflict, invalid_state, slug_conflict, locked or cannot_cancel: read the resource, reconcile, retry where it makes sense.',
+  ),
+  429: errorResponse(
+    'rate_limited (honour Retry-After) or quota_exceeded (monthly cap; terminal until the month rolls).',
+  ),
   500: errorResponse('internal: retry with backoff and quote the X-Correlation-Id.'),
 } as const;
 
@@ -57,9 +68,13 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       description: [
         op.description,
         `**Stability:** ${op.stability}. **Scopes:** ${scopesText}. **Minimum role:** ${op.minRole}.`,
-        op.rateLimit ? `**Limit:** ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.` : undefined,
+        op.rateLimit
+          ? `**Limit:** ${op.rateLimit.limit} calls per ${op.rateLimit.windowSeconds} s per user.`
+          : undefined,
         op.quota ? `**Monthly quota family:** ${op.quota}.` : undefined,
-        op.mcp ? `**MCP:** tool \`${op.mcp.tool}\`, action \`${op.mcp.action}\`${op.mcp.resource ? `, resource \`${op.mcp.resource}\`` : ''}.` : undefined,
+        op.mcp
+          ? `**MCP:** tool \`${op.mcp.tool}\`, action \`${op.mcp.action}\`${op.mcp.resource ? `, resource \`${op.mcp.resource}\`` : ''}.`
+          : undefined,
       ]
         .filter(Boolean)
         .join('\n\n'),
@@ -68,20 +83,30 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       request: {
         ...(op.params ? { params: op.params } : {}),
         ...(op.query ? { query: op.query } : {}),
-        ...(op.body ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } } : {}),
+        ...(op.body
+          ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } }
+          : {}),
       },
       responses: {
         [op.successStatus ?? 200]: op.streamOnly
-          ? { description: 'Server-sent events (not wrapped).', content: { 'text/event-stream': { schema: z.string() } } }
+          ? {
+              description: 'Server-sent events (not wrapped).',
+              content: { 'text/event-stream': { schema: z.string() } },
+            }
           : op.download
-            ? { description: `A file download (not wrapped), streamed, with \`Content-Disposition: attachment; filename="${op.download.filename}"\`.`, content: { [op.download.contentType]: { schema: z.string() } } }
+            ? {
+                description: `A file download (not wrapped), streamed, with \`Content-Disposition: attachment; filename="${op.download.filename}"\`.`,
+                content: { [op.download.contentType]: { schema: z.string() } },
+              }
             : {
-              description: op.stream ? 'Success, wrapped in `data`; with `Accept: text/event-stream`, the run\'s events instead (not wrapped).' : 'Success, wrapped in `data`.',
-              content: {
-                'application/json': { schema: z.object({ data: op.output }) },
-                ...(op.stream ? { 'text/event-stream': { schema: z.string() } } : {}),
+                description: op.stream
+                  ? "Success, wrapped in `data`; with `Accept: text/event-stream`, the run's events instead (not wrapped)."
+                  : 'Success, wrapped in `data`.',
+                content: {
+                  'application/json': { schema: z.object({ data: op.output }) },
+                  ...(op.stream ? { 'text/event-stream': { schema: z.string() } } : {}),
+                },
               },
-            },
         ...ERROR_RESPONSES,
       },
       'x-stability': op.stability,
@@ -100,7 +125,7 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         'every error is `{error: {code, message, details}}`; every response carries `X-Correlation-Id`.',
         `The same operations are MCP tools at \`${API_PREFIX}/mcp\` (Streamable HTTP, stateless, same credentials).`,
         'OAuth 2.1 (authorization code + PKCE S256, dynamic client registration at `/oauth/register`, discovery at',
-        '`/.well-known/oauth-authorization-server`) is not described as operations: its endpoints answer in the OAuth RFCs\' own',
+        "`/.well-known/oauth-authorization-server`) is not described as operations: its endpoints answer in the OAuth RFCs' own",
         'formats, errors as `{error, error_description}`, not the envelope above.',
       ].join(' '),
     },

@@ -18,7 +18,11 @@ function withLastEventId(c: Context, query: Record<string, string>): Record<stri
 /** Hono path for an OpenAPI-style operation path: "/research/{id}" → "/api/platform/v1/research/:id". */
 export const honoPath = (op: Operation): string => API_PREFIX + op.path.replace(/\{(\w+)\}/g, ':$1');
 
-export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry, origin: 'rest' | 'mcp' = 'rest'): InvocationScope {
+export function invocationScope(
+  c: Context<AppEnv>,
+  registry: OperationRegistry,
+  origin: 'rest' | 'mcp' = 'rest',
+): InvocationScope {
   return {
     origin,
     registry,
@@ -37,7 +41,12 @@ export function invocationScope(c: Context<AppEnv>, registry: OperationRegistry,
  * A request's raw input. Only the parts the operation declares are read, since parsing the rest is
  * wasted work, unless `whole`: an Idempotency-Key covers the whole request (path, query and body).
  */
-async function restInput(c: Context<AppEnv>, op: Operation, streaming: boolean, whole = false): Promise<{ params: RawInput['params']; query: RawInput['query']; body: unknown }> {
+async function restInput(
+  c: Context<AppEnv>,
+  op: Operation,
+  streaming: boolean,
+  whole = false,
+): Promise<{ params: RawInput['params']; query: RawInput['query']; body: unknown }> {
   return {
     params: op.params || whole ? (c.req.param() as Record<string, string>) : undefined,
     query: op.query || whole ? (streaming ? withLastEventId(c, c.req.query()) : c.req.query()) : undefined,
@@ -55,8 +64,10 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       let outcome;
       if (idempotencyKey !== undefined) {
         const request = await restInput(c, op, streaming, true);
-        const result = await runIdempotently(scope.services.db, { op, caller: scope.caller, key: idempotencyKey, request, now: scope.services.clock.now() }, () =>
-          runOperation(op, scope, async () => request),
+        const result = await runIdempotently(
+          scope.services.db,
+          { op, caller: scope.caller, key: idempotencyKey, request, now: scope.services.clock.now() },
+          () => runOperation(op, scope, async () => request),
         );
         c.header(REPLAYED_HEADER, String(result.replayed));
         if (result.replayed) return c.json(result.body as object, result.status as 200);
@@ -67,9 +78,11 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       if (outcome.stream) return streamRunEvents(c, outcome.stream);
       if (op.download) return downloadResponse(op.download, outcome.output as DownloadBody, c.get('correlationId'));
       const global = c.get('rateLimit');
-      if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining)) setRateLimitHeaders(c, outcome.rateLimit);
+      if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining))
+        setRateLimitHeaders(c, outcome.rateLimit);
       // A static output (a frozen catalog) is serialized once; the envelope is built around its text.
-      if (isStatic(outcome.output)) return c.body(`{"data":${staticJson(outcome.output)}}`, outcome.status, { 'Content-Type': 'application/json' });
+      if (isStatic(outcome.output))
+        return c.body(`{"data":${staticJson(outcome.output)}}`, outcome.status, { 'Content-Type': 'application/json' });
       return c.json({ data: outcome.output }, outcome.status);
     });
   }

@@ -11,7 +11,8 @@ const HEARTBEAT_MS = 15_000;
 /** Long enough for a whole run; a client resumes with Last-Event-ID if cut. */
 const MAX_STREAM_MS = 15 * 60_000;
 
-export const wantsEventStream = (c: Context): boolean => (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream');
+export const wantsEventStream = (c: Context): boolean =>
+  (c.req.header('accept') ?? '').toLowerCase().includes('text/event-stream');
 
 /**
  * A run's events as server-sent events (spec, Events 5), unwrapped: `id:` is the event's seq,
@@ -35,7 +36,12 @@ export function streamRunEvents(c: Context<AppEnv>, target: RunStreamTarget): Re
         await stream.writeSSE({
           id: String(event.seq),
           event: event.type,
-          data: JSON.stringify({ seq: event.seq, type: event.type, at: event.createdAt.toISOString(), data: event.data }),
+          data: JSON.stringify({
+            seq: event.seq,
+            type: event.type,
+            at: event.createdAt.toISOString(),
+            data: event.data,
+          }),
         });
         lastWrite = Date.now();
         cursor = event.seq;

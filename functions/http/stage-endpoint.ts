@@ -38,9 +38,11 @@ export function stageEndpoint() {
       }
       throw error; // 5xx: the queue retries the delivery.
     }
-    if (outcome === 'unknown_kind') return renderError(c, new ApiError('not_found', `No pipeline named "${kind}".`, { kind }));
+    if (outcome === 'unknown_kind')
+      return renderError(c, new ApiError('not_found', `No pipeline named "${kind}".`, { kind }));
     // Another delivery holds this stage right now: a non-2xx makes the queue try again later.
-    if (outcome === 'busy') return renderError(c, new ApiError('conflict', 'The stage is being run by another delivery.', { kind }));
+    if (outcome === 'busy')
+      return renderError(c, new ApiError('conflict', 'The stage is being run by another delivery.', { kind }));
     // Acknowledged inside the stage's commit: the local transport need not remove the delivery itself.
     if (receipt?.acknowledged) c.header(ACKNOWLEDGED_HEADER, '1');
     return c.json({ data: { accepted: true, outcome } }, 200);

@@ -30,11 +30,15 @@ export async function createApiKey(
 ): Promise<CreatedApiKey> {
   const bundle = BUNDLE_TABLE[input.bundle];
   if (!roleAtLeast(input.role, bundle.minRoleToCreate)) {
-    throw new ApiError('insufficient_role', `The ${bundle.label} bundle can only be given to members with role ${bundle.minRoleToCreate} or above.`, {
-      bundle: input.bundle,
-      required_role: bundle.minRoleToCreate,
-      role: input.role,
-    });
+    throw new ApiError(
+      'insufficient_role',
+      `The ${bundle.label} bundle can only be given to members with role ${bundle.minRoleToCreate} or above.`,
+      {
+        bundle: input.bundle,
+        required_role: bundle.minRoleToCreate,
+        role: input.role,
+      },
+    );
   }
   const key = `${API_KEY_PREFIX}${randomBase62(KEY_BODY_LENGTH)}`;
   const keyId = newId();
@@ -53,7 +57,11 @@ export async function createApiKey(
   return { key, keyId, prefix };
 }
 
-export async function revokeApiKey(db: Database, keyId: string, now: Date): Promise<{ revoked: boolean; alreadyRevoked: boolean } | null> {
+export async function revokeApiKey(
+  db: Database,
+  keyId: string,
+  now: Date,
+): Promise<{ revoked: boolean; alreadyRevoked: boolean } | null> {
   const [row] = await db.select({ revokedAt: apiKeys.revokedAt }).from(apiKeys).where(eq(apiKeys.id, keyId));
   if (!row) return null;
   if (row.revokedAt) return { revoked: true, alreadyRevoked: true };
@@ -87,11 +95,15 @@ export async function verifyApiKey(db: Database, key: string, now: Date): Promis
     .from(apiKeys)
     .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
     .innerJoin(users, eq(users.id, apiKeys.userId))
-    .leftJoin(memberships, and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)),
+    )
     .where(eq(apiKeys.keyHash, await sha256Hex(key)));
   if (!row) throw new ApiError('invalid_token', 'The API key is not valid.');
   if (row.revokedAt) throw new ApiError('invalid_token', 'The API key has been revoked.');
-  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The API key has expired.');
+  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())
+    throw new ApiError('expired_token', 'The API key has expired.');
   // The credential itself is sound; its owner lacks tenant access: 403, as for OAuth and IdP tokens.
   if (!row.role) throw new ApiError('forbidden', 'The key owner is no longer a member of this workspace.');
   // last_used_at is a hint, not an audit log: written behind, at most once a minute per key.

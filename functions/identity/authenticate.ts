@@ -26,7 +26,12 @@ export interface PresentedCredential {
  * identity-provider JWT, told apart by the token's issuer. Verdicts are kept in the credential
  * cache (functions/identity/credential-cache.ts): a hit costs no database statement.
  */
-export async function authenticate(db: Database, verifiers: CredentialVerifiers, presented: PresentedCredential, now: Date): Promise<Caller> {
+export async function authenticate(
+  db: Database,
+  verifiers: CredentialVerifiers,
+  presented: PresentedCredential,
+  now: Date,
+): Promise<Caller> {
   const credential = presentedCredential(presented);
   const resource = presented.resource ?? 'api';
   // The resource is part of the key: a token bound to the MCP endpoint is refused elsewhere.
@@ -62,7 +67,13 @@ function presentedCredential(presented: PresentedCredential): Presented {
   return looksLikeApiKey(bearer) ? { kind: 'api_key', value: bearer } : { kind: 'bearer_jwt', value: bearer };
 }
 
-async function verify(db: Database, verifiers: CredentialVerifiers, credential: Presented, resource: ResourceKind, now: Date): Promise<VerifiedCredential> {
+async function verify(
+  db: Database,
+  verifiers: CredentialVerifiers,
+  credential: Presented,
+  resource: ResourceKind,
+  now: Date,
+): Promise<VerifiedCredential> {
   if (credential.kind === 'api_key') return verifyApiKey(db, credential.value, now);
   let issuer: string | undefined;
   try {

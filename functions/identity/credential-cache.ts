@@ -18,7 +18,14 @@ export const CREDENTIAL_CACHE_MAX_ENTRIES = 10_000;
 
 type Entry =
   | { kind: 'caller'; caller: Caller; storedAt: number; expiresAt: number | null; grantId: string | null }
-  | { kind: 'refusal'; code: ErrorCode; message: string; storedAt: number; userId: string | null; credentialId: string | null };
+  | {
+      kind: 'refusal';
+      code: ErrorCode;
+      message: string;
+      storedAt: number;
+      userId: string | null;
+      credentialId: string | null;
+    };
 
 /** The codes whose answer is stable for a while: worth remembering. */
 const CACHEABLE_REFUSALS: ReadonlySet<ErrorCode> = new Set(['invalid_token', 'expired_token', 'forbidden']);
@@ -51,17 +58,32 @@ export class CredentialCache {
   }
 
   remember(key: string, caller: Caller, now: Date, facts: { expiresAt: Date | null; grantId: string | null }): void {
-    this.put(key, { kind: 'caller', caller, storedAt: now.getTime(), expiresAt: facts.expiresAt?.getTime() ?? null, grantId: facts.grantId });
+    this.put(key, {
+      kind: 'caller',
+      caller,
+      storedAt: now.getTime(),
+      expiresAt: facts.expiresAt?.getTime() ?? null,
+      grantId: facts.grantId,
+    });
   }
 
   rememberRefusal(key: string, error: unknown, now: Date): void {
     if (!(error instanceof ApiError) || !CACHEABLE_REFUSALS.has(error.code)) return;
-    this.put(key, { kind: 'refusal', code: error.code, message: error.message, storedAt: now.getTime(), userId: null, credentialId: null });
+    this.put(key, {
+      kind: 'refusal',
+      code: error.code,
+      message: error.message,
+      storedAt: now.getTime(),
+      userId: null,
+      credentialId: null,
+    });
   }
 
   /** A key, token or session id was revoked. */
   forgetCredential(credentialId: string): void {
-    this.forgetWhere((e) => (e.kind === 'caller' ? e.caller.credentialId === credentialId : e.credentialId === credentialId));
+    this.forgetWhere((e) =>
+      e.kind === 'caller' ? e.caller.credentialId === credentialId : e.credentialId === credentialId,
+    );
   }
 
   /** A member's membership changed (role, removal, addition): every credential of theirs is re-read. */
@@ -119,7 +141,8 @@ export class LastUsedRecorder {
     if (now.getTime() - last <= LAST_USED_RESOLUTION_MS) return;
     this.writtenAt.set(keyId, now.getTime());
     this.pending.set(keyId, now);
-    if (this.writtenAt.size > CREDENTIAL_CACHE_MAX_ENTRIES) this.writtenAt.delete(this.writtenAt.keys().next().value as string);
+    if (this.writtenAt.size > CREDENTIAL_CACHE_MAX_ENTRIES)
+      this.writtenAt.delete(this.writtenAt.keys().next().value as string);
   }
 
   /** Start writing what is pending, unless a write is already under way; the promise never rejects. */

@@ -27,8 +27,16 @@ export function identityProviderFromConfig(cfg: {
   IDP_EMAIL_CLAIM: string;
 }): IdentityProvider | null {
   if (!cfg.IDP_ISSUER || !cfg.IDP_AUDIENCE) return null;
-  const key = cfg.IDP_JWKS_URL ? createRemoteJWKSet(new URL(cfg.IDP_JWKS_URL)) : new TextEncoder().encode(cfg.IDP_JWT_SECRET ?? '');
-  return { issuer: cfg.IDP_ISSUER, audience: cfg.IDP_AUDIENCE, key, workspaceClaim: cfg.IDP_WORKSPACE_CLAIM, emailClaim: cfg.IDP_EMAIL_CLAIM };
+  const key = cfg.IDP_JWKS_URL
+    ? createRemoteJWKSet(new URL(cfg.IDP_JWKS_URL))
+    : new TextEncoder().encode(cfg.IDP_JWT_SECRET ?? '');
+  return {
+    issuer: cfg.IDP_ISSUER,
+    audience: cfg.IDP_AUDIENCE,
+    key,
+    workspaceClaim: cfg.IDP_WORKSPACE_CLAIM,
+    emailClaim: cfg.IDP_EMAIL_CLAIM,
+  };
 }
 
 /**
@@ -36,21 +44,39 @@ export function identityProviderFromConfig(cfg: {
  * always comes from our membership table; the token's `scope` claim narrows what it may do (absent
  * means the default Customer agent bundle).
  */
-export async function authenticateIdentityProviderToken(db: Database, idp: IdentityProvider, token: string, now: Date): Promise<Caller> {
+export async function authenticateIdentityProviderToken(
+  db: Database,
+  idp: IdentityProvider,
+  token: string,
+  now: Date,
+): Promise<Caller> {
   return (await verifyIdentityProviderToken(db, idp, token, now)).caller;
 }
 
-export async function verifyIdentityProviderToken(db: Database, idp: IdentityProvider, token: string, now: Date): Promise<VerifiedCredential> {
+export async function verifyIdentityProviderToken(
+  db: Database,
+  idp: IdentityProvider,
+  token: string,
+  now: Date,
+): Promise<VerifiedCredential> {
   let payload: Record<string, unknown>;
   try {
     const verified =
       idp.key instanceof Uint8Array
-        ? await jwtVerify(token, idp.key, { issuer: idp.issuer, audience: idp.audience, currentDate: now, algorithms: ['HS256', 'HS384', 'HS512'] })
+        ? await jwtVerify(token, idp.key, {
+            issuer: idp.issuer,
+            audience: idp.audience,
+            currentDate: now,
+            algorithms: ['HS256', 'HS384', 'HS512'],
+          })
         : await jwtVerify(token, idp.key, { issuer: idp.issuer, audience: idp.audience, currentDate: now });
     payload = verified.payload;
   } catch (e) {
     if (!(idp.key instanceof Uint8Array) && keySetUnavailable(e)) {
-      throw new ApiError('dependency_unavailable', "The identity provider's key set could not be fetched. Retry with backoff.");
+      throw new ApiError(
+        'dependency_unavailable',
+        "The identity provider's key set could not be fetched. Retry with backoff.",
+      );
     }
     throw jwtFailure(e);
   }
@@ -59,7 +85,8 @@ export async function verifyIdentityProviderToken(db: Database, idp: IdentityPro
   if (typeof workspaceId !== 'string' || !isUuid(workspaceId)) {
     throw new ApiError('invalid_token', `The token has no valid "${idp.workspaceClaim}" claim.`);
   }
-  if (typeof email !== 'string' || !email.includes('@')) throw new ApiError('invalid_token', `The token has no valid "${idp.emailClaim}" claim.`);
+  if (typeof email !== 'string' || !email.includes('@'))
+    throw new ApiError('invalid_token', `The token has no valid "${idp.emailClaim}" claim.`);
   const [row] = await db
     .select({ userId: users.id, email: users.email, role: memberships.role, workspaceName: workspaces.name })
     .from(users)

@@ -7,7 +7,10 @@ import { credentialCache } from './credential-cache.js';
 
 /** Workspaces, users and memberships: the tenancy operations the admin CLI and the OAuth flow share. */
 
-export async function createWorkspace(db: Queryable, input: { name: string; isDemo?: boolean }): Promise<{ workspaceId: string; name: string }> {
+export async function createWorkspace(
+  db: Queryable,
+  input: { name: string; isDemo?: boolean },
+): Promise<{ workspaceId: string; name: string }> {
   const workspaceId = newId();
   await db.insert(workspaces).values({ id: workspaceId, name: input.name, isDemo: input.isDemo ?? false });
   return { workspaceId, name: input.name };
@@ -19,7 +22,10 @@ export async function createWorkspaceWithId(db: Queryable, input: { id: string; 
 }
 
 export async function listWorkspaces(db: Database): Promise<{ workspaceId: string; name: string }[]> {
-  return db.select({ workspaceId: workspaces.id, name: workspaces.name }).from(workspaces).orderBy(workspaces.createdAt, workspaces.id);
+  return db
+    .select({ workspaceId: workspaces.id, name: workspaces.name })
+    .from(workspaces)
+    .orderBy(workspaces.createdAt, workspaces.id);
 }
 
 export async function findWorkspace(db: Queryable, workspaceId: string) {
@@ -30,7 +36,10 @@ export async function findWorkspace(db: Queryable, workspaceId: string) {
 /** Find a user by email (case-insensitive) or create one. */
 export async function ensureUser(db: Queryable, email: string): Promise<string> {
   const normalized = email.trim();
-  const [existing] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${normalized})`);
+  const [existing] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${normalized})`);
   if (existing) return existing.id;
   const id = newId();
   const [inserted] = await db
@@ -40,17 +49,23 @@ export async function ensureUser(db: Queryable, email: string): Promise<string> 
     .returning({ id: users.id });
   if (inserted) return inserted.id;
   // Lost a race with a concurrent insert of the same email: read the winner.
-  const [winner] = await db.select({ id: users.id }).from(users).where(sql`lower(${users.email}) = lower(${normalized})`);
+  const [winner] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(sql`lower(${users.email}) = lower(${normalized})`);
   if (!winner) throw new Error('user vanished after conflicting insert');
   return winner.id;
 }
 
 /** Make the user a member with the given role (an existing membership keeps its row, role updated). */
 export async function ensureMembership(db: Queryable, workspaceId: string, userId: string, role: Role): Promise<void> {
-  await db.insert(memberships).values({ workspaceId, userId, role }).onConflictDoUpdate({
-    target: [memberships.workspaceId, memberships.userId],
-    set: { role },
-  });
+  await db
+    .insert(memberships)
+    .values({ workspaceId, userId, role })
+    .onConflictDoUpdate({
+      target: [memberships.workspaceId, memberships.userId],
+      set: { role },
+    });
   // A role change shows on the member's next request, not after the cache's TTL.
   credentialCache.forgetUser(userId);
 }

@@ -50,7 +50,11 @@ export async function issueAccessToken(
     grantId: input.grantId ?? null,
     expiresAt,
   });
-  const accessToken = await new SignJWT({ business_id: input.workspaceId, scope: input.scopes.join(' '), client_id: input.clientId })
+  const accessToken = await new SignJWT({
+    business_id: input.workspaceId,
+    scope: input.scopes.join(' '),
+    client_id: input.clientId,
+  })
     .setProtectedHeader({ alg: 'HS256', typ: 'at+jwt' })
     .setIssuer(issuer.issuer)
     .setAudience(input.audience ?? issuer.audience)
@@ -67,11 +71,23 @@ export async function issueAccessToken(
  * the truth for revocation and scopes; membership is re-checked on every request (Auth 9), so a
  * member removed from the workspace loses access at once.
  */
-export async function authenticateOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date, resource: ResourceKind = 'api'): Promise<Caller> {
+export async function authenticateOAuthToken(
+  db: Database,
+  issuer: TokenIssuer,
+  token: string,
+  now: Date,
+  resource: ResourceKind = 'api',
+): Promise<Caller> {
   return (await verifyOAuthToken(db, issuer, token, now, resource)).caller;
 }
 
-export async function verifyOAuthToken(db: Database, issuer: TokenIssuer, token: string, now: Date, resource: ResourceKind = 'api'): Promise<VerifiedCredential> {
+export async function verifyOAuthToken(
+  db: Database,
+  issuer: TokenIssuer,
+  token: string,
+  now: Date,
+  resource: ResourceKind = 'api',
+): Promise<VerifiedCredential> {
   let jti: string | undefined;
   try {
     const { payload } = await jwtVerify(token, issuer.secret, {
@@ -102,7 +118,10 @@ export async function verifyOAuthToken(db: Database, issuer: TokenIssuer, token:
     .from(oauthTokens)
     .innerJoin(workspaces, eq(workspaces.id, oauthTokens.workspaceId))
     .innerJoin(users, eq(users.id, oauthTokens.userId))
-    .leftJoin(memberships, and(eq(memberships.workspaceId, oauthTokens.workspaceId), eq(memberships.userId, oauthTokens.userId)))
+    .leftJoin(
+      memberships,
+      and(eq(memberships.workspaceId, oauthTokens.workspaceId), eq(memberships.userId, oauthTokens.userId)),
+    )
     .leftJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .where(eq(oauthTokens.id, jti));
   if (!row) throw new ApiError('invalid_token', 'The access token is not known.');

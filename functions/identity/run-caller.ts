@@ -34,10 +34,16 @@ export function runCallerOf(caller: Caller): RunCaller {
  */
 export async function resolveRunCaller(db: Queryable, workspaceId: string, stored: RunCaller): Promise<Caller> {
   const role = await findMembership(db, workspaceId, stored.user_id);
-  if (!role) throw new ApiError('forbidden', 'The member who started this run is no longer in the workspace.', { user_id: stored.user_id });
+  if (!role)
+    throw new ApiError('forbidden', 'The member who started this run is no longer in the workspace.', {
+      user_id: stored.user_id,
+    });
   let scopes = stored.scopes.filter(isScope);
   const current = await currentCredentialScopes(db, stored);
-  if (current === 'revoked') throw new ApiError('forbidden', 'The credential that started this run has been revoked.', { auth_method: stored.auth_method });
+  if (current === 'revoked')
+    throw new ApiError('forbidden', 'The credential that started this run has been revoked.', {
+      auth_method: stored.auth_method,
+    });
   if (current) scopes = scopes.filter((s) => current.has(s));
   const workspace = await findWorkspace(db, workspaceId);
   if (!workspace) throw new ApiError('forbidden', 'The workspace of this run no longer exists.');
@@ -55,10 +61,16 @@ export async function resolveRunCaller(db: Queryable, workspaceId: string, store
 }
 
 /** The credential's scopes now; null when nothing is stored for it (identity-provider tokens). */
-async function currentCredentialScopes(db: Queryable, stored: RunCaller): Promise<ReadonlySet<string> | 'revoked' | null> {
+async function currentCredentialScopes(
+  db: Queryable,
+  stored: RunCaller,
+): Promise<ReadonlySet<string> | 'revoked' | null> {
   if (stored.auth_method === 'identity_provider' || stored.auth_method === 'console') return null;
   const table = stored.auth_method === 'api_key' ? apiKeys : oauthTokens;
-  const [row] = await db.select({ scopes: table.scopes, revokedAt: table.revokedAt }).from(table).where(eq(table.id, stored.credential_id));
+  const [row] = await db
+    .select({ scopes: table.scopes, revokedAt: table.revokedAt })
+    .from(table)
+    .where(eq(table.id, stored.credential_id));
   if (!row || row.revokedAt) return 'revoked';
   return new Set(row.scopes);
 }

@@ -32,7 +32,10 @@ export const periodOf = (now: Date): string => now.toISOString().slice(0, 7);
 const nextPeriodStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
 
 async function capFor(db: Queryable, workspaceId: string, family: QuotaFamily): Promise<number | null> {
-  const [row] = await db.select({ overrides: workspaces.quotaOverrides }).from(workspaces).where(eq(workspaces.id, workspaceId));
+  const [row] = await db
+    .select({ overrides: workspaces.quotaOverrides })
+    .from(workspaces)
+    .where(eq(workspaces.id, workspaceId));
   const override = row?.overrides?.[family];
   return override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
 }
@@ -48,13 +51,22 @@ const prepareQuotaRead = (db: Queryable) =>
     .from(workspaces)
     .leftJoin(
       usageCounters,
-      and(eq(usageCounters.workspaceId, workspaces.id), eq(usageCounters.family, sql.placeholder('family')), eq(usageCounters.period, sql.placeholder('period'))),
+      and(
+        eq(usageCounters.workspaceId, workspaces.id),
+        eq(usageCounters.family, sql.placeholder('family')),
+        eq(usageCounters.period, sql.placeholder('period')),
+      ),
     )
     .where(eq(workspaces.id, sql.placeholder('workspaceId')))
     .prepare('quota_read');
 
 /** The family's standing this month, or null when the family is not metered for this workspace (one statement). */
-export async function readQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
+export async function readQuota(
+  db: Queryable,
+  workspaceId: string,
+  family: QuotaFamily,
+  now: Date,
+): Promise<QuotaStatus | null> {
   let read = quotaReads.get(db);
   if (!read) {
     read = prepareQuotaRead(db);
@@ -73,17 +85,26 @@ export async function readQuota(db: Queryable, workspaceId: string, family: Quot
  * cap, so concurrent callers can never push usage past it. Throws 429 quota_exceeded at the cap.
  * Unmetered families record usage too (for visibility) but never refuse.
  */
-export async function consumeQuota(db: Queryable, workspaceId: string, family: QuotaFamily, now: Date): Promise<QuotaStatus | null> {
+export async function consumeQuota(
+  db: Queryable,
+  workspaceId: string,
+  family: QuotaFamily,
+  now: Date,
+): Promise<QuotaStatus | null> {
   const limit = await capFor(db, workspaceId, family);
   const period = periodOf(now);
   const resetsAt = nextPeriodStart(now).toISOString();
   const exceeded = () =>
-    new ApiError('quota_exceeded', `The monthly ${family} quota of this workspace is used up; it resets at ${resetsAt}.`, {
-      family,
-      limit,
-      used: limit,
-      resets_at: resetsAt,
-    });
+    new ApiError(
+      'quota_exceeded',
+      `The monthly ${family} quota of this workspace is used up; it resets at ${resetsAt}.`,
+      {
+        family,
+        limit,
+        used: limit,
+        resets_at: resetsAt,
+      },
+    );
   if (limit !== null && limit <= 0) throw exceeded();
   const ceiling = limit ?? 2_147_483_647;
   const rows = await db
@@ -109,5 +130,11 @@ export async function refundQuota(db: Queryable, workspaceId: string, family: Qu
   await db
     .update(usageCounters)
     .set({ used: sql`greatest(${usageCounters.used} - 1, 0)` })
-    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.family, family), eq(usageCounters.period, periodOf(now))));
+    .where(
+      and(
+        eq(usageCounters.workspaceId, workspaceId),
+        eq(usageCounters.family, family),
+        eq(usageCounters.period, periodOf(now)),
+      ),
+    );
 }

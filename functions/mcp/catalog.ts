@@ -53,7 +53,10 @@ export function buildMcpCatalog(registry: OperationRegistry): { tools: McpTool[]
     }
     for (const [key, actions] of usedBy) {
       const base = properties[key] as { description?: string };
-      properties[key] = { ...base, description: `${base.description ? `${base.description} ` : ''}Used by: ${actions.join(', ')}.` };
+      properties[key] = {
+        ...base,
+        description: `${base.description ? `${base.description} ` : ''}Used by: ${actions.join(', ')}.`,
+      };
     }
     const actions = new Map(ops.map((op) => [op.mcp?.action ?? op.id, op]));
     tools.push({
@@ -67,7 +70,10 @@ export function buildMcpCatalog(registry: OperationRegistry): { tools: McpTool[]
       ].join('\n'),
       inputSchema: {
         type: 'object',
-        properties: { action: { type: 'string', enum: [...actions.keys()], description: 'Which action to run.' }, ...properties },
+        properties: {
+          action: { type: 'string', enum: [...actions.keys()], description: 'Which action to run.' },
+          ...properties,
+        },
         required: ['action'],
       },
       actions,

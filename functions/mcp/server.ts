@@ -29,14 +29,23 @@ export function mcpHandler(registry: OperationRegistry) {
   const catalog = buildMcpCatalog(registry);
   const tools = new Map(catalog.tools.map((t) => [t.name, t]));
   // A fixed URI wins over a template that also matches it ("thing://list" is not "thing://{id}" with id=list).
-  const resourcesByPrecedence = [...catalog.resources.filter((r) => !r.isTemplate), ...catalog.resources.filter((r) => r.isTemplate)];
+  const resourcesByPrecedence = [
+    ...catalog.resources.filter((r) => !r.isTemplate),
+    ...catalog.resources.filter((r) => r.isTemplate),
+  ];
   // The lists are the same for every caller: built once per app, not per request.
-  const toolList = { tools: catalog.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })) };
+  const toolList = {
+    tools: catalog.tools.map(({ name, description, inputSchema }) => ({ name, description, inputSchema })),
+  };
   const resourceList = {
-    resources: catalog.resources.filter((r) => !r.isTemplate).map((r) => ({ uri: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
+    resources: catalog.resources
+      .filter((r) => !r.isTemplate)
+      .map((r) => ({ uri: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
   };
   const templateList = {
-    resourceTemplates: catalog.resources.filter((r) => r.isTemplate).map((r) => ({ uriTemplate: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
+    resourceTemplates: catalog.resources
+      .filter((r) => r.isTemplate)
+      .map((r) => ({ uriTemplate: r.uri, name: r.op.id, description: r.op.summary, mimeType: 'application/json' })),
   };
 
   return async (c: Context<AppEnv>): Promise<Response> => {
@@ -45,10 +54,14 @@ export function mcpHandler(registry: OperationRegistry) {
       // spec's signal for "no server-to-client stream" is 405; an SSE stream that closes at once would
       // instead make clients reconnect in a loop, each attempt costing a credential check and a rate-limit hit.
       c.header('Allow', 'POST');
-      const error = new ApiError('method_not_allowed', `This MCP endpoint is stateless and answers POST only, not ${c.req.method}.`, {
-        method: c.req.method,
-        allowed_methods: ['POST'],
-      });
+      const error = new ApiError(
+        'method_not_allowed',
+        `This MCP endpoint is stateless and answers POST only, not ${c.req.method}.`,
+        {
+          method: c.req.method,
+          allowed_methods: ['POST'],
+        },
+      );
       return c.json(error.toEnvelope(), 405);
     }
     // The same 1 MiB limit and error as REST bodies, before the SDK (whose own limit is 4 MiB) reads anything.
@@ -63,23 +76,44 @@ export function mcpHandler(registry: OperationRegistry) {
       try {
         const tool = tools.get(request.params.name);
         if (!tool) {
-          throw new ApiError('invalid_argument', `Unknown tool "${request.params.name}".`, { tool: request.params.name, allowed: [...tools.keys()] });
+          throw new ApiError('invalid_argument', `Unknown tool "${request.params.name}".`, {
+            tool: request.params.name,
+            allowed: [...tools.keys()],
+          });
         }
         const { action, ...args } = request.params.arguments ?? {};
         const op = typeof action === 'string' ? tool.actions.get(action) : undefined;
         if (!op) {
-          throw new ApiError('invalid_argument', `The ${tool.name} tool needs "action", one of: ${[...tool.actions.keys()].join(', ')}.`, {
-            fields: [{ field: 'action', problem: 'unknown or missing action', code: 'invalid_value', allowed: [...tool.actions.keys()] }],
-          });
+          throw new ApiError(
+            'invalid_argument',
+            `The ${tool.name} tool needs "action", one of: ${[...tool.actions.keys()].join(', ')}.`,
+            {
+              fields: [
+                {
+                  field: 'action',
+                  problem: 'unknown or missing action',
+                  code: 'invalid_value',
+                  allowed: [...tool.actions.keys()],
+                },
+              ],
+            },
+          );
         }
         const outcome = await runOperation(op, scope, async () => splitFlatInput(op, args));
         const structured = isRecord(outcome.output) ? outcome.output : { result: outcome.output };
-        return { content: [{ type: 'text' as const, text: JSON.stringify(outcome.output) }], structuredContent: structured };
+        return {
+          content: [{ type: 'text' as const, text: JSON.stringify(outcome.output) }],
+          structuredContent: structured,
+        };
       } catch (e) {
         const error = toApiError(e);
         if (error.status >= 500) log.error('MCP tool call failed', { correlation_id: scope.correlationId, error: e });
         const envelope = error.toEnvelope();
-        return { isError: true, content: [{ type: 'text' as const, text: JSON.stringify(envelope) }], structuredContent: { ...envelope } };
+        return {
+          isError: true,
+          content: [{ type: 'text' as const, text: JSON.stringify(envelope) }],
+          structuredContent: { ...envelope },
+        };
       }
     });
 
@@ -92,23 +126,39 @@ export function mcpHandler(registry: OperationRegistry) {
         const match = resource.pattern.exec(uri);
         if (!match) continue;
         try {
-          const params = Object.fromEntries(resource.placeholders.map((name, i) => [name, decodeUriPart(name, match[i + 1] ?? '')]));
+          const params = Object.fromEntries(
+            resource.placeholders.map((name, i) => [name, decodeUriPart(name, match[i + 1] ?? '')]),
+          );
           const outcome = await runOperation(resource.op, scope, async () => splitFlatInput(resource.op, params));
           return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(outcome.output) }] };
         } catch (e) {
           // The caller's mistake (any 4xx: bad id, not found, scope, role) is InvalidParams; only 5xx is InternalError.
           const error = toApiError(e);
-          if (error.status >= 500) log.error('MCP resource read failed', { correlation_id: scope.correlationId, error: e });
-          throw new McpError(error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError, error.message, error.toEnvelope());
+          if (error.status >= 500)
+            log.error('MCP resource read failed', { correlation_id: scope.correlationId, error: e });
+          throw new McpError(
+            error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError,
+            error.message,
+            error.toEnvelope(),
+          );
         }
       }
-      throw new McpError(ErrorCode.InvalidParams, `Unknown resource ${uri}.`, new ApiError('not_found', `Unknown resource ${uri}.`).toEnvelope());
+      throw new McpError(
+        ErrorCode.InvalidParams,
+        `Unknown resource ${uri}.`,
+        new ApiError('not_found', `Unknown resource ${uri}.`).toEnvelope(),
+      );
     });
 
-    const transport = new WebStandardStreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+    });
     await server.connect(transport);
     try {
-      return await transport.handleRequest(new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body }));
+      return await transport.handleRequest(
+        new Request(c.req.raw.url, { method: 'POST', headers: c.req.raw.headers, body }),
+      );
     } finally {
       void server.close();
     }

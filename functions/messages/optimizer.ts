@@ -16,7 +16,14 @@ import { estimateReplyProbability } from './reply-model.js';
  * left out of the comparison. It does not verify factual claims (the spec says so too).
  */
 export const MAX_ROUNDS = 3;
-const CHECKS: RubricCheckId[] = ['has_call_to_action', 'length_fits_channel', 'subject_line', 'no_hype', 'specific_fact', 'reader_focus'];
+const CHECKS: RubricCheckId[] = [
+  'has_call_to_action',
+  'length_fits_channel',
+  'subject_line',
+  'no_hype',
+  'specific_fact',
+  'reader_focus',
+];
 const DIMENSIONS: DimensionId[] = ['specificity', 'clarity', 'call_to_action', 'tone'];
 
 export interface Round {
@@ -42,29 +49,81 @@ export interface Optimization {
 
 const round3 = (n: number) => Math.round(n * 1000) / 1000;
 
-async function grade(model: ModelProvider, channel: Channel, text: string, signal: AbortSignal): Promise<Omit<Round, 'round' | 'message' | 'what_changed' | 'excluded'>> {
-  const ctx: GradingContext = { artifactType: artifactTypeOf(channel), audience: null, account: null, referenceAccounts: [], quotes: [] };
-  const graded = await model.run(gradeTask, { target: 'message', text, dimensions: DIMENSIONS, artifact_type: ctx.artifactType, audience: null, account: null, reference_accounts: [], quotes: [] }, { signal });
+async function grade(
+  model: ModelProvider,
+  channel: Channel,
+  text: string,
+  signal: AbortSignal,
+): Promise<Omit<Round, 'round' | 'message' | 'what_changed' | 'excluded'>> {
+  const ctx: GradingContext = {
+    artifactType: artifactTypeOf(channel),
+    audience: null,
+    account: null,
+    referenceAccounts: [],
+    quotes: [],
+  };
+  const graded = await model.run(
+    gradeTask,
+    {
+      target: 'message',
+      text,
+      dimensions: DIMENSIONS,
+      artifact_type: ctx.artifactType,
+      audience: null,
+      account: null,
+      reference_accounts: [],
+      quotes: [],
+    },
+    { signal },
+  );
   const checks = runChecks(CHECKS, text, ctx);
   const fraction = checksScore(checks).score;
-  const dims = graded.dimensions.length ? graded.dimensions.reduce((n, d) => n + (d.score - 1) / 4, 0) / graded.dimensions.length : null;
+  const dims = graded.dimensions.length
+    ? graded.dimensions.reduce((n, d) => n + (d.score - 1) / 4, 0) / graded.dimensions.length
+    : null;
   const parts = [fraction, dims].filter((x): x is number => x !== null);
   const quality = parts.length ? parts.reduce((a, b) => a + b, 0) / parts.length : null;
   const reply = channel === 'email' ? estimateReplyProbability(text).probability : null;
   const score = quality === null ? null : reply === null ? quality : 0.5 * quality + 0.5 * reply;
-  const failed = [...checks.filter((c) => c.applicable && !c.passed).map((c) => c.check_id), ...graded.dimensions.filter((d) => d.score < DIMENSION_PASS).map((d) => d.name)];
-  return { score: score === null ? null : round3(score), quality: quality === null ? null : round3(quality), reply_probability: reply, failed };
+  const failed = [
+    ...checks.filter((c) => c.applicable && !c.passed).map((c) => c.check_id),
+    ...graded.dimensions.filter((d) => d.score < DIMENSION_PASS).map((d) => d.name),
+  ];
+  return {
+    score: score === null ? null : round3(score),
+    quality: quality === null ? null : round3(quality),
+    reply_probability: reply,
+    failed,
+  };
 }
 
-export async function optimizeMessage(model: ModelProvider, input: { message: string; channel: Channel }, signal: AbortSignal): Promise<Optimization> {
-  const original: Round = { round: 0, message: input.message, what_changed: [], excluded: null, ...(await grade(model, input.channel, input.message, signal)) };
+export async function optimizeMessage(
+  model: ModelProvider,
+  input: { message: string; channel: Channel },
+  signal: AbortSignal,
+): Promise<Optimization> {
+  const original: Round = {
+    round: 0,
+    message: input.message,
+    what_changed: [],
+    excluded: null,
+    ...(await grade(model, input.channel, input.message, signal)),
+  };
   const rounds: Round[] = [original];
   let current = original;
   for (let i = 1; i <= MAX_ROUNDS; i++) {
     signal.throwIfAborted();
     const rewrite = await model.run(
       rewriteTask,
-      { target: 'message', text: current.message, failed: current.failed, artifact_type: artifactTypeOf(input.channel), audience: null, account: null, customer_phrases: [] },
+      {
+        target: 'message',
+        text: current.message,
+        failed: current.failed,
+        artifact_type: artifactTypeOf(input.channel),
+        audience: null,
+        account: null,
+        customer_phrases: [],
+      },
       { signal },
     );
     if (rewrite.text.trim() === current.message.trim()) break; // nothing left the rewriter can act on
@@ -73,10 +132,25 @@ export async function optimizeMessage(model: ModelProvider, input: { message: st
       graded = await grade(model, input.channel, rewrite.text, signal);
     } catch (error) {
       if (signal.aborted) throw error;
-      rounds.push({ round: i, message: rewrite.text, score: null, quality: null, reply_probability: null, what_changed: rewrite.what_changed, failed: [], excluded: 'could not be graded' });
+      rounds.push({
+        round: i,
+        message: rewrite.text,
+        score: null,
+        quality: null,
+        reply_probability: null,
+        what_changed: rewrite.what_changed,
+        failed: [],
+        excluded: 'could not be graded',
+      });
       continue;
     }
-    const round: Round = { round: i, message: rewrite.text, what_changed: rewrite.what_changed, excluded: graded.score === null ? 'could not be graded' : null, ...graded };
+    const round: Round = {
+      round: i,
+      message: rewrite.text,
+      what_changed: rewrite.what_changed,
+      excluded: graded.score === null ? 'could not be graded' : null,
+      ...graded,
+    };
     rounds.push(round);
     if (round.excluded === null) current = round;
   }
@@ -85,13 +159,21 @@ export async function optimizeMessage(model: ModelProvider, input: { message: st
   const best = scored.reduce((a, b) => ((b.score as number) > (a.score as number) ? b : a), original);
   const unchanged = best === original;
   const extraction = await model.run(extractTask, { message: input.message }, { signal });
-  return { channel: input.channel, best, rounds, unchanged, summary: summarize(original, best, rounds, input.channel), extraction };
+  return {
+    channel: input.channel,
+    best,
+    rounds,
+    unchanged,
+    summary: summarize(original, best, rounds, input.channel),
+    extraction,
+  };
 }
 
 function summarize(original: Round, best: Round, rounds: Round[], channel: Channel): string {
   const excluded = rounds.filter((r) => r.excluded).length;
   const tail = excluded ? ` ${excluded} round${excluded === 1 ? ' was' : 's were'} left out: could not be graded.` : '';
-  const reply = (r: Round) => (r.reply_probability === null ? '' : `, reply probability ${r.reply_probability.toFixed(2)}`);
+  const reply = (r: Round) =>
+    r.reply_probability === null ? '' : `, reply probability ${r.reply_probability.toFixed(2)}`;
   if (best === original) {
     return `Nothing beat the submitted ${channel} (score ${original.score?.toFixed(2) ?? 'n/a'}${reply(original)}); ${rounds.length - 1} rewrite round${rounds.length - 1 === 1 ? '' : 's'} tried.${tail}`;
   }

@@ -1,4 +1,12 @@
-import { asksIn, averageSentenceWords, focusOf, HYPE_WORDS, questionCount, splitSubject, wordsOf } from '../evals/text.js';
+import {
+  asksIn,
+  averageSentenceWords,
+  focusOf,
+  HYPE_WORDS,
+  questionCount,
+  splitSubject,
+  wordsOf,
+} from '../evals/text.js';
 
 /**
  * A small reply-probability model for outbound sales email: a logistic model over features read
@@ -70,7 +78,17 @@ export interface ReplyEstimate {
   features: ReplyFeature[];
 }
 
-const CLICHES = ['i hope this email finds you well', 'i hope this finds you well', 'my name is', 'just following up', 'just checking in', 'per my last email', 'circle back', 'touch base', 'dear sir or madam'];
+const CLICHES = [
+  'i hope this email finds you well',
+  'i hope this finds you well',
+  'my name is',
+  'just following up',
+  'just checking in',
+  'per my last email',
+  'circle back',
+  'touch base',
+  'dear sir or madam',
+];
 
 export function estimateReplyProbability(message: string): ReplyEstimate {
   const { subject, body } = splitSubject(message);
@@ -83,8 +101,16 @@ export function estimateReplyProbability(message: string): ReplyEstimate {
     (body.match(/\b\d[\d,.]*\s?(%|percent)?/g) ?? []).length +
     (body.match(/["“][^"”]{3,80}["”]/g) ?? []).length +
     (body.match(/(?<=[a-z,] )[A-Z][a-z]+(?: [A-Z][a-z]+)?/g) ?? []).length;
-  const hype = Math.min(4, HYPE_WORDS.filter((w) => lower.includes(w)).length + (subject ? HYPE_WORDS.filter((w) => subject.toLowerCase().includes(w)).length : 0));
-  const shouting = Math.min(5, (message.match(/!+/g) ?? []).length + wordsOf(message).filter((w) => w.length >= 4 && w === w.toUpperCase() && /[A-Z]/.test(w)).length);
+  const hype = Math.min(
+    4,
+    HYPE_WORDS.filter((w) => lower.includes(w)).length +
+      (subject ? HYPE_WORDS.filter((w) => subject.toLowerCase().includes(w)).length : 0),
+  );
+  const shouting = Math.min(
+    5,
+    (message.match(/!+/g) ?? []).length +
+      wordsOf(message).filter((w) => w.length >= 4 && w === w.toUpperCase() && /[A-Z]/.test(w)).length,
+  );
   const links = (body.match(/https?:\/\/\S+/g) ?? []).length;
   const cliches = CLICHES.filter((c) => lower.includes(c) || (subject ?? '').toLowerCase().includes(c)).length;
   const subjectWords = subject ? wordsOf(subject).length : 0;
@@ -94,17 +120,38 @@ export function estimateReplyProbability(message: string): ReplyEstimate {
     length_sweet_spot: [words >= 50 && words <= 150 ? 1 : 0, `${words} words in the body`],
     length_over: [Math.max(0, words - 150) / 100, words > 150 ? `${words - 150} words past 150` : 'not over 150 words'],
     too_short: [words < 25 ? 1 : 0, words < 25 ? `only ${words} words` : 'long enough to give a reason'],
-    clear_ask: [asks > 0 && questions <= 2 ? 1 : 0, asks > 0 ? `${asks} ask${asks === 1 ? '' : 's'}, ${questions} question${questions === 1 ? '' : 's'}` : 'no ask'],
+    clear_ask: [
+      asks > 0 && questions <= 2 ? 1 : 0,
+      asks > 0 ? `${asks} ask${asks === 1 ? '' : 's'}, ${questions} question${questions === 1 ? '' : 's'}` : 'no ask',
+    ],
     no_ask: [asks === 0 ? 1 : 0, asks === 0 ? 'nothing to reply to' : 'has an ask'],
     question_overload: [Math.max(0, questions - 2), `${questions} questions`],
-    reader_focus: [Math.max(-5, Math.min(5, focus.you - focus.self)) / 5, `"you/your" ${focus.you}, "I/we/our" ${focus.self}`],
-    specificity: [Math.min(3, specifics) / 3, `${specifics} specific${specifics === 1 ? '' : 's'} (numbers, quoted words, names)`],
+    reader_focus: [
+      Math.max(-5, Math.min(5, focus.you - focus.self)) / 5,
+      `"you/your" ${focus.you}, "I/we/our" ${focus.self}`,
+    ],
+    specificity: [
+      Math.min(3, specifics) / 3,
+      `${specifics} specific${specifics === 1 ? '' : 's'} (numbers, quoted words, names)`,
+    ],
     hype: [hype, `${hype} hype word${hype === 1 ? '' : 's'} or filler phrase${hype === 1 ? '' : 's'}`],
-    shouting: [shouting, `${shouting} "!" run${shouting === 1 ? '' : 's'} or capitalised word${shouting === 1 ? '' : 's'}`],
+    shouting: [
+      shouting,
+      `${shouting} "!" run${shouting === 1 ? '' : 's'} or capitalised word${shouting === 1 ? '' : 's'}`,
+    ],
     extra_links: [Math.max(0, links - 1), `${links} link${links === 1 ? '' : 's'}`],
-    attachments: [/\battach(ed|ment|ments)?\b/i.test(body) ? 1 : 0, /\battach/i.test(body) ? 'leans on attachments' : 'no attachments'],
-    long_sentences: [Math.max(0, averageSentenceWords(message) - 20) / 10, `${averageSentenceWords(message).toFixed(0)} words per sentence`],
-    subject_good: [subject && !fake && subjectWords >= 2 && subjectWords <= 7 ? 1 : 0, subject ? `subject of ${subjectWords} words` : 'no subject'],
+    attachments: [
+      /\battach(ed|ment|ments)?\b/i.test(body) ? 1 : 0,
+      /\battach/i.test(body) ? 'leans on attachments' : 'no attachments',
+    ],
+    long_sentences: [
+      Math.max(0, averageSentenceWords(message) - 20) / 10,
+      `${averageSentenceWords(message).toFixed(0)} words per sentence`,
+    ],
+    subject_good: [
+      subject && !fake && subjectWords >= 2 && subjectWords <= 7 ? 1 : 0,
+      subject ? `subject of ${subjectWords} words` : 'no subject',
+    ],
     subject_fake: [fake ? 1 : 0, fake ? 'a fake reply/forward subject' : 'honest subject'],
     subject_missing: [subject ? 0 : 1, subject ? 'has a subject' : 'no subject line'],
     cliche_opener: [cliches, `${cliches} cliché${cliches === 1 ? '' : 's'}`],

@@ -6,7 +6,16 @@ import { resolveResource, type ProtectedResources } from './resources.js';
 import { parseScopeParameter } from './scope-policy.js';
 
 /** The parameters of an authorization request (RFC 6749 4.1.1, RFC 7636, RFC 8707), as sent. */
-export const AUTHORIZATION_PARAMETERS = ['response_type', 'client_id', 'redirect_uri', 'scope', 'state', 'code_challenge', 'code_challenge_method', 'resource'] as const;
+export const AUTHORIZATION_PARAMETERS = [
+  'response_type',
+  'client_id',
+  'redirect_uri',
+  'scope',
+  'state',
+  'code_challenge',
+  'code_challenge_method',
+  'resource',
+] as const;
 export type AuthorizationParameters = Partial<Record<(typeof AUTHORIZATION_PARAMETERS)[number], string>>;
 
 const PKCE_CHALLENGE = /^[A-Za-z0-9\-_]{43}$/;
@@ -68,7 +77,8 @@ export async function validateAuthorizationRequest(
   let redirectUri = parameters.redirect_uri;
   if (redirectUri === undefined) {
     // OAuth 2.1 lets a client with exactly one registered redirect URI omit it.
-    if (client.redirectUris.length !== 1) throw new UntrustedAuthorizationRequest('redirect_uri is missing and the application registered more than one.');
+    if (client.redirectUris.length !== 1)
+      throw new UntrustedAuthorizationRequest('redirect_uri is missing and the application registered more than one.');
     redirectUri = client.redirectUris[0] as string;
   } else if (!client.redirectUris.includes(redirectUri)) {
     throw new UntrustedAuthorizationRequest('redirect_uri is not one the application registered.');
@@ -78,12 +88,16 @@ export async function validateAuthorizationRequest(
     throw new RedirectableAuthorizationError(error, redirectUri, state);
   };
 
-  if (parameters.response_type !== 'code') fail(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
-  if (!client.grantTypes.includes('authorization_code')) fail(new OAuthError('unauthorized_client', 'The application may not use the authorization code flow.'));
+  if (parameters.response_type !== 'code')
+    fail(new OAuthError('unsupported_response_type', 'response_type must be "code".'));
+  if (!client.grantTypes.includes('authorization_code'))
+    fail(new OAuthError('unauthorized_client', 'The application may not use the authorization code flow.'));
   const challenge = parameters.code_challenge;
   if (!challenge) fail(new OAuthError('invalid_request', 'code_challenge is required (PKCE with S256).'));
-  if (parameters.code_challenge_method !== 'S256') fail(new OAuthError('invalid_request', 'code_challenge_method must be S256.'));
-  if (!PKCE_CHALLENGE.test(challenge as string)) fail(new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters).'));
+  if (parameters.code_challenge_method !== 'S256')
+    fail(new OAuthError('invalid_request', 'code_challenge_method must be S256.'));
+  if (!PKCE_CHALLENGE.test(challenge as string))
+    fail(new OAuthError('invalid_request', 'code_challenge must be a base64url SHA-256 digest (43 characters).'));
   let scopes: Scope[] = [];
   let resource = resources.api;
   try {
@@ -97,7 +111,12 @@ export async function validateAuthorizationRequest(
 }
 
 /** The URL the browser goes back to: the code or the error, with `state` and `iss` (RFC 9207). */
-export function authorizationResponseUrl(redirectUri: string, issuer: string, state: string | undefined, result: { code: string } | OAuthError): string {
+export function authorizationResponseUrl(
+  redirectUri: string,
+  issuer: string,
+  state: string | undefined,
+  result: { code: string } | OAuthError,
+): string {
   const url = new URL(redirectUri);
   if (result instanceof OAuthError) {
     url.searchParams.set('error', result.code);

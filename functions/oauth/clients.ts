@@ -46,7 +46,12 @@ export interface RegisteredClient {
 }
 
 /** Validate metadata and store the client for this issuer. Public clients (`none`) get no secret. */
-export async function registerClient(db: Database, issuer: string, metadata: unknown, now: Date): Promise<RegisteredClient> {
+export async function registerClient(
+  db: Database,
+  issuer: string,
+  metadata: unknown,
+  now: Date,
+): Promise<RegisteredClient> {
   const parsed = RegistrationSchema.safeParse(metadata);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -61,13 +66,22 @@ export async function registerClient(db: Database, issuer: string, metadata: unk
   });
   const grantTypes = [...new Set(m.grant_types ?? ['authorization_code', 'refresh_token'])];
   const unsupportedGrant = grantTypes.find((g) => !(GRANT_TYPES as readonly string[]).includes(g));
-  if (unsupportedGrant) throw new OAuthError('invalid_client_metadata', `grant_types: "${unsupportedGrant}" is not supported; allowed: ${GRANT_TYPES.join(', ')}.`);
-  if (!grantTypes.includes('authorization_code')) throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
+  if (unsupportedGrant)
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `grant_types: "${unsupportedGrant}" is not supported; allowed: ${GRANT_TYPES.join(', ')}.`,
+    );
+  if (!grantTypes.includes('authorization_code'))
+    throw new OAuthError('invalid_client_metadata', 'grant_types must include authorization_code.');
   const responseTypes = [...new Set(m.response_types ?? ['code'])];
-  if (responseTypes.some((r) => r !== 'code')) throw new OAuthError('invalid_client_metadata', 'response_types: only "code" is supported.');
+  if (responseTypes.some((r) => r !== 'code'))
+    throw new OAuthError('invalid_client_metadata', 'response_types: only "code" is supported.');
   const authMethod = m.token_endpoint_auth_method ?? 'client_secret_basic';
   if (!(TOKEN_ENDPOINT_AUTH_METHODS as readonly string[]).includes(authMethod)) {
-    throw new OAuthError('invalid_client_metadata', `token_endpoint_auth_method: "${authMethod}" is not supported; allowed: ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.`);
+    throw new OAuthError(
+      'invalid_client_metadata',
+      `token_endpoint_auth_method: "${authMethod}" is not supported; allowed: ${TOKEN_ENDPOINT_AUTH_METHODS.join(', ')}.`,
+    );
   }
   if (m.scope !== undefined) {
     try {
@@ -128,16 +142,33 @@ export async function authenticateClient(
   const basic = authorizationHeader && /^Basic\s+(\S+)$/i.exec(authorizationHeader)?.[1];
   if (basic) {
     const decoded = decodeBasic(basic);
-    if (!decoded) throw new OAuthError('invalid_client', 'The Basic authorization header is malformed.', 401, { 'WWW-Authenticate': 'Basic realm="oauth"' });
-    if (clientId && clientId !== decoded.id) throw new OAuthError('invalid_request', 'client_id in the body differs from the authenticated client.');
-    if (secret) throw new OAuthError('invalid_request', 'Use one client authentication method, not both Basic and client_secret.');
+    if (!decoded)
+      throw new OAuthError('invalid_client', 'The Basic authorization header is malformed.', 401, {
+        'WWW-Authenticate': 'Basic realm="oauth"',
+      });
+    if (clientId && clientId !== decoded.id)
+      throw new OAuthError('invalid_request', 'client_id in the body differs from the authenticated client.');
+    if (secret)
+      throw new OAuthError(
+        'invalid_request',
+        'Use one client authentication method, not both Basic and client_secret.',
+      );
     clientId = decoded.id;
     secret = decoded.secret;
     method = 'client_secret_basic';
   }
-  if (!clientId) throw new OAuthError('invalid_client', 'No client authentication: send client_id (public clients) or client credentials.');
+  if (!clientId)
+    throw new OAuthError(
+      'invalid_client',
+      'No client authentication: send client_id (public clients) or client credentials.',
+    );
   const client = await findClient(db, issuer, clientId);
-  const failure = new OAuthError('invalid_client', 'Client authentication failed.', 401, basic ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {});
+  const failure = new OAuthError(
+    'invalid_client',
+    'Client authentication failed.',
+    401,
+    basic ? { 'WWW-Authenticate': 'Basic realm="oauth"' } : {},
+  );
   if (!client) throw failure;
   if (client.tokenEndpointAuthMethod === 'none') {
     if (method !== 'none') throw failure;

@@ -1,6 +1,12 @@
 import { and, eq, isNull } from 'drizzle-orm';
 import { jwtVerify } from 'jose';
-import { memberships, oauthAuthorizationCodes, oauthGrants, oauthRefreshTokens, oauthTokens } from '../../schema/index.js';
+import {
+  memberships,
+  oauthAuthorizationCodes,
+  oauthGrants,
+  oauthRefreshTokens,
+  oauthTokens,
+} from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Database, Queryable } from '../../platform/db/port.js';
 import { sha256Base64Url, sha256Hex, timingSafeEqual } from '../../platform/crypto.js';
@@ -33,7 +39,17 @@ type Grant = typeof oauthGrants.$inferSelect;
 /** The member's consent, and a single-use code for it bound to the redirect URI and PKCE challenge. */
 export async function createGrantWithCode(
   db: Database,
-  input: { workspaceId: string; userId: string; clientId: string; scopes: readonly Scope[]; resource: string; redirectUri: string; redirectUriSent: boolean; codeChallenge: string; now: Date },
+  input: {
+    workspaceId: string;
+    userId: string;
+    clientId: string;
+    scopes: readonly Scope[];
+    resource: string;
+    redirectUri: string;
+    redirectUriSent: boolean;
+    codeChallenge: string;
+    now: Date;
+  },
 ): Promise<string> {
   const code = randomBase62(43);
   const grantId = newId();
@@ -68,10 +84,19 @@ export async function createGrantWithCode(
 export async function redeemCode(
   db: Database,
   issuer: TokenIssuer,
-  input: { client: OAuthClient; code: string; redirectUri: string | null; codeVerifier: string | null; resource: string | null; now: Date; accessTtlSeconds: number },
+  input: {
+    client: OAuthClient;
+    code: string;
+    redirectUri: string | null;
+    codeVerifier: string | null;
+    resource: string | null;
+    now: Date;
+    accessTtlSeconds: number;
+  },
 ): Promise<TokenResponse> {
   if (!input.codeVerifier) throw new OAuthError('invalid_request', 'code_verifier is required (PKCE).');
-  if (!PKCE_VERIFIER.test(input.codeVerifier)) throw new OAuthError('invalid_grant', 'code_verifier must be 43-128 characters of [A-Za-z0-9-._~].');
+  if (!PKCE_VERIFIER.test(input.codeVerifier))
+    throw new OAuthError('invalid_grant', 'code_verifier must be 43-128 characters of [A-Za-z0-9-._~].');
   const codeHash = await sha256Hex(input.code);
   const verifier = input.codeVerifier;
   // Failures after the code is spent are returned, not thrown, so the spending commits with them.
@@ -82,21 +107,32 @@ export async function redeemCode(
       .where(and(eq(oauthAuthorizationCodes.codeHash, codeHash), isNull(oauthAuthorizationCodes.redeemedAt)))
       .returning();
     if (!spent) {
-      const [earlier] = await tx.select({ grantId: oauthAuthorizationCodes.grantId }).from(oauthAuthorizationCodes).where(eq(oauthAuthorizationCodes.codeHash, codeHash));
+      const [earlier] = await tx
+        .select({ grantId: oauthAuthorizationCodes.grantId })
+        .from(oauthAuthorizationCodes)
+        .where(eq(oauthAuthorizationCodes.codeHash, codeHash));
       if (!earlier) return new OAuthError('invalid_grant', 'The authorization code is not valid.');
       await revokeGrantIn(tx, earlier.grantId, 'code_replay', input.now);
-      return new OAuthError('invalid_grant', 'The authorization code was already used; every token issued from it is revoked.');
+      return new OAuthError(
+        'invalid_grant',
+        'The authorization code was already used; every token issued from it is revoked.',
+      );
     }
     const grant = await loadGrant(tx, spent.grantId);
-    if (!grant || grant.clientId !== input.client.id) return new OAuthError('invalid_grant', 'The authorization code was not issued to this client.');
+    if (!grant || grant.clientId !== input.client.id)
+      return new OAuthError('invalid_grant', 'The authorization code was not issued to this client.');
     if (grant.revokedAt) return new OAuthError('invalid_grant', 'The authorization was revoked.');
-    if (spent.expiresAt.getTime() <= input.now.getTime()) return new OAuthError('invalid_grant', 'The authorization code has expired.');
-    const redirectMatches = input.redirectUri === null ? !spent.redirectUriSent : input.redirectUri === spent.redirectUri;
-    if (!redirectMatches) return new OAuthError('invalid_grant', 'redirect_uri does not match the one the code was issued for.');
+    if (spent.expiresAt.getTime() <= input.now.getTime())
+      return new OAuthError('invalid_grant', 'The authorization code has expired.');
+    const redirectMatches =
+      input.redirectUri === null ? !spent.redirectUriSent : input.redirectUri === spent.redirectUri;
+    if (!redirectMatches)
+      return new OAuthError('invalid_grant', 'redirect_uri does not match the one the code was issued for.');
     if (!timingSafeEqual(await sha256Base64Url(verifier), spent.codeChallenge)) {
       return new OAuthError('invalid_grant', 'code_verifier does not match the code_challenge (PKCE).');
     }
-    if (input.resource !== null && input.resource !== grant.resource) return new OAuthError('invalid_target', 'resource differs from the one authorized.');
+    if (input.resource !== null && input.resource !== grant.resource)
+      return new OAuthError('invalid_target', 'resource differs from the one authorized.');
     const issued = await issueTokens(tx, issuer, grant, input.client, null, input.now, input.accessTtlSeconds);
     if (issued instanceof OAuthError) return issued;
     await tx.update(oauthGrants).set({ activatedAt: input.now }).where(eq(oauthGrants.id, grant.id));
@@ -113,7 +149,14 @@ export async function redeemCode(
 export async function refreshGrant(
   db: Database,
   issuer: TokenIssuer,
-  input: { client: OAuthClient; refreshToken: string; scope: string | null; resource: string | null; now: Date; accessTtlSeconds: number },
+  input: {
+    client: OAuthClient;
+    refreshToken: string;
+    scope: string | null;
+    resource: string | null;
+    now: Date;
+    accessTtlSeconds: number;
+  },
 ): Promise<TokenResponse> {
   const tokenHash = await sha256Hex(input.refreshToken);
   const result = await db.transaction(async (tx) => {
@@ -123,7 +166,10 @@ export async function refreshGrant(
       .where(and(eq(oauthRefreshTokens.tokenHash, tokenHash), isNull(oauthRefreshTokens.rotatedAt)))
       .returning();
     if (!spent) {
-      const [earlier] = await tx.select({ grantId: oauthRefreshTokens.grantId }).from(oauthRefreshTokens).where(eq(oauthRefreshTokens.tokenHash, tokenHash));
+      const [earlier] = await tx
+        .select({ grantId: oauthRefreshTokens.grantId })
+        .from(oauthRefreshTokens)
+        .where(eq(oauthRefreshTokens.tokenHash, tokenHash));
       if (earlier) {
         const grant = await loadGrant(tx, earlier.grantId);
         // Only the client the token belongs to can trigger the family's revocation.
@@ -135,22 +181,27 @@ export async function refreshGrant(
       throw new OAuthError('invalid_grant', 'The refresh token is not valid.');
     }
     const grant = await loadGrant(tx, spent.grantId);
-    if (!grant || grant.clientId !== input.client.id) throw new OAuthError('invalid_grant', 'The refresh token was not issued to this client.');
+    if (!grant || grant.clientId !== input.client.id)
+      throw new OAuthError('invalid_grant', 'The refresh token was not issued to this client.');
     if (grant.revokedAt) throw new OAuthError('invalid_grant', 'The authorization was revoked.');
-    if (spent.expiresAt.getTime() <= input.now.getTime()) throw new OAuthError('invalid_grant', 'The refresh token has expired.');
-    if (input.resource !== null && input.resource !== grant.resource) throw new OAuthError('invalid_target', 'resource differs from the one authorized.');
+    if (spent.expiresAt.getTime() <= input.now.getTime())
+      throw new OAuthError('invalid_grant', 'The refresh token has expired.');
+    if (input.resource !== null && input.resource !== grant.resource)
+      throw new OAuthError('invalid_target', 'resource differs from the one authorized.');
     let scopes: Scope[] | null = null;
     if (input.scope !== null) {
       const requested = input.scope.trim().split(/\s+/).filter(Boolean);
       const beyond = requested.filter((s) => !grant.scopes.includes(s));
-      if (beyond.length > 0) throw new OAuthError('invalid_scope', `Not part of the authorization: ${beyond.join(', ')}.`);
+      if (beyond.length > 0)
+        throw new OAuthError('invalid_scope', `Not part of the authorization: ${beyond.join(', ')}.`);
       scopes = requested.filter(isScope);
     }
     const issued = await issueTokens(tx, issuer, grant, input.client, scopes, input.now, input.accessTtlSeconds);
     if (issued instanceof OAuthError) throw issued;
     return issued;
   });
-  if ('reused' in result) throw new OAuthError('invalid_grant', 'The refresh token was already used; the authorization is revoked.');
+  if ('reused' in result)
+    throw new OAuthError('invalid_grant', 'The refresh token was already used; the authorization is revoked.');
   return result;
 }
 
@@ -168,9 +219,11 @@ async function issueTokens(
   accessTtlSeconds: number,
 ): Promise<TokenResponse | OAuthError> {
   const role = await currentRole(tx, grant.workspaceId, grant.userId);
-  if (!role) return new OAuthError('invalid_grant', 'The member who authorized this application is no longer in the workspace.');
+  if (!role)
+    return new OAuthError('invalid_grant', 'The member who authorized this application is no longer in the workspace.');
   const { granted } = narrowToRole(narrowed ?? grant.scopes.filter(isScope), role);
-  if (granted.length === 0) return new OAuthError('invalid_scope', "The member's role no longer allows any of the authorized scopes.");
+  if (granted.length === 0)
+    return new OAuthError('invalid_scope', "The member's role no longer allows any of the authorized scopes.");
   const { accessToken } = await issueAccessToken(tx, issuer, {
     workspaceId: grant.workspaceId,
     userId: grant.userId,
@@ -181,7 +234,12 @@ async function issueTokens(
     grantId: grant.id,
     audience: grant.resource,
   });
-  const response: TokenResponse = { access_token: accessToken, token_type: 'Bearer', expires_in: accessTtlSeconds, scope: granted.join(' ') };
+  const response: TokenResponse = {
+    access_token: accessToken,
+    token_type: 'Bearer',
+    expires_in: accessTtlSeconds,
+    scope: granted.join(' '),
+  };
   if (client.grantTypes.includes('refresh_token')) {
     const refreshToken = `${REFRESH_TOKEN_PREFIX}${randomBase62(48)}`;
     await tx.insert(oauthRefreshTokens).values({
@@ -201,7 +259,13 @@ async function issueTokens(
  * it); revoking an access token revokes that token. A token that is unknown, malformed or another
  * client's is answered the same way (200), so the endpoint reveals nothing.
  */
-export async function revokeToken(db: Database, issuer: TokenIssuer, client: OAuthClient, token: string, now: Date): Promise<void> {
+export async function revokeToken(
+  db: Database,
+  issuer: TokenIssuer,
+  client: OAuthClient,
+  token: string,
+  now: Date,
+): Promise<void> {
   if (token.startsWith(REFRESH_TOKEN_PREFIX)) {
     const [row] = await db
       .select({ grantId: oauthRefreshTokens.grantId, clientId: oauthGrants.clientId })
@@ -214,7 +278,11 @@ export async function revokeToken(db: Database, issuer: TokenIssuer, client: OAu
   let jti: string | undefined;
   try {
     // Signature and issuer only: an expired token may still be revoked.
-    const { payload } = await jwtVerify(token, issuer.secret, { issuer: issuer.issuer, algorithms: ['HS256'], currentDate: new Date(0) });
+    const { payload } = await jwtVerify(token, issuer.secret, {
+      issuer: issuer.issuer,
+      algorithms: ['HS256'],
+      currentDate: new Date(0),
+    });
     jti = payload.jti;
   } catch {
     return;
@@ -228,12 +296,20 @@ export async function revokeToken(db: Database, issuer: TokenIssuer, client: OAu
 }
 
 /** Revoke a grant and every access token issued from it; its codes and refresh tokens die with it. */
-export async function revokeGrantIn(tx: Queryable, grantId: string, reason: RevocationReason, now: Date): Promise<void> {
+export async function revokeGrantIn(
+  tx: Queryable,
+  grantId: string,
+  reason: RevocationReason,
+  now: Date,
+): Promise<void> {
   await tx
     .update(oauthGrants)
     .set({ revokedAt: now, revokedReason: reason })
     .where(and(eq(oauthGrants.id, grantId), isNull(oauthGrants.revokedAt)));
-  await tx.update(oauthTokens).set({ revokedAt: now }).where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
+  await tx
+    .update(oauthTokens)
+    .set({ revokedAt: now })
+    .where(and(eq(oauthTokens.grantId, grantId), isNull(oauthTokens.revokedAt)));
   credentialCache.forgetGrant(grantId);
 }
 

@@ -85,14 +85,19 @@ export function authorizationServerMetadata(publicUrl: string, documentationUrl:
 }
 
 /** RFC 9728 protected resource metadata for the API or the MCP endpoint. */
-export function protectedResourceMetadata(publicUrl: string, resource: ResourceKind, documentationUrl: string | undefined) {
+export function protectedResourceMetadata(
+  publicUrl: string,
+  resource: ResourceKind,
+  documentationUrl: string | undefined,
+) {
   const resources = protectedResources(publicUrl);
   return {
     resource: resource === 'mcp' ? resources.mcp : resources.api,
     authorization_servers: [publicUrl],
     scopes_supported: [...SCOPES],
     bearer_methods_supported: ['header'],
-    resource_name: resource === 'mcp' ? 'Customer Intelligence Platform MCP server' : 'Customer Intelligence Platform API',
+    resource_name:
+      resource === 'mcp' ? 'Customer Intelligence Platform MCP server' : 'Customer Intelligence Platform API',
     resource_documentation: documentationUrl ?? `${publicUrl}${API_PREFIX}/openapi.json`,
   };
 }

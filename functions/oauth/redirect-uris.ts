@@ -18,7 +18,10 @@ export function redirectUriProblem(value: string): string | null {
   if (value.includes('#')) return 'must not contain a fragment';
   if (url.username || url.password) return 'must not contain credentials';
   if (url.protocol === 'https:') return null;
-  if (url.protocol === 'http:') return LOOPBACK_HOSTS.has(url.hostname) ? null : 'must use https (http is allowed only to localhost, 127.0.0.1 or [::1])';
+  if (url.protocol === 'http:')
+    return LOOPBACK_HOSTS.has(url.hostname)
+      ? null
+      : 'must use https (http is allowed only to localhost, 127.0.0.1 or [::1])';
   return `uses the scheme "${url.protocol.replace(/:$/, '')}"; only https, or http to a loopback host, is allowed`;
 }
 

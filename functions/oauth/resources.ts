@@ -21,5 +21,8 @@ export function resolveResource(requested: string | undefined, resources: Protec
   if (requested === undefined || requested === '') return resources.api;
   const normalized = requested.replace(/\/+$/, '');
   if (normalized === resources.api || normalized === resources.mcp) return normalized;
-  throw new OAuthError('invalid_target', `Unknown resource "${requested}": this server issues tokens for ${resources.api} and ${resources.mcp}.`);
+  throw new OAuthError(
+    'invalid_target',
+    `Unknown resource "${requested}": this server issues tokens for ${resources.api} and ${resources.mcp}.`,
+  );
 }

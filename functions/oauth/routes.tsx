@@ -35,14 +35,28 @@ const REGISTRATIONS_PER_MINUTE = { limit: 5, windowSeconds: 60 };
 export function oauthRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   // Browser-based clients (an MCP inspector) read metadata and call the token endpoint cross-origin; no cookies are involved.
-  const openCors = cors({ origin: '*', allowMethods: ['GET', 'POST', 'OPTIONS'], allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version'], maxAge: 600 });
-  for (const path of [METADATA_PATHS.authorizationServer, `${METADATA_PATHS.protectedResource}/*`, METADATA_PATHS.protectedResource, OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke]) {
+  const openCors = cors({
+    origin: '*',
+    allowMethods: ['GET', 'POST', 'OPTIONS'],
+    allowHeaders: ['Authorization', 'Content-Type', 'MCP-Protocol-Version'],
+    maxAge: 600,
+  });
+  for (const path of [
+    METADATA_PATHS.authorizationServer,
+    `${METADATA_PATHS.protectedResource}/*`,
+    METADATA_PATHS.protectedResource,
+    OAUTH_PATHS.token,
+    OAUTH_PATHS.register,
+    OAUTH_PATHS.revoke,
+  ]) {
     app.use(path, openCors);
   }
 
   app.get(METADATA_PATHS.authorizationServer, (c) => {
     const { config } = c.get('services');
-    return c.json(authorizationServerMetadata(config.publicUrl, config.SERVICE_DOCUMENTATION_URL), 200, { 'Cache-Control': 'public, max-age=300' });
+    return c.json(authorizationServerMetadata(config.publicUrl, config.SERVICE_DOCUMENTATION_URL), 200, {
+      'Cache-Control': 'public, max-age=300',
+    });
   });
   for (const [path, resource] of [
     [METADATA_PATHS.protectedResource, 'api'],
@@ -51,7 +65,9 @@ export function oauthRoutes(): Hono<AppEnv> {
   ] as const) {
     app.get(path, (c) => {
       const { config } = c.get('services');
-      return c.json(protectedResourceMetadata(config.publicUrl, resource, config.SERVICE_DOCUMENTATION_URL), 200, { 'Cache-Control': 'public, max-age=300' });
+      return c.json(protectedResourceMetadata(config.publicUrl, resource, config.SERVICE_DOCUMENTATION_URL), 200, {
+        'Cache-Control': 'public, max-age=300',
+      });
     });
   }
 
@@ -60,12 +76,24 @@ export function oauthRoutes(): Hono<AppEnv> {
     const limited = await services.limiter.limit(`oauth-register:ip:${c.get('clientIp')}`, REGISTRATIONS_PER_MINUTE);
     if (!limited.success) {
       const retryAfter = Math.max(1, Math.ceil((limited.reset - services.clock.now().getTime()) / 1000));
-      return oauthErrorResponse(new OAuthError('rate_limited', `At most ${REGISTRATIONS_PER_MINUTE.limit} registrations per minute per address. Retry after ${retryAfter} s.`, 429, { 'Retry-After': String(retryAfter) }), {
-        retry_after_seconds: retryAfter,
-      });
+      return oauthErrorResponse(
+        new OAuthError(
+          'rate_limited',
+          `At most ${REGISTRATIONS_PER_MINUTE.limit} registrations per minute per address. Retry after ${retryAfter} s.`,
+          429,
+          { 'Retry-After': String(retryAfter) },
+        ),
+        {
+          retry_after_seconds: retryAfter,
+        },
+      );
     }
     return respond(async () => {
-      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? '')) throw new OAuthError('invalid_client_metadata', 'The registration request must be JSON (Content-Type: application/json).');
+      if (!/^application\/json\b/i.test(c.req.header('content-type') ?? ''))
+        throw new OAuthError(
+          'invalid_client_metadata',
+          'The registration request must be JSON (Content-Type: application/json).',
+        );
       let metadata: unknown;
       try {
         metadata = await c.req.json();
@@ -73,33 +101,57 @@ export function oauthRoutes(): Hono<AppEnv> {
         throw new OAuthError('invalid_client_metadata', 'The request body is not valid JSON.');
       }
       const registered = await registerClient(services.db, services.config.publicUrl, metadata, services.clock.now());
-      return new Response(JSON.stringify(registered), { status: 201, headers: { 'Content-Type': 'application/json', ...NO_STORE } });
+      return new Response(JSON.stringify(registered), {
+        status: 201,
+        headers: { 'Content-Type': 'application/json', ...NO_STORE },
+      });
     });
   });
 
   app.get(OAUTH_PATHS.authorize, async (c) => {
     const duplicate = duplicatedParameter(c);
     if (duplicate) return errorPage(c, 400, `The parameter ${duplicate} appears more than once.`);
-    return authorize(c, parametersFrom((name) => c.req.query(name)), null);
+    return authorize(
+      c,
+      parametersFrom((name) => c.req.query(name)),
+      null,
+    );
   });
 
   app.post(OAUTH_PATHS.authorize, async (c) => {
     const form = await c.req.formData();
-    return authorize(c, parametersFrom((name) => formValue(form, name)), form);
+    return authorize(
+      c,
+      parametersFrom((name) => formValue(form, name)),
+      form,
+    );
   });
 
   app.post(OAUTH_PATHS.token, (c) =>
     respond(async () => {
       const services = c.get('services');
       const form = await formBody(c);
-      const client = await authenticateClient(services.db, services.config.publicUrl, form, c.req.header('authorization'));
+      const client = await authenticateClient(
+        services.db,
+        services.config.publicUrl,
+        form,
+        c.req.header('authorization'),
+      );
       const grantType = form.get('grant_type');
       if (!grantType) throw new OAuthError('invalid_request', 'grant_type is required.');
-      if (grantType !== 'authorization_code' && grantType !== 'refresh_token') throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported.`);
-      if (!client.grantTypes.includes(grantType)) throw new OAuthError('unauthorized_client', `The client did not register the ${grantType} grant.`);
+      if (grantType !== 'authorization_code' && grantType !== 'refresh_token')
+        throw new OAuthError('unsupported_grant_type', `grant_type "${grantType}" is not supported.`);
+      if (!client.grantTypes.includes(grantType))
+        throw new OAuthError('unauthorized_client', `The client did not register the ${grantType} grant.`);
       const resourceParam = form.get('resource');
-      const resource = resourceParam === null ? null : resolveResource(resourceParam, protectedResources(services.config.publicUrl));
-      const common = { client, resource, now: services.clock.now(), accessTtlSeconds: services.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS ?? 3600 };
+      const resource =
+        resourceParam === null ? null : resolveResource(resourceParam, protectedResources(services.config.publicUrl));
+      const common = {
+        client,
+        resource,
+        now: services.clock.now(),
+        accessTtlSeconds: services.config.OAUTH_ACCESS_TOKEN_TTL_SECONDS ?? 3600,
+      };
       const tokens =
         grantType === 'authorization_code'
           ? await redeemCode(services.db, services.credentials.oauth, {
@@ -108,8 +160,15 @@ export function oauthRoutes(): Hono<AppEnv> {
               redirectUri: form.get('redirect_uri'),
               codeVerifier: form.get('code_verifier'),
             })
-          : await refreshGrant(services.db, services.credentials.oauth, { ...common, refreshToken: required(form, 'refresh_token'), scope: form.get('scope') });
-      return new Response(JSON.stringify(tokens), { status: 200, headers: { 'Content-Type': 'application/json', ...NO_STORE } });
+          : await refreshGrant(services.db, services.credentials.oauth, {
+              ...common,
+              refreshToken: required(form, 'refresh_token'),
+              scope: form.get('scope'),
+            });
+      return new Response(JSON.stringify(tokens), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json', ...NO_STORE },
+      });
     }),
   );
 
@@ -117,7 +176,12 @@ export function oauthRoutes(): Hono<AppEnv> {
     respond(async () => {
       const services = c.get('services');
       const form = await formBody(c);
-      const client = await authenticateClient(services.db, services.config.publicUrl, form, c.req.header('authorization'));
+      const client = await authenticateClient(
+        services.db,
+        services.config.publicUrl,
+        form,
+        c.req.header('authorization'),
+      );
       await revokeToken(services.db, services.credentials.oauth, client, required(form, 'token'), services.clock.now());
       return new Response(null, { status: 200, headers: NO_STORE });
     }),
@@ -173,7 +237,8 @@ async function authorize(c: Ctx, parameters: AuthorizationParameters, form: Form
     request = await validateAuthorizationRequest(services.db, issuer, protectedResources(issuer), parameters);
   } catch (e) {
     if (e instanceof UntrustedAuthorizationRequest) return errorPage(c, 400, e.message);
-    if (e instanceof RedirectableAuthorizationError) return c.redirect(authorizationResponseUrl(e.redirectUri, issuer, e.state, e.error), form ? 303 : 302);
+    if (e instanceof RedirectableAuthorizationError)
+      return c.redirect(authorizationResponseUrl(e.redirectUri, issuer, e.state, e.error), form ? 303 : 302);
     throw e;
   }
   const session = await currentSession(c);
@@ -182,16 +247,31 @@ async function authorize(c: Ctx, parameters: AuthorizationParameters, form: Form
     const url = new URL(c.req.url);
     return c.redirect(`/console/sign-in?return_to=${encodeURIComponent(`${url.pathname}${url.search}`)}`, 302);
   }
-  if (session.memberships.length === 0) return errorPage(c, 403, 'You are not a member of any workspace of this service, so there is nothing to authorize.', session);
+  if (session.memberships.length === 0)
+    return errorPage(
+      c,
+      403,
+      'You are not a member of any workspace of this service, so there is nothing to authorize.',
+      session,
+    );
   if (!form) return consentPage(c, session, request);
 
-  if (!(await postIsTrusted(c, session, form))) return errorPage(c, 403, 'The consent form expired or came from another site. Start again from the application.', session);
-  const back = (result: { code: string } | OAuthError) => c.redirect(authorizationResponseUrl(request.redirectUri, issuer, request.state, result), 303);
-  if (formValue(form, 'decision') !== 'approve') return back(new OAuthError('access_denied', 'The member denied the request.'));
+  if (!(await postIsTrusted(c, session, form)))
+    return errorPage(
+      c,
+      403,
+      'The consent form expired or came from another site. Start again from the application.',
+      session,
+    );
+  const back = (result: { code: string } | OAuthError) =>
+    c.redirect(authorizationResponseUrl(request.redirectUri, issuer, request.state, result), 303);
+  if (formValue(form, 'decision') !== 'approve')
+    return back(new OAuthError('access_denied', 'The member denied the request.'));
   const membership = session.memberships.find((m) => m.workspaceId === formValue(form, 'workspace_id'));
   if (!membership) return errorPage(c, 400, 'Choose one of your workspaces.', session);
   const { granted } = narrowToRole(request.scopes, membership.role);
-  if (granted.length === 0) return back(new OAuthError('invalid_scope', `Your role (${membership.role}) allows none of the requested scopes.`));
+  if (granted.length === 0)
+    return back(new OAuthError('invalid_scope', `Your role (${membership.role}) allows none of the requested scopes.`));
   const code = await createGrantWithCode(services.db, {
     workspaceId: membership.workspaceId,
     userId: session.userId,
@@ -210,7 +290,13 @@ async function consentPage(c: Ctx, session: ConsoleSession, request: Authorizati
   const header = await headerFor(c, session);
   const workspaces = session.memberships.map((m) => {
     const { granted, withheld } = narrowToRole(request.scopes, m.role);
-    return { id: m.workspaceId, name: m.workspaceName, role: m.role, granted: granted.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })), withheld };
+    return {
+      id: m.workspaceId,
+      name: m.workspaceName,
+      role: m.role,
+      granted: granted.map((scope) => ({ scope, description: SCOPE_DESCRIPTIONS[scope] })),
+      withheld,
+    };
   });
   const redirect = new URL(request.redirectUri);
   return renderPage(
@@ -233,5 +319,9 @@ async function consentPage(c: Ctx, session: ConsoleSession, request: Authorizati
 
 async function errorPage(c: Ctx, status: 400 | 403, text: string, session?: ConsoleSession): Promise<Response> {
   const header = session ? await headerFor(c, session) : undefined;
-  return renderPage(c, (nonce) => <MessagePage nonce={nonce} title="Authorization failed" message={text} session={header} />, { status });
+  return renderPage(
+    c,
+    (nonce) => <MessagePage nonce={nonce} title="Authorization failed" message={text} session={header} />,
+    { status },
+  );
 }

@@ -50,7 +50,8 @@ export const SCOPE_DESCRIPTIONS: Record<Scope, string> = {
 export function scopesForRole(role: Role): Set<Scope> {
   const allowed = new Set<Scope>();
   for (const bundle of BUNDLES) {
-    if (roleAtLeast(role, BUNDLE_TABLE[bundle].minRoleToCreate)) for (const s of BUNDLE_TABLE[bundle].scopes) allowed.add(s);
+    if (roleAtLeast(role, BUNDLE_TABLE[bundle].minRoleToCreate))
+      for (const s of BUNDLE_TABLE[bundle].scopes) allowed.add(s);
   }
   return allowed;
 }
@@ -63,7 +64,8 @@ export function parseScopeParameter(scope: string | undefined): Scope[] {
   if (scope === undefined || scope.trim() === '') return [...BUNDLE_TABLE[DEFAULT_BUNDLE].scopes];
   const requested = [...new Set(scope.trim().split(/\s+/))];
   const unknown = requested.filter((s) => !isScope(s));
-  if (unknown.length > 0) throw new OAuthError('invalid_scope', `Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
+  if (unknown.length > 0)
+    throw new OAuthError('invalid_scope', `Unknown scope${unknown.length > 1 ? 's' : ''}: ${unknown.join(', ')}.`);
   return requested.filter(isScope);
 }
 

@@ -15,7 +15,14 @@ import { RespondBody, ResearchSchema, StartedResearchSchema, StartResearchBody }
  */
 
 const common = { tags: ['Research'], stability: 'beta' as const, visibility: 'public' as const };
-const runs = { tags: ['Research'], stability: 'beta' as const, idParam: 'id', kinds: [RESEARCH_KIND], malformedIdIsNotFound: true, minRole: 'viewer' as const };
+const runs = {
+  tags: ['Research'],
+  stability: 'beta' as const,
+  idParam: 'id',
+  kinds: [RESEARCH_KIND],
+  malformedIdIsNotFound: true,
+  minRole: 'viewer' as const,
+};
 
 export const startResearch = defineOperation({
   ...common,
@@ -58,8 +65,8 @@ export const readResearch = defineRunRead({
   path: '/research/{id}',
   summary: 'Read a research job: status, the question for you, the answer',
   description:
-    '`wait_ms` (up to 30,000) holds the request until the job changes, ends or needs input. With `Accept: text/event-stream`, the job\'s events. ' +
-    'A malformed, unknown or other workspace\'s id, or the id of a chat run that is not research, is 404.',
+    "`wait_ms` (up to 30,000) holds the request until the job changes, ends or needs input. With `Accept: text/event-stream`, the job's events. " +
+    "A malformed, unknown or other workspace's id, or the id of a chat run that is not research, is 404.",
   scopes: ['conversations:read'],
   mcp: { tool: 'research', action: 'status', resource: 'research://{id}' },
   output: ResearchSchema,
@@ -85,14 +92,17 @@ export const respondToResearch = defineRunResume({
   id: 'research.respond',
   path: '/research/{id}/respond',
   summary: 'Answer the question a research job is waiting on; the job resumes',
-  description: 'Not waiting for an answer: 409 conflict with `details.current_status`. An `option_id` that is not one of the choices: 400 invalid_argument naming it.',
+  description:
+    'Not waiting for an answer: 409 conflict with `details.current_status`. An `option_id` that is not one of the choices: 400 invalid_argument naming it.',
   scopes: ['conversations:write'],
   mcp: { tool: 'research', action: 'respond' },
   body: RespondBody,
   reply: (input, row) => replyTo(row, input),
   mapError: (error, row) => {
     if (error.code === 'invalid_state') {
-      return new ApiError('conflict', `The research job is ${researchStatus(row)}, not waiting for an answer.`, { current_status: researchStatus(row) });
+      return new ApiError('conflict', `The research job is ${researchStatus(row)}, not waiting for an answer.`, {
+        current_status: researchStatus(row),
+      });
     }
     if (error.code === 'invalid_input') {
       const allowed = questionForYou(row)?.options.map((o) => o.id) ?? [];
@@ -114,7 +124,8 @@ export const cancelResearch = defineRunCancel({
   description: 'An ended job (complete, failed, canceled) is 409 conflict with `details.current_status`.',
   scopes: ['conversations:write'],
   mcp: { tool: 'research', action: 'cancel' },
-  whenEnded: (status) => new ApiError('conflict', `The research job has already ended (${status}).`, { current_status: status }),
+  whenEnded: (status) =>
+    new ApiError('conflict', `The research job has already ended (${status}).`, { current_status: status }),
   output: ResearchSchema,
   render: async (_ctx, row) => renderResearch(row),
 });

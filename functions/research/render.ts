@@ -19,12 +19,18 @@ export function researchStatus(row: RunRow): ResearchView['status'] {
 /** The question a research job is waiting on, from its pause (the choices end with the write-in `other`). */
 export function questionForYou(row: RunRow): ResearchView['question_for_you'] {
   const pending = row.status === 'awaiting_input' ? row.pendingInput : null;
-  if (!pending || pending.type !== 'question') return null;
-  const options = ((pending.context?.options as { id: string; label: string }[] | undefined) ?? []).map((o) => ({ id: o.id, label: o.label }));
+  if (pending?.type !== 'question') return null;
+  const options = ((pending.context?.options as { id: string; label: string }[] | undefined) ?? []).map((o) => ({
+    id: o.id,
+    label: o.label,
+  }));
   return {
     kind: options.length > 0 ? 'multiple_choice' : 'free_form',
     question: String(pending.context?.question ?? ''),
-    options: options.length > 0 && !options.some((o) => o.id === WRITE_IN_OPTION.id) ? [...options, { ...WRITE_IN_OPTION }] : options,
+    options:
+      options.length > 0 && !options.some((o) => o.id === WRITE_IN_OPTION.id)
+        ? [...options, { ...WRITE_IN_OPTION }]
+        : options,
   };
 }
 
@@ -47,4 +53,5 @@ export function renderResearch(row: RunRow): ResearchView {
 }
 
 /** The question with the caller's context appended, as the job (and its read) sees it. */
-export const researchQuestion = (question: string, context: string | undefined): string => (context ? `${question}\n\nContext: ${context}` : question);
+export const researchQuestion = (question: string, context: string | undefined): string =>
+  context ? `${question}\n\nContext: ${context}` : question;

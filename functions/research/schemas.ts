@@ -6,11 +6,22 @@ export const RESEARCH_LIMITS = { question: 4_000, context: 8_000, answer: 4_000 
 
 export const StartResearchBody = z
   .object({
-    question: z.string().trim().min(1).max(RESEARCH_LIMITS.question).openapi({ description: 'What to find out about your customers.' }),
-    context: z.string().trim().max(RESEARCH_LIMITS.context).optional().openapi({ description: 'Anything the researcher should know (who is asking, why); appended to the question.' }),
+    question: z
+      .string()
+      .trim()
+      .min(1)
+      .max(RESEARCH_LIMITS.question)
+      .openapi({ description: 'What to find out about your customers.' }),
+    context: z
+      .string()
+      .trim()
+      .max(RESEARCH_LIMITS.context)
+      .optional()
+      .openapi({ description: 'Anything the researcher should know (who is asking, why); appended to the question.' }),
     allow_questions: z.boolean().optional().openapi({
       default: true,
-      description: 'Let the job pause with a clarifying question when the data is ambiguous in a way that changes the answer. false: it picks the most likely reading and says which.',
+      description:
+        'Let the job pause with a clarifying question when the data is ambiguous in a way that changes the answer. false: it picks the most likely reading and says which.',
     }),
   })
   .strict()
@@ -30,13 +41,21 @@ export const ResearchSchema = z
       .object({
         kind: z.enum(['multiple_choice', 'free_form']),
         question: z.string(),
-        options: z.array(OptionSchema).openapi({ description: 'For multiple_choice: the choices, the last one the write-in option `other`.' }),
+        options: z
+          .array(OptionSchema)
+          .openapi({ description: 'For multiple_choice: the choices, the last one the write-in option `other`.' }),
       })
       .nullable()
       .openapi({ description: 'Set while the job needs input (respond to it).' }),
     answer: AnswerSchema.nullable().openapi({ description: 'Null until complete.' }),
     answered_questions: z.array(
-      z.object({ question: z.string(), options: z.array(OptionSchema), answer: z.string(), option_id: z.string().nullable(), answered_at: isoTimestamp() }),
+      z.object({
+        question: z.string(),
+        options: z.array(OptionSchema),
+        answer: z.string(),
+        option_id: z.string().nullable(),
+        answered_at: isoTimestamp(),
+      }),
     ),
     error: z.string().nullable(),
     created_at: isoTimestamp(),
@@ -52,8 +71,15 @@ export const StartedResearchSchema = z
 
 export const RespondBody = z
   .object({
-    answer: z.string().trim().min(1).max(RESEARCH_LIMITS.answer).openapi({ description: 'Your answer: a choice\'s label selects it; other text is a write-in.' }),
-    option_id: z.string().min(1).max(120).optional().openapi({ description: 'A choice\'s id; with `other`, `answer` is the write-in. Ignored for a free-form question.' }),
+    answer: z
+      .string()
+      .trim()
+      .min(1)
+      .max(RESEARCH_LIMITS.answer)
+      .openapi({ description: "Your answer: a choice's label selects it; other text is a write-in." }),
+    option_id: z.string().min(1).max(120).optional().openapi({
+      description: "A choice's id; with `other`, `answer` is the write-in. Ignored for a free-form question.",
+    }),
   })
   .strict()
   .openapi('RespondToResearchRequest');

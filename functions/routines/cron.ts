@@ -14,20 +14,29 @@ export function checkTimezone(timezone: string): CronProblem | null {
     new Intl.DateTimeFormat('en-US', { timeZone: timezone }).format(0);
     return null;
   } catch {
-    return { field: 'timezone', problem: `unknown IANA time zone "${timezone}" (e.g. UTC, Europe/Berlin, America/New_York)` };
+    return {
+      field: 'timezone',
+      problem: `unknown IANA time zone "${timezone}" (e.g. UTC, Europe/Berlin, America/New_York)`,
+    };
   }
 }
 
 export function checkCron(cron: string, timezone: string): CronProblem | null {
   const fields = cron.trim().split(/\s+/);
   if (fields.length !== 5) {
-    return { field: 'cron', problem: `needs exactly five fields (minute hour day-of-month month day-of-week), got ${fields.length}; seconds are not accepted` };
+    return {
+      field: 'cron',
+      problem: `needs exactly five fields (minute hour day-of-month month day-of-week), got ${fields.length}; seconds are not accepted`,
+    };
   }
   try {
     CronExpressionParser.parse(cron.trim(), { tz: timezone, currentDate: new Date(0) }).next();
     return null;
   } catch (error) {
-    return { field: 'cron', problem: `not a valid cron expression: ${error instanceof Error ? error.message : String(error)}` };
+    return {
+      field: 'cron',
+      problem: `not a valid cron expression: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
 }
 
@@ -53,10 +62,17 @@ export function latestDueOccurrence(cron: string, timezone: string, due: Date, a
     if (next.getTime() > at.getTime()) return latest;
     latest = next;
   }
-  return CronExpressionParser.parse(cron.trim(), { tz: timezone, currentDate: new Date(at.getTime() + 1) }).prev().toDate();
+  return CronExpressionParser.parse(cron.trim(), { tz: timezone, currentDate: new Date(at.getTime() + 1) })
+    .prev()
+    .toDate();
 }
 
 /** "YYYY-MM-DD" of an instant in a time zone (the fire's chat is named after its local date). */
 export function localDate(at: Date, timezone: string): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(at);
 }

@@ -53,15 +53,31 @@ export async function fireRoutine(
         if (fire.trigger === 'run_now') {
           const [inserted] = await tx
             .insert(routineFires)
-            .values({ routineId: routine.id, scheduledFor: fire.scheduledFor, workspaceId: routine.workspaceId, trigger: 'run_now', runId: ids.runId, chatId: ids.chatId })
+            .values({
+              routineId: routine.id,
+              scheduledFor: fire.scheduledFor,
+              workspaceId: routine.workspaceId,
+              trigger: 'run_now',
+              runId: ids.runId,
+              chatId: ids.chatId,
+            })
             .onConflictDoNothing()
             .returning({ id: routineFires.routineId });
-          if (!inserted) throw new ApiError('conflict', 'This routine was fired for this instant already; try again.', { routine_id: routine.id });
+          if (!inserted)
+            throw new ApiError('conflict', 'This routine was fired for this instant already; try again.', {
+              routine_id: routine.id,
+            });
         } else {
           const [claimed] = await tx
             .update(routineFires)
             .set({ runId: ids.runId, chatId: ids.chatId })
-            .where(and(eq(routineFires.routineId, routine.id), eq(routineFires.scheduledFor, fire.scheduledFor), isNull(routineFires.runId)))
+            .where(
+              and(
+                eq(routineFires.routineId, routine.id),
+                eq(routineFires.scheduledFor, fire.scheduledFor),
+                isNull(routineFires.runId),
+              ),
+            )
             .returning({ id: routineFires.routineId });
           if (!claimed) throw new AlreadyFired();
         }
@@ -82,19 +98,33 @@ export async function fireRoutine(
  * its agent run as the routine's owner, re-checked now (a removed owner fails the fire `forbidden`).
  * A deleted or disabled routine fires nothing.
  */
-export async function runScheduledFire(services: Services, input: RoutineFireInput): Promise<{ outcome: string; run_id?: string; chat_id?: string }> {
+export async function runScheduledFire(
+  services: Services,
+  input: RoutineFireInput,
+): Promise<{ outcome: string; run_id?: string; chat_id?: string }> {
   const [routine] = await services.db.select().from(routines).where(eq(routines.id, input.routine_id));
   if (!routine) return { outcome: 'routine_deleted' };
   if (!routine.enabled) return { outcome: 'routine_disabled' };
   const caller = await resolveRunCaller(services.db, routine.workspaceId, routine.caller as unknown as RunCaller);
-  const handles = await fireRoutine(services, routine, caller, { scheduledFor: new Date(input.scheduled_for), trigger: 'schedule' });
-  return handles ? { outcome: 'fired', run_id: handles.run_id, chat_id: handles.chat_id } : { outcome: 'already_fired' };
+  const handles = await fireRoutine(services, routine, caller, {
+    scheduledFor: new Date(input.scheduled_for),
+    trigger: 'schedule',
+  });
+  return handles
+    ? { outcome: 'fired', run_id: handles.run_id, chat_id: handles.chat_id }
+    : { outcome: 'already_fired' };
 }
 
 /** `POST /routines/{id}/run-now`: a fire at once, as the member asking. */
 export async function fireNow(services: Services, caller: Caller, routineId: string): Promise<AgentRunHandles> {
   const routine = await getRoutineOrThrow(services.db, caller.workspaceId, routineId);
-  const handles = await fireRoutine(services, routine, caller, { scheduledFor: services.clock.now(), trigger: 'run_now' });
-  if (!handles) throw new ApiError('conflict', 'This routine was fired for this instant already; try again.', { routine_id: routineId });
+  const handles = await fireRoutine(services, routine, caller, {
+    scheduledFor: services.clock.now(),
+    trigger: 'run_now',
+  });
+  if (!handles)
+    throw new ApiError('conflict', 'This routine was fired for this instant already; try again.', {
+      routine_id: routineId,
+    });
   return handles;
 }

@@ -16,7 +16,8 @@ const common = { tags: ['Routines'], stability: 'stable' as const, visibility: '
 const read = { ...common, scopes: ['routines:read'] as const, minRole: 'viewer' as const };
 const write = { ...common, scopes: ['routines:write'] as const, minRole: 'editor' as const };
 
-const nextRun = (enabled: boolean, cron: string, timezone: string, now: Date): Date | null => (enabled ? nextOccurrence(cron, timezone, now) : null);
+const nextRun = (enabled: boolean, cron: string, timezone: string, now: Date): Date | null =>
+  enabled ? nextOccurrence(cron, timezone, now) : null;
 
 export const createRoutine = defineOperation({
   ...write,
@@ -27,7 +28,7 @@ export const createRoutine = defineOperation({
   description:
     'Every field is checked before anything is stored (one 400 invalid_argument naming each problem): a five-field cron (no seconds), an IANA time zone, ' +
     'config keys (unknown and legacy `output_slug`/`full_regen` refused), `agent` not together with `config.agents`, agent refs of the roster, actions of the catalog. ' +
-    'Fires run as the member who created the routine, with that credential\'s scopes (re-checked at every turn).',
+    "Fires run as the member who created the routine, with that credential's scopes (re-checked at every turn).",
   mcp: { tool: 'agents', action: 'create_routine' },
   body: CreateRoutineBody,
   output: RoutineSchema,
@@ -70,9 +71,17 @@ export const listRoutinesOperation = defineOperation({
   summary: 'List routines, newest first',
   mcp: { tool: 'agents', action: 'list_routines', resource: 'routine://list' },
   query: ListRoutinesQuery,
-  output: z.object({ routines: z.array(RoutineSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    routines: z.array(RoutineSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
-    const { total, rows } = await listRoutines(ctx.services.db, ctx.caller.workspaceId, input.enabled, { limit: input.limit, offset: input.offset });
+    const { total, rows } = await listRoutines(ctx.services.db, ctx.caller.workspaceId, input.enabled, {
+      limit: input.limit,
+      offset: input.offset,
+    });
     return { routines: rows.map(renderRoutine), total, limit: input.limit, offset: input.offset };
   },
 });
@@ -82,7 +91,7 @@ export const getRoutine = defineOperation({
   id: 'routines.get',
   method: 'get',
   path: '/routines/{id}',
-  summary: 'Read a routine with its next run and its last fire\'s chat and run',
+  summary: "Read a routine with its next run and its last fire's chat and run",
   mcp: { tool: 'agents', action: 'get_routine', resource: 'routine://{id}' },
   params: RoutineIdParams,
   output: RoutineSchema,
@@ -97,7 +106,8 @@ export const updateRoutine = defineOperation({
   method: 'patch',
   path: '/routines/{id}',
   summary: 'Change a routine (name, prompt, cron, timezone, agent, config, enabled)',
-  description: '`agent: null` clears the pin; `config` replaces the whole config. The result is checked as a whole, as on create.',
+  description:
+    '`agent: null` clears the pin; `config` replaces the whole config. The result is checked as a whole, as on create.',
   mcp: { tool: 'agents', action: 'update_routine' },
   params: RoutineIdParams,
   body: UpdateRoutineBody,
@@ -115,7 +125,8 @@ export const updateRoutine = defineOperation({
       enabled: input.enabled ?? current.enabled,
     });
     const now = clock.now();
-    const scheduleChanged = checked.cron !== current.cron || checked.timezone !== current.timezone || checked.enabled !== current.enabled;
+    const scheduleChanged =
+      checked.cron !== current.cron || checked.timezone !== current.timezone || checked.enabled !== current.enabled;
     const [row] = await db
       .update(routines)
       .set({
@@ -145,7 +156,8 @@ export const deleteRoutine = defineOperation({
       .delete(routines)
       .where(and(eq(routines.workspaceId, ctx.caller.workspaceId), eq(routines.id, input.id)))
       .returning({ id: routines.id });
-    if (deleted.length === 0) throw new ApiError('not_found', 'No such routine in this workspace.', { routine_id: input.id });
+    if (deleted.length === 0)
+      throw new ApiError('not_found', 'No such routine in this workspace.', { routine_id: input.id });
     return { deleted: true as const, id: input.id };
   },
 });
@@ -156,7 +168,7 @@ export const runRoutineNow = defineOperation({
   method: 'post',
   path: '/routines/{id}/run-now',
   summary: 'Fire a routine at once (also while it is disabled), as the member asking',
-  description: 'Answers the fire\'s handles at once (202): `chat_id`, `run_id`, `read_url`, `stream_url`, `resume_url`.',
+  description: "Answers the fire's handles at once (202): `chat_id`, `run_id`, `read_url`, `stream_url`, `resume_url`.",
   mcp: { tool: 'agents', action: 'run_routine_now' },
   params: RoutineIdParams,
   output: RunHandlesSchema,
@@ -167,4 +179,11 @@ export const runRoutineNow = defineOperation({
   },
 });
 
-export const routineOperations = [listRoutinesOperation, getRoutine, createRoutine, updateRoutine, deleteRoutine, runRoutineNow];
+export const routineOperations = [
+  listRoutinesOperation,
+  getRoutine,
+  createRoutine,
+  updateRoutine,
+  deleteRoutine,
+  runRoutineNow,
+];

@@ -7,15 +7,32 @@ import { effectiveConfig, type RoutineView } from './schemas.js';
 export type RoutineRow = typeof routines.$inferSelect;
 
 export async function getRoutineOrThrow(db: Queryable, workspaceId: string, id: string): Promise<RoutineRow> {
-  const [row] = await db.select().from(routines).where(and(eq(routines.workspaceId, workspaceId), eq(routines.id, id)));
+  const [row] = await db
+    .select()
+    .from(routines)
+    .where(and(eq(routines.workspaceId, workspaceId), eq(routines.id, id)));
   if (!row) throw new ApiError('not_found', 'No such routine in this workspace.', { routine_id: id });
   return row;
 }
 
-export async function listRoutines(db: Queryable, workspaceId: string, enabled: boolean | undefined, page: { limit: number; offset: number }) {
-  const where: SQL | undefined = and(eq(routines.workspaceId, workspaceId), enabled === undefined ? undefined : eq(routines.enabled, enabled));
+export async function listRoutines(
+  db: Queryable,
+  workspaceId: string,
+  enabled: boolean | undefined,
+  page: { limit: number; offset: number },
+) {
+  const where: SQL | undefined = and(
+    eq(routines.workspaceId, workspaceId),
+    enabled === undefined ? undefined : eq(routines.enabled, enabled),
+  );
   const [total] = await db.select({ n: count() }).from(routines).where(where);
-  const rows = await db.select().from(routines).where(where).orderBy(desc(routines.createdAt), desc(routines.id)).limit(page.limit).offset(page.offset);
+  const rows = await db
+    .select()
+    .from(routines)
+    .where(where)
+    .orderBy(desc(routines.createdAt), desc(routines.id))
+    .limit(page.limit)
+    .offset(page.offset);
   return { total: Number(total?.n ?? 0), rows };
 }
 
@@ -32,7 +49,12 @@ export function renderRoutine(row: RoutineRow): RoutineView {
     enabled: row.enabled,
     next_run_at: row.enabled ? (row.nextRunAt?.toISOString() ?? null) : null,
     last_fire: row.lastFiredFor
-      ? { scheduled_for: row.lastFiredFor.toISOString(), chat_id: row.lastChatId, run_id: row.lastRunId, session_id: row.lastRunId }
+      ? {
+          scheduled_for: row.lastFiredFor.toISOString(),
+          chat_id: row.lastChatId,
+          run_id: row.lastRunId,
+          session_id: row.lastRunId,
+        }
       : null,
     created_at: row.createdAt.toISOString(),
     updated_at: row.updatedAt.toISOString(),
@@ -41,5 +63,10 @@ export function renderRoutine(row: RoutineRow): RoutineView {
 
 /** Fires of a routine, newest first (its chats and runs). */
 export async function firesOf(db: Queryable, routineId: string, limit = 20) {
-  return db.select().from(routineFires).where(eq(routineFires.routineId, routineId)).orderBy(desc(routineFires.scheduledFor)).limit(limit);
+  return db
+    .select()
+    .from(routineFires)
+    .where(eq(routineFires.routineId, routineId))
+    .orderBy(desc(routineFires.scheduledFor))
+    .limit(limit);
 }

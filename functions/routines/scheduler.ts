@@ -20,24 +20,43 @@ const BATCH = 1_000;
  */
 export async function fireDueRoutines(services: Services, at: Date): Promise<{ due: number; claimed: number }> {
   const due = await services.db
-    .select({ id: routines.id, workspaceId: routines.workspaceId, cron: routines.cron, timezone: routines.timezone, nextRunAt: routines.nextRunAt })
+    .select({
+      id: routines.id,
+      workspaceId: routines.workspaceId,
+      cron: routines.cron,
+      timezone: routines.timezone,
+      nextRunAt: routines.nextRunAt,
+    })
     .from(routines)
     .where(and(eq(routines.enabled, true), lte(routines.nextRunAt, at)))
     .orderBy(routines.nextRunAt)
     .limit(BATCH);
   if (due.length === 0) return { due: 0, claimed: 0 };
-  const plan = due.map((r) => ({ ...r, scheduledFor: latestDueOccurrence(r.cron, r.timezone, r.nextRunAt ?? at, at), next: nextOccurrence(r.cron, r.timezone, at) }));
+  const plan = due.map((r) => ({
+    ...r,
+    scheduledFor: latestDueOccurrence(r.cron, r.timezone, r.nextRunAt ?? at, at),
+    next: nextOccurrence(r.cron, r.timezone, at),
+  }));
   const claimed = await services.engine.transaction(async ({ tx, startRuns }) => {
     const won = await tx
       .insert(routineFires)
-      .values(plan.map((p) => ({ routineId: p.id, scheduledFor: p.scheduledFor, workspaceId: p.workspaceId, trigger: 'schedule' as const })))
+      .values(
+        plan.map((p) => ({
+          routineId: p.id,
+          scheduledFor: p.scheduledFor,
+          workspaceId: p.workspaceId,
+          trigger: 'schedule' as const,
+        })),
+      )
       .onConflictDoNothing()
       .returning({ routineId: routineFires.routineId, scheduledFor: routineFires.scheduledFor });
     const rows = sql.join(
       plan.map((p) => sql`(${p.id}::uuid, ${p.next.toISOString()}::timestamptz)`),
       sql`, `,
     );
-    await tx.execute(sql`update ${routines} set next_run_at = v.next from (values ${rows}) as v(id, next) where ${routines.id} = v.id and ${routines.nextRunAt} <= ${at.toISOString()}::timestamptz`);
+    await tx.execute(
+      sql`update ${routines} set next_run_at = v.next from (values ${rows}) as v(id, next) where ${routines.id} = v.id and ${routines.nextRunAt} <= ${at.toISOString()}::timestamptz`,
+    );
     const byId = new Map(plan.map((p) => [p.id, p]));
     await startRuns(
       won.map((w) => ({

@@ -8,14 +8,34 @@ export const ROUTINE_LIMITS = { name: 200, prompt: 20_000, agents: 20 } as const
 export const RoutineConfigSchema = z
   .object({
     agents: z
-      .union([z.literal('all'), z.string().min(1).max(120), z.array(z.string().min(1).max(120)).min(1).max(ROUTINE_LIMITS.agents)])
+      .union([
+        z.literal('all'),
+        z.string().min(1).max(120),
+        z.array(z.string().min(1).max(120)).min(1).max(ROUTINE_LIMITS.agents),
+      ])
       .optional()
-      .openapi({ description: '`all`; one agent ref (the fire runs as that agent); or several (the run may delegate only within that roster).' }),
-    write_outputs: z.boolean().optional().openapi({ description: 'Allow document commits through the verified write gate (default true).' }),
-    write_memory: z.boolean().optional().openapi({ description: 'Long-term memory commits (default false; stored: this service keeps no agent memory yet).' }),
-    actions_allowed: z.array(z.string().min(1)).max(50).optional().openapi({ description: 'Narrows the action catalog; `[]` disables actions; absent allows every cataloged action.' }),
-    external_search: z.boolean().optional().openapi({ description: 'Market fan-outs (default false; stored: no external search exists yet).' }),
-    include_divergence: z.boolean().optional().openapi({ description: 'Divergence-map fusion on external reads (default false; stored).' }),
+      .openapi({
+        description:
+          '`all`; one agent ref (the fire runs as that agent); or several (the run may delegate only within that roster).',
+      }),
+    write_outputs: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Allow document commits through the verified write gate (default true).' }),
+    write_memory: z.boolean().optional().openapi({
+      description: 'Long-term memory commits (default false; stored: this service keeps no agent memory yet).',
+    }),
+    actions_allowed: z.array(z.string().min(1)).max(50).optional().openapi({
+      description: 'Narrows the action catalog; `[]` disables actions; absent allows every cataloged action.',
+    }),
+    external_search: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Market fan-outs (default false; stored: no external search exists yet).' }),
+    include_divergence: z
+      .boolean()
+      .optional()
+      .openapi({ description: 'Divergence-map fusion on external reads (default false; stored).' }),
     depth: z.enum(DEPTHS).optional().openapi({ description: 'Turn budget of each fire (default deep: 75 turns).' }),
   })
   .strict()
@@ -43,18 +63,39 @@ export type RoutineConfig = {
 };
 
 /** The config with every default applied (what a fire runs with, and what a read shows). */
-export const effectiveConfig = (stored: Record<string, unknown>): RoutineConfig => ({ ...CONFIG_DEFAULTS, ...(stored as Partial<RoutineConfig>) });
+export const effectiveConfig = (stored: Record<string, unknown>): RoutineConfig => ({
+  ...CONFIG_DEFAULTS,
+  ...(stored as Partial<RoutineConfig>),
+});
 
 /** Config keys earlier revisions wrote; refused on write with a message saying so. */
 export const LEGACY_CONFIG_KEYS = ['output_slug', 'full_regen'] as const;
 
 const base = {
   name: z.string().trim().min(1).max(ROUTINE_LIMITS.name),
-  prompt: z.string().trim().min(1).max(ROUTINE_LIMITS.prompt).openapi({ description: 'What each fire should do, as a chat input.' }),
-  cron: z.string().trim().min(1).max(200).openapi({ description: 'Five fields: minute hour day-of-month month day-of-week (no seconds), read in `timezone`.', example: '0 8 * * 1' }),
-  timezone: z.string().min(1).max(100).openapi({ description: 'IANA time zone (default UTC).', example: 'Europe/Berlin' }),
-  agent: z.string().min(1).max(120).openapi({ description: 'Legacy single-agent pin (slug or id); not together with config.agents.' }),
-  config: z.record(z.string(), z.unknown()).openapi({ description: 'See RoutineConfig; unknown and legacy keys are refused.' }),
+  prompt: z
+    .string()
+    .trim()
+    .min(1)
+    .max(ROUTINE_LIMITS.prompt)
+    .openapi({ description: 'What each fire should do, as a chat input.' }),
+  cron: z.string().trim().min(1).max(200).openapi({
+    description: 'Five fields: minute hour day-of-month month day-of-week (no seconds), read in `timezone`.',
+    example: '0 8 * * 1',
+  }),
+  timezone: z
+    .string()
+    .min(1)
+    .max(100)
+    .openapi({ description: 'IANA time zone (default UTC).', example: 'Europe/Berlin' }),
+  agent: z
+    .string()
+    .min(1)
+    .max(120)
+    .openapi({ description: 'Legacy single-agent pin (slug or id); not together with config.agents.' }),
+  config: z
+    .record(z.string(), z.unknown())
+    .openapi({ description: 'See RoutineConfig; unknown and legacy keys are refused.' }),
   enabled: z.boolean(),
 };
 
@@ -104,7 +145,12 @@ export const RoutineSchema = z
     enabled: z.boolean(),
     next_run_at: isoTimestamp().nullable().openapi({ description: 'The next scheduled time; null while disabled.' }),
     last_fire: z
-      .object({ scheduled_for: isoTimestamp(), chat_id: z.uuid().nullable(), run_id: z.uuid().nullable(), session_id: z.uuid().nullable() })
+      .object({
+        scheduled_for: isoTimestamp(),
+        chat_id: z.uuid().nullable(),
+        run_id: z.uuid().nullable(),
+        session_id: z.uuid().nullable(),
+      })
       .nullable()
       .openapi({ description: 'The latest fire: its scheduled time, its chat and its run (= session).' }),
     created_at: isoTimestamp(),
@@ -113,6 +159,15 @@ export const RoutineSchema = z
   .openapi('Routine');
 export type RoutineView = z.infer<typeof RoutineSchema>;
 
-export const ListRoutinesQuery = z.object({ enabled: queryBool().openapi({ description: 'Only enabled (true) or disabled (false) routines.' }), ...pagingQuery }).strict();
+export const ListRoutinesQuery = z
+  .object({
+    enabled: queryBool().openapi({ description: 'Only enabled (true) or disabled (false) routines.' }),
+    ...pagingQuery,
+  })
+  .strict();
 
-export const RoutineIdParams = z.object({ id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }) }).strict();
+export const RoutineIdParams = z
+  .object({
+    id: z.uuid().openapi({ param: { name: 'id', in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }),
+  })
+  .strict();

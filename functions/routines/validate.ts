@@ -41,43 +41,91 @@ export async function checkRoutine(db: Queryable, workspaceId: string, draft: Ro
   if (cron) problems.push({ field: cron.field, problem: cron.problem, code: 'invalid_value' });
 
   for (const key of LEGACY_CONFIG_KEYS) {
-    if (key in draft.config) problems.push({ field: `config.${key}`, problem: `${key} is a legacy key and is no longer writable`, code: 'legacy_field' });
+    if (key in draft.config)
+      problems.push({
+        field: `config.${key}`,
+        problem: `${key} is a legacy key and is no longer writable`,
+        code: 'legacy_field',
+      });
   }
-  const rest = Object.fromEntries(Object.entries(draft.config).filter(([k]) => !(LEGACY_CONFIG_KEYS as readonly string[]).includes(k)));
+  const rest = Object.fromEntries(
+    Object.entries(draft.config).filter(([k]) => !(LEGACY_CONFIG_KEYS as readonly string[]).includes(k)),
+  );
   const parsed = RoutineConfigSchema.safeParse(rest, { reportInput: true });
   if (!parsed.success) {
-    const fields = (validationError(RoutineConfigSchema, parsed.error.issues, 'config').details?.fields as FieldProblem[] | undefined) ?? [];
+    const fields =
+      (validationError(RoutineConfigSchema, parsed.error.issues, 'config').details?.fields as
+        | FieldProblem[]
+        | undefined) ?? [];
     problems.push(...fields);
   }
   const config: RoutineConfigInput = parsed.success ? { ...parsed.data } : {};
 
   let agent: string | null = null;
   if (draft.agent !== null) {
-    if (config.agents !== undefined) problems.push({ field: 'config.agents', problem: 'not together with agent (the legacy pin): use one or the other', code: 'conflict' });
+    if (config.agents !== undefined)
+      problems.push({
+        field: 'config.agents',
+        problem: 'not together with agent (the legacy pin): use one or the other',
+        code: 'conflict',
+      });
     const found = await findAgent(db, workspaceId, draft.agent);
     if (found) agent = found.view.slug;
-    else problems.push({ field: 'agent', problem: `no agent "${draft.agent}" in this workspace's roster`, code: 'unknown_agent' });
+    else
+      problems.push({
+        field: 'agent',
+        problem: `no agent "${draft.agent}" in this workspace's roster`,
+        code: 'unknown_agent',
+      });
   }
   if (typeof config.agents === 'string' && config.agents !== 'all') {
     const found = await findAgent(db, workspaceId, config.agents);
     if (found) config.agents = found.view.slug;
-    else problems.push({ field: 'config.agents', problem: `no agent "${config.agents}" in this workspace's roster`, code: 'unknown_agent' });
+    else
+      problems.push({
+        field: 'config.agents',
+        problem: `no agent "${config.agents}" in this workspace's roster`,
+        code: 'unknown_agent',
+      });
   } else if (Array.isArray(config.agents)) {
     const slugs: string[] = [];
     for (const [i, ref] of config.agents.entries()) {
       const found = await findAgent(db, workspaceId, ref);
       if (found) slugs.push(found.view.slug);
-      else problems.push({ field: `config.agents.${i}`, problem: `no agent "${ref}" in this workspace's roster`, code: 'unknown_agent' });
+      else
+        problems.push({
+          field: `config.agents.${i}`,
+          problem: `no agent "${ref}" in this workspace's roster`,
+          code: 'unknown_agent',
+        });
     }
     config.agents = [...new Set(slugs)];
   }
   config.actions_allowed?.forEach((name, i) => {
-    if (!isActionName(name)) problems.push({ field: `config.actions_allowed.${i}`, problem: `unknown action "${name}"`, code: 'invalid_value', allowed: ACTION_NAMES });
+    if (!isActionName(name))
+      problems.push({
+        field: `config.actions_allowed.${i}`,
+        problem: `unknown action "${name}"`,
+        code: 'invalid_value',
+        allowed: ACTION_NAMES,
+      });
   });
 
   if (problems.length > 0) {
     const first = problems[0]!;
-    throw new ApiError('invalid_argument', `Invalid request: ${first.field}: ${first.problem}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, { fields: problems });
+    throw new ApiError(
+      'invalid_argument',
+      `Invalid request: ${first.field}: ${first.problem}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+      { fields: problems },
+    );
   }
-  return { name: draft.name, prompt: draft.prompt, cron: draft.cron.trim(), timezone: draft.timezone, agent, config, enabled: draft.enabled };
+  return {
+    name: draft.name,
+    prompt: draft.prompt,
+    cron: draft.cron.trim(),
+    timezone: draft.timezone,
+    agent,
+    config,
+    enabled: draft.enabled,
+  };
 }

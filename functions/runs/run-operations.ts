@@ -5,7 +5,14 @@ import { MAX_WAIT_MS, waitForRunChange } from '../../queues/run-reads.js';
 import { isTerminal, loadWorkspaceRun, type RunRow } from '../../queues/run-store.js';
 import type { RunStatus } from '../../schema/runs.js';
 import type { Scope } from '../identity/scopes.js';
-import { defineOperation, type McpBinding, type ObjectSchema, type Operation, type OperationContext, type Stability } from '../registry.js';
+import {
+  defineOperation,
+  type McpBinding,
+  type ObjectSchema,
+  type Operation,
+  type OperationContext,
+  type Stability,
+} from '../registry.js';
 import { optionalQueryInt } from '../schemas.js';
 
 /**
@@ -37,7 +44,10 @@ interface RunOperationBase {
 const runIdParams = (spec: RunOperationBase): ObjectSchema =>
   z
     .object({
-      [spec.idParam]: (spec.malformedIdIsNotFound ? z.string().min(1).max(200) : z.uuid()).openapi({ param: { name: spec.idParam, in: 'path' }, example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f' }),
+      [spec.idParam]: (spec.malformedIdIsNotFound ? z.string().min(1).max(200) : z.uuid()).openapi({
+        param: { name: spec.idParam, in: 'path' },
+        example: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f',
+      }),
     })
     .strict() as unknown as ObjectSchema;
 
@@ -45,13 +55,15 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function runIdOf(spec: RunOperationBase, input: Record<string, unknown>): string {
   const id = input[spec.idParam] as string;
-  if (spec.malformedIdIsNotFound && !UUID.test(id)) throw new ApiError('not_found', 'No such run in this workspace.', { [spec.idParam]: id });
+  if (spec.malformedIdIsNotFound && !UUID.test(id))
+    throw new ApiError('not_found', 'No such run in this workspace.', { [spec.idParam]: id });
   return id;
 }
 
 /** After which event a stream starts (`?after=` or `Last-Event-ID`). */
 const afterQuery = optionalQueryInt({ min: 0, max: 2_147_483_647 }).openapi({
-  description: 'Stream: replay events after this seq (an SSE client reconnecting sends Last-Event-ID instead). Read: return as soon as the run has moved past it.',
+  description:
+    'Stream: replay events after this seq (an SSE client reconnecting sends Last-Event-ID instead). Read: return as soon as the run has moved past it.',
 });
 
 export interface RunReadSpec<O extends z.ZodType> extends RunOperationBase {
@@ -69,7 +81,9 @@ export function defineRunRead<O extends z.ZodType>(spec: RunReadSpec<O>): Operat
     ...readDeclaration(spec),
     query: z
       .object({
-        wait_ms: optionalQueryInt({ min: 0, max: MAX_WAIT_MS }).openapi({ description: `Hold up to this many ms (max ${MAX_WAIT_MS}) until the run changes, ends or waits for input.` }),
+        wait_ms: optionalQueryInt({ min: 0, max: MAX_WAIT_MS }).openapi({
+          description: `Hold up to this many ms (max ${MAX_WAIT_MS}) until the run changes, ends or waits for input.`,
+        }),
         after: afterQuery,
       })
       .strict(),
@@ -77,7 +91,12 @@ export function defineRunRead<O extends z.ZodType>(spec: RunReadSpec<O>): Operat
     async handler(ctx, input) {
       const runId = runIdOf(spec, input);
       const row = input.wait_ms
-        ? await waitForRunChange(ctx.services, ctx.caller.workspaceId, runId, { waitMs: input.wait_ms, afterSeq: input.after, kinds: spec.kinds, signal: ctx.signal })
+        ? await waitForRunChange(ctx.services, ctx.caller.workspaceId, runId, {
+            waitMs: input.wait_ms,
+            afterSeq: input.after,
+            kinds: spec.kinds,
+            signal: ctx.signal,
+          })
         : await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds);
       return spec.render(ctx, row);
     },
@@ -142,7 +161,15 @@ export interface RunCancelSpec<O extends z.ZodType> extends RunOperationBase {
 export function defineRunCancel<O extends z.ZodType>(spec: RunCancelSpec<O>): Operation {
   return defineOperation({
     ...writeDeclaration(spec),
-    body: z.object({ reason: z.string().max(1000).optional().openapi({ description: 'Why, kept in the run.canceled event (logged only).' }) }).strict(),
+    body: z
+      .object({
+        reason: z
+          .string()
+          .max(1000)
+          .optional()
+          .openapi({ description: 'Why, kept in the run.canceled event (logged only).' }),
+      })
+      .strict(),
     bodyRequired: false,
     output: spec.output,
     async handler(ctx, input) {
@@ -176,7 +203,12 @@ export function defineRunResume<B extends ObjectSchema, O extends z.ZodType>(spe
       const row = await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds);
       spec.authorize?.(ctx, row);
       try {
-        await ctx.services.engine.resume(ctx.caller.workspaceId, runId, spec.reply(input as z.output<B>, row), spec.kinds);
+        await ctx.services.engine.resume(
+          ctx.caller.workspaceId,
+          runId,
+          spec.reply(input as z.output<B>, row),
+          spec.kinds,
+        );
       } catch (error) {
         if (isApiError(error) && spec.mapError && error.code !== 'not_found') throw spec.mapError(error, row);
         throw error;

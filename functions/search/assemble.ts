@@ -5,7 +5,11 @@ import type { LaneOutcome, ResolvedSearch } from './lane.js';
 import type { CorpusCoverage, DetailCoverage, SearchResponse } from './response.js';
 
 const GRAIN_NOUN = { row: 'row', utterance: 'utterance', theme: 'theme' } as const;
-const STORE_NAME = { warehouse: 'the warehouse', pgvector: 'the utterance store (pgvector)', theme_index: 'the theme index' } as const;
+const STORE_NAME = {
+  warehouse: 'the warehouse',
+  pgvector: 'the utterance store (pgvector)',
+  theme_index: 'the theme index',
+} as const;
 
 /**
  * Turn a lane's outcome into the search response every lane shares: the corpus block (counts,
@@ -30,13 +34,29 @@ export async function assembleResponse(
     if (!outcome.gaps.baseline) {
       coverage = { ...base, gaps_status: 'unavailable', gaps_reason: outcome.gaps.reason };
     } else if (base.basis === 'unavailable') {
-      coverage = { ...base, gaps_status: 'unavailable', gaps_reason: base.basis_reason ?? 'no_rows', gaps_baseline: outcome.gaps.baseline };
+      coverage = {
+        ...base,
+        gaps_status: 'unavailable',
+        gaps_reason: base.basis_reason ?? 'no_rows',
+        gaps_baseline: outcome.gaps.baseline,
+      };
     } else {
       try {
-        const gaps = await detectGaps(services.db, workspaceId, outcome.gaps.baseline, outcome.coverage.eventTimes, services.embedder.id);
+        const gaps = await detectGaps(
+          services.db,
+          workspaceId,
+          outcome.gaps.baseline,
+          outcome.coverage.eventTimes,
+          services.embedder.id,
+        );
         coverage = { ...base, gaps_status: 'ok', gaps, gaps_baseline: outcome.gaps.baseline };
       } catch {
-        coverage = { ...base, gaps_status: 'unavailable', gaps_reason: 'baseline_failed', gaps_baseline: outcome.gaps.baseline };
+        coverage = {
+          ...base,
+          gaps_status: 'unavailable',
+          gaps_reason: 'baseline_failed',
+          gaps_baseline: outcome.gaps.baseline,
+        };
       }
     }
   }
@@ -44,7 +64,8 @@ export async function assembleResponse(
   const freshness = await probeFreshness(services.db, workspaceId, outcome.freshnessStore, now, services.embedder.id);
   const ignored = [...new Set([...ignoredParams, ...(outcome.ignoredParams ?? [])])].sort();
   // `emptyReason`, not `empty`: a bare aggregate over an empty population has one row (count 0) and is still empty.
-  const status = emptyReason === 'read_failed' ? 'read_failed' : outcome.corpus.degraded ? 'degraded' : emptyReason ? 'empty' : 'ok';
+  const status =
+    emptyReason === 'read_failed' ? 'read_failed' : outcome.corpus.degraded ? 'degraded' : emptyReason ? 'empty' : 'ok';
 
   return {
     success: true,
@@ -78,7 +99,9 @@ function describe(
   const noun = outcome.corpus.hydrated_grain ?? GRAIN_NOUN[outcome.corpus.grain];
   const parts: string[] = [];
   if (emptyReason === 'read_failed') {
-    parts.push(`The read of ${STORE_NAME[outcome.corpus.store]} failed: this is not an empty result. Retry with backoff.`);
+    parts.push(
+      `The read of ${STORE_NAME[outcome.corpus.store]} failed: this is not an empty result. Retry with backoff.`,
+    );
   } else if (emptyReason === 'not_synced') {
     parts.push('No data has been synced for this store yet: the workspace has nothing to search here.');
   } else if (emptyReason === 'scope_disjoint') {
@@ -86,9 +109,13 @@ function describe(
   } else if (rowCount === 0) {
     parts.push(`No ${noun}s matched (${search.lane} lane).`);
   } else if (emptyReason === 'no_match') {
-    parts.push(`No ${noun}s matched (${search.lane} lane): the aggregate ran over an empty population, so its one row holds zero counts and null values.`);
+    parts.push(
+      `No ${noun}s matched (${search.lane} lane): the aggregate ran over an empty population, so its one row holds zero counts and null values.`,
+    );
   } else {
-    parts.push(`${rowCount} ${noun}${rowCount === 1 ? '' : 's'} from ${STORE_NAME[outcome.corpus.store]} (${search.lane} lane)${outcome.matchCount > rowCount ? ` of ${outcome.matchCount} matches` : ''}.`);
+    parts.push(
+      `${rowCount} ${noun}${rowCount === 1 ? '' : 's'} from ${STORE_NAME[outcome.corpus.store]} (${search.lane} lane)${outcome.matchCount > rowCount ? ` of ${outcome.matchCount} matches` : ''}.`,
+    );
   }
   if (outcome.note) parts.push(outcome.note);
   // Staleness: a recent-window ask came back empty and the data stops before the window.

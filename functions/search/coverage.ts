@@ -5,7 +5,10 @@ import { AGE_BUCKETS, type CorpusCoverage } from './response.js';
 const DAY_MS = 86_400_000;
 const WEEK_MS = 7 * DAY_MS;
 
-export type CoverageBasis = { basis: 'matched_set' } | { basis: 'returned_rows'; reason: 'truncated' } | { basis: 'unavailable'; reason: 'aggregate' | 'no_time_field' | 'no_rows' };
+export type CoverageBasis =
+  | { basis: 'matched_set' }
+  | { basis: 'returned_rows'; reason: 'truncated' }
+  | { basis: 'unavailable'; reason: 'aggregate' | 'no_time_field' | 'no_rows' };
 
 /**
  * The time-range coverage of a result (spec, corpus.coverage): newest and oldest event time, the
@@ -13,10 +16,21 @@ export type CoverageBasis = { basis: 'matched_set' } | { basis: 'returned_rows';
  * many covered rows had a readable event time. Event times come only from the allowlisted columns
  * `timestamp` and `occurred_at`; the lanes pass exactly those.
  */
-export function coverageBlock(basis: CoverageBasis, eventTimes: readonly (Date | null)[], now: Date): Omit<CorpusCoverage, 'gaps_status'> {
+export function coverageBlock(
+  basis: CoverageBasis,
+  eventTimes: readonly (Date | null)[],
+  now: Date,
+): Omit<CorpusCoverage, 'gaps_status'> {
   const buckets = Object.fromEntries(AGE_BUCKETS.map((b) => [b, { row_count: 0 }])) as CorpusCoverage['age_buckets'];
   if (basis.basis === 'unavailable') {
-    return { basis: 'unavailable', basis_reason: basis.reason, max_timestamp: null, min_timestamp: null, age_buckets: buckets, dated_row_count: 0 };
+    return {
+      basis: 'unavailable',
+      basis_reason: basis.reason,
+      max_timestamp: null,
+      min_timestamp: null,
+      age_buckets: buckets,
+      dated_row_count: 0,
+    };
   }
   let min: number | null = null;
   let max: number | null = null;
@@ -28,7 +42,8 @@ export function coverageBlock(basis: CoverageBasis, eventTimes: readonly (Date |
     min = min === null ? ms : Math.min(min, ms);
     max = max === null ? ms : Math.max(max, ms);
     const age = now.getTime() - ms;
-    const bucket = age <= 7 * DAY_MS ? 'last_7d' : age <= 30 * DAY_MS ? 'last_30d' : age <= 90 * DAY_MS ? 'last_90d' : 'older';
+    const bucket =
+      age <= 7 * DAY_MS ? 'last_7d' : age <= 30 * DAY_MS ? 'last_30d' : age <= 90 * DAY_MS ? 'last_90d' : 'older';
     buckets[bucket].row_count++;
   }
   return {
@@ -101,14 +116,28 @@ export async function detectGaps(
         open.end = w + WEEK_MS;
         open.n += corpus;
       } else {
-        if (open) gaps.push({ start: new Date(open.start).toISOString(), end: new Date(open.end).toISOString(), corpus_row_count: open.n });
+        if (open)
+          gaps.push({
+            start: new Date(open.start).toISOString(),
+            end: new Date(open.end).toISOString(),
+            corpus_row_count: open.n,
+          });
         open = { start: w, end: w + WEEK_MS, n: corpus };
       }
     } else if (corpus > 0 && open) {
-      gaps.push({ start: new Date(open.start).toISOString(), end: new Date(open.end).toISOString(), corpus_row_count: open.n });
+      gaps.push({
+        start: new Date(open.start).toISOString(),
+        end: new Date(open.end).toISOString(),
+        corpus_row_count: open.n,
+      });
       open = null;
     }
   }
-  if (open) gaps.push({ start: new Date(open.start).toISOString(), end: new Date(open.end).toISOString(), corpus_row_count: open.n });
+  if (open)
+    gaps.push({
+      start: new Date(open.start).toISOString(),
+      end: new Date(open.end).toISOString(),
+      corpus_row_count: open.n,
+    });
   return gaps;
 }

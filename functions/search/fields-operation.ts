@@ -9,17 +9,23 @@ const FieldSchema = z
     name: z.string(),
     type: z.enum(FIELD_TYPES),
     operators: z.array(z.enum(FILTER_OPERATORS)).openapi({ description: 'Filter operators this field takes.' }),
-    nullable: z.boolean().openapi({ description: 'Whether the field can be null (is_null / not_null are offered only then).' }),
+    nullable: z
+      .boolean()
+      .openapi({ description: 'Whether the field can be null (is_null / not_null are offered only then).' }),
     description: z.string(),
     values: z.array(z.string()).optional().openapi({ description: 'Enum fields only: the allowed values.' }),
     groupable: z.boolean().openapi({ description: 'Whether the field may appear in group_by.' }),
-    metrics: z.array(z.enum(METRIC_FUNCTIONS)).openapi({ description: 'Metric functions that accept this field as their `field`.' }),
+    metrics: z
+      .array(z.enum(METRIC_FUNCTIONS))
+      .openapi({ description: 'Metric functions that accept this field as their `field`.' }),
   })
   .openapi('SearchField');
 
 const SurfaceFieldsSchema = z
   .object({
-    event_time_field: z.literal('occurred_at').openapi({ description: 'The event-time field of the surface (coverage and time windows read it).' }),
+    event_time_field: z
+      .literal('occurred_at')
+      .openapi({ description: 'The event-time field of the surface (coverage and time windows read it).' }),
     default_order: z.string().openapi({ description: 'Row order when no order_by is given.' }),
     fields: z.array(FieldSchema),
   })
@@ -27,20 +33,43 @@ const SurfaceFieldsSchema = z
 
 const OperatorSchema = z.object({
   op: z.enum(FILTER_OPERATORS),
-  value: z.enum(['scalar', 'array', 'range', 'none']).openapi({ description: 'scalar: one value; array: 1 to 200 values; range: [low, high]; none: no value.' }),
+  value: z
+    .enum(['scalar', 'array', 'range', 'none'])
+    .openapi({ description: 'scalar: one value; array: 1 to 200 values; range: [low, high]; none: no value.' }),
   description: z.string(),
 });
 
 export const SearchFieldsSchema = z
   .object({
-    surfaces: z.object({ interactions: SurfaceFieldsSchema, deals: SurfaceFieldsSchema, deal_qualification: SurfaceFieldsSchema }),
+    surfaces: z.object({
+      interactions: SurfaceFieldsSchema,
+      deals: SurfaceFieldsSchema,
+      deal_qualification: SurfaceFieldsSchema,
+    }),
     operators: z.array(OperatorSchema),
-    metric_functions: z.array(z.object({ fn: z.enum(METRIC_FUNCTIONS), needs_field: z.boolean(), numeric_only: z.boolean(), alias: z.string() })),
-    limits: z.object({ filters: z.number().int(), in_values: z.number().int(), group_by: z.number().int(), metrics: z.number().int(), limit: z.number().int() }),
+    metric_functions: z.array(
+      z.object({
+        fn: z.enum(METRIC_FUNCTIONS),
+        needs_field: z.boolean(),
+        numeric_only: z.boolean(),
+        alias: z.string(),
+      }),
+    ),
+    limits: z.object({
+      filters: z.number().int(),
+      in_values: z.number().int(),
+      group_by: z.number().int(),
+      metrics: z.number().int(),
+      limit: z.number().int(),
+    }),
   })
   .openapi('SearchFields');
 
-const OPERATORS: { op: (typeof FILTER_OPERATORS)[number]; value: 'scalar' | 'array' | 'range' | 'none'; description: string }[] = [
+const OPERATORS: {
+  op: (typeof FILTER_OPERATORS)[number];
+  value: 'scalar' | 'array' | 'range' | 'none';
+  description: string;
+}[] = [
   { op: 'eq', value: 'scalar', description: 'Equal (exact, case-sensitive on text; never matches null).' },
   { op: 'neq', value: 'scalar', description: 'Not equal; rows where the field is null are kept (IS DISTINCT FROM).' },
   { op: 'gt', value: 'scalar', description: 'Greater than.' },
@@ -49,7 +78,11 @@ const OPERATORS: { op: (typeof FILTER_OPERATORS)[number]; value: 'scalar' | 'arr
   { op: 'lte', value: 'scalar', description: 'Less than or equal.' },
   { op: 'contains', value: 'scalar', description: 'Case-insensitive substring; % and _ match themselves.' },
   { op: 'in', value: 'array', description: `Any of 1 to ${SEARCH_LIMITS.inValues} values.` },
-  { op: 'not_in', value: 'array', description: `None of 1 to ${SEARCH_LIMITS.inValues} values; rows where the field is null are kept.` },
+  {
+    op: 'not_in',
+    value: 'array',
+    description: `None of 1 to ${SEARCH_LIMITS.inValues} values; rows where the field is null are kept.`,
+  },
   { op: 'between', value: 'range', description: 'Inclusive range [low, high], low <= high.' },
   { op: 'is_null', value: 'none', description: 'The field is null (nullable fields only).' },
   { op: 'not_null', value: 'none', description: 'The field is not null (nullable fields only).' },
@@ -66,23 +99,43 @@ const fieldOut = (f: FieldInfo) => ({
   metrics: [...f.metrics],
 });
 
-const surfaceOut = (v: SurfaceVocabulary) => ({ event_time_field: v.eventTimeField, default_order: 'occurred_at desc, id asc', fields: v.fields.map(fieldOut) });
+const surfaceOut = (v: SurfaceVocabulary) => ({
+  event_time_field: v.eventTimeField,
+  default_order: 'occurred_at desc, id asc',
+  fields: v.fields.map(fieldOut),
+});
 
 /** The catalog is the vocabulary itself, so it is computed once (and frozen: checked and serialized once). */
-const catalog = deepFreeze((() => {
-  const [interactions, deals, dealQualification] = allSurfaceVocabularies() as [SurfaceVocabulary, SurfaceVocabulary, SurfaceVocabulary];
-  return {
-    surfaces: { interactions: surfaceOut(interactions), deals: surfaceOut(deals), deal_qualification: surfaceOut(dealQualification) },
-    operators: OPERATORS,
-    metric_functions: METRIC_FUNCTIONS.map((fn) => ({
-      fn,
-      needs_field: fn !== 'count',
-      numeric_only: fn === 'sum' || fn === 'avg',
-      alias: fn === 'count' ? 'count (count_<field> with a field)' : `${fn}_<field>`,
-    })),
-    limits: { filters: SEARCH_LIMITS.filters, in_values: SEARCH_LIMITS.inValues, group_by: SEARCH_LIMITS.groupBy, metrics: SEARCH_LIMITS.metrics, limit: SEARCH_LIMITS.limit },
-  };
-})());
+const catalog = deepFreeze(
+  (() => {
+    const [interactions, deals, dealQualification] = allSurfaceVocabularies() as [
+      SurfaceVocabulary,
+      SurfaceVocabulary,
+      SurfaceVocabulary,
+    ];
+    return {
+      surfaces: {
+        interactions: surfaceOut(interactions),
+        deals: surfaceOut(deals),
+        deal_qualification: surfaceOut(dealQualification),
+      },
+      operators: OPERATORS,
+      metric_functions: METRIC_FUNCTIONS.map((fn) => ({
+        fn,
+        needs_field: fn !== 'count',
+        numeric_only: fn === 'sum' || fn === 'avg',
+        alias: fn === 'count' ? 'count (count_<field> with a field)' : `${fn}_<field>`,
+      })),
+      limits: {
+        filters: SEARCH_LIMITS.filters,
+        in_values: SEARCH_LIMITS.inValues,
+        group_by: SEARCH_LIMITS.groupBy,
+        metrics: SEARCH_LIMITS.metrics,
+        limit: SEARCH_LIMITS.limit,
+      },
+    };
+  })(),
+);
 
 export const searchFields = defineOperation({
   id: 'search.fields',

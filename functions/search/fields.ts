@@ -16,7 +16,17 @@ import type { FilterOperator, MetricFunction } from './request.js';
  * except as a bound parameter, and field names are only ever looked up here.
  */
 
-export const FIELD_TYPES = ['string', 'text', 'enum', 'number', 'integer', 'timestamp', 'date', 'boolean', 'uuid'] as const;
+export const FIELD_TYPES = [
+  'string',
+  'text',
+  'enum',
+  'number',
+  'integer',
+  'timestamp',
+  'date',
+  'boolean',
+  'uuid',
+] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
 
 /** Rows a field's expression needs joined to the surface's base table. */
@@ -90,7 +100,14 @@ function describeField(def: FieldDef): FieldInfo {
   };
 }
 
-const f = (name: string, type: FieldType, nullable: boolean, description: string, column: string, extra: Partial<FieldDef> = {}): FieldDef => ({
+const f = (
+  name: string,
+  type: FieldType,
+  nullable: boolean,
+  description: string,
+  column: string,
+  extra: Partial<FieldDef> = {},
+): FieldDef => ({
   name,
   type,
   nullable,
@@ -100,31 +117,76 @@ const f = (name: string, type: FieldType, nullable: boolean, description: string
 });
 
 const accountFields = (prefix = ''): FieldDef[] => [
-  f(`${prefix}account_name`, 'string', true, 'Name of the CRM account (null when none is linked).', 'a.name', { join: 'account' }),
-  f(`${prefix}account_type`, 'enum', true, 'Type of the CRM account; null when the account is untyped or none is linked.', 'a.type', {
+  f(`${prefix}account_name`, 'string', true, 'Name of the CRM account (null when none is linked).', 'a.name', {
     join: 'account',
-    values: ACCOUNT_TYPES,
   }),
+  f(
+    `${prefix}account_type`,
+    'enum',
+    true,
+    'Type of the CRM account; null when the account is untyped or none is linked.',
+    'a.type',
+    {
+      join: 'account',
+      values: ACCOUNT_TYPES,
+    },
+  ),
 ];
 
 const INTERACTIONS: FieldDef[] = [
   f('id', 'uuid', false, 'Id of the interaction.', 't.id'),
-  f('kind', 'enum', false, 'call, meeting, email or post (a public social-media thread: the root post and its replies).', 't.kind', { values: INTERACTION_KINDS }),
+  f(
+    'kind',
+    'enum',
+    false,
+    'call, meeting, email or post (a public social-media thread: the root post and its replies).',
+    't.kind',
+    { values: INTERACTION_KINDS },
+  ),
   f('title', 'text', false, 'Meeting or call title; the subject line of an email.', 't.title'),
-  f('occurred_at', 'timestamp', false, 'Event time: when the call or meeting started, when the email was sent.', 't.occurred_at'),
-  f('duration_seconds', 'integer', true, 'Length of a call or meeting in seconds; null for email and post.', 't.duration_seconds'),
-  f('direction', 'enum', true, 'Email only: inbound or outbound; null for calls, meetings and posts.', 't.direction', { values: EMAIL_DIRECTIONS }),
-  f('source', 'string', false, 'The system it was synced from (e.g. gong, zoom, google_meet, gmail, outlook, bluesky).', 't.source'),
+  f(
+    'occurred_at',
+    'timestamp',
+    false,
+    'Event time: when the call or meeting started, when the email was sent.',
+    't.occurred_at',
+  ),
+  f(
+    'duration_seconds',
+    'integer',
+    true,
+    'Length of a call or meeting in seconds; null for email and post.',
+    't.duration_seconds',
+  ),
+  f('direction', 'enum', true, 'Email only: inbound or outbound; null for calls, meetings and posts.', 't.direction', {
+    values: EMAIL_DIRECTIONS,
+  }),
+  f(
+    'source',
+    'string',
+    false,
+    'The system it was synced from (e.g. gong, zoom, google_meet, gmail, outlook, bluesky).',
+    't.source',
+  ),
   f('thread_id', 'string', true, 'Groups the emails of one conversation; null for calls and meetings.', 't.thread_id'),
   f('summary', 'text', true, 'Summary of a call or meeting.', 't.summary'),
-  f('body', 'text', true, 'Full text of an email (calls, meetings and posts keep their words in the transcript).', 't.body'),
+  f(
+    'body',
+    'text',
+    true,
+    'Full text of an email (calls, meetings and posts keep their words in the transcript).',
+    't.body',
+  ),
   f('participant_count', 'integer', true, 'People who took part, both sides.', 't.participant_count'),
   f('external_participant_count', 'integer', true, 'People from the customer side.', 't.external_participant_count'),
   f('account_id', 'uuid', true, 'The CRM account it belongs to.', 't.account_id'),
   ...accountFields(),
   f('deal_id', 'uuid', true, 'The deal it belongs to.', 't.deal_id'),
   f('deal_name', 'string', true, 'Name of the deal (null when none is linked).', 'd.name', { join: 'deal' }),
-  f('deal_stage', 'enum', true, 'Current stage of the deal (null when none is linked).', 'd.stage', { join: 'deal', values: DEAL_STAGES }),
+  f('deal_stage', 'enum', true, 'Current stage of the deal (null when none is linked).', 'd.stage', {
+    join: 'deal',
+    values: DEAL_STAGES,
+  }),
 ];
 
 const DEALS: FieldDef[] = [
@@ -149,7 +211,10 @@ const DEAL_QUALIFICATION: FieldDef[] = [
   f('id', 'uuid', false, 'Id of the assessment row (one criterion of one assessment).', 't.id'),
   f('deal_id', 'uuid', false, 'The deal assessed.', 't.deal_id'),
   f('deal_name', 'string', false, 'Name of the deal assessed.', 'd.name', { join: 'deal' }),
-  f('deal_stage', 'enum', false, 'Current stage of the deal assessed.', 'd.stage', { join: 'deal', values: DEAL_STAGES }),
+  f('deal_stage', 'enum', false, 'Current stage of the deal assessed.', 'd.stage', {
+    join: 'deal',
+    values: DEAL_STAGES,
+  }),
   f('account_id', 'uuid', true, 'The CRM account of the deal.', 'd.account_id', { join: 'deal' }),
   ...accountFields(),
   f('framework', 'string', false, 'Qualification framework (e.g. MEDDPICC).', 't.framework'),
@@ -161,9 +226,21 @@ const DEAL_QUALIFICATION: FieldDef[] = [
   f('occurred_at', 'timestamp', false, 'Event time: when the criterion was assessed.', 't.occurred_at'),
 ];
 
-function vocabulary(surface: WarehouseSurface, table: string, joins: SurfaceVocabulary['joins'], defs: FieldDef[]): SurfaceVocabulary {
+function vocabulary(
+  surface: WarehouseSurface,
+  table: string,
+  joins: SurfaceVocabulary['joins'],
+  defs: FieldDef[],
+): SurfaceVocabulary {
   const fields = defs.map(describeField);
-  return { surface, table, eventTimeField: 'occurred_at', joins, fields, byName: new Map(fields.map((field) => [field.name, field])) };
+  return {
+    surface,
+    table,
+    eventTimeField: 'occurred_at',
+    joins,
+    fields,
+    byName: new Map(fields.map((field) => [field.name, field])),
+  };
 }
 
 export const SURFACE_VOCABULARY: Readonly<Record<WarehouseSurface, SurfaceVocabulary>> = {
@@ -176,19 +253,28 @@ export const SURFACE_VOCABULARY: Readonly<Record<WarehouseSurface, SurfaceVocabu
     },
     INTERACTIONS,
   ),
-  deals: vocabulary('deals', 'deals', { account: { sql: 'left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id' } }, DEALS),
+  deals: vocabulary(
+    'deals',
+    'deals',
+    { account: { sql: 'left join accounts a on a.id = t.account_id and a.workspace_id = t.workspace_id' } },
+    DEALS,
+  ),
   deal_qualification: vocabulary(
     'deal_qualification',
     'deal_qualification',
     {
       deal: { sql: 'left join deals d on d.id = t.deal_id and d.workspace_id = t.workspace_id' },
-      account: { sql: 'left join accounts a on a.id = d.account_id and a.workspace_id = t.workspace_id', after: 'deal' },
+      account: {
+        sql: 'left join accounts a on a.id = d.account_id and a.workspace_id = t.workspace_id',
+        after: 'deal',
+      },
     },
     DEAL_QUALIFICATION,
   ),
 };
 
-export const surfaceFieldNames = (surface: WarehouseSurface): string[] => SURFACE_VOCABULARY[surface].fields.map((field) => field.name);
+export const surfaceFieldNames = (surface: WarehouseSurface): string[] =>
+  SURFACE_VOCABULARY[surface].fields.map((field) => field.name);
 
 /** Every surface's vocabulary, in the spec's order. */
 export const allSurfaceVocabularies = (): SurfaceVocabulary[] => WAREHOUSE_SURFACES.map((s) => SURFACE_VOCABULARY[s]);

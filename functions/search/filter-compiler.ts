@@ -2,7 +2,16 @@ import { sql, type SQL } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import type { FieldProblem } from '../../platform/validation.js';
 import { joinsFor, SURFACE_VOCABULARY, type FieldInfo, type SurfaceVocabulary } from './fields.js';
-import { describeValue, escapeLike, isScalar, quote, typedValue, type OutputKind, type Scalar, type TypedValue } from './filter-values.js';
+import {
+  describeValue,
+  escapeLike,
+  isScalar,
+  quote,
+  typedValue,
+  type OutputKind,
+  type Scalar,
+  type TypedValue,
+} from './filter-values.js';
 import { RECENT_WINDOW_DAYS, type ResolvedSearch } from './lane.js';
 import { SEARCH_LIMITS, type Filter, type FilterOperator, type Metric, type MetricFunction } from './request.js';
 import { customerVoice, interactionInScope } from './scope-predicates.js';
@@ -33,7 +42,6 @@ import { customerVoice, interactionInScope } from './scope-predicates.js';
 
 const DAY_MS = 86_400_000;
 
-
 interface Bound {
   ms: number;
   strict: boolean;
@@ -43,7 +51,6 @@ export interface TimeWindow {
   lower: Bound | null;
   upper: Bound | null;
 }
-
 
 export interface OutputColumn {
   name: string;
@@ -88,7 +95,12 @@ function compilePredicate(
   const field = vocab.byName.get(filter.field);
   if (!field) {
     const allowed = vocab.fields.map((f) => f.name);
-    problems.push({ field: at('field'), problem: `unknown field "${filter.field}" on surface ${vocab.surface}; allowed: ${allowed.join(', ')}`, code: 'unknown_field', allowed });
+    problems.push({
+      field: at('field'),
+      problem: `unknown field "${filter.field}" on surface ${vocab.surface}; allowed: ${allowed.join(', ')}`,
+      code: 'unknown_field',
+      allowed,
+    });
     return null;
   }
   const op = filter.op;
@@ -112,13 +124,17 @@ function compilePredicate(
 
   if (op === 'is_null' || op === 'not_null') {
     if (value !== undefined && value !== null) return bad(`${op} takes no value`, 'unexpected_value');
-    return op === 'is_null' ? { sql: sql`${col} is null`, intent: `${name} IS NULL` } : { sql: sql`${col} is not null`, intent: `${name} IS NOT NULL` };
+    return op === 'is_null'
+      ? { sql: sql`${col} is null`, intent: `${name} IS NULL` }
+      : { sql: sql`${col} is not null`, intent: `${name} IS NOT NULL` };
   }
 
   if (op === 'in' || op === 'not_in') {
-    if (!Array.isArray(value)) return bad(`${op} takes an array of values (at most ${SEARCH_LIMITS.inValues})`, 'invalid_value_shape');
+    if (!Array.isArray(value))
+      return bad(`${op} takes an array of values (at most ${SEARCH_LIMITS.inValues})`, 'invalid_value_shape');
     if (value.length === 0) return bad(`${op} needs at least one value`, 'too_small');
-    if (value.length > SEARCH_LIMITS.inValues) return bad(`${op} takes at most ${SEARCH_LIMITS.inValues} values (got ${value.length})`, 'too_big');
+    if (value.length > SEARCH_LIMITS.inValues)
+      return bad(`${op} takes at most ${SEARCH_LIMITS.inValues} values (got ${value.length})`, 'too_big');
     const typed: TypedValue[] = [];
     for (const [j, v] of value.entries()) {
       const t = isScalar(v) ? typedValue(field, v) : `value ${j} must be a scalar`;
@@ -132,7 +148,10 @@ function compilePredicate(
     const listIntent = typed.map((t) => t.literal).join(', ');
     if (op === 'in') return { sql: sql`${col} in (${list})`, intent: `${name} IN (${listIntent})` };
     return field.nullable
-      ? { sql: sql`(${col} is null or ${col} not in (${list}))`, intent: `(${name} IS NULL OR ${name} NOT IN (${listIntent}))` }
+      ? {
+          sql: sql`(${col} is null or ${col} not in (${list}))`,
+          intent: `(${name} IS NULL OR ${name} NOT IN (${listIntent}))`,
+        }
       : { sql: sql`${col} not in (${list})`, intent: `${name} NOT IN (${listIntent})` };
   }
 
@@ -143,16 +162,24 @@ function compilePredicate(
     if (typeof low === 'string') return bad(`low: ${low}`);
     const high = isScalar(highRaw) ? typedValue(field, highRaw) : 'high must be a scalar';
     if (typeof high === 'string') return bad(`high: ${high}`);
-    if (outOfOrder(field, lowRaw as Scalar, highRaw as Scalar, low, high)) return bad('between takes [low, high] with low <= high', 'invalid_range');
+    if (outOfOrder(field, lowRaw as Scalar, highRaw as Scalar, low, high))
+      return bad('between takes [low, high] with low <= high', 'invalid_range');
     if (name === vocab.eventTimeField) {
       tighten(window, 'lower', { ms: low.ms as number, strict: false });
       tighten(window, 'upper', { ms: high.ms as number, strict: false });
     }
-    return { sql: sql`${col} between ${low.param} and ${high.param}`, intent: `${name} BETWEEN ${low.literal} AND ${high.literal}` };
+    return {
+      sql: sql`${col} between ${low.param} and ${high.param}`,
+      intent: `${name} BETWEEN ${low.literal} AND ${high.literal}`,
+    };
   }
 
   // Scalar operators: eq, neq, gt, gte, lt, lte, contains.
-  if (!isScalar(value)) return bad(value === undefined || value === null ? `${op} needs a value` : `${op} takes a single value, not an array`, value === undefined || value === null ? 'required' : 'invalid_value_shape');
+  if (!isScalar(value))
+    return bad(
+      value === undefined || value === null ? `${op} needs a value` : `${op} takes a single value, not an array`,
+      value === undefined || value === null ? 'required' : 'invalid_value_shape',
+    );
   if (op === 'contains') {
     if (typeof value !== 'string') return bad(`contains takes a string, got ${describeValue(value)}`);
     if (value.includes('\u0000')) return bad('a string may not contain the NUL character');
@@ -173,7 +200,9 @@ function compilePredicate(
     case 'eq':
       return { sql: sql`${col} = ${p}`, intent: `${name} = ${typed.literal}` };
     case 'neq':
-      return field.nullable ? { sql: sql`${col} is distinct from ${p}`, intent: `${name} IS DISTINCT FROM ${typed.literal}` } : { sql: sql`${col} <> ${p}`, intent: `${name} <> ${typed.literal}` };
+      return field.nullable
+        ? { sql: sql`${col} is distinct from ${p}`, intent: `${name} IS DISTINCT FROM ${typed.literal}` }
+        : { sql: sql`${col} <> ${p}`, intent: `${name} <> ${typed.literal}` };
     case 'gt':
       return { sql: sql`${col} > ${p}`, intent: `${name} > ${typed.literal}` };
     case 'gte':
@@ -199,7 +228,10 @@ function tighten(window: TimeWindow, side: 'lower' | 'upper', bound: Bound): voi
     window[side] = bound;
     return;
   }
-  const tighter = side === 'lower' ? bound.ms > current.ms || (bound.ms === current.ms && bound.strict) : bound.ms < current.ms || (bound.ms === current.ms && bound.strict);
+  const tighter =
+    side === 'lower'
+      ? bound.ms > current.ms || (bound.ms === current.ms && bound.strict)
+      : bound.ms < current.ms || (bound.ms === current.ms && bound.strict);
   if (tighter) window[side] = bound;
 }
 
@@ -231,16 +263,27 @@ export function metricAlias(metric: Metric): string {
   return metric.field ? `${metric.fn}_${metric.field}` : metric.fn;
 }
 
-function compileMetric(vocab: SurfaceVocabulary, metric: Metric, index: number, problems: FieldProblem[], used: Set<FieldInfo>): CompiledMetric | null {
+function compileMetric(
+  vocab: SurfaceVocabulary,
+  metric: Metric,
+  index: number,
+  problems: FieldProblem[],
+  used: Set<FieldInfo>,
+): CompiledMetric | null {
   const fn: MetricFunction = metric.fn;
   const accepting = vocab.fields.filter((f) => f.metrics.includes(fn)).map((f) => f.name);
   if (metric.field === undefined) {
     if (fn === 'count') return { alias: 'count', sql: sql`count(*)`, intent: 'count(*) AS count', kind: 'count' };
-    problems.push({ field: `metrics.${index}.field`, problem: `${fn} needs a field; allowed: ${accepting.join(', ')}`, code: 'required', allowed: accepting });
+    problems.push({
+      field: `metrics.${index}.field`,
+      problem: `${fn} needs a field; allowed: ${accepting.join(', ')}`,
+      code: 'required',
+      allowed: accepting,
+    });
     return null;
   }
   const field = vocab.byName.get(metric.field);
-  if (!field || !field.metrics.includes(fn)) {
+  if (!field?.metrics.includes(fn)) {
     const numeric = fn === 'sum' || fn === 'avg';
     problems.push({
       field: `metrics.${index}.field`,
@@ -259,7 +302,12 @@ function compileMetric(vocab: SurfaceVocabulary, metric: Metric, index: number, 
     case 'count':
       return { alias, sql: sql`count(${col})`, intent: `count(${field.name}) AS ${alias}`, kind: 'count' };
     case 'count_distinct':
-      return { alias, sql: sql`count(distinct ${col})`, intent: `count(DISTINCT ${field.name}) AS ${alias}`, kind: 'count' };
+      return {
+        alias,
+        sql: sql`count(distinct ${col})`,
+        intent: `count(DISTINCT ${field.name}) AS ${alias}`,
+        kind: 'count',
+      };
     case 'sum':
       return { alias, sql: sql`sum(${col})`, intent: `sum(${field.name}) AS ${alias}`, kind: 'numeric' };
     case 'avg':
@@ -273,7 +321,11 @@ function compileMetric(vocab: SurfaceVocabulary, metric: Metric, index: number, 
 
 const invalid = (problems: FieldProblem[]): ApiError => {
   const first = problems[0] as FieldProblem;
-  return new ApiError('invalid_argument', `Invalid request: ${first.field}: ${first.problem}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`, { fields: problems });
+  return new ApiError(
+    'invalid_argument',
+    `Invalid request: ${first.field}: ${first.problem}${problems.length > 1 ? ` (and ${problems.length - 1} more)` : ''}`,
+    { fields: problems },
+  );
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -303,10 +355,12 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     const groupable = vocab.fields.filter((f) => f.groupable).map((f) => f.name);
     search.groupBy.forEach((name, i) => {
       const field = vocab.byName.get(name);
-      if (!field || !field.groupable) {
+      if (!field?.groupable) {
         problems.push({
           field: `group_by.${i}`,
-          problem: field ? `${name} (${field.type}) cannot be grouped on; allowed: ${groupable.join(', ')}` : `unknown field "${name}" on surface ${vocab.surface}; allowed: ${groupable.join(', ')}`,
+          problem: field
+            ? `${name} (${field.type}) cannot be grouped on; allowed: ${groupable.join(', ')}`
+            : `unknown field "${name}" on surface ${vocab.surface}; allowed: ${groupable.join(', ')}`,
           code: field ? 'not_groupable' : 'unknown_field',
           allowed: groupable,
         });
@@ -320,7 +374,8 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     search.metrics.forEach((metric, i) => {
       const m = compileMetric(vocab, metric, i, problems, used);
       if (!m) return;
-      if (metrics.some((other) => other.alias === m.alias)) problems.push({ field: `metrics.${i}`, problem: `duplicate metric ${m.alias}`, code: 'duplicate' });
+      if (metrics.some((other) => other.alias === m.alias))
+        problems.push({ field: `metrics.${i}`, problem: `duplicate metric ${m.alias}`, code: 'duplicate' });
       else metrics.push(m);
     });
   }
@@ -347,10 +402,18 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
       const field = vocab.byName.get(name);
       if (!field) {
         const allowed = vocab.fields.map((f) => f.name);
-        problems.push({ field: 'order_by.field', problem: `unknown field "${name}" on surface ${vocab.surface}; allowed: ${allowed.join(', ')}`, code: 'unknown_field', allowed });
+        problems.push({
+          field: 'order_by.field',
+          problem: `unknown field "${name}" on surface ${vocab.surface}; allowed: ${allowed.join(', ')}`,
+          code: 'unknown_field',
+          allowed,
+        });
       } else {
         used.add(field);
-        order = { sql: sql`${sql.raw(field.column)} ${direction} nulls last`, intent: `${name} ${DIR}${field.nullable ? ' NULLS LAST' : ''}` };
+        order = {
+          sql: sql`${sql.raw(field.column)} ${direction} nulls last`,
+          intent: `${name} ${DIR}${field.nullable ? ' NULLS LAST' : ''}`,
+        };
       }
     }
   }
@@ -359,22 +422,34 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
   const bare = aggregate && groups.length === 0;
   const base = vocab.fields;
   const columns: OutputColumn[] = aggregate
-    ? [...groups.map((g) => ({ name: g.name, kind: g.type as OutputKind })), ...metrics.map((m) => ({ name: m.alias, kind: m.kind }))]
+    ? [
+        ...groups.map((g) => ({ name: g.name, kind: g.type as OutputKind })),
+        ...metrics.map((m) => ({ name: m.alias, kind: m.kind })),
+      ]
     : base.map((f) => ({ name: f.name, kind: f.type as OutputKind }));
   if (!aggregate) for (const f of base) used.add(f);
 
-  const joinSql = (fields: Iterable<FieldInfo>) => sql.raw(joinsFor(vocab, fields).map((j) => vocab.joins[j]?.sql ?? '').join(' '));
+  const joinSql = (fields: Iterable<FieldInfo>) =>
+    sql.raw(
+      joinsFor(vocab, fields)
+        .map((j) => vocab.joins[j]?.sql ?? '')
+        .join(' '),
+    );
   const table = sql.raw(`${vocab.table} t`);
   const scoped = vocab.surface === 'interactions';
   const scope: SQL[] = [sql`t.workspace_id = ${workspaceId}`];
   if (scoped) {
     scope.push(interactionInScope(workspaceId, sql.raw('t.id')));
-    if (search.audience === 'customer_voice') scope.push(customerVoice(workspaceId, sql.raw('t.id'), sql.raw('t.account_id')));
+    if (search.audience === 'customer_voice')
+      scope.push(customerVoice(workspaceId, sql.raw('t.id'), sql.raw('t.account_id')));
   }
-  const userWhere = predicates.length > 0 ? sql.join(
-    predicates.map((p) => sql`(${p.sql})`),
-    sql` and `,
-  ) : null;
+  const userWhere =
+    predicates.length > 0
+      ? sql.join(
+          predicates.map((p) => sql`(${p.sql})`),
+          sql` and `,
+        )
+      : null;
   const where = sql.join([...scope, ...(userWhere ? [userWhere] : [])], sql` and `);
 
   let statement: SQL;
@@ -390,7 +465,10 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     statement = sql`select ${select}, count(*) over () as "__match_count" from ${table} ${joinSql(used)} where ${where} order by ${orderSql}${tieBreak} limit ${search.limit}`;
     intent = `SELECT * FROM ${vocab.surface}${intentWhere} ORDER BY ${order ? `${order.intent}, id ASC` : 'occurred_at DESC, id ASC'} LIMIT ${search.limit}`;
   } else {
-    const selectParts = [...groups.map((g) => sql`${sql.raw(g.column)} as ${sql.identifier(g.name)}`), ...metrics.map((m) => sql`${m.sql} as ${sql.identifier(m.alias)}`)];
+    const selectParts = [
+      ...groups.map((g) => sql`${sql.raw(g.column)} as ${sql.identifier(g.name)}`),
+      ...metrics.map((m) => sql`${m.sql} as ${sql.identifier(m.alias)}`),
+    ];
     const select = sql.join(selectParts, sql`, `);
     const intentSelect = [...groups.map((g) => g.name), ...metrics.map((m) => m.intent)].join(', ');
     if (bare) {
@@ -407,7 +485,10 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
       );
       const orderSql = order ? sql`${order.sql}, ${groupOrder}` : groupOrder;
       const groupNames = groups.map((g) => g.name);
-      const orderIntent = [...(order ? [order.intent] : []), ...groupNames.filter((n) => n !== search.orderBy?.field).map((n) => `${n} ASC NULLS LAST`)].join(', ');
+      const orderIntent = [
+        ...(order ? [order.intent] : []),
+        ...groupNames.filter((n) => n !== search.orderBy?.field).map((n) => `${n} ASC NULLS LAST`),
+      ].join(', ');
       statement = sql`select ${select}, count(*) as "__rows", count(*) over () as "__match_count" from ${table} ${joinSql(used)} where ${where} group by ${groupSql} order by ${orderSql} limit ${search.limit}`;
       intent = `SELECT ${intentSelect} FROM ${vocab.surface}${intentWhere} GROUP BY ${groupNames.join(', ')} ORDER BY ${orderIntent} LIMIT ${search.limit}`;
     }
@@ -418,7 +499,17 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
       count(*) filter (where ${userWhere ?? sql`true`})::int as "selected"
     from ${table} ${joinSql(usedByPredicates)} where t.workspace_id = ${workspaceId}`;
 
-  return { vocab, mode: aggregate ? 'aggregate' : 'rows', bare, intentSql: intent, statement, diagnosis, columns, timeWindow: window, scoped };
+  return {
+    vocab,
+    mode: aggregate ? 'aggregate' : 'rows',
+    bare,
+    intentSql: intent,
+    statement,
+    diagnosis,
+    columns,
+    timeWindow: window,
+    scoped,
+  };
 }
 
 export type { FilterOperator };

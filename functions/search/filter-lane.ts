@@ -1,6 +1,11 @@
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
-import { compileFilterSearch, recentWindowStart, windowOutsideSpan, type CompiledFilterQuery } from './filter-compiler.js';
+import {
+  compileFilterSearch,
+  recentWindowStart,
+  windowOutsideSpan,
+  type CompiledFilterQuery,
+} from './filter-compiler.js';
 import { outputValue, pgTimestampToIso } from './filter-values.js';
 import { toDate } from './freshness.js';
 import { noRowsCoverage, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
@@ -38,7 +43,10 @@ export const runFilterLane: LaneRunner = async (ctx) => {
   const common = {
     compiledSql: compiled.intentSql,
     freshnessStore: search.surface,
-    gaps: search.surface === 'interactions' ? ({ baseline: 'interactions' } as const) : ({ baseline: null, reason: 'baseline_unsupported_surface' } as const),
+    gaps:
+      search.surface === 'interactions'
+        ? ({ baseline: 'interactions' } as const)
+        : ({ baseline: null, reason: 'baseline_unsupported_surface' } as const),
     recentWindowStart: recentWindowStart(compiled.timeWindow, now),
   } satisfies Partial<LaneOutcome>;
 
@@ -47,11 +55,16 @@ export const runFilterLane: LaneRunner = async (ctx) => {
     raw = await queryRows<Record<string, unknown>>(services.db, compiled.statement);
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    services.log.warn('filter lane read failed', { surface: search.surface, error: error instanceof Error ? error.message : String(error) });
+    services.log.warn('filter lane read failed', {
+      surface: search.surface,
+      error: error instanceof Error ? error.message : String(error),
+    });
     return { ...common, results: [], matchCount: 0, corpus, emptyReason: 'read_failed', coverage: noRowsCoverage() };
   }
 
-  const results = raw.map((row) => Object.fromEntries(compiled.columns.map((c) => [c.name, outputValue(c.kind, row[c.name])])));
+  const results = raw.map((row) =>
+    Object.fromEntries(compiled.columns.map((c) => [c.name, outputValue(c.kind, row[c.name])])),
+  );
   const matchCount = raw.length > 0 ? Number(raw[0]?.__match_count ?? raw.length) : 0;
   const truncated = matchCount > results.length;
   if (truncated) corpus.truncated = true;
@@ -77,7 +90,10 @@ export const runFilterLane: LaneRunner = async (ctx) => {
 /** Why nothing matched; one extra read, only on an empty result. A failed diagnosis says no_match. */
 async function diagnoseEmpty(ctx: LaneContext, compiled: CompiledFilterQuery): Promise<EmptyReason> {
   try {
-    const [row] = await queryRows<{ total: number; min_at: unknown; max_at: unknown; selected: number }>(ctx.services.db, compiled.diagnosis);
+    const [row] = await queryRows<{ total: number; min_at: unknown; max_at: unknown; selected: number }>(
+      ctx.services.db,
+      compiled.diagnosis,
+    );
     if (!row || Number(row.total) === 0) return 'not_synced';
     // The caller's own predicates select rows the scope predicates (exclusions, customer voice) removed.
     if (compiled.scoped && Number(row.selected) > 0) return 'scope_disjoint';
@@ -86,7 +102,9 @@ async function diagnoseEmpty(ctx: LaneContext, compiled: CompiledFilterQuery): P
     if (min && max && windowOutsideSpan(compiled.timeWindow, Date.parse(min), Date.parse(max))) return 'scope_disjoint';
     return 'no_match';
   } catch (error) {
-    ctx.services.log.warn('filter lane empty-result diagnosis failed', { error: error instanceof Error ? error.message : String(error) });
+    ctx.services.log.warn('filter lane empty-result diagnosis failed', {
+      error: error instanceof Error ? error.message : String(error),
+    });
     return 'no_match';
   }
 }

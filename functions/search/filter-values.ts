@@ -20,12 +20,14 @@ export interface TypedValue {
 export type OutputKind = FieldType | 'count' | 'numeric';
 
 export const quote = (s: string): string => `'${s.replace(/'/g, "''")}'`;
-export const describeValue = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v));
+export const describeValue = (v: unknown): string =>
+  typeof v === 'string' ? JSON.stringify(v.length > 40 ? `${v.slice(0, 40)}…` : v) : JSON.stringify(v);
 
 // ---------------------------------------------------------------------------------------------
 // Values in
 
-const ISO_TIMESTAMP = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+const ISO_TIMESTAMP =
+  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -40,7 +42,14 @@ export function parseIsoTimestamp(value: string): number | null {
   const m = ISO_TIMESTAMP.exec(value.trim());
   if (!m) return null;
   const [, ys, mos, ds, hs = '00', mis = '00', ss = '00', frac = '', zone = 'Z'] = m;
-  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number) as [number, number, number, number, number, number];
+  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number) as [
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
+  ];
   if (!validCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59) return null;
   let offsetMinutes = 0;
   if (zone.toUpperCase() !== 'Z') {
@@ -74,26 +83,31 @@ export function typedValue(field: FieldInfo, raw: Scalar): TypedValue | string {
       return { param: sql`${raw}::text`, literal: quote(raw) };
     }
     case 'enum': {
-      if (typeof raw !== 'string' || !field.values?.includes(raw)) return `expected one of ${field.values?.join(', ')} for ${field.name}, got ${describeValue(raw)}`;
+      if (typeof raw !== 'string' || !field.values?.includes(raw))
+        return `expected one of ${field.values?.join(', ')} for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${raw}::text`, literal: quote(raw) };
     }
     case 'number': {
-      if (typeof raw !== 'number' || !Number.isFinite(raw)) return `expected a number for ${field.name}, got ${describeValue(raw)}`;
+      if (typeof raw !== 'number' || !Number.isFinite(raw))
+        return `expected a number for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${String(raw)}::numeric`, literal: String(raw) };
     }
     case 'integer': {
-      if (typeof raw !== 'number' || !Number.isSafeInteger(raw)) return `expected an integer for ${field.name}, got ${describeValue(raw)}`;
+      if (typeof raw !== 'number' || !Number.isSafeInteger(raw))
+        return `expected an integer for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${String(raw)}::bigint`, literal: String(raw) };
     }
     case 'timestamp': {
       const ms = typeof raw === 'string' ? parseIsoTimestamp(raw) : null;
-      if (ms === null) return `expected an ISO 8601 timestamp (e.g. 2026-01-31 or 2026-01-31T09:00:00Z) for ${field.name}, got ${describeValue(raw)}`;
+      if (ms === null)
+        return `expected an ISO 8601 timestamp (e.g. 2026-01-31 or 2026-01-31T09:00:00Z) for ${field.name}, got ${describeValue(raw)}`;
       const iso = isoFromMs(ms);
       return { param: sql`${iso}::timestamptz`, literal: quote(iso), ms };
     }
     case 'date': {
       const m = typeof raw === 'string' ? ISO_DATE.exec(raw) : null;
-      if (!m || !validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3]))) return `expected an ISO date (YYYY-MM-DD) for ${field.name}, got ${describeValue(raw)}`;
+      if (!m || !validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])))
+        return `expected an ISO date (YYYY-MM-DD) for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${raw}::date`, literal: quote(raw as string) };
     }
     case 'boolean': {
@@ -101,13 +115,15 @@ export function typedValue(field: FieldInfo, raw: Scalar): TypedValue | string {
       return { param: raw ? sql`true` : sql`false`, literal: raw ? 'TRUE' : 'FALSE' };
     }
     case 'uuid': {
-      if (typeof raw !== 'string' || !UUID.test(raw)) return `expected a UUID for ${field.name}, got ${describeValue(raw)}`;
+      if (typeof raw !== 'string' || !UUID.test(raw))
+        return `expected a UUID for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${raw.toLowerCase()}::uuid`, literal: quote(raw.toLowerCase()) };
     }
   }
 }
 
-export const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
+export const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean';
 
 /** `%`, `_` and the escape character itself are matched literally by `contains`. */
 export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);

@@ -14,7 +14,13 @@ export type FreshnessStore = 'interactions' | 'deals' | 'deal_qualification' | '
  * workspace, its newest event, and the newest ingest its sources reported. `total_rows: 0` with
  * `latest_event_at: null` is an empty workspace; a failed probe returns null (never zeros).
  */
-export async function probeFreshness(db: Queryable, workspaceId: string, store: FreshnessStore, now: Date, embedderId?: string): Promise<DetailCoverage | null> {
+export async function probeFreshness(
+  db: Queryable,
+  workspaceId: string,
+  store: FreshnessStore,
+  now: Date,
+  embedderId?: string,
+): Promise<DetailCoverage | null> {
   try {
     const query =
       store === 'interactions'

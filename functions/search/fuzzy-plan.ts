@@ -25,7 +25,17 @@ export const MAX_ACCOUNTS = 5;
 export const FieldPredicateSchema = z.discriminatedUnion('field', [
   z.object({ field: z.literal('direction'), op: z.literal('eq'), value: z.enum(EMAIL_DIRECTIONS) }).strict(),
   z.object({ field: z.literal('source'), op: z.literal('eq'), value: z.string().min(1).max(50) }).strict(),
-  z.object({ field: z.literal('duration_seconds'), op: z.enum(['gt', 'gte', 'lt', 'lte']), value: z.number().int().min(0).max(86_400 * 7) }).strict(),
+  z
+    .object({
+      field: z.literal('duration_seconds'),
+      op: z.enum(['gt', 'gte', 'lt', 'lte']),
+      value: z
+        .number()
+        .int()
+        .min(0)
+        .max(86_400 * 7),
+    })
+    .strict(),
   z.object({ field: z.literal('deal_stage'), op: z.literal('eq'), value: z.enum(DEAL_STAGES) }).strict(),
   z.object({ field: z.literal('account_type'), op: z.literal('eq'), value: z.enum(ACCOUNT_TYPES) }).strict(),
 ]);
@@ -59,13 +69,17 @@ export const FuzzyPlanSchema = z
   .strict();
 export type FuzzyPlan = z.infer<typeof FuzzyPlanSchema>;
 
-const PlanInputSchema = z.object({ query: z.string().min(1).max(SEARCH_LIMITS.queryChars), max_subqueries: z.number().int().min(1).max(12), now: isoDateTime });
+const PlanInputSchema = z.object({
+  query: z.string().min(1).max(SEARCH_LIMITS.queryChars),
+  max_subqueries: z.number().int().min(1).max(12),
+  now: isoDateTime,
+});
 export type PlanInput = z.infer<typeof PlanInputSchema>;
 
 export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
   name: 'search.plan',
   instructions: [
-    'Decompose a natural-language search over a sales team\'s calls, meetings, emails and public social posts into at most max_subqueries subqueries.',
+    "Decompose a natural-language search over a sales team's calls, meetings, emails and public social posts into at most max_subqueries subqueries.",
     'Each subquery: terms (content words to find, no filler), match ("all" when every term must appear, "any" for a broader recall variant),',
     `phrases (exact phrases the user quoted), accounts (the companies the user named, possibly none), kinds (${INTERACTION_KINDS.join(', ')}; empty for any; post is a public social-media thread),`,
     'fields (restrictions the wording names: direction inbound/outbound, source such as gong or zoom, duration_seconds with gt/gte/lt/lte, deal_stage, account_type),',
@@ -80,20 +94,46 @@ export const planTask: ModelTask<PlanInput, FuzzyPlan> = {
 // ---------------------------------------------------------------------------------------------
 // The local planner
 
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
-const MONTH_PATTERN = '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
+const MONTH_PATTERN =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
 const monthIndex = (word: string): number => MONTHS.findIndex((m) => m.startsWith(word.toLowerCase().slice(0, 3)));
 
 /** Words of the ask that say how to search, not what to find. */
 const QUERY_FILLER = new Set(
-  'show find list get give search look looking need want any all every some me about around regarding re mention mentions mentioned mentioning discuss discussed discussing discussion discussions talk talked talking said say says where which who whose whom there were was been being had having conversations conversation interactions interaction touching related relating topic topics please recent recently latest'.split(' '),
+  'show find list get give search look looking need want any all every some me about around regarding re mention mentions mentioned mentioning discuss discussed discussing discussion discussions talk talked talking said say says where which who whose whom there were was been being had having conversations conversation interactions interaction touching related relating topic topics please recent recently latest'.split(
+    ' ',
+  ),
 );
 
 const KIND_WORDS: Record<string, InteractionKind> = {
-  call: 'call', calls: 'call', 'phone-call': 'call',
-  meeting: 'meeting', meetings: 'meeting',
-  email: 'email', emails: 'email', 'e-mail': 'email', 'e-mails': 'email', mail: 'email', mails: 'email',
-  post: 'post', posts: 'post', bluesky: 'post',
+  call: 'call',
+  calls: 'call',
+  'phone-call': 'call',
+  meeting: 'meeting',
+  meetings: 'meeting',
+  email: 'email',
+  emails: 'email',
+  'e-mail': 'email',
+  'e-mails': 'email',
+  mail: 'email',
+  mails: 'email',
+  post: 'post',
+  posts: 'post',
+  bluesky: 'post',
 };
 
 /**
@@ -115,7 +155,10 @@ interface Window {
 
 /** Each rule: a pattern over the lower-cased ask and the window it means relative to now. */
 const DATE_RULES: { pattern: RegExp; window: (m: RegExpExecArray, now: Date) => Omit<Window, 'phrase'> | null }[] = [
-  { pattern: /\btoday\b/, window: (_m, now) => ({ since: utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), until: null }) },
+  {
+    pattern: /\btoday\b/,
+    window: (_m, now) => ({ since: utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), until: null }),
+  },
   {
     pattern: /\byesterday\b/,
     window: (_m, now) => {
@@ -223,20 +266,52 @@ function extractWindow(text: string, now: Date): { window: Window | null; rest: 
     if (!m) continue;
     const w = rule.window(m, now);
     if (!w) continue;
-    return { window: { ...w, phrase: m[0].trim() }, rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}` };
+    return {
+      window: { ...w, phrase: m[0].trim() },
+      rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`,
+    };
   }
   return { window: null, rest: text };
 }
 
-const SOURCE_WORDS: Record<string, string> = { gong: 'gong', zoom: 'zoom', 'google meet': 'google_meet', 'google-meet': 'google_meet', gmail: 'gmail', outlook: 'outlook', teams: 'teams' };
+const SOURCE_WORDS: Record<string, string> = {
+  gong: 'gong',
+  zoom: 'zoom',
+  'google meet': 'google_meet',
+  'google-meet': 'google_meet',
+  gmail: 'gmail',
+  outlook: 'outlook',
+  teams: 'teams',
+};
 const ACCOUNT_TYPE_WORDS: Record<string, (typeof ACCOUNT_TYPES)[number]> = {
-  investor: 'investor', investors: 'investor', advisor: 'advisor', advisors: 'advisor', media: 'media', press: 'media', journalists: 'media',
-  competitor: 'competitor', competitors: 'competitor', vendor: 'vendor', vendors: 'vendor', partner: 'partner', partners: 'partner',
-  reseller: 'reseller', resellers: 'reseller', prospect: 'sales_target', prospects: 'sales_target',
+  investor: 'investor',
+  investors: 'investor',
+  advisor: 'advisor',
+  advisors: 'advisor',
+  media: 'media',
+  press: 'media',
+  journalists: 'media',
+  competitor: 'competitor',
+  competitors: 'competitor',
+  vendor: 'vendor',
+  vendors: 'vendor',
+  partner: 'partner',
+  partners: 'partner',
+  reseller: 'reseller',
+  resellers: 'reseller',
+  prospect: 'sales_target',
+  prospects: 'sales_target',
 };
 const STAGE_WORDS: Record<string, (typeof DEAL_STAGES)[number]> = {
-  prospecting: 'prospecting', discovery: 'discovery', evaluation: 'evaluation', proposal: 'proposal', negotiation: 'negotiation',
-  'closed won': 'closed_won', won: 'closed_won', 'closed lost': 'closed_lost', lost: 'closed_lost',
+  prospecting: 'prospecting',
+  discovery: 'discovery',
+  evaluation: 'evaluation',
+  proposal: 'proposal',
+  negotiation: 'negotiation',
+  'closed won': 'closed_won',
+  won: 'closed_won',
+  'closed lost': 'closed_lost',
+  lost: 'closed_lost',
 };
 
 /** Rules that read a field restriction; each match is cut out of the ask so its words are not searched. */
@@ -248,23 +323,39 @@ const FIELD_RULES: { pattern: RegExp; read: (m: RegExpExecArray) => FieldPredica
     read: (m) => ({ field: 'source', op: 'eq', value: SOURCE_WORDS[m[1]!.toLowerCase()] ?? m[1]!.toLowerCase() }),
   },
   {
-    pattern: /\b(longer than|more than|over|above|at least|shorter than|less than|under|below|at most)\s+(\d{1,4})\s*(minutes?|mins?|hours?|hrs?)\b/i,
+    pattern:
+      /\b(longer than|more than|over|above|at least|shorter than|less than|under|below|at most)\s+(\d{1,4})\s*(minutes?|mins?|hours?|hrs?)\b/i,
     read: (m) => {
       const phrase = m[1]!.toLowerCase();
       const n = Number(m[2]);
       const seconds = /^h/i.test(m[3]!) ? n * 3600 : n * 60;
-      const op = phrase === 'at least' ? 'gte' : phrase === 'at most' ? 'lte' : /longer|more|over|above/.test(phrase) ? 'gt' : 'lt';
+      const op =
+        phrase === 'at least'
+          ? 'gte'
+          : phrase === 'at most'
+            ? 'lte'
+            : /longer|more|over|above/.test(phrase)
+              ? 'gt'
+              : 'lt';
       return seconds > 86_400 * 7 ? null : { field: 'duration_seconds', op, value: seconds };
     },
   },
   {
-    pattern: /\b(?:deals?|opportunit(?:y|ies))\s+(?:in|at)\s+(?:the\s+)?(prospecting|discovery|evaluation|proposal|negotiation)(?:\s+stage)?\b/i,
+    pattern:
+      /\b(?:deals?|opportunit(?:y|ies))\s+(?:in|at)\s+(?:the\s+)?(prospecting|discovery|evaluation|proposal|negotiation)(?:\s+stage)?\b/i,
     read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase()]! }),
   },
-  { pattern: /\b(closed[ -]won|closed[ -]lost)\s+(?:deals?|opportunit(?:y|ies))\b/i, read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase().replace('-', ' ')]! }) },
-  { pattern: /\b(won|lost)\s+(?:deals?|opportunit(?:y|ies))\b/i, read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase()]! }) },
   {
-    pattern: /\b(?:with|from|to)\s+(?:our\s+|the\s+)?(investors?|advisors?|media|press|journalists|competitors?|vendors?|partners?|resellers?|prospects?)\b/i,
+    pattern: /\b(closed[ -]won|closed[ -]lost)\s+(?:deals?|opportunit(?:y|ies))\b/i,
+    read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase().replace('-', ' ')]! }),
+  },
+  {
+    pattern: /\b(won|lost)\s+(?:deals?|opportunit(?:y|ies))\b/i,
+    read: (m) => ({ field: 'deal_stage', op: 'eq', value: STAGE_WORDS[m[1]!.toLowerCase()]! }),
+  },
+  {
+    pattern:
+      /\b(?:with|from|to)\s+(?:our\s+|the\s+)?(investors?|advisors?|media|press|journalists|competitors?|vendors?|partners?|resellers?|prospects?)\b/i,
     read: (m) => ({ field: 'account_type', op: 'eq', value: ACCOUNT_TYPE_WORDS[m[1]!.toLowerCase()]! }),
   },
 ];
@@ -295,8 +386,33 @@ function extractPhrases(text: string): { phrases: string[]; rest: string } {
   return { phrases: phrases.slice(0, 8), rest };
 }
 
-const NOT_ENTITY = new Set([...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)), 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday', 'I', 'Q1', 'Q2', 'Q3', 'Q4', 'CRM', 'SSO', 'SAML', 'SOC', 'ROI', 'API', 'EU', 'US', 'UK', 'QBR']);
-const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|posts?|any|all|the|our|did|do|does|is|are|was|were)$/i;
+const NOT_ENTITY = new Set([
+  ...MONTHS.map((m) => m[0]!.toUpperCase() + m.slice(1)),
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+  'I',
+  'Q1',
+  'Q2',
+  'Q3',
+  'Q4',
+  'CRM',
+  'SSO',
+  'SAML',
+  'SOC',
+  'ROI',
+  'API',
+  'EU',
+  'US',
+  'UK',
+  'QBR',
+]);
+const LEADING_CAPITALIZED_FILLER =
+  /^(show|find|list|get|give|search|which|what|who|where|when|how|calls?|meetings?|emails?|posts?|any|all|the|our|did|do|does|is|are|was|were)$/i;
 
 /**
  * The companies the ask names: runs of capitalised words (not a month, an acronym of the product
@@ -308,7 +424,8 @@ const LEADING_CAPITALIZED_FILLER = /^(show|find|list|get|give|search|which|what|
 function extractAccounts(text: string): { accounts: string[]; rest: string } {
   const tokens = text.split(/\s+/).filter(Boolean);
   const bare = (token: string) => token.replace(/[^\p{L}\p{N}&'.-]/gu, '').replace(/'s$/, '');
-  const entityWord = (word: string) => /^\p{Lu}/u.test(word) && !NOT_ENTITY.has(word) && !LEADING_CAPITALIZED_FILLER.test(word);
+  const entityWord = (word: string) =>
+    /^\p{Lu}/u.test(word) && !NOT_ENTITY.has(word) && !LEADING_CAPITALIZED_FILLER.test(word);
   const runs: { start: number; end: number }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     if (!entityWord(bare(tokens[i]!))) continue;
@@ -322,7 +439,13 @@ function extractAccounts(text: string): { accounts: string[]; rest: string } {
   if (chosen.length === 0) {
     const m = /\b(?:with|from|at)\s+([\p{L}][\p{L}\p{N}&'.-]*)/u.exec(text);
     const candidate = m?.[1];
-    if (m && candidate && !QUERY_FILLER.has(candidate.toLowerCase()) && !KIND_WORDS[candidate.toLowerCase()] && !/^(the|a|an|our|their|customers?|buyers?|prospects?|us|them)$/i.test(candidate)) {
+    if (
+      m &&
+      candidate &&
+      !QUERY_FILLER.has(candidate.toLowerCase()) &&
+      !KIND_WORDS[candidate.toLowerCase()] &&
+      !/^(the|a|an|our|their|customers?|buyers?|prospects?|us|them)$/i.test(candidate)
+    ) {
       return { accounts: [candidate.slice(0, 200)], rest: text };
     }
     return { accounts: [], rest: text };
@@ -386,7 +509,11 @@ export function planLocally({ query, max_subqueries: max, now }: PlanInput): Fuz
   const overflow = groups.slice(max).flat();
   if (overflow.length > 0) {
     const last = subqueries[subqueries.length - 1]!;
-    subqueries[subqueries.length - 1] = { ...last, terms: [...new Set([...last.terms, ...overflow])].slice(0, 32), match: 'any' };
+    subqueries[subqueries.length - 1] = {
+      ...last,
+      terms: [...new Set([...last.terms, ...overflow])].slice(0, 32),
+      match: 'any',
+    };
   }
   for (const terms of direct) {
     if (subqueries.length >= max) break;

@@ -20,7 +20,6 @@ export interface ResolvedSubquery extends FuzzySubquery {
   accountIds: string[] | null;
 }
 
-
 /**
  * Typo tolerance on titles, in two steps of pg_trgm: the subquery's words must be near the title as
  * a whole (word similarity, a cheap first cut), and each word must be near one word of the title
@@ -42,9 +41,16 @@ export function tsQuery(sq: FuzzySubquery): { sql: SQL; intent: string } | null 
   const parts: { sql: SQL; intent: string }[] = [];
   if (sq.terms.length > 0) {
     const text = termsText(sq);
-    parts.push({ sql: sql`websearch_to_tsquery('english', ${text}::text)`, intent: `websearch_to_tsquery('english', ${quote(text)})` });
+    parts.push({
+      sql: sql`websearch_to_tsquery('english', ${text}::text)`,
+      intent: `websearch_to_tsquery('english', ${quote(text)})`,
+    });
   }
-  for (const phrase of sq.phrases) parts.push({ sql: sql`phraseto_tsquery('english', ${phrase}::text)`, intent: `phraseto_tsquery('english', ${quote(phrase)})` });
+  for (const phrase of sq.phrases)
+    parts.push({
+      sql: sql`phraseto_tsquery('english', ${phrase}::text)`,
+      intent: `phraseto_tsquery('english', ${quote(phrase)})`,
+    });
   if (parts.length === 0) return null;
   return {
     sql: sql.join(
@@ -100,7 +106,13 @@ function interactionPredicates(sq: ResolvedSubquery, workspaceId: string): { sql
   return out;
 }
 
-const COMPARISON: Record<'eq' | 'gt' | 'gte' | 'lt' | 'lte', string> = { eq: '=', gt: '>', gte: '>=', lt: '<', lte: '<=' };
+const COMPARISON: Record<'eq' | 'gt' | 'gte' | 'lt' | 'lte', string> = {
+  eq: '=',
+  gt: '>',
+  gte: '>=',
+  lt: '<',
+  lte: '<=',
+};
 
 /** A field restriction the plan read from the wording, as a bound predicate on the interaction row. */
 function fieldPredicate(f: FieldPredicate, workspaceId: string): { sql: SQL; intent: string } {
@@ -111,7 +123,10 @@ function fieldPredicate(f: FieldPredicate, workspaceId: string): { sql: SQL; int
     case 'source':
       return { sql: sql`i.source = ${f.value}::text`, intent: `i.source = ${quote(f.value)}` };
     case 'duration_seconds':
-      return { sql: sql`i.duration_seconds ${op} ${f.value}::int`, intent: `i.duration_seconds ${COMPARISON[f.op]} ${f.value}` };
+      return {
+        sql: sql`i.duration_seconds ${op} ${f.value}::int`,
+        intent: `i.duration_seconds ${COMPARISON[f.op]} ${f.value}`,
+      };
     case 'deal_stage':
       return {
         sql: sql`exists (select 1 from deals d where d.id = i.deal_id and d.workspace_id = ${workspaceId}::uuid and d.stage = ${f.value}::text)`,
@@ -142,7 +157,12 @@ function titleCloseIntent(sq: FuzzySubquery, words: string): string {
 }
 
 /** One subquery as a pair of CTEs (turn matches, then scored interactions), in SQL and in intent. */
-function subqueryCtes(sq: ResolvedSubquery, index: number, workspaceId: string, scoped: boolean): { sql: SQL; intent: string } {
+function subqueryCtes(
+  sq: ResolvedSubquery,
+  index: number,
+  workspaceId: string,
+  scoped: boolean,
+): { sql: SQL; intent: string } {
   const n = index + 1;
   const q = tsQuery(sq);
   const words = sq.terms.join(' ');
@@ -161,16 +181,31 @@ function subqueryCtes(sq: ResolvedSubquery, index: number, workspaceId: string, 
   // With an account named, only its interactions' turns are worth ranking (bench, 10x: the
   // five-facet Glacier query went from 161 to about 60 ms, the Lumen one from 79 to 45 ms).
   const narrow = sq.accountIds
-    ? { sql: [sql`t.interaction_id in (select i.id from interactions i where i.workspace_id = ${workspaceId}::uuid and ${sql.join(rows.sql, sql` and `)})`], intent: [`t.interaction_id IN (SELECT i.id FROM interactions i WHERE ${rows.intent.join(' AND ')})`] }
+    ? {
+        sql: [
+          sql`t.interaction_id in (select i.id from interactions i where i.workspace_id = ${workspaceId}::uuid and ${sql.join(rows.sql, sql` and `)})`,
+        ],
+        intent: [`t.interaction_id IN (SELECT i.id FROM interactions i WHERE ${rows.intent.join(' AND ')})`],
+      }
     : { sql: [], intent: [] };
-  const turnWhere = sql.join([sql`t.workspace_id = ${workspaceId}::uuid`, sql`t.search_tsv @@ (${q.sql})`, ...rowPredicates(sq, 't').sql, ...narrow.sql], sql` and `);
+  const turnWhere = sql.join(
+    [
+      sql`t.workspace_id = ${workspaceId}::uuid`,
+      sql`t.search_tsv @@ (${q.sql})`,
+      ...rowPredicates(sq, 't').sql,
+      ...narrow.sql,
+    ],
+    sql` and `,
+  );
   const titleClose = sq.terms.length > 0 ? titleCloseSql(sq, words) : sql`false`;
   const titleScore = sq.terms.length > 0 ? sql`0.5 * word_similarity(${words}::text, i.title)` : sql`0`;
   const match = sql`(i.search_tsv @@ (${q.sql}) or ${sql.raw(`t${n}`)}.interaction_id is not null or ${titleClose})`;
   const where = sql.join([tenant, ...scope, ...rows.sql, match], sql` and `);
   const turnsName = sql.raw(`t${n}`);
 
-  const turnIntentWhere = [`t.search_tsv @@ ${q.intent}`, ...rowPredicates(sq, 't').intent, ...narrow.intent].join(' AND ');
+  const turnIntentWhere = [`t.search_tsv @@ ${q.intent}`, ...rowPredicates(sq, 't').intent, ...narrow.intent].join(
+    ' AND ',
+  );
   const intentMatch = `(i.search_tsv @@ ${q.intent} OR t${n}.interaction_id IS NOT NULL${sq.terms.length > 0 ? ` OR ${titleCloseIntent(sq, words)}` : ''})`;
   return {
     sql: sql`${turnsName} as (select t.interaction_id, max(ts_rank_cd(t.search_tsv, (${q.sql}))) as rank from transcript_turns t where ${turnWhere} group by t.interaction_id),
@@ -200,9 +235,15 @@ function unionOf(subqueries: readonly ResolvedSubquery[], workspaceId: string, s
 }
 
 /** The statement the lane runs: the top `limit` interactions with their account and deal, and counts. */
-export function fuzzyStatement(subqueries: readonly ResolvedSubquery[], workspaceId: string, limit: number): { statement: SQL; intent: string } {
+export function fuzzyStatement(
+  subqueries: readonly ResolvedSubquery[],
+  workspaceId: string,
+  limit: number,
+): { statement: SQL; intent: string } {
   const union = unionOf(subqueries, workspaceId, true);
-  const perSubquery = subqueries.map((_sq, i) => sql.raw(`, count(*) filter (where ${i + 1} = any(m.sqs)) over () as __sq${i + 1}`));
+  const perSubquery = subqueries.map((_sq, i) =>
+    sql.raw(`, count(*) filter (where ${i + 1} = any(m.sqs)) over () as __sq${i + 1}`),
+  );
   const statement = sql`${union.sql}
     select i.id, i.kind, i.title, i.occurred_at, i.duration_seconds, i.direction, i.source, i.thread_id, i.summary, i.body,
       i.participant_count, i.external_participant_count, i.account_id, a.name as account_name, a.type as account_type,
@@ -229,7 +270,11 @@ export function unscopedMatchCount(subqueries: readonly ResolvedSubquery[], work
 }
 
 /** The turns of the returned calls and meetings that match any subquery, best first, three each. */
-export function matchingTurnsStatement(subqueries: readonly ResolvedSubquery[], workspaceId: string, interactionIds: readonly string[]): SQL | null {
+export function matchingTurnsStatement(
+  subqueries: readonly ResolvedSubquery[],
+  workspaceId: string,
+  interactionIds: readonly string[],
+): SQL | null {
   const queries = subqueries.map(tsQuery).filter((q): q is NonNullable<typeof q> => q !== null);
   if (queries.length === 0 || interactionIds.length === 0) return null;
   const any = sql.join(

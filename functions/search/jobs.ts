@@ -37,14 +37,22 @@ const POLL_HINT = 'POST /search/query with {"job_id": "<job_id>"} alone';
 /** Start an async fuzzy search on the run engine; the handshake carries no corpus. */
 export async function startSearchJob(services: Services, workspaceId: string, userId: string, input: SearchJobInput) {
   const { runId } = await services.engine.start({ workspaceId, kind: SEARCH_JOB_KIND, input, createdBy: userId });
-  return { success: true as const, mode_ran: 'fuzzy' as const, job: { job_id: runId, status: 'queued' as const, poll: POLL_HINT } };
+  return {
+    success: true as const,
+    mode_ran: 'fuzzy' as const,
+    job: { job_id: runId, status: 'queued' as const, poll: POLL_HINT },
+  };
 }
 
 /**
  * Collect a job by id: still working → the handle again; complete → the full response (with its
  * corpus) plus the job; failed → an honest read_failed response. Another workspace's job is 404.
  */
-export async function collectSearchJob(services: Services, workspaceId: string, jobId: string): Promise<SearchResponse | ReturnType<typeof handle>> {
+export async function collectSearchJob(
+  services: Services,
+  workspaceId: string,
+  jobId: string,
+): Promise<SearchResponse | ReturnType<typeof handle>> {
   const run = await loadWorkspaceRun(services.db, workspaceId, jobId, [SEARCH_JOB_KIND]);
   if (run.status === 'complete') {
     const response = run.outputs.search as SearchResponse | undefined;
@@ -78,7 +86,12 @@ export async function collectSearchJob(services: Services, workspaceId: string, 
           basis_reason: 'no_rows',
           max_timestamp: null,
           min_timestamp: null,
-          age_buckets: { last_7d: { row_count: 0 }, last_30d: { row_count: 0 }, last_90d: { row_count: 0 }, older: { row_count: 0 } },
+          age_buckets: {
+            last_7d: { row_count: 0 },
+            last_30d: { row_count: 0 },
+            last_90d: { row_count: 0 },
+            older: { row_count: 0 },
+          },
           dated_row_count: 0,
           gaps_status: input.search?.coverage ? 'unavailable' : 'not_requested',
           ...(input.search?.coverage ? { gaps_reason: 'job_failed' } : {}),

@@ -33,7 +33,18 @@ export interface LaneContext {
 
 /** The lane-specific part of the corpus block; the assembler adds counts, ignored params and coverage. */
 export type LaneCorpus = Pick<Corpus, 'store' | 'grain' | 'content' | 'filters_applied' | 'audience_applied'> &
-  Partial<Pick<Corpus, 'surface' | 'hydrated_grain' | 'unresolved_matches' | 'collapsed_matches' | 'truncated' | 'speaker_scope' | 'degraded'>>;
+  Partial<
+    Pick<
+      Corpus,
+      | 'surface'
+      | 'hydrated_grain'
+      | 'unresolved_matches'
+      | 'collapsed_matches'
+      | 'truncated'
+      | 'speaker_scope'
+      | 'degraded'
+    >
+  >;
 
 /** What a lane ran and found; everything the response needs beyond shared computation. */
 export interface LaneOutcome {
@@ -68,7 +79,10 @@ export type LaneRunner = (ctx: LaneContext) => Promise<LaneOutcome>;
  */
 export function rowCoverage(eventTimes: readonly (Date | null)[], truncated: boolean): LaneOutcome['coverage'] {
   if (eventTimes.length === 0) return { basis: { basis: 'unavailable', reason: 'no_rows' }, eventTimes: [] };
-  return { basis: truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' }, eventTimes: [...eventTimes] };
+  return {
+    basis: truncated ? { basis: 'returned_rows', reason: 'truncated' } : { basis: 'matched_set' },
+    eventTimes: [...eventTimes],
+  };
 }
 
 /** The coverage of an answer with no rows. */

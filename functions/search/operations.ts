@@ -14,9 +14,19 @@ import { SearchQueryOutputSchema } from './response.js';
 import { runSemanticLane } from './semantic-lane.js';
 import { resolveSearch } from './validate.js';
 
-export const LANES: Record<Lane, LaneRunner> = { filter: runFilterLane, fuzzy: runFuzzyLane, semantic: runSemanticLane };
+export const LANES: Record<Lane, LaneRunner> = {
+  filter: runFilterLane,
+  fuzzy: runFuzzyLane,
+  semantic: runSemanticLane,
+};
 
-const common = { tags: ['Search'], scopes: ['data:read'] as const, minRole: 'viewer' as const, stability: 'beta' as const, visibility: 'public' as const };
+const common = {
+  tags: ['Search'],
+  scopes: ['data:read'] as const,
+  minRole: 'viewer' as const,
+  stability: 'beta' as const,
+  visibility: 'public' as const,
+};
 
 export const searchQuery = defineOperation({
   ...common,
@@ -28,7 +38,7 @@ export const searchQuery = defineOperation({
     'Past validation every answer is `success: true`; degradations are typed fields (`corpus.empty_reason`, `corpus.degraded`, `detail.coverage`), never errors. ' +
     '`mode: auto` sends filters without text to the filter lane, meaning-shaped wording to the semantic lane, anything else to the fuzzy lane. ' +
     'With `async: true` the fuzzy lane returns a job handle; collect it by sending `{"job_id": ...}` alone (each collection counts toward the per-user limit); ' +
-    'the same body with `Accept: text/event-stream` streams the job\'s run events until it ends. ' +
+    "the same body with `Accept: text/event-stream` streams the job's run events until it ends. " +
     'Coverage age buckets are disjoint (0–7 days, 7–30, 30–90, older). Gap detection (`coverage: true`) reports, within the span of the result, the weeks in which the corpus held rows and the result none.',
   mcp: { tool: 'search', action: 'query' },
   body: SearchRequestSchema,
@@ -39,18 +49,31 @@ export const searchQuery = defineOperation({
   async handler(ctx, input) {
     const { services, caller } = ctx;
     if (input.job_id) {
-      const others = Object.keys(input).filter((k) => k !== 'job_id' && (input as Record<string, unknown>)[k] !== undefined);
+      const others = Object.keys(input).filter(
+        (k) => k !== 'job_id' && (input as Record<string, unknown>)[k] !== undefined,
+      );
       if (others.length > 0) {
-        throw new ApiError('invalid_argument', `Invalid request: job_id must be sent alone (also got ${others.join(', ')})`, {
-          fields: others.map((field) => ({ field, problem: 'not allowed with job_id', code: 'job_id_alone' })),
-        });
+        throw new ApiError(
+          'invalid_argument',
+          `Invalid request: job_id must be sent alone (also got ${others.join(', ')})`,
+          {
+            fields: others.map((field) => ({ field, problem: 'not allowed with job_id', code: 'job_id_alone' })),
+          },
+        );
       }
       return collectSearchJob(services, caller.workspaceId, input.job_id);
     }
     const { search, ignored } = await resolveSearch(input, services.model);
-    if (search.lane === 'fuzzy' && input.async) return startSearchJob(services, caller.workspaceId, caller.userId, { search, ignored });
+    if (search.lane === 'fuzzy' && input.async)
+      return startSearchJob(services, caller.workspaceId, caller.userId, { search, ignored });
     const now = services.clock.now();
-    const outcome = await LANES[search.lane]({ services, workspaceId: caller.workspaceId, search, now, signal: ctx.signal });
+    const outcome = await LANES[search.lane]({
+      services,
+      workspaceId: caller.workspaceId,
+      search,
+      now,
+      signal: ctx.signal,
+    });
     return assembleResponse(services, caller.workspaceId, search, outcome, ignored, now);
   },
   /**
@@ -59,9 +82,13 @@ export const searchQuery = defineOperation({
    */
   async stream(ctx, input) {
     if (!input.job_id) {
-      throw new ApiError('invalid_argument', 'Invalid request: only an async job streams; send {"job_id": ...} alone with Accept: text/event-stream.', {
-        fields: [{ field: 'job_id', problem: 'required to stream', code: 'required' }],
-      });
+      throw new ApiError(
+        'invalid_argument',
+        'Invalid request: only an async job streams; send {"job_id": ...} alone with Accept: text/event-stream.',
+        {
+          fields: [{ field: 'job_id', problem: 'required to stream', code: 'required' }],
+        },
+      );
     }
     await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, input.job_id, [SEARCH_JOB_KIND]);
     return { runId: input.job_id, after: 0 };
@@ -69,7 +96,11 @@ export const searchQuery = defineOperation({
 });
 
 const SurfaceOverviewSchema = z
-  .object({ row_count: z.number().int(), earliest_event_at: z.string().nullable(), latest_event_at: z.string().nullable() })
+  .object({
+    row_count: z.number().int(),
+    earliest_event_at: z.string().nullable(),
+    latest_event_at: z.string().nullable(),
+  })
   .nullable()
   .openapi({ description: 'Null when the surface could not be read (never 0 for unknown).' });
 
@@ -82,8 +113,16 @@ export const searchOverview = defineOperation({
   mcp: { tool: 'search', action: 'overview', resource: 'search_overview://current' },
   output: z
     .object({
-      surfaces: z.object({ interactions: SurfaceOverviewSchema, deals: SurfaceOverviewSchema, deal_qualification: SurfaceOverviewSchema }),
-      semantic: z.object({ utterances_external: SurfaceOverviewSchema, themes: SurfaceOverviewSchema, embedder: z.string() }),
+      surfaces: z.object({
+        interactions: SurfaceOverviewSchema,
+        deals: SurfaceOverviewSchema,
+        deal_qualification: SurfaceOverviewSchema,
+      }),
+      semantic: z.object({
+        utterances_external: SurfaceOverviewSchema,
+        themes: SurfaceOverviewSchema,
+        embedder: z.string(),
+      }),
     })
     .openapi('SearchOverview'),
   async handler(ctx) {

@@ -19,7 +19,10 @@ export interface SurfaceOverview {
  * (functions/search/freshness.ts). A filter-lane count over interactions is therefore lower by
  * the number excluded; deals and deal_qualification have no exclusions and agree exactly.
  */
-export async function surfaceOverview(db: Queryable, workspaceId: string): Promise<Record<WarehouseSurface, SurfaceOverview | null>> {
+export async function surfaceOverview(
+  db: Queryable,
+  workspaceId: string,
+): Promise<Record<WarehouseSurface, SurfaceOverview | null>> {
   const entries = await Promise.all(
     WAREHOUSE_SURFACES.map(
       async (surface) =>
@@ -42,7 +45,11 @@ export async function surfaceOverview(db: Queryable, workspaceId: string): Promi
  * another embedder are never compared with its queries, functions/search/semantic-utterances.ts
  * and semantic-themes.ts).
  */
-export async function semanticOverview(db: Queryable, workspaceId: string, embedderId: string): Promise<Record<'utterances_external' | 'themes', SurfaceOverview | null>> {
+export async function semanticOverview(
+  db: Queryable,
+  workspaceId: string,
+  embedderId: string,
+): Promise<Record<'utterances_external' | 'themes', SurfaceOverview | null>> {
   const [utterancesExternal, themes] = await Promise.all([
     readSpan(
       db,
@@ -63,8 +70,15 @@ export async function semanticOverview(db: Queryable, workspaceId: string, embed
 /** One count-and-span read; null when it fails, so an unreadable store is never reported as empty. */
 async function readSpan(db: Queryable, query: SQL): Promise<SurfaceOverview | null> {
   try {
-    const [row] = await queryRows<{ n: number; earliest: Date | string | null; latest: Date | string | null }>(db, query);
-    return { row_count: Number(row?.n ?? 0), earliest_event_at: toDate(row?.earliest)?.toISOString() ?? null, latest_event_at: toDate(row?.latest)?.toISOString() ?? null };
+    const [row] = await queryRows<{ n: number; earliest: Date | string | null; latest: Date | string | null }>(
+      db,
+      query,
+    );
+    return {
+      row_count: Number(row?.n ?? 0),
+      earliest_event_at: toDate(row?.earliest)?.toISOString() ?? null,
+      latest_event_at: toDate(row?.latest)?.toISOString() ?? null,
+    };
   } catch {
     return null;
   }

@@ -17,7 +17,20 @@ export const SEARCH_LIMITS = {
 
 export const DEFAULT_LIMITS = { filter: 100, semantic: 100, fuzzy: 50 } as const;
 
-export const FILTER_OPERATORS = ['eq', 'neq', 'gt', 'gte', 'lt', 'lte', 'contains', 'in', 'not_in', 'between', 'is_null', 'not_null'] as const;
+export const FILTER_OPERATORS = [
+  'eq',
+  'neq',
+  'gt',
+  'gte',
+  'lt',
+  'lte',
+  'contains',
+  'in',
+  'not_in',
+  'between',
+  'is_null',
+  'not_null',
+] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
 export const METRIC_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max'] as const;
@@ -48,18 +61,49 @@ export type Metric = z.infer<typeof MetricSchema>;
 
 export const SearchRequestSchema = z
   .object({
-    query: z.string().max(SEARCH_LIMITS.queryChars).optional().openapi({ description: 'Free text for the fuzzy and semantic lanes (up to 2000 characters).' }),
+    query: z
+      .string()
+      .max(SEARCH_LIMITS.queryChars)
+      .optional()
+      .openapi({ description: 'Free text for the fuzzy and semantic lanes (up to 2000 characters).' }),
     mode: z.enum(['auto', 'filter', 'fuzzy', 'semantic']).optional().openapi({ default: 'auto' }),
-    max_subqueries: z.number().int().min(1).max(SEARCH_LIMITS.maxSubqueriesAsync).optional().openapi({ default: 3, description: 'Fuzzy: at most 5, or 12 with async: true.' }),
-    async: z.boolean().optional().openapi({ default: false, description: 'Fuzzy: run as a background job and return a handle.' }),
+    max_subqueries: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_LIMITS.maxSubqueriesAsync)
+      .optional()
+      .openapi({ default: 3, description: 'Fuzzy: at most 5, or 12 with async: true.' }),
+    async: z
+      .boolean()
+      .optional()
+      .openapi({ default: false, description: 'Fuzzy: run as a background job and return a handle.' }),
     job_id: z.uuid().optional().openapi({ description: 'Collect an async job; send it alone.' }),
-    surface: z.enum(WAREHOUSE_SURFACES).optional().openapi({ default: 'interactions', description: 'Filter lane only.' }),
+    surface: z
+      .enum(WAREHOUSE_SURFACES)
+      .optional()
+      .openapi({ default: 'interactions', description: 'Filter lane only.' }),
     audience: z.enum(['all', 'customer_voice']).optional().openapi({ default: 'all' }),
-    hydrate: z.boolean().optional().openapi({ default: false, description: 'Semantic only: bridge each match to its turn.' }),
-    coverage: z.boolean().optional().openapi({ default: false, description: 'Adds gap detection at the cost of one extra read.' }),
+    hydrate: z
+      .boolean()
+      .optional()
+      .openapi({ default: false, description: 'Semantic only: bridge each match to its turn.' }),
+    coverage: z
+      .boolean()
+      .optional()
+      .openapi({ default: false, description: 'Adds gap detection at the cost of one extra read.' }),
     filters: z.array(FilterSchema).max(SEARCH_LIMITS.filters).optional().openapi({ default: [] }),
-    order_by: z.object({ field: z.string().min(1).max(100), dir: z.enum(['asc', 'desc']).default('asc') }).strict().optional(),
-    limit: z.number().int().min(1).max(SEARCH_LIMITS.limit).optional().openapi({ description: 'Default 100 (filter, semantic) or 50 (fuzzy); max 1000.' }),
+    order_by: z
+      .object({ field: z.string().min(1).max(100), dir: z.enum(['asc', 'desc']).default('asc') })
+      .strict()
+      .optional(),
+    limit: z
+      .number()
+      .int()
+      .min(1)
+      .max(SEARCH_LIMITS.limit)
+      .optional()
+      .openapi({ description: 'Default 100 (filter, semantic) or 50 (fuzzy); max 1000.' }),
     group_by: z.array(z.string().min(1).max(100)).max(SEARCH_LIMITS.groupBy).optional(),
     metrics: z.array(MetricSchema).max(SEARCH_LIMITS.metrics).optional(),
   })

@@ -10,13 +10,22 @@ export const AGE_BUCKETS = ['last_7d', 'last_30d', 'last_90d', 'older'] as const
 
 export const CorpusCoverageSchema = z
   .object({
-    basis: z.enum(['matched_set', 'returned_rows', 'unavailable']).openapi({ description: 'What the figures cover; never read unavailable as zero.' }),
+    basis: z
+      .enum(['matched_set', 'returned_rows', 'unavailable'])
+      .openapi({ description: 'What the figures cover; never read unavailable as zero.' }),
     basis_reason: z.enum(['truncated', 'aggregate', 'no_time_field', 'no_rows']).optional(),
     max_timestamp: isoOrNull,
     min_timestamp: isoOrNull,
     age_buckets: z
-      .object(Object.fromEntries(AGE_BUCKETS.map((b) => [b, z.object({ row_count: z.number().int() })])) as Record<(typeof AGE_BUCKETS)[number], z.ZodObject<{ row_count: z.ZodNumber }>>)
-      .openapi({ description: 'Disjoint buckets by event age: 0–7 days, 7–30, 30–90, older; they sum to dated_row_count.' }),
+      .object(
+        Object.fromEntries(AGE_BUCKETS.map((b) => [b, z.object({ row_count: z.number().int() })])) as Record<
+          (typeof AGE_BUCKETS)[number],
+          z.ZodObject<{ row_count: z.ZodNumber }>
+        >,
+      )
+      .openapi({
+        description: 'Disjoint buckets by event age: 0–7 days, 7–30, 30–90, older; they sum to dated_row_count.',
+      }),
     dated_row_count: z.number().int(),
     gaps_status: z.enum(['not_requested', 'ok', 'unavailable']),
     gaps: z.array(z.object({ start: z.string(), end: z.string(), corpus_row_count: z.number().int() })).optional(),
@@ -66,9 +75,10 @@ const SubqueryReportSchema = z.object({
   phrases: z.array(z.string()),
   accounts: z.array(z.string()),
   kinds: z.array(z.enum(INTERACTION_KINDS)),
-  fields: z
-    .array(z.object({ field: z.string(), op: z.string(), value: z.union([z.string(), z.number()]) }))
-    .openapi({ description: 'Field restrictions read from the wording (direction, source, duration_seconds, deal_stage, account_type).' }),
+  fields: z.array(z.object({ field: z.string(), op: z.string(), value: z.union([z.string(), z.number()]) })).openapi({
+    description:
+      'Field restrictions read from the wording (direction, source, duration_seconds, deal_stage, account_type).',
+  }),
   since: isoOrNull,
   until: isoOrNull,
   matched: z.number().int().openapi({ description: 'Interactions this subquery matched (before the limit).' }),
@@ -81,7 +91,10 @@ export const FuzzyPlanReportSchema = z
     date_phrase: z.string().nullable(),
     accounts: z
       .array(z.object({ asked: z.string(), matched: z.array(z.object({ id: z.uuid(), name: z.string() })) }))
-      .openapi({ description: 'Each company the ask named and the accounts it resolved to (an exact name, else names holding it as whole words, else the closest misspellings); none matched means its words were searched as terms.' }),
+      .openapi({
+        description:
+          'Each company the ask named and the accounts it resolved to (an exact name, else names holding it as whole words, else the closest misspellings); none matched means its words were searched as terms.',
+      }),
     subqueries: z.array(SubqueryReportSchema),
   })
   .openapi('SearchFuzzyPlan');
@@ -98,12 +111,20 @@ export const SearchResponseSchema = z
     detail: z.object({
       internal: z.object({
         status: z.enum(INTERNAL_STATUSES),
-        rows: z.number().int().nullable().openapi({ description: 'Rows the store matched before limits; null when unknown.' }),
+        rows: z
+          .number()
+          .int()
+          .nullable()
+          .openapi({ description: 'Rows the store matched before limits; null when unknown.' }),
         row_count: z.number().int(),
-        plan: FuzzyPlanReportSchema.optional().openapi({ description: 'Fuzzy lane only: the subqueries it planned and ran.' }),
+        plan: FuzzyPlanReportSchema.optional().openapi({
+          description: 'Fuzzy lane only: the subqueries it planned and ran.',
+        }),
       }),
       message: z.string(),
-      coverage: DetailCoverageSchema.nullable().openapi({ description: 'Freshness of the store; null only when the probe failed.' }),
+      coverage: DetailCoverageSchema.nullable().openapi({
+        description: 'Freshness of the store; null only when the probe failed.',
+      }),
     }),
     corpus: CorpusSchema,
     job: z

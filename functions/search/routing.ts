@@ -9,7 +9,8 @@ import type { ModelTask } from '../../platform/model/port.js';
  */
 const MEANING_CUES =
   /\b(why|feel(s|ing)?|felt|think|thought|say(s|ing)? about|said about|talk(ed|ing)? about|complain\w*|worr(y|ied|ies)|concern(s|ed)?|frustrat\w*|pain( points?)?|struggl\w*|hesitat\w*|objection\w*|push ?back|love[sd]?|hate[sd]?|like about|dislike\w*|sentiment|percei\w+|perception|experience with|opinions?|react(ion|ed)?s?|fear\w*|afraid|excite\w*|happy|unhappy|disappoint\w*|confus\w*|trust|risk(s|y)?|blocker\w*|need(s|ed)? from|wish(es|ed)?|expect\w*)\b/i;
-const HOW_QUESTION = /^\s*(how|what|which)\b.*\b(customers?|buyers?|prospects?|clients?|users?|they|people|champions?)\b/i;
+const HOW_QUESTION =
+  /^\s*(how|what|which)\b.*\b(customers?|buyers?|prospects?|clients?|users?|they|people|champions?)\b/i;
 const LOOKUP_CUES =
   /("[^"]+")|\b(how many|count|number of|list|show me|find (the )?(call|email|meeting|post)s?|last (week|month|quarter|year)|this (week|month|quarter|year)|yesterday|today|since|between|before|after|q[1-4]|(19|20)\d{2}|jan(uary)?|feb(ruary)?|mar(ch)?|apr(il)?|may|june?|july?|aug(ust)?|sep(tember)?|oct(ober)?|nov(ember)?|dec(ember)?)\b/i;
 

@@ -7,7 +7,8 @@ import { sql, type SQL } from 'drizzle-orm';
  */
 
 /** pgvector's text form; the values are plain numbers (never user text), so it is safe as a bound parameter. */
-export const vectorLiteral = (vector: readonly number[]): string => `[${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(',')}]`;
+export const vectorLiteral = (vector: readonly number[]): string =>
+  `[${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(',')}]`;
 
 /** A bound-parameter list of uuids for `in (...)`. */
 export const idList = (ids: readonly string[]): SQL =>
@@ -22,4 +23,5 @@ export { quote } from './filter-values.js';
 export const round = (n: number): number => Math.round(n * 1e6) / 1e6;
 
 /** The first line of a failure, capped, for detail.message. */
-export const errorText = (error: unknown): string => (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);
+export const errorText = (error: unknown): string =>
+  (error instanceof Error ? error.message : String(error)).split('\n')[0]!.slice(0, 200);

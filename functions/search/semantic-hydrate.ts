@@ -48,7 +48,11 @@ interface CallRow extends Record<string, unknown> {
  * collapsed, it leaves the accounting (detail.message says how many). Without the audience and the
  * cap, row_count + collapsed_matches + unresolved_matches = match_count exactly.
  */
-export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncatedByLimit: boolean): Promise<LaneOutcome> {
+export async function hydrateOutcome(
+  ctx: LaneContext,
+  matches: Match[],
+  truncatedByLimit: boolean,
+): Promise<LaneOutcome> {
   const { services, workspaceId, search } = ctx;
   const embedderId = services.embedder.id;
   const bridged = matches.slice(0, HYDRATE_BRIDGE_CAP);
@@ -56,11 +60,19 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
   const truncated = truncatedByLimit || capped;
   const audience = search.audience === 'customer_voice';
   const notes: string[] = [];
-  if (capped) notes.push(`Only the first ${HYDRATE_BRIDGE_CAP} of ${matches.length} matches were hydrated (bridge cap).`);
-  else if (truncatedByLimit) notes.push(`More external utterances were similar to the query than the limit of ${search.limit}.`);
+  if (capped)
+    notes.push(`Only the first ${HYDRATE_BRIDGE_CAP} of ${matches.length} matches were hydrated (bridge cap).`);
+  else if (truncatedByLimit)
+    notes.push(`More external utterances were similar to the query than the limit of ${search.limit}.`);
 
   /** The outcome for rows of one grain; every path below ends here. */
-  const outcome = (grain: 'turn' | 'call', sqlText: string, grouped: Grouped, note: string, failed = false): LaneOutcome => ({
+  const outcome = (
+    grain: 'turn' | 'call',
+    sqlText: string,
+    grouped: Grouped,
+    note: string,
+    failed = false,
+  ): LaneOutcome => ({
     compiledSql: `${utteranceSql(embedderId, search.limit + 1)};\n${sqlText}`,
     gaps: { baseline: 'interactions_external' },
     freshnessStore: 'utterances_external',
@@ -78,8 +90,15 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
       collapsed_matches: grouped.collapsed,
     },
     results: grouped.results,
-    ...(failed ? { emptyReason: 'read_failed' as const } : grouped.results.length === 0 ? { emptyReason: 'no_match' as const } : {}),
-    coverage: rowCoverage(grouped.results.map((r) => toDate(r.occurred_at as string | null)), truncated),
+    ...(failed
+      ? { emptyReason: 'read_failed' as const }
+      : grouped.results.length === 0
+        ? { emptyReason: 'no_match' as const }
+        : {}),
+    coverage: rowCoverage(
+      grouped.results.map((r) => toDate(r.occurred_at as string | null)),
+      truncated,
+    ),
     note,
   });
   const nothing: Grouped = { results: [], unresolved: 0, collapsed: 0 };
@@ -89,12 +108,21 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
     try {
       kept = await customerVoiceInteractions(services.db, workspaceId, unique(bridged.map((m) => m.interactionId)));
     } catch (error) {
-      return outcome('turn', turnSql(audience), nothing, `The customer-voice predicate could not be evaluated (${errorText(error)}); no rows are returned rather than unfiltered ones.`, true);
+      return outcome(
+        'turn',
+        turnSql(audience),
+        nothing,
+        `The customer-voice predicate could not be evaluated (${errorText(error)}); no rows are returned rather than unfiltered ones.`,
+        true,
+      );
     }
   }
   const inAudience = bridged.filter((m) => !kept || kept.has(m.interactionId));
   const dropped = bridged.length - inAudience.length;
-  if (audience) notes.push(`audience customer_voice dropped ${dropped} of ${bridged.length} hydrated matches (interactions with investors, media, competitors, vendors, partners and the like, where no buyer took part).`);
+  if (audience)
+    notes.push(
+      `audience customer_voice dropped ${dropped} of ${bridged.length} hydrated matches (interactions with investors, media, competitors, vendors, partners and the like, where no buyer took part).`,
+    );
 
   const turnIds = unique(inAudience.map((m) => m.turnId).filter((t): t is string => t !== null));
   let turns: Map<string, TurnRow> | null = null;
@@ -126,18 +154,30 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
         similarity: round(m.similarity),
       }),
     );
-    if (grouped.unresolved > 0) notes.push(`${grouped.unresolved} match${grouped.unresolved === 1 ? '' : 'es'} belong to no transcript turn.`);
-    if (grouped.collapsed > 0) notes.push(`${grouped.collapsed} match${grouped.collapsed === 1 ? '' : 'es'} fell in a turn another match had already claimed.`);
+    if (grouped.unresolved > 0)
+      notes.push(`${grouped.unresolved} match${grouped.unresolved === 1 ? '' : 'es'} belong to no transcript turn.`);
+    if (grouped.collapsed > 0)
+      notes.push(
+        `${grouped.collapsed} match${grouped.collapsed === 1 ? '' : 'es'} fell in a turn another match had already claimed.`,
+      );
     return outcome('turn', turnSql(audience), grouped, notes.join(' '));
   }
 
   // The turn lookup failed: fall back to the matches' calls (context, not the matches themselves).
-  notes.unshift(`The transcript turn lookup failed (${errorText(turnError)}); rows are the interactions the matches come from (context, not the matches).`);
+  notes.unshift(
+    `The transcript turn lookup failed (${errorText(turnError)}); rows are the interactions the matches come from (context, not the matches).`,
+  );
   let calls: Map<string, CallRow>;
   try {
     calls = await readCalls(services.db, workspaceId, unique(inAudience.map((m) => m.interactionId)));
   } catch (error) {
-    return outcome('call', callSql(audience), nothing, `${notes[0]} The interaction lookup failed too (${errorText(error)}).`, true);
+    return outcome(
+      'call',
+      callSql(audience),
+      nothing,
+      `${notes[0]} The interaction lookup failed too (${errorText(error)}).`,
+      true,
+    );
   }
   const grouped = groupMatches(
     inAudience,
@@ -154,7 +194,7 @@ export async function hydrateOutcome(ctx: LaneContext, matches: Match[], truncat
       duration_seconds: call.duration_seconds === null ? null : Number(call.duration_seconds),
       summary: call.summary,
       similarity: round(m.similarity),
-      }),
+    }),
   );
   return outcome('call', callSql(audience), grouped, notes.join(' '));
 }
@@ -169,7 +209,11 @@ interface Grouped {
   collapsed: number;
 }
 
-function groupMatches<T extends { id: string }>(matches: readonly Match[], targetOf: (m: Match) => T | undefined, rowOf: (target: T, m: Match) => Record<string, unknown>): Grouped {
+function groupMatches<T extends { id: string }>(
+  matches: readonly Match[],
+  targetOf: (m: Match) => T | undefined,
+  rowOf: (target: T, m: Match) => Record<string, unknown>,
+): Grouped {
   const rows = new Map<string, Record<string, unknown> & { match_ids: string[] }>();
   let unresolved = 0;
   let collapsed = 0;
@@ -219,7 +263,6 @@ async function readCalls(db: Queryable, workspaceId: string, ids: string[]): Pro
   );
   return new Map(rows.map((r) => [r.id, r]));
 }
-
 
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 

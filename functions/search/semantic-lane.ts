@@ -1,4 +1,11 @@
-import { noRowsCoverage, rowCoverage, type LaneContext, type LaneCorpus, type LaneOutcome, type LaneRunner } from './lane.js';
+import {
+  noRowsCoverage,
+  rowCoverage,
+  type LaneContext,
+  type LaneCorpus,
+  type LaneOutcome,
+  type LaneRunner,
+} from './lane.js';
 import { errorText, round, vectorLiteral } from './semantic-format.js';
 import { hydrateOutcome } from './semantic-hydrate.js';
 import { themeOutcome } from './semantic-themes.js';
@@ -43,10 +50,15 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   let vector: number[];
   try {
     const [embedded] = await services.embedder.embed([query], { signal: ctx.signal });
-    if (!embedded || embedded.length !== services.embedder.dimensions) throw new Error(`embedder ${embedderId} returned no ${services.embedder.dimensions}-dimensional vector`);
+    if (!embedded || embedded.length !== services.embedder.dimensions)
+      throw new Error(`embedder ${embedderId} returned no ${services.embedder.dimensions}-dimensional vector`);
     vector = embedded;
   } catch (error) {
-    return failedOutcome(ctx, utteranceSql(embedderId, search.limit + 1), `The query could not be embedded by ${embedderId} (${errorText(error)}), so no store was searched.`);
+    return failedOutcome(
+      ctx,
+      utteranceSql(embedderId, search.limit + 1),
+      `The query could not be embedded by ${embedderId} (${errorText(error)}), so no store was searched.`,
+    );
   }
   // A query of stopwords and punctuation embeds to the zero vector; cosine distance to it is
   // undefined (NaN in pgvector), so nothing is read and nothing can match.
@@ -96,7 +108,11 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
 };
 
 /** One row per match (preview text), or the hydrated rows when `hydrate: true`. */
-function matchedOutcome(ctx: LaneContext, matches: Match[], truncatedByLimit: boolean): Promise<LaneOutcome> | LaneOutcome {
+function matchedOutcome(
+  ctx: LaneContext,
+  matches: Match[],
+  truncatedByLimit: boolean,
+): Promise<LaneOutcome> | LaneOutcome {
   if (ctx.search.hydrate) return hydrateOutcome(ctx, matches, truncatedByLimit);
   return {
     ...utteranceBase(ctx, ctx.services.embedder.id, truncatedByLimit),
@@ -114,13 +130,22 @@ function matchedOutcome(ctx: LaneContext, matches: Match[], truncatedByLimit: bo
       similarity: round(m.similarity),
     })),
     matchCount: matches.length,
-    coverage: rowCoverage(matches.map((m) => m.occurredAt), truncatedByLimit),
-    ...(truncatedByLimit ? { note: `More external utterances were similar to the query than the limit of ${ctx.search.limit}.` } : {}),
+    coverage: rowCoverage(
+      matches.map((m) => m.occurredAt),
+      truncatedByLimit,
+    ),
+    ...(truncatedByLimit
+      ? { note: `More external utterances were similar to the query than the limit of ${ctx.search.limit}.` }
+      : {}),
   };
 }
 
 /** The corpus block, SQL and stores shared by every outcome that read the utterance store. */
-function utteranceBase(ctx: LaneContext, embedderId: string, truncated: boolean): Pick<LaneOutcome, 'compiledSql' | 'corpus' | 'gaps' | 'freshnessStore'> {
+function utteranceBase(
+  ctx: LaneContext,
+  embedderId: string,
+  truncated: boolean,
+): Pick<LaneOutcome, 'compiledSql' | 'corpus' | 'gaps' | 'freshnessStore'> {
   const corpus: LaneCorpus = {
     store: 'pgvector',
     grain: 'utterance',
@@ -130,7 +155,12 @@ function utteranceBase(ctx: LaneContext, embedderId: string, truncated: boolean)
     audience_applied: false,
     ...(truncated ? { truncated: true as const } : {}),
   };
-  return { compiledSql: utteranceSql(embedderId, ctx.search.limit + 1), corpus, gaps: { baseline: 'interactions_external' }, freshnessStore: 'utterances_external' };
+  return {
+    compiledSql: utteranceSql(embedderId, ctx.search.limit + 1),
+    corpus,
+    gaps: { baseline: 'interactions_external' },
+    freshnessStore: 'utterances_external',
+  };
 }
 
 /** Nothing was searched (the query could not be embedded): an error condition, not an empty result. */

@@ -23,11 +23,22 @@ interface ThemeRow extends Record<string, unknown> {
   distance: number | string;
 }
 
-export async function themeOutcome(ctx: LaneContext, embedderId: string, literal: string, blank: boolean, why: string, utteranceFailed: boolean): Promise<LaneOutcome> {
+export async function themeOutcome(
+  ctx: LaneContext,
+  embedderId: string,
+  literal: string,
+  blank: boolean,
+  why: string,
+  utteranceFailed: boolean,
+): Promise<LaneOutcome> {
   const { services, workspaceId, search } = ctx;
   const limit = Math.min(search.limit, SEARCH_LIMITS.themeLimit);
-  const clampNote = search.limit > limit ? ` The limit was clamped from ${search.limit} to ${limit} for the theme index.` : '';
-  const ignoredParams = [...(search.hydrate ? ['hydrate'] : []), ...(search.audience === 'customer_voice' ? ['audience'] : [])];
+  const clampNote =
+    search.limit > limit ? ` The limit was clamped from ${search.limit} to ${limit} for the theme index.` : '';
+  const ignoredParams = [
+    ...(search.hydrate ? ['hydrate'] : []),
+    ...(search.audience === 'customer_voice' ? ['audience'] : []),
+  ];
   const base = {
     compiledSql: themeSql(embedderId, limit + 1),
     // Themes carry no allowlisted event-time column (only first/last seen), so no time coverage and no gaps.
@@ -97,7 +108,13 @@ export async function themeOutcome(ctx: LaneContext, embedderId: string, literal
   };
 }
 
-async function readThemes(db: Queryable, workspaceId: string, embedderId: string, literal: string, take: number): Promise<ThemeRow[]> {
+async function readThemes(
+  db: Queryable,
+  workspaceId: string,
+  embedderId: string,
+  literal: string,
+  take: number,
+): Promise<ThemeRow[]> {
   return queryRows<ThemeRow>(
     db,
     sql`select id, label, summary, member_count, interaction_count, examples, embedding <=> ${literal}::vector as distance

@@ -53,14 +53,22 @@ export interface Match {
  * Each text has at least one utterance (orphans are pruned), so the first `take` rows of the
  * expansion are exactly the `take` nearest utterances an exact scan over utterances would give.
  */
-export async function readUtteranceMatches(db: LaneContext['services']['db'], workspaceId: string, embedderId: string, literal: string, take: number): Promise<Match[]> {
+export async function readUtteranceMatches(
+  db: LaneContext['services']['db'],
+  workspaceId: string,
+  embedderId: string,
+  literal: string,
+  take: number,
+): Promise<Match[]> {
   const rows = await db.transaction(async (tx) => {
     // LOCAL, inside a transaction: on a pooled connection a session SET could land elsewhere.
     // ef_search widens the HNSW candidate list (recall); iterative scan keeps scanning the graph
     // when the tenant and embedder filters drop candidates, so a small workspace in a large shared
     // index still gets `take` neighbours. Relaxed order is re-sorted below.
     // One statement for both (set_config's `true` is SET LOCAL): each statement is a round trip.
-    await tx.execute(sql`select set_config('hnsw.ef_search', ${String(HNSW_EF_SEARCH)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`);
+    await tx.execute(
+      sql`select set_config('hnsw.ef_search', ${String(HNSW_EF_SEARCH)}, true), set_config('hnsw.iterative_scan', 'relaxed_order', true)`,
+    );
     return queryRows<MatchRow>(
       tx,
       sql`select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, n.distance, i.title, i.kind,
@@ -85,7 +93,11 @@ export async function readUtteranceMatches(db: LaneContext['services']['db'], wo
  * External utterances the store can match, this embedder's and every other's: tells "no vectors
  * of this embedder" (degrade to the theme index) from "no match" (an honest empty).
  */
-export async function countVectors(db: Queryable, workspaceId: string, embedderId: string): Promise<{ own: number; other: Map<string, number> }> {
+export async function countVectors(
+  db: Queryable,
+  workspaceId: string,
+  embedderId: string,
+): Promise<{ own: number; other: Map<string, number> }> {
   const rows = await queryRows<{ embedder: string; n: number }>(
     db,
     sql`select embedder, utterances as n from utterance_store_counts where workspace_id = ${workspaceId} and utterances > 0`,

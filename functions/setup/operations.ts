@@ -64,7 +64,13 @@ export const setupStatus = defineOperation({
           : null;
     return {
       workspace: { id: caller.workspaceId, name: caller.workspaceName },
-      caller: { user_id: caller.userId, email: caller.email, role: caller.role, scopes: [...caller.scopes].sort(), bundle: caller.bundle },
+      caller: {
+        user_id: caller.userId,
+        email: caller.email,
+        role: caller.role,
+        scopes: [...caller.scopes].sort(),
+        bundle: caller.bundle,
+      },
       auth_method: caller.authMethod,
       optimize: { allowed: blocker === null, blocker, quota },
     };

@@ -49,7 +49,11 @@ export const createWebhook = defineOperation({
     const { services, caller } = ctx;
     const url = await checkWebhookUrl(services, input.url);
     if ((await countWebhooks(services.db, caller.workspaceId)) >= MAX_WEBHOOKS_PER_WORKSPACE) {
-      throw new ApiError('conflict', `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first.`, { limit: MAX_WEBHOOKS_PER_WORKSPACE });
+      throw new ApiError(
+        'conflict',
+        `A workspace can have at most ${MAX_WEBHOOKS_PER_WORKSPACE} webhooks; delete one first.`,
+        { limit: MAX_WEBHOOKS_PER_WORKSPACE },
+      );
     }
     const secret = generateWebhookSecret();
     const now = services.clock.now();
@@ -79,7 +83,12 @@ export const listWebhooksOp = defineOperation({
   summary: 'List webhooks, newest first',
   mcp: { tool: 'webhooks', action: 'list' },
   query: pagingParams,
-  output: z.object({ webhooks: z.array(WebhookSchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    webhooks: z.array(WebhookSchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
     const { rows, total } = await listWebhooks(ctx.services.db, ctx.caller.workspaceId, input);
     return { webhooks: rows.map(toWebhook), total, limit: input.limit, offset: input.offset };
@@ -106,7 +115,8 @@ export const updateWebhook = defineOperation({
   method: 'patch',
   path: '/webhooks/{id}',
   summary: 'Change a webhook\u2019s url, events or active flag',
-  description: 'Re-activating a webhook the service disabled (410 Gone) clears its disabled_reason. A new url is checked like at registration.',
+  description:
+    'Re-activating a webhook the service disabled (410 Gone) clears its disabled_reason. A new url is checked like at registration.',
   mcp: { tool: 'webhooks', action: 'update' },
   params: webhookIdParams,
   body: UpdateWebhookBody,
@@ -120,7 +130,9 @@ export const updateWebhook = defineOperation({
       .set({
         url,
         ...(input.events ? { events: input.events } : {}),
-        ...(input.active === undefined ? {} : { active: input.active, ...(input.active ? { disabledReason: null } : {}) }),
+        ...(input.active === undefined
+          ? {}
+          : { active: input.active, ...(input.active ? { disabledReason: null } : {}) }),
         updatedAt: services.clock.now(),
       })
       .where(and(eq(webhooks.workspaceId, caller.workspaceId), eq(webhooks.id, input.id)))
@@ -144,7 +156,8 @@ export const deleteWebhook = defineOperation({
       .delete(webhooks)
       .where(and(eq(webhooks.workspaceId, ctx.caller.workspaceId), eq(webhooks.id, input.id)))
       .returning({ id: webhooks.id });
-    if (deleted.length === 0) throw new ApiError('not_found', 'No such webhook in this workspace.', { webhook_id: input.id });
+    if (deleted.length === 0)
+      throw new ApiError('not_found', 'No such webhook in this workspace.', { webhook_id: input.id });
     return { deleted: true };
   },
 });
@@ -158,7 +171,12 @@ export const listWebhookDeliveries = defineOperation({
   mcp: { tool: 'webhooks', action: 'deliveries' },
   params: webhookIdParams,
   query: pagingParams,
-  output: z.object({ deliveries: z.array(WebhookDeliverySchema), total: z.number().int(), limit: z.number().int(), offset: z.number().int() }),
+  output: z.object({
+    deliveries: z.array(WebhookDeliverySchema),
+    total: z.number().int(),
+    limit: z.number().int(),
+    offset: z.number().int(),
+  }),
   async handler(ctx, input) {
     await getWebhook(ctx.services.db, ctx.caller.workspaceId, input.id);
     const { rows, total } = await listDeliveries(ctx.services.db, ctx.caller.workspaceId, input.id, input);
@@ -166,14 +184,24 @@ export const listWebhookDeliveries = defineOperation({
   },
 });
 
-async function queueDelivery(ctx: Parameters<typeof createWebhook.handler>[0], webhookId: string, envelope: DeliveryRunInput['envelope']) {
+async function queueDelivery(
+  ctx: Parameters<typeof createWebhook.handler>[0],
+  webhookId: string,
+  envelope: DeliveryRunInput['envelope'],
+) {
   const { runId } = await ctx.services.engine.start({
     workspaceId: ctx.caller.workspaceId,
     kind: WEBHOOK_DELIVERY_KIND,
     input: { webhook_id: webhookId, envelope } satisfies DeliveryRunInput,
     createdBy: ctx.caller.userId,
   });
-  return { webhook_id: webhookId, event_id: envelope.id, event: envelope.type, run_id: runId, status: 'queued' as const };
+  return {
+    webhook_id: webhookId,
+    event_id: envelope.id,
+    event: envelope.type,
+    run_id: runId,
+    status: 'queued' as const,
+  };
 }
 
 export const redeliverWebhookDelivery = defineOperation({
@@ -182,9 +210,12 @@ export const redeliverWebhookDelivery = defineOperation({
   method: 'post',
   path: '/webhooks/{id}/deliveries/{delivery_id}/redeliver',
   summary: 'Send a recorded delivery\u2019s event again',
-  description: 'Queues a new delivery of the same event (same event id and payload, freshly signed). Its attempts continue the event\u2019s attempt count.',
+  description:
+    'Queues a new delivery of the same event (same event id and payload, freshly signed). Its attempts continue the event\u2019s attempt count.',
   mcp: { tool: 'webhooks', action: 'redeliver' },
-  params: webhookIdParams.extend({ delivery_id: z.uuid().openapi({ param: { name: 'delivery_id', in: 'path' } }) }).strict(),
+  params: webhookIdParams
+    .extend({ delivery_id: z.uuid().openapi({ param: { name: 'delivery_id', in: 'path' } }) })
+    .strict(),
   output: QueuedDeliverySchema,
   successStatus: 202,
   async handler(ctx, input) {
@@ -209,8 +240,16 @@ export const pingWebhook = defineOperation({
   successStatus: 202,
   async handler(ctx, input) {
     const hook = await getWebhook(ctx.services.db, ctx.caller.workspaceId, input.id);
-    if (!hook.active) throw new ApiError('invalid_state', 'The webhook is inactive; activate it first (PATCH active: true).', { active: false });
-    const envelope = buildEnvelope(ctx.caller.workspaceId, PING_EVENT, { webhook_id: hook.id, message: 'Hello from the Customer Intelligence Platform.' }, ctx.services.clock.now());
+    if (!hook.active)
+      throw new ApiError('invalid_state', 'The webhook is inactive; activate it first (PATCH active: true).', {
+        active: false,
+      });
+    const envelope = buildEnvelope(
+      ctx.caller.workspaceId,
+      PING_EVENT,
+      { webhook_id: hook.id, message: 'Hello from the Customer Intelligence Platform.' },
+      ctx.services.clock.now(),
+    );
     return queueDelivery(ctx, hook.id, envelope);
   },
 });

@@ -11,7 +11,10 @@ export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 
 export async function getWebhook(db: Queryable, workspaceId: string, id: string): Promise<WebhookRow> {
-  const [row] = await db.select().from(webhooks).where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)));
+  const [row] = await db
+    .select()
+    .from(webhooks)
+    .where(and(eq(webhooks.workspaceId, workspaceId), eq(webhooks.id, id)));
   if (!row) throw new ApiError('not_found', 'No such webhook in this workspace.', { webhook_id: id });
   return row;
 }
@@ -32,7 +35,12 @@ export async function listWebhooks(db: Queryable, workspaceId: string, page: { l
   return { rows, total: await countWebhooks(db, workspaceId) };
 }
 
-export async function listDeliveries(db: Queryable, workspaceId: string, webhookId: string, page: { limit: number; offset: number }) {
+export async function listDeliveries(
+  db: Queryable,
+  workspaceId: string,
+  webhookId: string,
+  page: { limit: number; offset: number },
+) {
   const where = and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.webhookId, webhookId));
   const rows = await db
     .select()
@@ -45,11 +53,22 @@ export async function listDeliveries(db: Queryable, workspaceId: string, webhook
   return { rows, total: total?.n ?? 0 };
 }
 
-export async function getDelivery(db: Queryable, workspaceId: string, webhookId: string, deliveryId: string): Promise<DeliveryRow> {
+export async function getDelivery(
+  db: Queryable,
+  workspaceId: string,
+  webhookId: string,
+  deliveryId: string,
+): Promise<DeliveryRow> {
   const [row] = await db
     .select()
     .from(webhookDeliveries)
-    .where(and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.webhookId, webhookId), eq(webhookDeliveries.id, deliveryId)));
+    .where(
+      and(
+        eq(webhookDeliveries.workspaceId, workspaceId),
+        eq(webhookDeliveries.webhookId, webhookId),
+        eq(webhookDeliveries.id, deliveryId),
+      ),
+    );
   if (!row) throw new ApiError('not_found', 'No such delivery for this webhook.', { delivery_id: deliveryId });
   return row;
 }

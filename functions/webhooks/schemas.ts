@@ -18,7 +18,10 @@ export const WebhookSchema = z
     url: z.url(),
     events: z.array(WebhookEventSchema),
     active: z.boolean(),
-    disabled_reason: z.string().nullable().openapi({ description: 'Why the service turned it off (e.g. "gone": the endpoint answered 410).' }),
+    disabled_reason: z
+      .string()
+      .nullable()
+      .openapi({ description: 'Why the service turned it off (e.g. "gone": the endpoint answered 410).' }),
     created_at: isoTimestamp(),
     updated_at: isoTimestamp(),
   })
@@ -35,7 +38,11 @@ export const WebhookDeliverySchema = z
     event_id: z.string().openapi({ description: 'The event id, sent as webhook-id; the same on every attempt.' }),
     event: z.string(),
     payload: z.record(z.string(), z.unknown()),
-    status_code: z.number().int().nullable().openapi({ description: 'The endpoint\'s HTTP status; null when no response arrived.' }),
+    status_code: z
+      .number()
+      .int()
+      .nullable()
+      .openapi({ description: "The endpoint's HTTP status; null when no response arrived." }),
     attempt: z.number().int().min(1),
     error: z.string().nullable(),
     duration_ms: z.number().int().nullable(),
@@ -47,7 +54,10 @@ export const webhookIdParams = z.object({ id: z.uuid().openapi({ param: { name: 
 
 export const CreateWebhookBody = z
   .object({
-    url: z.string().min(1).openapi({ description: 'https URL (http only to loopback when ALLOW_LOOPBACK_WEBHOOKS=1).', example: 'https://hooks.example.com/cip' }),
+    url: z.string().min(1).openapi({
+      description: 'https URL (http only to loopback when ALLOW_LOOPBACK_WEBHOOKS=1).',
+      example: 'https://hooks.example.com/cip',
+    }),
     events: eventsField,
   })
   .strict();
@@ -55,7 +65,10 @@ export const CreateWebhookBody = z
 export const UpdateWebhookBody = z
   .object({ url: z.string().min(1).optional(), events: eventsField.optional(), active: z.boolean().optional() })
   .strict()
-  .refine((b) => b.url !== undefined || b.events !== undefined || b.active !== undefined, 'send at least one of url, events, active');
+  .refine(
+    (b) => b.url !== undefined || b.events !== undefined || b.active !== undefined,
+    'send at least one of url, events, active',
+  );
 
 export const pagingParams = z.object(pagingQuery).strict();
 
@@ -64,7 +77,9 @@ export const QueuedDeliverySchema = z
     webhook_id: z.uuid(),
     event_id: z.string(),
     event: z.string(),
-    run_id: z.uuid().openapi({ description: 'The delivery run; its attempts appear under GET /webhooks/{id}/deliveries.' }),
+    run_id: z
+      .uuid()
+      .openapi({ description: 'The delivery run; its attempts appear under GET /webhooks/{id}/deliveries.' }),
     status: z.literal('queued'),
   })
   .openapi('QueuedWebhookDelivery');

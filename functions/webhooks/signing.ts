@@ -17,7 +17,12 @@ export async function signWebhook(secret: string, id: string, timestampSeconds: 
   return `v1,${toBase64(mac)}`;
 }
 
-export async function webhookHeaders(secret: string, id: string, timestampSeconds: number, body: string): Promise<Record<string, string>> {
+export async function webhookHeaders(
+  secret: string,
+  id: string,
+  timestampSeconds: number,
+  body: string,
+): Promise<Record<string, string>> {
   return {
     'content-type': 'application/json',
     'user-agent': 'customer-intelligence-platform-webhooks/1.0',

@@ -35,7 +35,9 @@ function pgliteClientOf(db: Database): PgliteLike | null {
   const client = (db as unknown as { $client?: unknown }).$client;
   if (typeof client !== 'object' || client === null) return null;
   const candidate = client as Partial<PgliteLike>;
-  return typeof candidate.transaction === 'function' && typeof candidate.dumpDataDir === 'function' ? (candidate as PgliteLike) : null;
+  return typeof candidate.transaction === 'function' && typeof candidate.dumpDataDir === 'function'
+    ? (candidate as PgliteLike)
+    : null;
 }
 
 export function bulkWriterFor(db: Database, options: { batchRows: number; prefer?: 'copy' | 'insert' }): BulkWriter {
@@ -72,7 +74,11 @@ function copyWriter(db: Database, client: PgliteLike): BulkWriter {
           async insert(table, rows) {
             if (rows.length === 0) return;
             const { columns, text } = copyText(table, rows);
-            await tx.query(`COPY "${getTableName(table)}" (${columns.map((c) => `"${c}"`).join(', ')}) FROM '/dev/blob'`, [], { blob: new Blob([text]) });
+            await tx.query(
+              `COPY "${getTableName(table)}" (${columns.map((c) => `"${c}"`).join(', ')}) FROM '/dev/blob'`,
+              [],
+              { blob: new Blob([text]) },
+            );
           },
           async run(build) {
             // Rendered on the outer handle, executed on PGlite's transaction: same connection.
@@ -111,4 +117,5 @@ function toText(value: unknown): string {
   return String(value);
 }
 
-const escapeCopy = (s: string): string => s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');
+const escapeCopy = (s: string): string =>
+  s.replace(/\\/g, '\\\\').replace(/\n/g, '\\n').replace(/\r/g, '\\r').replace(/\t/g, '\\t');

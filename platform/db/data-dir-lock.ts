@@ -77,7 +77,9 @@ export function dataDirOwner(dataDir: string): LockOwner | null {
 function readOwner(path: string): LockOwner | null {
   try {
     const parsed = JSON.parse(readFileSync(path, 'utf8')) as Partial<LockOwner>;
-    return typeof parsed.pid === 'number' ? { pid: parsed.pid, purpose: String(parsed.purpose ?? 'unknown'), since: String(parsed.since ?? '') } : null;
+    return typeof parsed.pid === 'number'
+      ? { pid: parsed.pid, purpose: String(parsed.purpose ?? 'unknown'), since: String(parsed.since ?? '') }
+      : null;
   } catch {
     return null;
   }

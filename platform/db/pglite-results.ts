@@ -57,7 +57,12 @@ export function parseMessages(bytes: Uint8Array): BackendMessage[] {
  * The result of a statement whose row shape is `fields` (null: it returns no rows), or null when
  * the bytes hold something only PGlite's parser should read (the caller then uses it).
  */
-export function decodeResults(bytes: Uint8Array, fields: readonly ResultField[] | null, parsers: Parsers, rowMode: 'array' | 'object' | undefined): Results | null {
+export function decodeResults(
+  bytes: Uint8Array,
+  fields: readonly ResultField[] | null,
+  parsers: Parsers,
+  rowMode: 'array' | 'object' | undefined,
+): Results | null {
   const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   const rows: unknown[] = [];
   let result: Results | null = null;
@@ -97,7 +102,13 @@ export function decodeResults(bytes: Uint8Array, fields: readonly ResultField[] 
       const command = words[0] ?? '';
       const count = parseInt(words[words.length - 1] ?? '', 10);
       const affected = CHANGING.has(command) && !Number.isNaN(count) ? count : 0;
-      result = { rows: rows.slice(), fields: fields ? fields.map((f) => ({ ...f })) : [], command, affectedRows: affected, ...(Number.isNaN(count) ? {} : { rowCount: count }) } as Results;
+      result = {
+        rows: rows.slice(),
+        fields: fields ? fields.map((f) => ({ ...f })) : [],
+        command,
+        affectedRows: affected,
+        ...(Number.isNaN(count) ? {} : { rowCount: count }),
+      } as Results;
       rows.length = 0;
     } else if (!SKIPPED.has(type)) {
       return null; // an error, a notice, a notification: PGlite's parser reads those

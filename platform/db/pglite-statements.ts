@@ -74,10 +74,15 @@ function put(out: Uint8Array, at: number, bytes: string | Uint8Array): number {
  * here, as much as Postgres takes to run a key lookup; this ~1 µs, without a call into the runtime's
  * encoder for ASCII. A binary parameter (a typed array) goes to PGlite's serializer, which sets its format code.
  */
-export function bindText(statement: string, values: readonly (string | null)[], then: Uint8Array = new Uint8Array(0)): Uint8Array {
+export function bindText(
+  statement: string,
+  values: readonly (string | null)[],
+  then: Uint8Array = new Uint8Array(0),
+): Uint8Array {
   const name = utf8Of(statement);
   const encoded = values.map((v) => (v === null ? null : utf8Of(v)));
-  const length = 4 + 1 + name.length + 1 + 2 + 2 * encoded.length + 2 + encoded.reduce((n, v) => n + 4 + (v?.length ?? 0), 0) + 2;
+  const length =
+    4 + 1 + name.length + 1 + 2 + 2 * encoded.length + 2 + encoded.reduce((n, v) => n + 4 + (v?.length ?? 0), 0) + 2;
   const out = new Uint8Array(1 + length + then.length);
   const view = new DataView(out.buffer);
   let at = 0;
@@ -103,7 +108,12 @@ export function bindText(statement: string, values: readonly (string | null)[], 
 }
 
 /** PGlite's own decoration of a statement's error, so a caller reads the same error either way. */
-function withQuery(error: unknown, query: string, params: readonly unknown[], options: QueryOptions | undefined): unknown {
+function withQuery(
+  error: unknown,
+  query: string,
+  params: readonly unknown[],
+  options: QueryOptions | undefined,
+): unknown {
   if (error instanceof protocol.messages.DatabaseError) Object.assign(error, { query, params, queryOptions: options });
   return error;
 }
@@ -123,7 +133,13 @@ export class NamedStatements {
   /** Calls holding or waiting for either of PGlite's locks (its transaction lock and its query lock). */
   #waiting = 0;
   /** Executions waiting for the end of this turn of the event loop (see query). */
-  #turn: { text: string; params: readonly unknown[]; options: QueryOptions | undefined; resolve: (result: Results | Promise<Results>) => void; reject: (error: unknown) => void }[] = [];
+  #turn: {
+    text: string;
+    params: readonly unknown[];
+    options: QueryOptions | undefined;
+    resolve: (result: Results | Promise<Results>) => void;
+    reject: (error: unknown) => void;
+  }[] = [];
   /** The output of the execution in progress, copied out of PGlite's memory as it is written. */
   #chunks: Uint8Array[] | null = null;
   readonly #rawOptions = { syncToFs: false, onRawData: (chunk: Uint8Array) => this.#chunks?.push(chunk.slice()) };
@@ -199,7 +215,12 @@ export class NamedStatements {
   }
 
   /** Inside a transaction, which already holds the database. */
-  queryIn(tx: Transaction, text: string, params: readonly unknown[], options: QueryOptions | undefined): Promise<Results> {
+  queryIn(
+    tx: Transaction,
+    text: string,
+    params: readonly unknown[],
+    options: QueryOptions | undefined,
+  ): Promise<Results> {
     if (tx.closed) return Promise.reject(new Error('Transaction is closed'));
     return this.client._runExclusiveQuery(() => this.#run(text, params, options));
   }
@@ -219,7 +240,12 @@ export class NamedStatements {
    * Bind and execute a parsed statement, synchronously (the caller holds the database, or nobody
    * else can reach it). PARSE_AGAIN when its table changed under it (`cached plan must not change result type`).
    */
-  #execute(prepared: Prepared, text: string, params: readonly unknown[], options: QueryOptions | undefined): Results | typeof PARSE_AGAIN | Unanswered {
+  #execute(
+    prepared: Prepared,
+    text: string,
+    params: readonly unknown[],
+    options: QueryOptions | undefined,
+  ): Results | typeof PARSE_AGAIN | Unanswered {
     const values: unknown[] = params.map((value, i) => {
       if (value === null || value === undefined) return null;
       const serializer = this.client.serializers[prepared.paramTypes[i] ?? 0];
@@ -239,17 +265,31 @@ export class NamedStatements {
     const bytes = chunks.length === 1 ? (chunks[0] as Uint8Array) : concat(chunks);
     if (bytes.length < 6 || bytes[bytes.length - 6] !== READY_FOR_QUERY) {
       // PGlite failed (its promise says why), or no longer answers synchronously.
-      return new Unanswered(execution.then(() => Promise.reject(new Error('PGlite did not answer a bound execution synchronously; NamedStatements needs revisiting for this PGlite version'))));
+      return new Unanswered(
+        execution.then(() =>
+          Promise.reject(
+            new Error(
+              'PGlite did not answer a bound execution synchronously; NamedStatements needs revisiting for this PGlite version',
+            ),
+          ),
+        ),
+      );
     }
     const decoded = decodeResults(bytes, prepared.fields, this.client.parsers, options?.rowMode);
     if (decoded) return decoded;
     const messages = parseMessages(bytes);
-    const error = messages.find((m): m is InstanceType<typeof protocol.messages.DatabaseError> => m instanceof protocol.messages.DatabaseError);
+    const error = messages.find(
+      (m): m is InstanceType<typeof protocol.messages.DatabaseError> => m instanceof protocol.messages.DatabaseError,
+    );
     if (error) {
       if (error.code === RESULT_TYPE_CHANGED) return PARSE_AGAIN;
       throw withQuery(error, text, params, options);
     }
-    const [result] = parse.parseResults(prepared.rowDescription ? [prepared.rowDescription, ...messages] : messages, this.client.parsers, options);
+    const [result] = parse.parseResults(
+      prepared.rowDescription ? [prepared.rowDescription, ...messages] : messages,
+      this.client.parsers,
+      options,
+    );
     return result ?? { rows: [], fields: [], affectedRows: 0 };
   }
 
@@ -258,7 +298,10 @@ export class NamedStatements {
     const { serialize } = protocol;
     let messages: BackendMessage[];
     try {
-      messages = await this.client.execProtocolStream(concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]), { syncToFs: false });
+      messages = await this.client.execProtocolStream(
+        concat([serialize.parse({ name, text, types: [] }), serialize.describe({ type: 'S', name }), serialize.sync()]),
+        { syncToFs: false },
+      );
     } catch (error) {
       throw withQuery(error, text, params, options);
     }
@@ -272,6 +315,9 @@ export class NamedStatements {
 
   async #close(prepared: Prepared): Promise<void> {
     const { serialize } = protocol;
-    await this.client.execProtocolStream(concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]), { syncToFs: false });
+    await this.client.execProtocolStream(
+      concat([serialize.close({ type: 'S', name: prepared.name }), serialize.sync()]),
+      { syncToFs: false },
+    );
   }
 }

@@ -36,21 +36,28 @@ export async function openPglite(options: PgliteOptions = {}): Promise<PgliteHan
  * their arrays left as text, for drizzle's own column mapping to read.
  */
 const DRIZZLE_PARSERS: Record<number, (value: string) => unknown> = Object.fromEntries(
-  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [oid, (value: string) => value]),
+  [types.TIMESTAMP, types.TIMESTAMPTZ, types.INTERVAL, types.DATE, 1231, 1115, 1185, 1187, 1182].map((oid) => [
+    oid,
+    (value: string) => value,
+  ]),
 );
 
 type QueryOptions = Parameters<PGlite['query']>[2];
-const withoutParsers = (options: QueryOptions): QueryOptions => (options?.parsers ? { ...options, parsers: undefined } : options);
+const withoutParsers = (options: QueryOptions): QueryOptions =>
+  options?.parsers ? { ...options, parsers: undefined } : options;
 
 /** Whether a statement goes through its named statement (not for PGlite's blob or typed-parameter queries). */
-const viaNamed = (statements: NamedStatements, text: string, options: QueryOptions): boolean => statements.has(text) && !options?.blob && !options?.paramTypes;
+const viaNamed = (statements: NamedStatements, text: string, options: QueryOptions): boolean =>
+  statements.has(text) && !options?.blob && !options?.paramTypes;
 
 /** A transaction's client whose queries leave the per-query parsers out (see driverClient). */
 function driverTransaction(tx: Transaction, statements: NamedStatements): Transaction {
   // Made once per transaction, as driverClient's: drizzle reads `query` for every statement.
   const query = (text: string, params?: unknown[], options?: QueryOptions) => {
     const bare = withoutParsers(options);
-    return viaNamed(statements, text, bare) ? statements.queryIn(tx, text, params ?? [], bare) : tx.query(text, params, bare);
+    return viaNamed(statements, text, bare)
+      ? statements.queryIn(tx, text, params ?? [], bare)
+      : tx.query(text, params, bare);
   };
   return new Proxy(tx, {
     get(target, property, receiver) {
@@ -72,9 +79,12 @@ function driverClient(client: PGlite, statements: NamedStatements): PGlite {
   // Made once, not on every property read: drizzle reads `query` for every statement.
   const query = (text: string, params?: unknown[], options?: QueryOptions) => {
     const bare = withoutParsers(options);
-    return viaNamed(statements, text, bare) ? statements.query(text, params ?? [], bare) : client.query(text, params, bare);
+    return viaNamed(statements, text, bare)
+      ? statements.query(text, params ?? [], bare)
+      : client.query(text, params, bare);
   };
-  const transaction = <R>(fn: (tx: Transaction) => Promise<R>) => client.transaction((tx) => fn(driverTransaction(tx, statements)));
+  const transaction = <R>(fn: (tx: Transaction) => Promise<R>) =>
+    client.transaction((tx) => fn(driverTransaction(tx, statements)));
   return new Proxy(client, {
     get(target, property) {
       if (property === 'query') return query;
@@ -96,7 +106,8 @@ interface SessionWithPrepare {
 }
 function keepStatementNames(db: unknown, statements: NamedStatements): void {
   const session = (db as { session?: SessionWithPrepare }).session;
-  if (!session || typeof session.prepareQuery !== 'function') throw new Error('drizzle changed: its PGlite session has no prepareQuery');
+  if (!session || typeof session.prepareQuery !== 'function')
+    throw new Error('drizzle changed: its PGlite session has no prepareQuery');
   const prepare = session.prepareQuery.bind(session);
   session.prepareQuery = (query, fields, name, ...rest) => {
     if (name) statements.register(query.sql);
@@ -106,7 +117,11 @@ function keepStatementNames(db: unknown, statements: NamedStatements): void {
 
 export function wrapPglite(client: PGlite, onQuery?: (sql: string) => void): PgliteHandle {
   const statements = new NamedStatements(client);
-  const db = drizzle({ client: driverClient(client, statements), schema, ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}) }) as unknown as Database;
+  const db = drizzle({
+    client: driverClient(client, statements),
+    schema,
+    ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}),
+  }) as unknown as Database;
   keepStatementNames(db, statements);
   return {
     db,

@@ -25,8 +25,13 @@ export interface DatabaseHandle {
  * `"1"` in production. int8 and int8[] columns are normalised here to PGlite's shape.
  */
 export async function queryRows<T extends Record<string, unknown>>(db: Queryable, query: SQL): Promise<T[]> {
-  const result = (await db.execute(query)) as unknown as { rows: T[]; fields?: readonly { name: string; dataTypeID: number }[] };
-  const int8Columns = (result.fields ?? []).filter((f) => f.dataTypeID === PG_INT8 || f.dataTypeID === PG_INT8_ARRAY).map((f) => f.name);
+  const result = (await db.execute(query)) as unknown as {
+    rows: T[];
+    fields?: readonly { name: string; dataTypeID: number }[];
+  };
+  const int8Columns = (result.fields ?? [])
+    .filter((f) => f.dataTypeID === PG_INT8 || f.dataTypeID === PG_INT8_ARRAY)
+    .map((f) => f.name);
   if (int8Columns.length === 0) return result.rows;
   for (const row of result.rows as Record<string, unknown>[]) {
     for (const name of int8Columns) row[name] = normalizeInt8(row[name]);

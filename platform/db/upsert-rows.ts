@@ -22,9 +22,17 @@ export interface UpsertConflict<T extends PgTable> {
   updateWhere?: SQL;
 }
 
-export async function upsertRows<T extends PgTable>(db: Queryable, table: T, rows: readonly T['$inferInsert'][], conflict: UpsertConflict<T> = {}): Promise<void> {
+export async function upsertRows<T extends PgTable>(
+  db: Queryable,
+  table: T,
+  rows: readonly T['$inferInsert'][],
+  conflict: UpsertConflict<T> = {},
+): Promise<void> {
   if (rows.length === 0) return;
-  const columns = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated) as [string, PgColumn][];
+  const columns = Object.entries(getTableColumns(table)).filter(([, column]) => !column.generated) as [
+    string,
+    PgColumn,
+  ][];
   const first = rows[0] as Record<string, unknown>;
   const used = columns.filter(([key]) => first[key] !== undefined);
   const records = rows.map((row) => {

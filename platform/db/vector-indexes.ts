@@ -57,12 +57,21 @@ export interface VectorIndexReport {
  * Create each vector index that is missing, if its table holds at least `minVectors` vectors.
  * Idempotent (IF NOT EXISTS); safe to call at every start or after every load.
  */
-export async function ensureVectorIndexes(db: Database, options: { minVectors?: number; force?: boolean } = {}): Promise<VectorIndexReport[]> {
+export async function ensureVectorIndexes(
+  db: Database,
+  options: { minVectors?: number; force?: boolean } = {},
+): Promise<VectorIndexReport[]> {
   const minVectors = options.minVectors ?? HNSW_MIN_VECTORS;
   const reports: VectorIndexReport[] = [];
   for (const spec of VECTOR_INDEXES) {
-    const [existing] = await queryRows<{ present: boolean }>(db, sql`select to_regclass(${spec.name}) is not null as present`);
-    const [counted] = await queryRows<{ n: number }>(db, sql`select count(*)::int as n from ${sql.identifier(spec.table)} where ${sql.identifier(spec.column)} is not null`);
+    const [existing] = await queryRows<{ present: boolean }>(
+      db,
+      sql`select to_regclass(${spec.name}) is not null as present`,
+    );
+    const [counted] = await queryRows<{ n: number }>(
+      db,
+      sql`select count(*)::int as n from ${sql.identifier(spec.table)} where ${sql.identifier(spec.column)} is not null`,
+    );
     const vectors = counted?.n ?? 0;
     if (existing?.present) {
       reports.push({ index: spec.name, vectors, status: 'exists', buildMs: null });

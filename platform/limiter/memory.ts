@@ -31,7 +31,12 @@ export class MemoryRateLimiter implements RateLimiter {
       return { success: false, limit: rule.limit, remaining: 0, reset };
     }
     this.#counts.set(currentKey, currentCount + 1);
-    return { success: true, limit: rule.limit, remaining: Math.max(0, rule.limit - weightedPrevious - currentCount - 1), reset };
+    return {
+      success: true,
+      limit: rule.limit,
+      remaining: Math.max(0, rule.limit - weightedPrevious - currentCount - 1),
+      reset,
+    };
   }
 
   /** Drop windows that can no longer count, at most once a window, so memory stays bounded. */

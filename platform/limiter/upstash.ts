@@ -33,7 +33,12 @@ export class UpstashRateLimiter implements RateLimiter {
       // Failed open: the library answers limit 0, remaining 0, reset 0 (1970), which would reach
       // clients as rate-limit headers. Report the rule and the current window's end instead.
       const windowMs = rule.windowSeconds * 1000;
-      return { success: true, limit: rule.limit, remaining: Math.max(0, rule.limit - 1), reset: (Math.floor(Date.now() / windowMs) + 1) * windowMs };
+      return {
+        success: true,
+        limit: rule.limit,
+        remaining: Math.max(0, rule.limit - 1),
+        reset: (Math.floor(Date.now() / windowMs) + 1) * windowMs,
+      };
     }
     return { success, limit, remaining, reset };
   }

@@ -10,7 +10,13 @@ const Sent = z.object({ id: z.string().min(1) });
  * {id}) through the outbound HTTP port, so the SSRF policy applies. A failure is
  * dependency_unavailable, without the provider's text.
  */
-export function httpMailer(options: { url: string; apiKey: string; from: string; outbound: OutboundHttp; allowLoopback: boolean }): Mailer {
+export function httpMailer(options: {
+  url: string;
+  apiKey: string;
+  from: string;
+  outbound: OutboundHttp;
+  allowLoopback: boolean;
+}): Mailer {
   return {
     async send(message) {
       const result = await options.outbound.send({
@@ -22,8 +28,12 @@ export function httpMailer(options: { url: string; apiKey: string; from: string;
         allowLoopback: options.allowLoopback,
         maxResponseBytes: 16_384,
       });
-      if (!result.ok) throw new ApiError('dependency_unavailable', `The email API could not be reached (${result.error}).`);
-      if (result.status < 200 || result.status >= 300) throw new ApiError('dependency_unavailable', `The email API answered HTTP ${result.status}.`, { provider_status: result.status });
+      if (!result.ok)
+        throw new ApiError('dependency_unavailable', `The email API could not be reached (${result.error}).`);
+      if (result.status < 200 || result.status >= 300)
+        throw new ApiError('dependency_unavailable', `The email API answered HTTP ${result.status}.`, {
+          provider_status: result.status,
+        });
       let id: string | null = null;
       try {
         const parsed = Sent.safeParse(JSON.parse(result.body));

@@ -1,6 +1,8 @@
 import type { ModelProvider, ModelRunOptions, ModelTask } from './port.js';
 
-export type FallbackResult<O> = { output: O; ranBy: string } | { output: O; ranBy: 'local'; failure: { model: string; error: string } };
+export type FallbackResult<O> =
+  | { output: O; ranBy: string }
+  | { output: O; ranBy: 'local'; failure: { model: string; error: string } };
 
 /**
  * Run a task on the configured model; when a hosted model fails (down, timed out, answered outside
@@ -8,12 +10,21 @@ export type FallbackResult<O> = { output: O; ranBy: string } | { output: O; ranB
  * step degrades rather than failing the request. A failure of the local implementation is a bug
  * and is thrown.
  */
-export async function runWithLocalFallback<I, O>(model: ModelProvider, task: ModelTask<I, O>, input: I, options?: ModelRunOptions): Promise<FallbackResult<O>> {
+export async function runWithLocalFallback<I, O>(
+  model: ModelProvider,
+  task: ModelTask<I, O>,
+  input: I,
+  options?: ModelRunOptions,
+): Promise<FallbackResult<O>> {
   try {
     return { output: await model.run(task, input, options), ranBy: model.id };
   } catch (error) {
     if (model.id === 'local') throw error;
     const output = task.output.parse(await task.local(task.input.parse(input)));
-    return { output, ranBy: 'local', failure: { model: model.id, error: error instanceof Error ? error.message : String(error) } };
+    return {
+      output,
+      ranBy: 'local',
+      failure: { model: model.id, error: error instanceof Error ? error.message : String(error) },
+    };
   }
 }

@@ -1,5 +1,14 @@
 import { ApiError } from '../errors.js';
-import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import {
+  EMBEDDING_DIMENSIONS,
+  type Embedder,
+  type ModelProvider,
+  type ModelRunOptions,
+  type ModelTask,
+  type StepRequest,
+  type StepResult,
+  type StepTask,
+} from './port.js';
 import { StepResultSchema } from './step-schema.js';
 
 /** Runs each task's own deterministic implementation, validating input and output like a hosted model. */
@@ -19,7 +28,8 @@ export class LocalModelProvider implements ModelProvider {
   /** The task's own deterministic policy, its result checked like a hosted model's. */
   async step(task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult> {
     const parsed = StepResultSchema.safeParse(await task.local(request, options));
-    if (!parsed.success) throw new ApiError('internal', `Local model task ${task.name} produced a step outside its schema.`);
+    if (!parsed.success)
+      throw new ApiError('internal', `Local model task ${task.name} produced a step outside its schema.`);
     return parsed.data;
   }
 }
@@ -159,7 +169,9 @@ export class LocalHashEmbedder implements Embedder {
 const BUCKET_SEEDS = Array.from({ length: BUCKETS_PER_FEATURE }, (_, k) => (0x811c9dc5 + k * 0x9e3779b9) >>> 0);
 
 export function embedLocally(text: string): number[] {
-  const raw = (text.toLowerCase().match(/[a-z0-9][a-z0-9']*/g) ?? []).filter((w) => w.length > 1 && !STOPWORDS.has(w) && !SPOKEN_FILLERS.has(w));
+  const raw = (text.toLowerCase().match(/[a-z0-9][a-z0-9']*/g) ?? []).filter(
+    (w) => w.length > 1 && !STOPWORDS.has(w) && !SPOKEN_FILLERS.has(w),
+  );
   const stems = raw.map(stemWord);
   const features = new Map<string, { n: number; weight: number }>();
   const add = (feature: string, weight: number) => {

@@ -1,6 +1,16 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { EMBEDDING_DIMENSIONS, type AgentMessage, type Embedder, type ModelProvider, type ModelRunOptions, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import {
+  EMBEDDING_DIMENSIONS,
+  type AgentMessage,
+  type Embedder,
+  type ModelProvider,
+  type ModelRunOptions,
+  type ModelTask,
+  type StepRequest,
+  type StepResult,
+  type StepTask,
+} from './port.js';
 import { parseToolArguments } from './step-schema.js';
 
 export interface OpenAiCompatibleOptions {
@@ -24,14 +34,26 @@ const ToolCallingCompletion = z.object({
         message: z.object({
           content: z.string().nullable().optional(),
           tool_calls: z
-            .array(z.object({ id: z.string().min(1), type: z.literal('function').optional(), function: z.object({ name: z.string().min(1), arguments: z.string() }) }))
+            .array(
+              z.object({
+                id: z.string().min(1),
+                type: z.literal('function').optional(),
+                function: z.object({ name: z.string().min(1), arguments: z.string() }),
+              }),
+            )
             .nullable()
             .optional(),
         }),
       }),
     )
     .min(1),
-  usage: z.object({ prompt_tokens: z.number().int().min(0).optional(), completion_tokens: z.number().int().min(0).optional() }).nullable().optional(),
+  usage: z
+    .object({
+      prompt_tokens: z.number().int().min(0).optional(),
+      completion_tokens: z.number().int().min(0).optional(),
+    })
+    .nullable()
+    .optional(),
 });
 
 const Embeddings = z.object({
@@ -70,7 +92,10 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
       ],
       response_format: {
         type: 'json_schema',
-        json_schema: { name: task.name.replace(/[^a-zA-Z0-9_-]/g, '_'), schema: z.toJSONSchema(task.output, { target: 'draft-7' }) },
+        json_schema: {
+          name: task.name.replace(/[^a-zA-Z0-9_-]/g, '_'),
+          schema: z.toJSONSchema(task.output, { target: 'draft-7' }),
+        },
       },
     };
     const json = await this.#post('/chat/completions', body, options);
@@ -84,7 +109,11 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
       throw new ApiError('dependency_unavailable', `The model returned non-JSON output for task ${task.name}.`);
     }
     const output = task.output.safeParse(parsedJson);
-    if (!output.success) throw new ApiError('dependency_unavailable', `The model's output for task ${task.name} did not match its schema.`);
+    if (!output.success)
+      throw new ApiError(
+        'dependency_unavailable',
+        `The model's output for task ${task.name} did not match its schema.`,
+      );
     return output.data;
   }
 
@@ -94,24 +123,39 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
    * Usage comes from the response when the provider reports it; otherwise it is null, never 0.
    */
   async step(_task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult> {
-    const body: Record<string, unknown> = { model: this.#options.model, temperature: 0, messages: request.messages.map(toWireMessage) };
+    const body: Record<string, unknown> = {
+      model: this.#options.model,
+      temperature: 0,
+      messages: request.messages.map(toWireMessage),
+    };
     if (request.tools.length > 0) {
-      body.tools = request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+      body.tools = request.tools.map((t) => ({
+        type: 'function',
+        function: { name: t.name, description: t.description, parameters: t.parameters },
+      }));
       body.tool_choice = request.toolChoice ?? 'auto';
     }
     const parsed = ToolCallingCompletion.safeParse(await this.#post('/chat/completions', body, options));
     const message = parsed.success ? parsed.data.choices[0]?.message : undefined;
-    if (!parsed.success || !message) throw new ApiError('dependency_unavailable', 'The model provider returned a malformed tool-calling completion.');
+    if (!parsed.success || !message)
+      throw new ApiError('dependency_unavailable', 'The model provider returned a malformed tool-calling completion.');
     const toolCalls = (message.tool_calls ?? []).map((call) => {
       const args = parseToolArguments(call.function.arguments, call.function.name);
-      if (!args) throw new ApiError('dependency_unavailable', `The model sent arguments for ${call.function.name} that are not a JSON object.`, { tool: call.function.name });
+      if (!args)
+        throw new ApiError(
+          'dependency_unavailable',
+          `The model sent arguments for ${call.function.name} that are not a JSON object.`,
+          { tool: call.function.name },
+        );
       return { id: call.id, name: call.function.name, arguments: args };
     });
     const usage = parsed.data.usage;
     return {
       content: message.content ?? null,
       tool_calls: toolCalls,
-      usage: usage ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null } : null,
+      usage: usage
+        ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null }
+        : null,
     };
   }
 
@@ -133,7 +177,10 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
     }
     const ordered = sorted.map((d) => d.embedding);
     if (ordered.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
-      throw new ApiError('dependency_unavailable', `The embedding provider did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`);
+      throw new ApiError(
+        'dependency_unavailable',
+        `The embedding provider did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`,
+      );
     }
     return ordered;
   }
@@ -157,7 +204,9 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
     }
     if (!response.ok) {
       // Provider text can carry account details; keep only the status.
-      throw new ApiError('dependency_unavailable', `The model provider answered HTTP ${response.status}.`, { provider_status: response.status });
+      throw new ApiError('dependency_unavailable', `The model provider answered HTTP ${response.status}.`, {
+        provider_status: response.status,
+      });
     }
     try {
       return await response.json();
@@ -175,7 +224,13 @@ export function toWireMessage(message: AgentMessage): Record<string, unknown> {
         role: 'assistant',
         content: message.content,
         ...(message.tool_calls?.length
-          ? { tool_calls: message.tool_calls.map((c) => ({ id: c.id, type: 'function', function: { name: c.name, arguments: JSON.stringify(c.arguments) } })) }
+          ? {
+              tool_calls: message.tool_calls.map((c) => ({
+                id: c.id,
+                type: 'function',
+                function: { name: c.name, arguments: JSON.stringify(c.arguments) },
+              })),
+            }
           : {}),
       };
     case 'tool':
@@ -187,5 +242,9 @@ export function toWireMessage(message: AgentMessage): Record<string, unknown> {
 
 /** The embedding half of the provider under its own id. */
 export function openAiEmbedder(provider: OpenAiCompatibleProvider): Embedder {
-  return { id: provider.embedderId, dimensions: EMBEDDING_DIMENSIONS, embed: (texts, options) => provider.embed(texts, options) };
+  return {
+    id: provider.embedderId,
+    dimensions: EMBEDDING_DIMENSIONS,
+    embed: (texts, options) => provider.embed(texts, options),
+  };
 }

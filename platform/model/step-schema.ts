@@ -4,8 +4,12 @@ import type { StepResult } from './port.js';
 /** A step as every provider must hand it back: checked at the port, whoever produced it. */
 export const StepResultSchema: z.ZodType<StepResult> = z.object({
   content: z.string().nullable(),
-  tool_calls: z.array(z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) })),
-  usage: z.object({ input_tokens: z.number().int().min(0).nullable(), output_tokens: z.number().int().min(0).nullable() }).nullable(),
+  tool_calls: z.array(
+    z.object({ id: z.string().min(1), name: z.string().min(1), arguments: z.record(z.string(), z.unknown()) }),
+  ),
+  usage: z
+    .object({ input_tokens: z.number().int().min(0).nullable(), output_tokens: z.number().int().min(0).nullable() })
+    .nullable(),
 });
 
 /** Parse a tool call's JSON-string arguments to an object; anything else is the provider's fault. */

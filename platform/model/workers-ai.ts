@@ -2,7 +2,15 @@ import { z } from 'zod';
 import { ApiError } from '../errors.js';
 import { fnv1a } from './local.js';
 import { toWireMessage } from './openai.js';
-import { EMBEDDING_DIMENSIONS, type Embedder, type ModelProvider, type ModelTask, type StepRequest, type StepResult, type StepTask } from './port.js';
+import {
+  EMBEDDING_DIMENSIONS,
+  type Embedder,
+  type ModelProvider,
+  type ModelTask,
+  type StepRequest,
+  type StepResult,
+  type StepTask,
+} from './port.js';
 import { parseToolArguments } from './step-schema.js';
 
 /** The part of the Workers AI binding we use. */
@@ -22,7 +30,9 @@ const EmbeddingResponse = z.object({ data: z.array(z.array(z.number())) });
 const TraditionalToolResponse = z.object({
   response: z.string().nullable().optional(),
   tool_calls: z.array(z.object({ name: z.string().min(1), arguments: z.unknown() })).optional(),
-  usage: z.object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() }).optional(),
+  usage: z
+    .object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() })
+    .optional(),
 });
 const OpenAiShapedToolResponse = z.object({
   choices: z
@@ -30,12 +40,22 @@ const OpenAiShapedToolResponse = z.object({
       z.object({
         message: z.object({
           content: z.string().nullable().optional(),
-          tool_calls: z.array(z.object({ id: z.string().optional(), function: z.object({ name: z.string().min(1), arguments: z.unknown() }) })).nullable().optional(),
+          tool_calls: z
+            .array(
+              z.object({
+                id: z.string().optional(),
+                function: z.object({ name: z.string().min(1), arguments: z.unknown() }),
+              }),
+            )
+            .nullable()
+            .optional(),
         }),
       }),
     )
     .min(1),
-  usage: z.object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() }).optional(),
+  usage: z
+    .object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() })
+    .optional(),
 });
 
 /** Workers AI through its binding: JSON-mode text generation and a 384-dimensional embedding model. */
@@ -72,7 +92,8 @@ export class WorkersAiProvider implements ModelProvider {
       }
     }
     const output = task.output.safeParse(value);
-    if (!output.success) throw new ApiError('dependency_unavailable', `Workers AI output for task ${task.name} did not match its schema.`);
+    if (!output.success)
+      throw new ApiError('dependency_unavailable', `Workers AI output for task ${task.name} did not match its schema.`);
     return output.data;
   }
 
@@ -83,7 +104,12 @@ export class WorkersAiProvider implements ModelProvider {
       raw = await this.ai.run(this.model, {
         messages: request.messages.map(toWireMessage),
         ...(request.tools.length > 0
-          ? { tools: request.tools.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } })) }
+          ? {
+              tools: request.tools.map((t) => ({
+                type: 'function',
+                function: { name: t.name, description: t.description, parameters: t.parameters },
+              })),
+            }
           : {}),
       });
     } catch (cause) {
@@ -96,12 +122,15 @@ export class WorkersAiProvider implements ModelProvider {
       const message = shaped.data.choices[0]!.message;
       return {
         content: message.content ?? null,
-        tool_calls: (message.tool_calls ?? []).map((c, i) => toToolCall({ id: c.id, name: c.function.name, arguments: c.function.arguments }, i, step)),
+        tool_calls: (message.tool_calls ?? []).map((c, i) =>
+          toToolCall({ id: c.id, name: c.function.name, arguments: c.function.arguments }, i, step),
+        ),
         usage: usageOf(shaped.data.usage),
       };
     }
     const traditional = TraditionalToolResponse.safeParse(raw);
-    if (!traditional.success) throw new ApiError('dependency_unavailable', 'Workers AI returned an unexpected tool-calling response.');
+    if (!traditional.success)
+      throw new ApiError('dependency_unavailable', 'Workers AI returned an unexpected tool-calling response.');
     return {
       content: traditional.data.response ?? null,
       tool_calls: (traditional.data.tool_calls ?? []).map((c, i) => toToolCall(c, i, step)),
@@ -112,8 +141,17 @@ export class WorkersAiProvider implements ModelProvider {
 
 function toToolCall(call: { id?: string | undefined; name: string; arguments: unknown }, index: number, step: number) {
   const args = parseToolArguments(call.arguments, call.name);
-  if (!args) throw new ApiError('dependency_unavailable', `Workers AI sent arguments for ${call.name} that are not a JSON object.`, { tool: call.name });
-  return { id: call.id ?? `call_${step}_${index}_${fnv1a(`${call.name}:${JSON.stringify(args)}`).toString(36)}`, name: call.name, arguments: args };
+  if (!args)
+    throw new ApiError(
+      'dependency_unavailable',
+      `Workers AI sent arguments for ${call.name} that are not a JSON object.`,
+      { tool: call.name },
+    );
+  return {
+    id: call.id ?? `call_${step}_${index}_${fnv1a(`${call.name}:${JSON.stringify(args)}`).toString(36)}`,
+    name: call.name,
+    arguments: args,
+  };
 }
 
 const usageOf = (usage: { prompt_tokens?: number | undefined; completion_tokens?: number | undefined } | undefined) =>
@@ -135,11 +173,20 @@ export class WorkersAiEmbedder implements Embedder {
     try {
       raw = await this.ai.run(this.model, { text: [...texts] });
     } catch (cause) {
-      throw new ApiError('dependency_unavailable', 'Workers AI could not run the embedding model.', undefined, { cause });
+      throw new ApiError('dependency_unavailable', 'Workers AI could not run the embedding model.', undefined, {
+        cause,
+      });
     }
     const parsed = EmbeddingResponse.safeParse(raw);
-    if (!parsed.success || parsed.data.data.length !== texts.length || parsed.data.data.some((v) => v.length !== EMBEDDING_DIMENSIONS)) {
-      throw new ApiError('dependency_unavailable', `Workers AI embedding model ${this.model} did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`);
+    if (
+      !parsed.success ||
+      parsed.data.data.length !== texts.length ||
+      parsed.data.data.some((v) => v.length !== EMBEDDING_DIMENSIONS)
+    ) {
+      throw new ApiError(
+        'dependency_unavailable',
+        `Workers AI embedding model ${this.model} did not return ${EMBEDDING_DIMENSIONS}-dimensional vectors.`,
+      );
     }
     return parsed.data.data;
   }

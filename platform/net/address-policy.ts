@@ -24,12 +24,14 @@ export function classifyAddress(address: string, options: { allowLoopback: boole
   } catch {
     return { allowed: false, range: 'unparseable' };
   }
-  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) return { allowed: false, range: 'ipv4Mapped' };
+  if (parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).isIPv4MappedAddress())
+    return { allowed: false, range: 'ipv4Mapped' };
   const range = parsed.range();
   if (EXTRA_FORBIDDEN.includes(parsed.toString())) return { allowed: false, range: 'metadata' };
   if (range === 'loopback') return { allowed: options.allowLoopback, range };
   // Deprecated IPv4-compatible IPv6 (::a.b.c.d, RFC 4291): not global unicast, and some stacks route it to IPv4.
-  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(ipaddr.IPv6.parse('::'), 96)) return { allowed: false, range: 'ipv4Compatible' };
+  if (range === 'unicast' && parsed.kind() === 'ipv6' && (parsed as ipaddr.IPv6).match(ipaddr.IPv6.parse('::'), 96))
+    return { allowed: false, range: 'ipv4Compatible' };
   return { allowed: range === 'unicast', range };
 }
 

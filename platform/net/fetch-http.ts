@@ -14,9 +14,12 @@ export const fetchOutboundHttp: OutboundHttp = {
   async resolveHost(hostname) {
     const lookups = await Promise.all(
       ['A', 'AAAA'].map(async (type) => {
-        const res = await fetch(`https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(hostname)}&type=${type}`, {
-          headers: { accept: 'application/dns-json' },
-        });
+        const res = await fetch(
+          `https://cloudflare-dns.com/dns-query?name=${encodeURIComponent(hostname)}&type=${type}`,
+          {
+            headers: { accept: 'application/dns-json' },
+          },
+        );
         if (!res.ok) throw new Error(`DNS lookup failed with HTTP ${res.status}`);
         return DnsAnswer(await res.json());
       }),
@@ -50,11 +53,24 @@ export const fetchOutboundHttp: OutboundHttp = {
       }
       const headers: Record<string, string> = {};
       res.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-      return { ok: true, status: res.status, headers, body: body.text(), truncated: body.truncated, durationMs: Date.now() - started };
+      return {
+        ok: true,
+        status: res.status,
+        headers,
+        body: body.text(),
+        truncated: body.truncated,
+        durationMs: Date.now() - started,
+      };
     } catch (error) {
       const durationMs = Date.now() - started;
-      if (error instanceof DOMException && error.name === 'TimeoutError') return { ok: false, error: 'timeout', detail: `no response within ${req.timeoutMs} ms`, durationMs };
-      return { ok: false, error: 'connection_failed', detail: error instanceof Error ? error.name : 'connection error', durationMs };
+      if (error instanceof DOMException && error.name === 'TimeoutError')
+        return { ok: false, error: 'timeout', detail: `no response within ${req.timeoutMs} ms`, durationMs };
+      return {
+        ok: false,
+        error: 'connection_failed',
+        detail: error instanceof Error ? error.name : 'connection error',
+        durationMs,
+      };
     }
   },
 };

@@ -28,7 +28,12 @@ export type OutboundResult =
       truncated: boolean;
       durationMs: number;
     }
-  | { ok: false; error: 'timeout' | 'blocked_address' | 'connection_failed' | 'dns_failed'; detail: string; durationMs: number };
+  | {
+      ok: false;
+      error: 'timeout' | 'blocked_address' | 'connection_failed' | 'dns_failed';
+      detail: string;
+      durationMs: number;
+    };
 
 export interface OutboundHttp {
   /** Resolve a hostname to every address it has (A and AAAA). */

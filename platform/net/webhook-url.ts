@@ -12,10 +12,19 @@ export interface UrlPolicy {
 }
 
 const MAX_URL_LENGTH = 2048;
-const METADATA_HOSTS = ['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal'];
+const METADATA_HOSTS = [
+  'metadata',
+  'metadata.google.internal',
+  'metadata.goog',
+  'instance-data',
+  'instance-data.ec2.internal',
+];
 
 const refuse = (reason: string, message: string) =>
-  new ApiError('invalid_argument', `Webhook url refused: ${message}`, { fields: [{ field: 'url', problem: message, code: 'url_refused' }], reason });
+  new ApiError('invalid_argument', `Webhook url refused: ${message}`, {
+    fields: [{ field: 'url', problem: message, code: 'url_refused' }],
+    reason,
+  });
 
 /**
  * What can be judged from the URL alone (registration and every delivery): scheme, credentials,
@@ -29,7 +38,8 @@ export function checkWebhookUrlSyntax(raw: string, policy: UrlPolicy): URL {
   } catch {
     throw refuse('malformed', 'not an absolute URL');
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') throw refuse('scheme', `scheme ${url.protocol.replace(':', '')} is not http or https`);
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    throw refuse('scheme', `scheme ${url.protocol.replace(':', '')} is not http or https`);
   if (url.username || url.password) throw refuse('credentials', 'URLs may not carry credentials');
   const host = url.hostname.toLowerCase().replace(/\.$/, '');
   if (!host) throw refuse('malformed', 'no host');
@@ -41,7 +51,8 @@ export function checkWebhookUrlSyntax(raw: string, policy: UrlPolicy): URL {
     const verdict = classifyAddress(literal, policy);
     if (!verdict.allowed) throw refuse(verdict.range, `${literal} is a ${verdict.range} address`);
   }
-  const isLoopback = loopbackName || (isIpLiteral(literal) && classifyAddress(literal, { allowLoopback: true }).range === 'loopback');
+  const isLoopback =
+    loopbackName || (isIpLiteral(literal) && classifyAddress(literal, { allowLoopback: true }).range === 'loopback');
   if (url.protocol === 'http:' && !(isLoopback && policy.allowLoopback)) {
     throw refuse('scheme', 'https is required (plain http only to a loopback host with ALLOW_LOOPBACK_WEBHOOKS=1)');
   }
@@ -49,7 +60,11 @@ export function checkWebhookUrlSyntax(raw: string, policy: UrlPolicy): URL {
 }
 
 /** Every address the host resolves to must be allowed (a host with one private address is refused). */
-export async function checkWebhookUrlResolves(url: URL, policy: UrlPolicy, resolveHost: (host: string) => Promise<string[]>): Promise<void> {
+export async function checkWebhookUrlResolves(
+  url: URL,
+  policy: UrlPolicy,
+  resolveHost: (host: string) => Promise<string[]>,
+): Promise<void> {
   const host = url.hostname.replace(/^\[|\]$/g, '');
   if (isIpLiteral(host) || host === 'localhost' || host.endsWith('.localhost')) return;
   let addresses: string[];

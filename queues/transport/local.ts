@@ -170,7 +170,12 @@ export class LocalTransport implements QueueTransport {
     const [row] = await this.#o.db
       .select({ n: sql<number>`count(*)::int` })
       .from(queueDeliveries)
-      .where(and(lte(queueDeliveries.deliverAt, now), or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now))));
+      .where(
+        and(
+          lte(queueDeliveries.deliverAt, now),
+          or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now)),
+        ),
+      );
     return row?.n ?? 0;
   }
 
@@ -212,7 +217,11 @@ export class LocalTransport implements QueueTransport {
         failures++;
         this.#claimWanted = true;
         const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** Math.min(failures - 1, 10));
-        this.#o.log.warn('local queue could not read its deliveries; retrying', { attempt: failures, delay_ms: delay, error });
+        this.#o.log.warn('local queue could not read its deliveries; retrying', {
+          attempt: failures,
+          delay_ms: delay,
+          error,
+        });
         await new Promise((resolve) => setTimeout(resolve, delay));
       }
     }
@@ -230,7 +239,12 @@ export class LocalTransport implements QueueTransport {
     const due = this.#o.db
       .select({ id: queueDeliveries.id })
       .from(queueDeliveries)
-      .where(and(lte(queueDeliveries.deliverAt, now), or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now))))
+      .where(
+        and(
+          lte(queueDeliveries.deliverAt, now),
+          or(isNull(queueDeliveries.lockedUntil), lte(queueDeliveries.lockedUntil, now)),
+        ),
+      )
       .orderBy(asc(queueDeliveries.deliverAt), asc(queueDeliveries.id))
       .limit(limit);
     return this.#o.db
@@ -263,7 +277,9 @@ export class LocalTransport implements QueueTransport {
       if (response.ok) {
         // Usually acknowledged already, inside the engine's commit; otherwise remove it here.
         if (response.headers.get(ACKNOWLEDGED_HEADER) !== '1') {
-          await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+          await this.#o.db
+            .delete(queueDeliveries)
+            .where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
         }
         return;
       }
@@ -273,8 +289,14 @@ export class LocalTransport implements QueueTransport {
       failure = error instanceof Error ? error.message : String(error);
     }
     if (row.attempt >= this.#o.maxAttempts) {
-      this.#o.log.error('local delivery dropped after its last attempt; the run sweeper will re-publish', { kind: row.kind, body: row.body, failure });
-      await this.#o.db.delete(queueDeliveries).where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
+      this.#o.log.error('local delivery dropped after its last attempt; the run sweeper will re-publish', {
+        kind: row.kind,
+        body: row.body,
+        failure,
+      });
+      await this.#o.db
+        .delete(queueDeliveries)
+        .where(and(eq(queueDeliveries.id, row.id), eq(queueDeliveries.attempt, row.attempt)));
       return;
     }
     const delay = Math.min(this.#o.maxBackoffMs, this.#o.backoffMs * 2 ** (row.attempt - 1));

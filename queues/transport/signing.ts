@@ -27,7 +27,12 @@ export async function signDelivery(key: string, url: string, rawBody: string): P
  * Verify `Upstash-Signature` on the raw body before anything parses it, with the current key and
  * then the next one (key rotation). Returns false rather than throwing: the endpoint answers 401.
  */
-export async function verifyDelivery(keys: SigningKeys, signature: string | undefined, url: string, rawBody: string): Promise<boolean> {
+export async function verifyDelivery(
+  keys: SigningKeys,
+  signature: string | undefined,
+  url: string,
+  rawBody: string,
+): Promise<boolean> {
   if (!signature) return false;
   // devMode: false, or QSTASH_DEV in the environment would swap our keys for QStash's dev-server keys.
   const receiver = new Receiver({ currentSigningKey: keys.current, nextSigningKey: keys.next, devMode: false });

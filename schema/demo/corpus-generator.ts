@@ -25,7 +25,12 @@ export const MAX_CORPUS_SCALE = 1000;
 
 export const corpusOptionsSchema = z.strictObject({
   workspaceId: z.uuid(),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(DEFAULT_CORPUS_SEED),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(DEFAULT_CORPUS_SEED),
   /** 1 = about 60 accounts, 150 deals, 600 calls and meetings, 400 emails. */
   scale: z.number().positive().max(MAX_CORPUS_SCALE).default(1),
   /** The corpus ends here and reaches 18 months back. */
@@ -65,7 +70,18 @@ export function streamCorpus(options: CorpusOptions): CorpusStream {
       started = true;
       for (let chunkIndex = 0; chunkIndex < chunkCount; chunkIndex++) {
         const accountCount = Math.min(ACCOUNTS_PER_CHUNK, totalAccounts - chunkIndex * ACCOUNTS_PER_CHUNK);
-        const chunk = generateChunk({ workspaceId, seed, chunkIndex, accountCount, fraction: accountCount / ACCOUNTS_PER_CHUNK, timeline, team, ids, themes, freshness });
+        const chunk = generateChunk({
+          workspaceId,
+          seed,
+          chunkIndex,
+          accountCount,
+          fraction: accountCount / ACCOUNTS_PER_CHUNK,
+          timeline,
+          team,
+          ids,
+          themes,
+          freshness,
+        });
         // Counted before the yield: once the last chunk is out, the tail is complete (a loader can
         // write it in the same transaction as that chunk).
         produced++;
@@ -84,7 +100,17 @@ export type Corpus = Omit<CorpusChunk, 'index'> & CorpusTail;
 
 export function generateCorpus(options: CorpusOptions): Corpus {
   const stream = streamCorpus(options);
-  const all: Omit<CorpusChunk, 'index'> = { accounts: [], contacts: [], deals: [], qualification: [], interactions: [], participants: [], turns: [], utterances: [], excluded: [] };
+  const all: Omit<CorpusChunk, 'index'> = {
+    accounts: [],
+    contacts: [],
+    deals: [],
+    qualification: [],
+    interactions: [],
+    participants: [],
+    turns: [],
+    utterances: [],
+    excluded: [],
+  };
   for (const chunk of stream.chunks()) {
     // Row by row: spreading a 100k-element array into push() overflows the call stack.
     for (const table of CHUNK_TABLES) {

@@ -12,17 +12,44 @@ import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
 import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
 
 /** Every table the corpus writes, children first (the order a purge deletes in). */
-export const CORPUS_TABLES = [excludedInteractions, utterances, utteranceVectors, transcriptTurns, participants, interactions, dealQualification, deals, contacts, accounts, themes, sourceFreshness] as const;
+export const CORPUS_TABLES = [
+  excludedInteractions,
+  utterances,
+  utteranceVectors,
+  transcriptTurns,
+  participants,
+  interactions,
+  dealQualification,
+  deals,
+  contacts,
+  accounts,
+  themes,
+  sourceFreshness,
+] as const;
 
-export async function priorLoad(db: Queryable, workspaceId: string): Promise<{ status: 'complete' | 'loading'; counts: Record<string, number> } | null> {
-  const [row] = await db.select({ status: demoCorpusLoads.status, counts: demoCorpusLoads.counts }).from(demoCorpusLoads).where(eq(demoCorpusLoads.workspaceId, workspaceId));
+export async function priorLoad(
+  db: Queryable,
+  workspaceId: string,
+): Promise<{ status: 'complete' | 'loading'; counts: Record<string, number> } | null> {
+  const [row] = await db
+    .select({ status: demoCorpusLoads.status, counts: demoCorpusLoads.counts })
+    .from(demoCorpusLoads)
+    .where(eq(demoCorpusLoads.workspaceId, workspaceId));
   return row ? { status: row.status, counts: row.counts ?? {} } : null;
 }
 
 /** Data not put there by the loader (a connector sync, a hand insert): the corpus must not mix with it. */
 export async function hasWarehouseRows(db: Queryable, workspaceId: string): Promise<boolean> {
-  const [a] = await db.select({ one: sql<number>`1` }).from(accounts).where(eq(accounts.workspaceId, workspaceId)).limit(1);
-  const [i] = await db.select({ one: sql<number>`1` }).from(interactions).where(eq(interactions.workspaceId, workspaceId)).limit(1);
+  const [a] = await db
+    .select({ one: sql<number>`1` })
+    .from(accounts)
+    .where(eq(accounts.workspaceId, workspaceId))
+    .limit(1);
+  const [i] = await db
+    .select({ one: sql<number>`1` })
+    .from(interactions)
+    .where(eq(interactions.workspaceId, workspaceId))
+    .limit(1);
   return Boolean(a ?? i);
 }
 
@@ -30,6 +57,8 @@ export async function hasWarehouseRows(db: Queryable, workspaceId: string): Prom
 export async function purgeWarehouse(db: Database, workspaceId: string): Promise<void> {
   await db.transaction(async (tx) => {
     for (const table of CORPUS_TABLES) await tx.delete(table).where(eq(table.workspaceId, workspaceId));
-    await tx.delete(demoCorpusLoads).where(and(eq(demoCorpusLoads.workspaceId, workspaceId), eq(demoCorpusLoads.status, 'loading')));
+    await tx
+      .delete(demoCorpusLoads)
+      .where(and(eq(demoCorpusLoads.workspaceId, workspaceId), eq(demoCorpusLoads.status, 'loading')));
   });
 }

@@ -18,7 +18,14 @@ import { interactions, participants, transcriptTurns } from '../warehouse-intera
 import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
 import { textHash } from '../../platform/text-hash.js';
 import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
-import { DEFAULT_CORPUS_SEED, MAX_CORPUS_SCALE, streamCorpus, type CorpusChunk, type ThemeRow, type UtteranceRow } from './corpus-generator.js';
+import {
+  DEFAULT_CORPUS_SEED,
+  MAX_CORPUS_SCALE,
+  streamCorpus,
+  type CorpusChunk,
+  type ThemeRow,
+  type UtteranceRow,
+} from './corpus-generator.js';
 import { CORPUS_TABLES, hasWarehouseRows, priorLoad, purgeWarehouse } from './corpus-load-state.js';
 
 /**
@@ -31,7 +38,12 @@ const EMBED_BATCH = 256;
 
 export const loadCorpusOptionsSchema = z.strictObject({
   scale: z.number().positive().max(MAX_CORPUS_SCALE).default(1),
-  seed: z.number().int().min(0).max(2 ** 31 - 1).default(DEFAULT_CORPUS_SEED),
+  seed: z
+    .number()
+    .int()
+    .min(0)
+    .max(2 ** 31 - 1)
+    .default(DEFAULT_CORPUS_SEED),
   now: z.date().optional(),
   /** Rows per INSERT (when INSERTs are used). */
   batchRows: z.number().int().min(1).max(5000).default(DEFAULT_INSERT_BATCH),
@@ -73,8 +85,20 @@ export class CorpusLoadError extends Error {
   }
 }
 
-export async function loadDemoCorpus(db: Database, workspaceId: string, options: LoadCorpusOptions = {}): Promise<LoadCorpusResult> {
-  const { scale, seed, now: givenNow, batchRows, ifInterrupted, method, vectorIndexes: indexPolicy } = loadCorpusOptionsSchema.parse({
+export async function loadDemoCorpus(
+  db: Database,
+  workspaceId: string,
+  options: LoadCorpusOptions = {},
+): Promise<LoadCorpusResult> {
+  const {
+    scale,
+    seed,
+    now: givenNow,
+    batchRows,
+    ifInterrupted,
+    method,
+    vectorIndexes: indexPolicy,
+  } = loadCorpusOptionsSchema.parse({
     scale: options.scale,
     seed: options.seed,
     now: options.now,
@@ -92,11 +116,17 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
   if (prior?.status === 'complete') return { status: 'already_loaded', counts: prior.counts, timings };
   if (prior?.status === 'loading') {
     if (ifInterrupted === 'refuse') {
-      throw new CorpusLoadError(`Workspace ${workspaceId} has a demo corpus load that did not finish; load again with ifInterrupted: 'restart' to replace it.`, 'interrupted');
+      throw new CorpusLoadError(
+        `Workspace ${workspaceId} has a demo corpus load that did not finish; load again with ifInterrupted: 'restart' to replace it.`,
+        'interrupted',
+      );
     }
     await purgeWarehouse(db, workspaceId);
   } else if (await hasWarehouseRows(db, workspaceId)) {
-    throw new CorpusLoadError(`Workspace ${workspaceId} already holds warehouse data; the demo corpus is only loaded into an empty workspace.`, 'workspace_has_data');
+    throw new CorpusLoadError(
+      `Workspace ${workspaceId} already holds warehouse data; the demo corpus is only loaded into an empty workspace.`,
+      'workspace_has_data',
+    );
   }
 
   const writer = bulkWriterFor(db, { batchRows, prefer: method === 'insert' ? 'insert' : 'copy' });
@@ -121,34 +151,63 @@ export async function loadDemoCorpus(db: Database, workspaceId: string, options:
         // and the completion are one atomic commit, so a crash leaves nothing half-loaded. A
         // plain insert: a concurrent load of the same workspace fails here (or on the
         // deterministic row ids) instead of doubling the data.
-        await w.run((q) => q.insert(demoCorpusLoads).values({ workspaceId, seed, scale, status: 'loading', embedder: embedder.id, startedAt: now }));
+        await w.run((q) =>
+          q
+            .insert(demoCorpusLoads)
+            .values({ workspaceId, seed, scale, status: 'loading', embedder: embedder.id, startedAt: now }),
+        );
       }
       await writeChunk(w, chunk, workspaceId, vectors, embedder.id, count);
       if (tail) {
-        const themeRows: ThemeRow[] = tail.themes.map((row, i) => ({ ...row, embedding: themeVectors[i] ? compact(themeVectors[i]) : null, embedder: themeVectors[i] ? embedder.id : null }));
+        const themeRows: ThemeRow[] = tail.themes.map((row, i) => ({
+          ...row,
+          embedding: themeVectors[i] ? compact(themeVectors[i]) : null,
+          embedder: themeVectors[i] ? embedder.id : null,
+        }));
         await w.insert(themes, themeRows);
         count('themes', themeRows.length);
         await w.insert(sourceFreshness, tail.freshness);
         count('source_freshness', tail.freshness.length);
-        await w.run((q) => q.update(demoCorpusLoads).set({ status: 'complete', counts, completedAt: now }).where(eq(demoCorpusLoads.workspaceId, workspaceId)));
+        await w.run((q) =>
+          q
+            .update(demoCorpusLoads)
+            .set({ status: 'complete', counts, completedAt: now })
+            .where(eq(demoCorpusLoads.workspaceId, workspaceId)),
+        );
       }
     });
     timings.writeMs += performance.now() - t;
-    options.onChunk?.({ chunk: chunk.index + 1, of: stream.chunkCount, rows: Object.values(counts).reduce((s, n) => s + n, 0) });
+    options.onChunk?.({
+      chunk: chunk.index + 1,
+      of: stream.chunkCount,
+      rows: Object.values(counts).reduce((s, n) => s + n, 0),
+    });
     t = performance.now();
   }
   t = performance.now();
   // PGlite has no autovacuum: without fresh statistics the planner assumes near-empty tables
   // (it then ignores an HNSW index, and plans filter-lane joins badly), and without a vacuum the
   // visibility map is empty, so no count can be answered from an index alone.
-  await db.execute(sql`vacuum (analyze) ${sql.join(CORPUS_TABLES.map((table) => sql.identifier(getTableName(table))), sql`, `)}`);
+  await db.execute(
+    sql`vacuum (analyze) ${sql.join(
+      CORPUS_TABLES.map((table) => sql.identifier(getTableName(table))),
+      sql`, `,
+    )}`,
+  );
   const vectorIndexes = indexPolicy === 'auto' ? await ensureVectorIndexes(db) : [];
   timings.indexMs = performance.now() - t;
   timings.totalMs = performance.now() - started;
   return { status: 'loaded', counts, timings, method: writer.method, vectorIndexes };
 }
 
-async function writeChunk(w: TableWriter, chunk: CorpusChunk, workspaceId: string, vectors: Map<string, number[]>, embedderId: string, count: (table: string, n: number) => void): Promise<void> {
+async function writeChunk(
+  w: TableWriter,
+  chunk: CorpusChunk,
+  workspaceId: string,
+  vectors: Map<string, number[]>,
+  embedderId: string,
+  count: (table: string, n: number) => void,
+): Promise<void> {
   // Parents before children: the foreign keys are checked row by row.
   await w.insert(accounts, chunk.accounts);
   await w.insert(contacts, chunk.contacts);
@@ -157,7 +216,10 @@ async function writeChunk(w: TableWriter, chunk: CorpusChunk, workspaceId: strin
   await w.insert(interactions, chunk.interactions);
   await w.insert(participants, chunk.participants);
   await w.insert(transcriptTurns, chunk.turns);
-  await w.insert(utterances, chunk.utterances.map((u): UtteranceRow => ({ ...u, embedder: u.side === 'external' ? embedderId : null })));
+  await w.insert(
+    utterances,
+    chunk.utterances.map((u): UtteranceRow => ({ ...u, embedder: u.side === 'external' ? embedderId : null })),
+  );
   await w.insert(
     utteranceVectors,
     [...vectors].map(([hash, embedding]) => ({ workspaceId, embedder: embedderId, textHash: hash, embedding })),
@@ -180,7 +242,11 @@ async function writeChunk(w: TableWriter, chunk: CorpusChunk, workspaceId: strin
  * customer's side is embedded (the semantic lane searches external speech only), and each distinct
  * text once: `stored` grows with every text embedded here.
  */
-async function embedDistinctTexts(embedder: Embedder, rows: readonly UtteranceRow[], stored: Set<string>): Promise<Map<string, number[]>> {
+async function embedDistinctTexts(
+  embedder: Embedder,
+  rows: readonly UtteranceRow[],
+  stored: Set<string>,
+): Promise<Map<string, number[]>> {
   const fresh = new Map<string, string>();
   for (const u of rows) {
     if (u.side !== 'external') continue;
@@ -192,7 +258,8 @@ async function embedDistinctTexts(embedder: Embedder, rows: readonly UtteranceRo
   for (let i = 0; i < pending.length; i += EMBED_BATCH) {
     const batch = pending.slice(i, i + EMBED_BATCH);
     const vectors = await embedder.embed(batch.map(([, text]) => text));
-    if (vectors.length !== batch.length) throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
+    if (vectors.length !== batch.length)
+      throw new Error(`embedder ${embedder.id} returned ${vectors.length} vectors for ${batch.length} texts`);
     batch.forEach(([hash], k) => out.set(hash, compact(vectors[k] as number[])));
   }
   for (const hash of out.keys()) stored.add(hash);
@@ -209,4 +276,5 @@ function compact(vector: readonly number[]): number[] {
 }
 
 /** A theme is embedded from its label, summary and example quotes: what a query would match. */
-const themeText = (row: ThemeRow): string => [row.label, row.summary, ...(row.examples ?? []).map((e) => e.text)].join('\n');
+const themeText = (row: ThemeRow): string =>
+  [row.label, row.summary, ...(row.examples ?? []).map((e) => e.text)].join('\n');

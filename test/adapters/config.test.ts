@@ -32,14 +32,27 @@ const PRODUCTION = {
 describe('loadConfig', () => {
   it('applies defaults for an empty environment', () => {
     const config = loadConfig({});
-    expect(config).toMatchObject({ APP_ENV: 'development', HOST: '127.0.0.1', PORT: 8787, MODEL_PROVIDER: 'local', LOG_LEVEL: 'info', TRUST_PROXY: false });
+    expect(config).toMatchObject({
+      APP_ENV: 'development',
+      HOST: '127.0.0.1',
+      PORT: 8787,
+      MODEL_PROVIDER: 'local',
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: false,
+    });
     expect(config.publicUrl).toBe('http://127.0.0.1:8787');
     expect(config.globalRateLimitPerMinute).toBe(500);
     expect(config.DATABASE_URL).toBeUndefined();
   });
 
   it('accepts a complete production environment (numbers and booleans from Worker bindings too)', () => {
-    const config = loadConfig({ ...PRODUCTION, PUBLIC_URL: 'https://cip.example.com///', PORT: 8080, TRUST_PROXY: true, IGNORED_OTHER_VAR: 'x' });
+    const config = loadConfig({
+      ...PRODUCTION,
+      PUBLIC_URL: 'https://cip.example.com///',
+      PORT: 8080,
+      TRUST_PROXY: true,
+      IGNORED_OTHER_VAR: 'x',
+    });
     expect(config.publicUrl).toBe('https://cip.example.com');
     expect(config.PORT).toBe(8080);
     expect(config.TRUST_PROXY).toBe(true);
@@ -61,11 +74,23 @@ describe('loadConfig', () => {
   });
 
   it('rejects MODEL_PROVIDER=openai without its settings, naming each missing one', () => {
-    expect(namedVariables(configError({ MODEL_PROVIDER: 'openai' }))).toEqual(['OPENAI_BASE_URL', 'OPENAI_MODEL', 'OPENAI_EMBEDDING_MODEL']);
-    expect(namedVariables(configError({ MODEL_PROVIDER: 'openai', OPENAI_BASE_URL: 'https://api.openai.com/v1', OPENAI_MODEL: 'gpt-4o-mini' }))).toEqual([
+    expect(namedVariables(configError({ MODEL_PROVIDER: 'openai' }))).toEqual([
+      'OPENAI_BASE_URL',
+      'OPENAI_MODEL',
       'OPENAI_EMBEDDING_MODEL',
     ]);
-    expect(configError({ MODEL_PROVIDER: 'openai' })).toContain('OPENAI_BASE_URL: is required when MODEL_PROVIDER=openai');
+    expect(
+      namedVariables(
+        configError({
+          MODEL_PROVIDER: 'openai',
+          OPENAI_BASE_URL: 'https://api.openai.com/v1',
+          OPENAI_MODEL: 'gpt-4o-mini',
+        }),
+      ),
+    ).toEqual(['OPENAI_EMBEDDING_MODEL']);
+    expect(configError({ MODEL_PROVIDER: 'openai' })).toContain(
+      'OPENAI_BASE_URL: is required when MODEL_PROVIDER=openai',
+    );
     expect(namedVariables(configError({ MODEL_PROVIDER: 'gpt' }))).toEqual(['MODEL_PROVIDER']);
   });
 
@@ -74,9 +99,17 @@ describe('loadConfig', () => {
     expect(namedVariables(configError(withoutDatabase))).toEqual(['DATABASE_URL']);
     expect(configError(withoutDatabase)).toContain('DATABASE_URL: is required in production');
     expect(namedVariables(configError({ APP_ENV: 'production' }))).toEqual(
-      expect.arrayContaining(['DATABASE_URL', 'PUBLIC_URL', 'OAUTH_SIGNING_SECRET', 'UPSTASH_REDIS_REST_URL', 'QSTASH_TOKEN']),
+      expect.arrayContaining([
+        'DATABASE_URL',
+        'PUBLIC_URL',
+        'OAUTH_SIGNING_SECRET',
+        'UPSTASH_REDIS_REST_URL',
+        'QSTASH_TOKEN',
+      ]),
     );
-    expect(namedVariables(configError({ ...PRODUCTION, ALLOW_LOOPBACK_WEBHOOKS: '1' }))).toEqual(['ALLOW_LOOPBACK_WEBHOOKS']);
+    expect(namedVariables(configError({ ...PRODUCTION, ALLOW_LOOPBACK_WEBHOOKS: '1' }))).toEqual([
+      'ALLOW_LOOPBACK_WEBHOOKS',
+    ]);
   });
 
   it('names every bad variable at once, malformed values and missing requirements together', () => {
@@ -90,7 +123,17 @@ describe('loadConfig', () => {
       OAUTH_SIGNING_SECRET: 'short',
     });
     expect(namedVariables(message)).toEqual(
-      expect.arrayContaining(['PORT', 'DATABASE_URL', 'LOG_LEVEL', 'TRUST_PROXY', 'OPENAI_BASE_URL', 'OAUTH_SIGNING_SECRET', 'PUBLIC_URL', 'UPSTASH_REDIS_REST_URL', 'QSTASH_TOKEN']),
+      expect.arrayContaining([
+        'PORT',
+        'DATABASE_URL',
+        'LOG_LEVEL',
+        'TRUST_PROXY',
+        'OPENAI_BASE_URL',
+        'OAUTH_SIGNING_SECRET',
+        'PUBLIC_URL',
+        'UPSTASH_REDIS_REST_URL',
+        'QSTASH_TOKEN',
+      ]),
     );
     expect(message).toContain('DATABASE_URL: must be a postgres:// URL');
     expect(message).toContain('OAUTH_SIGNING_SECRET: must be at least 32 characters');
@@ -100,8 +143,17 @@ describe('loadConfig', () => {
 
   it('requires the pairs that only work together', () => {
     expect(namedVariables(configError({ UPSTASH_REDIS_REST_TOKEN: 't' }))).toEqual(['UPSTASH_REDIS_REST_URL']);
-    expect(namedVariables(configError({ UPSTASH_REDIS_REST_URL: 'https://r.upstash.io' }))).toEqual(['UPSTASH_REDIS_REST_TOKEN']);
-    expect(namedVariables(configError({ QSTASH_TOKEN: 't' }))).toEqual(['QSTASH_CURRENT_SIGNING_KEY', 'QSTASH_NEXT_SIGNING_KEY', 'PUBLIC_URL']);
-    expect(namedVariables(configError({ IDP_ISSUER: 'https://idp.example.com' }))).toEqual(['IDP_AUDIENCE', 'IDP_JWKS_URL']);
+    expect(namedVariables(configError({ UPSTASH_REDIS_REST_URL: 'https://r.upstash.io' }))).toEqual([
+      'UPSTASH_REDIS_REST_TOKEN',
+    ]);
+    expect(namedVariables(configError({ QSTASH_TOKEN: 't' }))).toEqual([
+      'QSTASH_CURRENT_SIGNING_KEY',
+      'QSTASH_NEXT_SIGNING_KEY',
+      'PUBLIC_URL',
+    ]);
+    expect(namedVariables(configError({ IDP_ISSUER: 'https://idp.example.com' }))).toEqual([
+      'IDP_AUDIENCE',
+      'IDP_JWKS_URL',
+    ]);
   });
 });

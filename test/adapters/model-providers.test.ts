@@ -60,10 +60,21 @@ afterEach(() => {
 
 const completion = (content: string | null) => ({
   status: 200,
-  body: JSON.stringify({ id: 'chatcmpl-1', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }] }),
+  body: JSON.stringify({
+    id: 'chatcmpl-1',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', content }, finish_reason: 'stop' }],
+  }),
 });
 
-const provider = () => new OpenAiCompatibleProvider({ baseUrl: `${baseUrl}/`, apiKey: 'sk-test-123', model: 'gpt-test-mini', embeddingModel: 'text-embedding-test', timeoutMs: 5000 });
+const provider = () =>
+  new OpenAiCompatibleProvider({
+    baseUrl: `${baseUrl}/`,
+    apiKey: 'sk-test-123',
+    model: 'gpt-test-mini',
+    embeddingModel: 'text-embedding-test',
+    timeoutMs: 5000,
+  });
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
   const error = await promise.then(
@@ -121,7 +132,13 @@ describe('OpenAiCompatibleProvider.run', () => {
   });
 
   it('refuses non-JSON output, schema-mismatching output and an empty completion as dependency_unavailable', async () => {
-    for (const content of ['Paris is the capital.', JSON.stringify({ answer: 42 }), JSON.stringify({ answer: 'a', citations: ['1', '2', '3', '4'] }), '', null]) {
+    for (const content of [
+      'Paris is the capital.',
+      JSON.stringify({ answer: 42 }),
+      JSON.stringify({ answer: 'a', citations: ['1', '2', '3', '4'] }),
+      '',
+      null,
+    ]) {
       respond = () => completion(content);
       const error = await apiError(provider().run(task, { question: 'q', limit: 1 }));
       expect(error.code).toBe('dependency_unavailable');
@@ -143,11 +160,17 @@ describe('OpenAiCompatibleProvider.run', () => {
     expect(JSON.stringify(error.toEnvelope())).not.toContain('SECRET');
     expect(error.details).toEqual({ provider_status: 500 });
     respond = () => ({ status: 429, body: secret });
-    expect((await apiError(provider().run(task, { question: 'q', limit: 1 }))).message).toBe('The model provider answered HTTP 429.');
+    expect((await apiError(provider().run(task, { question: 'q', limit: 1 }))).message).toBe(
+      'The model provider answered HTTP 429.',
+    );
   });
 
   it('maps an unreachable provider and a timeout to dependency_unavailable', async () => {
-    const unreachable = new OpenAiCompatibleProvider({ baseUrl: 'http://127.0.0.1:1/v1', model: 'm', embeddingModel: 'e' });
+    const unreachable = new OpenAiCompatibleProvider({
+      baseUrl: 'http://127.0.0.1:1/v1',
+      model: 'm',
+      embeddingModel: 'e',
+    });
     expect((await apiError(unreachable.run(task, { question: 'q', limit: 1 }))).code).toBe('dependency_unavailable');
     const hanging = new OpenAiCompatibleProvider({
       baseUrl,
@@ -155,13 +178,16 @@ describe('OpenAiCompatibleProvider.run', () => {
       embeddingModel: 'e',
       timeoutMs: 50,
       fetch: (_input, init) =>
-        new Promise<Response>((_resolve, reject) => init?.signal?.addEventListener('abort', () => reject(init.signal?.reason))),
+        new Promise<Response>((_resolve, reject) =>
+          init?.signal?.addEventListener('abort', () => reject(init.signal?.reason)),
+        ),
     });
     expect((await apiError(hanging.run(task, { question: 'q', limit: 1 }))).code).toBe('dependency_unavailable');
   });
 });
 
-const vec = (seed: number, dims = EMBEDDING_DIMENSIONS) => Array.from({ length: dims }, (_, i) => ((seed * 31 + i) % 17) / 17);
+const vec = (seed: number, dims = EMBEDDING_DIMENSIONS) =>
+  Array.from({ length: dims }, (_, i) => ((seed * 31 + i) % 17) / 17);
 
 describe('OpenAiCompatibleProvider.embed', () => {
   it('sends the exact embeddings request and reorders results by index', async () => {
@@ -184,7 +210,12 @@ describe('OpenAiCompatibleProvider.embed', () => {
     expect(requests[0]?.method).toBe('POST');
     expect(requests[0]?.url).toBe('/v1/embeddings');
     expect(requests[0]?.headers.authorization).toBe('Bearer sk-test-123');
-    expect(requests[0]?.json).toEqual({ model: 'text-embedding-test', input: ['alpha', 'beta', 'gamma'], dimensions: 384, encoding_format: 'float' });
+    expect(requests[0]?.json).toEqual({
+      model: 'text-embedding-test',
+      input: ['alpha', 'beta', 'gamma'],
+      dimensions: 384,
+      encoding_format: 'float',
+    });
     expect(openAiEmbedder(p).id).toBe('openai:text-embedding-test@384');
     expect(openAiEmbedder(p).dimensions).toBe(384);
   });
@@ -199,8 +230,16 @@ describe('OpenAiCompatibleProvider.embed', () => {
     expect((await apiError(provider().embed(['a']))).code).toBe('dependency_unavailable');
     respond = () => ({ status: 200, body: JSON.stringify({ data: [{ index: 0, embedding: vec(0) }] }) });
     expect((await apiError(provider().embed(['a', 'b']))).code).toBe('dependency_unavailable');
-    respond = () => ({ status: 200, body: JSON.stringify({ data: [{ index: 1, embedding: vec(0) }, { index: 1, embedding: vec(1) }] }) });
-    expect((await apiError(provider().embed(['a', 'b'])))).toMatchObject({ code: 'dependency_unavailable' });
+    respond = () => ({
+      status: 200,
+      body: JSON.stringify({
+        data: [
+          { index: 1, embedding: vec(0) },
+          { index: 1, embedding: vec(1) },
+        ],
+      }),
+    });
+    expect(await apiError(provider().embed(['a', 'b']))).toMatchObject({ code: 'dependency_unavailable' });
     respond = () => ({ status: 500, body: 'secret upstream text' });
     const error = await apiError(provider().embed(['a']));
     expect(error.code).toBe('dependency_unavailable');
@@ -209,7 +248,9 @@ describe('OpenAiCompatibleProvider.embed', () => {
 });
 
 /** A fake Workers AI binding that records every call and answers from a queue. */
-function fakeBinding(answers: ((model: string, input: Record<string, unknown>) => unknown)[]): WorkersAiBinding & { calls: { model: string; input: Record<string, unknown> }[] } {
+function fakeBinding(
+  answers: ((model: string, input: Record<string, unknown>) => unknown)[],
+): WorkersAiBinding & { calls: { model: string; input: Record<string, unknown> }[] } {
   const calls: { model: string; input: Record<string, unknown> }[] = [];
   return {
     calls,
@@ -224,7 +265,10 @@ function fakeBinding(answers: ((model: string, input: Record<string, unknown>) =
 
 describe('WorkersAiProvider and WorkersAiEmbedder (fake binding)', () => {
   it('runs a task in JSON mode with the task schema, accepting an object or a JSON string response', async () => {
-    const ai = fakeBinding([() => ({ response: { answer: 'obj', citations: [] } }), () => ({ response: JSON.stringify({ answer: 'str', citations: ['c'] }) })]);
+    const ai = fakeBinding([
+      () => ({ response: { answer: 'obj', citations: [] } }),
+      () => ({ response: JSON.stringify({ answer: 'str', citations: ['c'] }) }),
+    ]);
     const p = new WorkersAiProvider(ai, '@cf/meta/llama-3.1-8b-instruct');
     expect(p.id).toBe('workers_ai:@cf/meta/llama-3.1-8b-instruct');
     const input = { question: 'q?', limit: 2 };
@@ -252,17 +296,22 @@ describe('WorkersAiProvider and WorkersAiEmbedder (fake binding)', () => {
       },
     ]);
     const p = new WorkersAiProvider(ai, 'm');
-    for (let i = 0; i < 4; i++) expect((await apiError(p.run(task, { question: 'q', limit: 1 }))).code).toBe('dependency_unavailable');
+    for (let i = 0; i < 4; i++)
+      expect((await apiError(p.run(task, { question: 'q', limit: 1 }))).code).toBe('dependency_unavailable');
   });
 
   it('embeds through the binding with the text array and checks 384 dimensions', async () => {
-    const ai = fakeBinding([() => ({ shape: [2, 384], data: [vec(1), vec(2)] }), () => ({ shape: [1, 768], data: [vec(1, 768)] }), () => ({ data: [vec(1)] })]);
+    const ai = fakeBinding([
+      () => ({ shape: [2, 384], data: [vec(1), vec(2)] }),
+      () => ({ shape: [1, 768], data: [vec(1, 768)] }),
+      () => ({ data: [vec(1)] }),
+    ]);
     const e = new WorkersAiEmbedder(ai, '@cf/baai/bge-small-en-v1.5');
     expect(e.id).toBe('workers_ai:@cf/baai/bge-small-en-v1.5');
     expect(await e.embed(['a', 'b'])).toEqual([vec(1), vec(2)]);
     expect(ai.calls[0]).toEqual({ model: '@cf/baai/bge-small-en-v1.5', input: { text: ['a', 'b'] } });
-    expect((await apiError(e.embed(['a'])))).toMatchObject({ code: 'dependency_unavailable' });
-    expect((await apiError(e.embed(['a', 'b'])))).toMatchObject({ code: 'dependency_unavailable' });
+    expect(await apiError(e.embed(['a']))).toMatchObject({ code: 'dependency_unavailable' });
+    expect(await apiError(e.embed(['a', 'b']))).toMatchObject({ code: 'dependency_unavailable' });
     expect(await e.embed([])).toEqual([]);
     expect(ai.calls).toHaveLength(3);
   });
@@ -329,7 +378,13 @@ describe('LocalModelProvider', () => {
   it('rejects invalid input before running and output outside the schema', async () => {
     const p = new LocalModelProvider();
     let ran = false;
-    const spy: ModelTask<In, Out> = { ...task, local: () => ((ran = true), { answer: 'x', citations: [] }) };
+    const spy: ModelTask<In, Out> = {
+      ...task,
+      local: () => {
+        ran = true;
+        return { answer: 'x', citations: [] };
+      },
+    };
     await expect(p.run(spy, { question: '', limit: 1 })).rejects.toThrow();
     expect(ran).toBe(false);
     const broken: ModelTask<In, Out> = { ...task, local: () => ({ answer: 'x', citations: ['1', '2', '3', '4'] }) };
@@ -344,13 +399,20 @@ describe('LocalModelProvider', () => {
 describe('runWithLocalFallback', () => {
   it('returns the configured model’s answer when it works', async () => {
     respond = () => completion(JSON.stringify({ answer: 'hosted', citations: [] }));
-    expect(await runWithLocalFallback(provider(), task, { question: 'q', limit: 1 })).toEqual({ output: { answer: 'hosted', citations: [] }, ranBy: 'openai:gpt-test-mini' });
+    expect(await runWithLocalFallback(provider(), task, { question: 'q', limit: 1 })).toEqual({
+      output: { answer: 'hosted', citations: [] },
+      ranBy: 'openai:gpt-test-mini',
+    });
   });
 
   it('runs the task’s local implementation when a hosted model fails, and says which failed', async () => {
     respond = () => ({ status: 500, body: 'upstream down' });
     const ran = await runWithLocalFallback(provider(), task, { question: 'q', limit: 1 });
-    expect(ran).toMatchObject({ output: { answer: 'local:q', citations: [] }, ranBy: 'local', failure: { model: 'openai:gpt-test-mini' } });
+    expect(ran).toMatchObject({
+      output: { answer: 'local:q', citations: [] },
+      ranBy: 'local',
+      failure: { model: 'openai:gpt-test-mini' },
+    });
   });
 
   it('throws when the local provider itself fails (a bug, not an outage)', async () => {

@@ -15,11 +15,22 @@ import { startFakeServer, type FakeRequest, type FakeServer } from '../support/f
 
 const task: StepTask = { name: 'agent.step', local: () => ({ content: 'local', tool_calls: [], usage: null }) };
 const TOOLS: ToolSpec[] = [
-  { name: 'search_query', description: 'Routed search', parameters: { type: 'object', properties: { query: { type: 'string' } }, required: [] } },
+  {
+    name: 'search_query',
+    description: 'Routed search',
+    parameters: { type: 'object', properties: { query: { type: 'string' } }, required: [] },
+  },
   { name: 'search_fields', description: 'Field catalog', parameters: { type: 'object', properties: {}, required: [] } },
-  { name: 'final_answer', description: 'Finish', parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] } },
+  {
+    name: 'final_answer',
+    description: 'Finish',
+    parameters: { type: 'object', properties: { text: { type: 'string' } }, required: ['text'] },
+  },
 ];
-const wireTools = TOOLS.map((t) => ({ type: 'function', function: { name: t.name, description: t.description, parameters: t.parameters } }));
+const wireTools = TOOLS.map((t) => ({
+  type: 'function',
+  function: { name: t.name, description: t.description, parameters: t.parameters },
+}));
 
 interface Recorded extends FakeRequest {
   json: any;
@@ -42,14 +53,29 @@ afterEach(() => {
   replies = [];
 });
 
-const provider = () => new OpenAiCompatibleProvider({ baseUrl: `${server.url}/v1`, apiKey: 'sk-test', model: 'gpt-test', embeddingModel: 'emb-test', timeoutMs: 5000 });
+const provider = () =>
+  new OpenAiCompatibleProvider({
+    baseUrl: `${server.url}/v1`,
+    apiKey: 'sk-test',
+    model: 'gpt-test',
+    embeddingModel: 'emb-test',
+    timeoutMs: 5000,
+  });
 const completion = (message: Record<string, unknown>, usage?: Record<string, number>) => ({
   status: 200,
-  body: { id: 'chatcmpl-x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'tool_calls' }], ...(usage ? { usage } : {}) },
+  body: {
+    id: 'chatcmpl-x',
+    object: 'chat.completion',
+    choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'tool_calls' }],
+    ...(usage ? { usage } : {}),
+  },
 });
 
 async function apiError(promise: Promise<unknown>): Promise<ApiError> {
-  const error = await promise.then(() => null, (e: unknown) => e);
+  const error = await promise.then(
+    () => null,
+    (e: unknown) => e,
+  );
   expect(error).toBeInstanceOf(ApiError);
   return error as ApiError;
 }
@@ -68,7 +94,11 @@ describe('OpenAiCompatibleProvider.step: a scripted three-step tool conversation
         {
           content: null,
           tool_calls: [
-            { id: 'call_a', type: 'function', function: { name: 'search_query', arguments: '{"query":"pricing objections","mode":"semantic"}' } },
+            {
+              id: 'call_a',
+              type: 'function',
+              function: { name: 'search_query', arguments: '{"query":"pricing objections","mode":"semantic"}' },
+            },
             { id: 'call_b', type: 'function', function: { name: 'search_fields', arguments: '{}' } },
           ],
         },
@@ -101,33 +131,91 @@ describe('OpenAiCompatibleProvider.step: a scripted three-step tool conversation
     // Step 2: the results go back, one of them a tool error; the model calls again.
     messages.push(
       { role: 'assistant', content: null, tool_calls: first.tool_calls },
-      { role: 'tool', tool_call_id: 'call_a', name: 'search_query', content: '{"ok":true,"output":{"results":[{"text":"The price is above our budget."}]}}' },
-      { role: 'tool', tool_call_id: 'call_b', name: 'search_fields', content: '{"ok":false,"error":{"code":"scope_denied","message":"search.fields needs data:read."}}' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_a',
+        name: 'search_query',
+        content: '{"ok":true,"output":{"results":[{"text":"The price is above our budget."}]}}',
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_b',
+        name: 'search_fields',
+        content: '{"ok":false,"error":{"code":"scope_denied","message":"search.fields needs data:read."}}',
+      },
     );
-    replies.push(completion({ content: 'One more search.', tool_calls: [{ id: 'call_c', type: 'function', function: { name: 'search_query', arguments: '{"query":"discount"}' } }] }));
+    replies.push(
+      completion({
+        content: 'One more search.',
+        tool_calls: [
+          { id: 'call_c', type: 'function', function: { name: 'search_query', arguments: '{"query":"discount"}' } },
+        ],
+      }),
+    );
     const second = await model.step(task, { messages, tools: TOOLS });
-    expect(second).toEqual({ content: 'One more search.', tool_calls: [{ id: 'call_c', name: 'search_query', arguments: { query: 'discount' } }], usage: null });
+    expect(second).toEqual({
+      content: 'One more search.',
+      tool_calls: [{ id: 'call_c', name: 'search_query', arguments: { query: 'discount' } }],
+      usage: null,
+    });
     expect(requests[1]!.json.messages.slice(2)).toEqual([
       {
         role: 'assistant',
         content: null,
         tool_calls: [
-          { id: 'call_a', type: 'function', function: { name: 'search_query', arguments: '{"query":"pricing objections","mode":"semantic"}' } },
+          {
+            id: 'call_a',
+            type: 'function',
+            function: { name: 'search_query', arguments: '{"query":"pricing objections","mode":"semantic"}' },
+          },
           { id: 'call_b', type: 'function', function: { name: 'search_fields', arguments: '{}' } },
         ],
       },
-      { role: 'tool', tool_call_id: 'call_a', content: '{"ok":true,"output":{"results":[{"text":"The price is above our budget."}]}}' },
-      { role: 'tool', tool_call_id: 'call_b', content: '{"ok":false,"error":{"code":"scope_denied","message":"search.fields needs data:read."}}' },
+      {
+        role: 'tool',
+        tool_call_id: 'call_a',
+        content: '{"ok":true,"output":{"results":[{"text":"The price is above our budget."}]}}',
+      },
+      {
+        role: 'tool',
+        tool_call_id: 'call_b',
+        content: '{"ok":false,"error":{"code":"scope_denied","message":"search.fields needs data:read."}}',
+      },
     ]);
 
     // Step 3: the budget is spent; only final_answer, and the model must call it.
-    messages.push({ role: 'assistant', content: 'One more search.', tool_calls: second.tool_calls }, { role: 'tool', tool_call_id: 'call_c', name: 'search_query', content: '{"ok":true,"output":{"results":[]}}' });
-    replies.push(completion({ content: null, tool_calls: [{ id: 'call_d', type: 'function', function: { name: 'final_answer', arguments: '{"text":"Budget is the main objection."}' } }] }, { prompt_tokens: 400 }));
+    messages.push(
+      { role: 'assistant', content: 'One more search.', tool_calls: second.tool_calls },
+      { role: 'tool', tool_call_id: 'call_c', name: 'search_query', content: '{"ok":true,"output":{"results":[]}}' },
+    );
+    replies.push(
+      completion(
+        {
+          content: null,
+          tool_calls: [
+            {
+              id: 'call_d',
+              type: 'function',
+              function: { name: 'final_answer', arguments: '{"text":"Budget is the main objection."}' },
+            },
+          ],
+        },
+        { prompt_tokens: 400 },
+      ),
+    );
     const third = await model.step(task, { messages, tools: [TOOLS[2]!], toolChoice: 'required' });
-    expect(third.tool_calls).toEqual([{ id: 'call_d', name: 'final_answer', arguments: { text: 'Budget is the main objection.' } }]);
+    expect(third.tool_calls).toEqual([
+      { id: 'call_d', name: 'final_answer', arguments: { text: 'Budget is the main objection.' } },
+    ]);
     expect(third.usage).toEqual({ input_tokens: 400, output_tokens: null });
     expect(requests[2]!.json).toMatchObject({ tools: [wireTools[2]], tool_choice: 'required' });
-    expect(requests[2]!.json.messages.at(-2)).toEqual({ role: 'assistant', content: 'One more search.', tool_calls: [{ id: 'call_c', type: 'function', function: { name: 'search_query', arguments: '{"query":"discount"}' } }] });
+    expect(requests[2]!.json.messages.at(-2)).toEqual({
+      role: 'assistant',
+      content: 'One more search.',
+      tool_calls: [
+        { id: 'call_c', type: 'function', function: { name: 'search_query', arguments: '{"query":"discount"}' } },
+      ],
+    });
     expect(requests).toHaveLength(3);
   });
 
@@ -140,18 +228,34 @@ describe('OpenAiCompatibleProvider.step: a scripted three-step tool conversation
   });
 
   it('refuses arguments that are not a JSON object, and a provider error, as dependency_unavailable without the provider\u2019s text', async () => {
-    replies.push(completion({ content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'search_query', arguments: '{"query": ' } }] }));
-    const malformed = await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }));
+    replies.push(
+      completion({
+        content: null,
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'search_query', arguments: '{"query": ' } }],
+      }),
+    );
+    const malformed = await apiError(
+      provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }),
+    );
     expect(malformed.code).toBe('dependency_unavailable');
     expect(malformed.details).toEqual({ tool: 'search_query' });
-    replies.push(completion({ content: null, tool_calls: [{ id: 'x', type: 'function', function: { name: 'search_query', arguments: '[1,2]' } }] }));
-    expect((await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }))).code).toBe('dependency_unavailable');
+    replies.push(
+      completion({
+        content: null,
+        tool_calls: [{ id: 'x', type: 'function', function: { name: 'search_query', arguments: '[1,2]' } }],
+      }),
+    );
+    expect(
+      (await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }))).code,
+    ).toBe('dependency_unavailable');
     replies.push({ status: 500, body: { error: { message: 'org-12345 is over quota' } } });
     const down = await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }));
     expect(down.code).toBe('dependency_unavailable');
     expect(down.message).not.toContain('org-12345');
     replies.push({ status: 200, body: { choices: [] } });
-    expect((await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }))).code).toBe('dependency_unavailable');
+    expect(
+      (await apiError(provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }))).code,
+    ).toBe('dependency_unavailable');
   });
 });
 
@@ -177,18 +281,28 @@ describe('WorkersAiProvider.step', () => {
   };
 
   it('sends messages and tools through the binding and reads the traditional shape (calls get stable ids)', async () => {
-    const { ai, calls } = binding({ response: null, tool_calls: [{ name: 'search_query', arguments: { query: 'pricing' } }], usage: { prompt_tokens: 10, completion_tokens: 5 } });
+    const { ai, calls } = binding({
+      response: null,
+      tool_calls: [{ name: 'search_query', arguments: { query: 'pricing' } }],
+      usage: { prompt_tokens: 10, completion_tokens: 5 },
+    });
     const model = new WorkersAiProvider(ai, '@cf/meta/llama-3.3-70b-instruct-fp8-fast');
     const first = await model.step(task, request);
     const again = await model.step(task, request);
-    expect(first.tool_calls).toEqual([{ id: expect.stringMatching(/^call_2_0_/), name: 'search_query', arguments: { query: 'pricing' } }]);
+    expect(first.tool_calls).toEqual([
+      { id: expect.stringMatching(/^call_2_0_/), name: 'search_query', arguments: { query: 'pricing' } },
+    ]);
     expect(again.tool_calls[0]!.id).toBe(first.tool_calls[0]!.id);
     expect(first.usage).toEqual({ input_tokens: 10, output_tokens: 5 });
     expect(calls[0]!.model).toBe('@cf/meta/llama-3.3-70b-instruct-fp8-fast');
     expect(calls[0]!.input).toEqual({
       messages: [
         { role: 'user', content: 'q' },
-        { role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search_query', arguments: '{"query":"x"}' } }] },
+        {
+          role: 'assistant',
+          content: null,
+          tool_calls: [{ id: 'c1', type: 'function', function: { name: 'search_query', arguments: '{"query":"x"}' } }],
+        },
         { role: 'tool', tool_call_id: 'c1', content: '{"ok":true}' },
       ],
       tools: wireTools,
@@ -196,23 +310,60 @@ describe('WorkersAiProvider.step', () => {
   });
 
   it('reads the OpenAI-compatible shape, and a text answer', async () => {
-    const { ai } = binding({ choices: [{ message: { content: 'Done.', tool_calls: [{ id: 'w1', function: { name: 'final_answer', arguments: '{"text":"Done."}' } }] } }] });
-    expect(await new WorkersAiProvider(ai, 'm').step(task, request)).toEqual({ content: 'Done.', tool_calls: [{ id: 'w1', name: 'final_answer', arguments: { text: 'Done.' } }], usage: null });
+    const { ai } = binding({
+      choices: [
+        {
+          message: {
+            content: 'Done.',
+            tool_calls: [{ id: 'w1', function: { name: 'final_answer', arguments: '{"text":"Done."}' } }],
+          },
+        },
+      ],
+    });
+    expect(await new WorkersAiProvider(ai, 'm').step(task, request)).toEqual({
+      content: 'Done.',
+      tool_calls: [{ id: 'w1', name: 'final_answer', arguments: { text: 'Done.' } }],
+      usage: null,
+    });
     const text = binding({ response: 'Only words.' });
-    expect(await new WorkersAiProvider(text.ai, 'm').step(task, request)).toEqual({ content: 'Only words.', tool_calls: [], usage: null });
+    expect(await new WorkersAiProvider(text.ai, 'm').step(task, request)).toEqual({
+      content: 'Only words.',
+      tool_calls: [],
+      usage: null,
+    });
   });
 
   it('maps a failing binding and an unknown shape to dependency_unavailable', async () => {
-    expect((await apiError(new WorkersAiProvider(binding(new Error('capacity')).ai, 'm').step(task, request))).code).toBe('dependency_unavailable');
-    expect((await apiError(new WorkersAiProvider(binding(42).ai, 'm').step(task, request))).code).toBe('dependency_unavailable');
-    expect((await apiError(new WorkersAiProvider(binding({ tool_calls: [{ name: 'x', arguments: 'not json' }] }).ai, 'm').step(task, request))).code).toBe('dependency_unavailable');
+    expect(
+      (await apiError(new WorkersAiProvider(binding(new Error('capacity')).ai, 'm').step(task, request))).code,
+    ).toBe('dependency_unavailable');
+    expect((await apiError(new WorkersAiProvider(binding(42).ai, 'm').step(task, request))).code).toBe(
+      'dependency_unavailable',
+    );
+    expect(
+      (
+        await apiError(
+          new WorkersAiProvider(binding({ tool_calls: [{ name: 'x', arguments: 'not json' }] }).ai, 'm').step(
+            task,
+            request,
+          ),
+        )
+      ).code,
+    ).toBe('dependency_unavailable');
   });
 });
 
 describe('LocalModelProvider.step', () => {
   it('runs the task\u2019s own policy and checks what it returns', async () => {
-    expect(await new LocalModelProvider().step(task, { messages: [], tools: [] })).toEqual({ content: 'local', tool_calls: [], usage: null });
-    const broken: StepTask = { name: 'broken', local: () => ({ content: null, tool_calls: [{ id: '', name: 'x', arguments: {} }], usage: null }) };
+    expect(await new LocalModelProvider().step(task, { messages: [], tools: [] })).toEqual({
+      content: 'local',
+      tool_calls: [],
+      usage: null,
+    });
+    const broken: StepTask = {
+      name: 'broken',
+      local: () => ({ content: null, tool_calls: [{ id: '', name: 'x', arguments: {} }], usage: null }),
+    };
     expect((await apiError(new LocalModelProvider().step(broken, { messages: [], tools: [] }))).code).toBe('internal');
   });
 });

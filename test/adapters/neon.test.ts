@@ -109,7 +109,10 @@ afterAll(async () => {
 
 describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => {
   it('connects through wsProxy and answers a raw query via queryRows', async () => {
-    const rows = await queryRows<{ answer: number; version: string }>(neon.db, sql`select 41 + 1 as answer, version() as version`);
+    const rows = await queryRows<{ answer: number; version: string }>(
+      neon.db,
+      sql`select 41 + 1 as answer, version() as version`,
+    );
     expect(rows).toEqual([{ answer: 42, version: expect.stringContaining('PostgreSQL') }]);
     expect(neon.driver).toBe('neon');
     expect(relay.addresses.length).toBeGreaterThan(0);
@@ -122,12 +125,22 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
       neon.db,
       sql`select table_name from information_schema.tables where table_schema = 'public' order by table_name`,
     );
-    expect(tables.map((t) => t.table_name)).toEqual(expect.arrayContaining(['workspaces', 'users', 'memberships', 'api_keys']));
-    const extensions = await queryRows<{ extname: string }>(neon.db, sql`select extname from pg_extension where extname = 'vector'`);
+    expect(tables.map((t) => t.table_name)).toEqual(
+      expect.arrayContaining(['workspaces', 'users', 'memberships', 'api_keys']),
+    );
+    const extensions = await queryRows<{ extname: string }>(
+      neon.db,
+      sql`select extname from pg_extension where extname = 'vector'`,
+    );
     expect(extensions).toHaveLength(1);
-    const applied = await queryRows<{ n: number }>(neon.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`);
+    const applied = await queryRows<{ n: number }>(
+      neon.db,
+      sql`select count(*)::int as n from drizzle.__drizzle_migrations`,
+    );
     await migrateDatabase(neon);
-    expect(await queryRows<{ n: number }>(neon.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`)).toEqual(applied);
+    expect(
+      await queryRows<{ n: number }>(neon.db, sql`select count(*)::int as n from drizzle.__drizzle_migrations`),
+    ).toEqual(applied);
   });
 
   it('runs the identity repository: workspace, user, membership, API key, then authenticates the key', async () => {
@@ -136,11 +149,26 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
     expect(await ensureUser(neon.db, 'owner@neon.test')).toBe(userId);
     await ensureMembership(neon.db, workspaceId, userId, 'admin');
     expect(await findMembership(neon.db, workspaceId, userId)).toBe('admin');
-    const { key, keyId } = await createApiKey(neon.db, { workspaceId, userId, name: 'neon key', bundle: 'full_admin', role: 'admin', expiresAt: null });
+    const { key, keyId } = await createApiKey(neon.db, {
+      workspaceId,
+      userId,
+      name: 'neon key',
+      bundle: 'full_admin',
+      role: 'admin',
+      expiresAt: null,
+    });
 
     const now = new Date();
     const caller = await authenticateApiKey(neon.db, key, now);
-    expect(caller).toMatchObject({ workspaceId, workspaceName: 'Neon Co', userId, email: 'Owner@Neon.test', role: 'admin', authMethod: 'api_key', credentialId: keyId });
+    expect(caller).toMatchObject({
+      workspaceId,
+      workspaceName: 'Neon Co',
+      userId,
+      email: 'Owner@Neon.test',
+      role: 'admin',
+      authMethod: 'api_key',
+      credentialId: keyId,
+    });
     expect(caller.scopes.size).toBeGreaterThan(0);
     // last_used_at is written behind, in one statement for every pending key: run that write on Neon.
     await lastUsedRecorder.flushInBackground(neon.db, (error) => {
@@ -154,7 +182,12 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
     await expect(authenticateApiKey(neon.db, `cip_${'x'.repeat(40)}`, now)).rejects.toBeInstanceOf(ApiError);
 
     // The quota read is a named prepared statement: run it twice on the pool (a connection prepares it once).
-    for (let i = 0; i < 2; i++) expect(await readQuota(neon.db, workspaceId, 'optimizer', now)).toMatchObject({ limit: 1000, used: 0, remaining: 1000 });
+    for (let i = 0; i < 2; i++)
+      expect(await readQuota(neon.db, workspaceId, 'optimizer', now)).toMatchObject({
+        limit: 1000,
+        used: 0,
+        remaining: 1000,
+      });
     await consumeQuota(neon.db, workspaceId, 'optimizer', now);
     expect(await readQuota(neon.db, workspaceId, 'optimizer', now)).toMatchObject({ used: 1, remaining: 999 });
   });
@@ -165,17 +198,23 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
       const userId = await ensureUser(tx, `c-${workspaceId}@neon.test`);
       await ensureMembership(tx, workspaceId, userId, 'editor');
       // Raw SQL inside the transaction sees its own uncommitted rows.
-      expect(await queryRows(tx, sql`select count(*) as n from memberships where workspace_id = ${workspaceId}`)).toEqual([{ n: 1 }]);
+      expect(
+        await queryRows(tx, sql`select count(*) as n from memberships where workspace_id = ${workspaceId}`),
+      ).toEqual([{ n: 1 }]);
       return workspaceId;
     });
-    expect(await neon.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, committed))).toEqual([{ name: 'Committed' }]);
+    expect(
+      await neon.db.select({ name: workspaces.name }).from(workspaces).where(eq(workspaces.id, committed)),
+    ).toEqual([{ name: 'Committed' }]);
 
     let rolledBack = '';
     await expect(
       neon.db.transaction(async (tx) => {
         rolledBack = (await createWorkspace(tx, { name: 'Rolled back' })).workspaceId;
         // Visible inside the transaction...
-        expect(await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, rolledBack))).toHaveLength(1);
+        expect(
+          await tx.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.id, rolledBack)),
+        ).toHaveLength(1);
         throw new Error('abort');
       }),
     ).rejects.toThrow('abort');
@@ -201,14 +240,19 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
       await tx.execute(sql`select pg_sleep(0.05)`);
       return workspaceId;
     });
-    const outside = queryRows<{ n: number }>(neon.db, sql`select count(*)::int as n from workspaces where name = ${name}`);
+    const outside = queryRows<{ n: number }>(
+      neon.db,
+      sql`select count(*)::int as n from workspaces where name = ${name}`,
+    );
     const [id, rows] = await Promise.all([inside, outside]);
     // PGlite serialises connections (a query from another connection waits while one is inside a
     // transaction), so the outside read sees the row either not yet or committed, never half.
     expect([0, 1]).toContain(rows[0]?.n);
     // The pool opened more than one WebSocket (one held by the transaction).
     expect(relay.addresses.length).toBeGreaterThan(1);
-    expect(await neon.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.name, name))).toEqual([{ id }]);
+    expect(await neon.db.select({ id: workspaces.id }).from(workspaces).where(eq(workspaces.name, name))).toEqual([
+      { id },
+    ]);
   });
 
   it('gives raw rows the same JavaScript shapes as PGlite does (what the tests run on)', async () => {

@@ -25,7 +25,8 @@ beforeAll(async () => {
   };
   record(client);
   const transaction = client.transaction.bind(client);
-  client.transaction = (async (fn: Parameters<PGlite['transaction']>[0]) => transaction(async (tx) => fn(record(tx)))) as PGlite['transaction'];
+  client.transaction = (async (fn: Parameters<PGlite['transaction']>[0]) =>
+    transaction(async (tx) => fn(record(tx)))) as PGlite['transaction'];
 });
 afterAll(() => handle.close());
 
@@ -34,7 +35,16 @@ const TYPED = sql`select '2026-01-02 03:04:05+00'::timestamptz as at, '2026-01-0
 
 describe('the PGlite driver client', () => {
   it('reads dates, timestamps and intervals as text for drizzle, other types as PGlite parses them', async () => {
-    const expected = { at: '2026-01-02 03:04:05+00', local: '2026-01-02 03:04:05', day: '2026-01-02', span: '1 day 02:00:00', ats: '{"2026-01-02 03:04:05+00"}', amount: '1.50', n: 7, flag: true };
+    const expected = {
+      at: '2026-01-02 03:04:05+00',
+      local: '2026-01-02 03:04:05',
+      day: '2026-01-02',
+      span: '1 day 02:00:00',
+      ats: '{"2026-01-02 03:04:05+00"}',
+      amount: '1.50',
+      n: 7,
+      flag: true,
+    };
     expect(await queryRows(handle.db, TYPED)).toEqual([expected]);
     expect(await handle.db.transaction((tx) => queryRows(tx, TYPED))).toEqual([expected]);
   });

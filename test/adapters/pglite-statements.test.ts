@@ -33,37 +33,60 @@ const unnamed = (id: string, label: string) =>
     .select()
     .from(things)
     .where(and(eq(things.id, id), eq(things.label, label)));
-const preparedStatements = async () => (await queryRows<{ statement: string }>(handle.db, sql`select statement from pg_prepared_statements`)).map((r) => r.statement);
+const preparedStatements = async () =>
+  (await queryRows<{ statement: string }>(handle.db, sql`select statement from pg_prepared_statements`)).map(
+    (r) => r.statement,
+  );
 
 beforeAll(async () => {
   handle = await openPglite();
-  await handle.client.exec(`create table named_things (id uuid primary key, label text not null, meta jsonb, n integer, at timestamptz not null)`);
-  await handle.db.insert(things).values({ id: ID, label: 'one', meta: { a: [1, 'two'], b: null }, n: null, at: new Date('2026-01-02T03:04:05Z') });
+  await handle.client.exec(
+    `create table named_things (id uuid primary key, label text not null, meta jsonb, n integer, at timestamptz not null)`,
+  );
+  await handle.db
+    .insert(things)
+    .values({ id: ID, label: 'one', meta: { a: [1, 'two'], b: null }, n: null, at: new Date('2026-01-02T03:04:05Z') });
 });
 afterAll(() => handle.close());
 
 describe('named statements on PGlite', () => {
   it('binds text parameters in exactly the bytes PGlite\u2019s own serializer writes', () => {
-    for (const values of [[], ['optimizer', '2026-11', ID], [null, '', 'zoë – 東京 🚀', null], ['x'.repeat(5000)], ['\u007f\u0080', '\u0000']]) {
+    for (const values of [
+      [],
+      ['optimizer', '2026-11', ID],
+      [null, '', 'zoë – 東京 🚀', null],
+      ['x'.repeat(5000)],
+      ['\u007f\u0080', '\u0000'],
+    ]) {
       expect(bindText('named_7', values)).toEqual(protocol.serialize.bind({ statement: 'named_7', values }));
       expect(bindText('named_é', values)).toEqual(protocol.serialize.bind({ statement: 'named_é', values }));
       // With the Execute and Sync after it in the same buffer, byte for byte.
       const then = new Uint8Array([...protocol.serialize.execute({}), ...protocol.serialize.sync()]);
-      expect(bindText('named_7', values, then)).toEqual(new Uint8Array([...protocol.serialize.bind({ statement: 'named_7', values }), ...then]));
+      expect(bindText('named_7', values, then)).toEqual(
+        new Uint8Array([...protocol.serialize.bind({ statement: 'named_7', values }), ...then]),
+      );
     }
   });
 
   it('reads every result exactly as PGlite\u2019s own query reads it (rows off the wire, not through its parser)', async () => {
-    await handle.client.exec(`create table named_wide (id integer primary key, label text, note text, amount numeric, flag boolean, at timestamptz, tags text[], doc jsonb)`);
+    await handle.client.exec(
+      `create table named_wide (id integer primary key, label text, note text, amount numeric, flag boolean, at timestamptz, tags text[], doc jsonb)`,
+    );
     const cases: [string, unknown[]][] = [
       // Many rows, long and non-ASCII text, nulls, arrays, json: more than one flush of output.
-      [`insert into named_wide select g, 'label ' || g, case when g % 3 = 0 then null else repeat('zoë 東京 ', g % 40) end, g * 1.5, g % 2 = 0, '2026-01-02T03:04:05Z'::timestamptz + g * interval '1 hour', array['a', 'b' || g], jsonb_build_object('g', g, 'name', 'n' || g) from generate_series(1, $1::int) g`, [300]],
+      [
+        `insert into named_wide select g, 'label ' || g, case when g % 3 = 0 then null else repeat('zoë 東京 ', g % 40) end, g * 1.5, g % 2 = 0, '2026-01-02T03:04:05Z'::timestamptz + g * interval '1 hour', array['a', 'b' || g], jsonb_build_object('g', g, 'name', 'n' || g) from generate_series(1, $1::int) g`,
+        [300],
+      ],
       ['select * from named_wide where id <= $1 order by id', [300]],
       ['select * from named_wide where id = $1', [-1]],
       ['update named_wide set note = $1 where id <= $2', ['short', 5]],
       ['update named_wide set note = $1 where id = $2 returning id, note', ['東京 🚀', 7]],
       ['delete from named_wide where id > $1', [290]],
-      ['select count(*)::int as n, max(note) as longest from named_wide where note is not null and $1::text is not null', ['x']],
+      [
+        'select count(*)::int as n, max(note) as longest from named_wide where note is not null and $1::text is not null',
+        ['x'],
+      ],
     ];
     for (const [text, params] of cases) {
       for (const rowMode of ['object', 'array'] as const) {
@@ -90,14 +113,20 @@ describe('named statements on PGlite', () => {
 
   it('runs the named reads asked for in one turn back to back, each with its own answer or its own error', async () => {
     const text = 'select id, n from named_batch where id = $1::int';
-    await handle.client.exec(`create table named_batch (id integer primary key, n integer not null); insert into named_batch select g, g * g from generate_series(1, 50) g`);
+    await handle.client.exec(
+      `create table named_batch (id integer primary key, n integer not null); insert into named_batch select g, g * g from generate_series(1, 50) g`,
+    );
     handle.statements.register(text);
     await handle.statements.query(text, [1], undefined); // parsed
     const ids = Array.from({ length: 50 }, (_, i) => i + 1);
     const answers = await Promise.all(ids.map((id) => handle.statements.query(text, [id], undefined)));
     expect(answers.map((a) => a.rows)).toEqual(ids.map((id) => [{ id, n: id * id }]));
     // One bad parameter fails alone; the others in its turn still answer, and so does the next turn.
-    const mixed = await Promise.allSettled([handle.statements.query(text, [2], undefined), handle.statements.query(text, ['two'], undefined), handle.statements.query(text, [3], undefined)]);
+    const mixed = await Promise.allSettled([
+      handle.statements.query(text, [2], undefined),
+      handle.statements.query(text, ['two'], undefined),
+      handle.statements.query(text, [3], undefined),
+    ]);
     expect(mixed.map((m) => m.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect(mixed[1]?.status === 'rejected' && (mixed[1].reason as { code?: string }).code).toBe('22P02');
     expect(mixed[2]?.status === 'fulfilled' && mixed[2].value.rows).toEqual([{ id: 3, n: 9 }]);
@@ -108,7 +137,8 @@ describe('named statements on PGlite', () => {
     });
     const reads = await Promise.all(ids.slice(0, 10).map((id) => handle.statements.query(text, [id], undefined)));
     await during;
-    for (const [i, read] of reads.entries()) expect([(i + 1) ** 2, -((i + 1) ** 2) - 1]).toContain((read.rows[0] as { n: number }).n);
+    for (const [i, read] of reads.entries())
+      expect([(i + 1) ** 2, -((i + 1) ** 2) - 1]).toContain((read.rows[0] as { n: number }).n);
     expect((await handle.statements.query(text, [4], undefined)).rows).toEqual([{ id: 4, n: -17 }]);
   });
 
@@ -157,7 +187,9 @@ describe('named statements on PGlite', () => {
       .catch((e: unknown) => e);
     await entered;
     let read: string | undefined;
-    const reading = handle.statements.query(text, [ID], undefined).then((r) => (read = (r.rows[0] as { label: string }).label));
+    const reading = handle.statements
+      .query(text, [ID], undefined)
+      .then((r) => (read = (r.rows[0] as { label: string }).label));
     await new Promise((resolve) => setTimeout(resolve, 20));
     expect(read).toBeUndefined(); // still waiting for the transaction
     release();
@@ -172,7 +204,9 @@ describe('named statements on PGlite', () => {
     const again = await read.execute({ id: ID, label: 'one' });
     expect(first).toEqual(await unnamed(ID, 'one'));
     expect(again).toEqual(first);
-    expect(first).toEqual([{ id: ID, label: 'one', meta: { a: [1, 'two'], b: null }, n: null, at: new Date('2026-01-02T03:04:05Z') }]);
+    expect(first).toEqual([
+      { id: ID, label: 'one', meta: { a: [1, 'two'], b: null }, n: null, at: new Date('2026-01-02T03:04:05Z') },
+    ]);
     expect(await read.execute({ id: ID, label: 'other' })).toEqual([]);
     const statements = await preparedStatements();
     expect(statements.filter((s) => s.includes('"named_things"'))).toHaveLength(1);

@@ -15,7 +15,10 @@ import { startFakeServer, type FakeRequest, type FakeServer } from '../support/f
 type Recorded = FakeRequest;
 
 const requests: Recorded[] = [];
-let respond: (r: Recorded) => { status: number; body: unknown } = () => ({ status: 201, body: { messageId: 'msg_from_server_1' } });
+let respond: (r: Recorded) => { status: number; body: unknown } = () => ({
+  status: 201,
+  body: { messageId: 'msg_from_server_1' },
+});
 let server: FakeServer;
 let baseUrl: string;
 
@@ -65,7 +68,10 @@ describe('QStashTransport.publish', () => {
     const transport = new QStashTransport({ token: TOKEN, publicUrl: PUBLIC_URL, baseUrl: `${baseUrl}/`, retries: 7 });
     await transport.publish({ kind: 'score', body: { a: 1 } });
     await transport.publish({ kind: 'score', body: { a: 2 }, delaySeconds: 2.2 });
-    expect(requests.map((r) => r.url)).toEqual([`/v2/publish/${PUBLIC_URL}/queues/score`, `/v2/publish/${PUBLIC_URL}/queues/score`]);
+    expect(requests.map((r) => r.url)).toEqual([
+      `/v2/publish/${PUBLIC_URL}/queues/score`,
+      `/v2/publish/${PUBLIC_URL}/queues/score`,
+    ]);
     expect(requests[0]?.headers['upstash-delay']).toBeUndefined();
     expect(requests[0]?.headers['upstash-deduplication-id']).toBeUndefined();
     expect(requests[0]?.headers['upstash-retries']).toBe('7');
@@ -91,7 +97,10 @@ describe('QStashTransport.publish', () => {
     // regression local and visible.
     respond = (r) =>
       r.url === '/v2/keys'
-        ? { status: 200, body: { current: 'sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r', next: 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs' } }
+        ? {
+            status: 200,
+            body: { current: 'sig_7kYjw48mhY7kAjqNGcy6cr29RJ6r', next: 'sig_5ZB6DVzB1wjE8S6rZ7eenA8Pdnhs' },
+          }
         : { status: 201, body: { messageId: 'msg_env' } };
     const saved = { ...process.env };
     process.env.QSTASH_DEV = '1';
@@ -109,7 +118,13 @@ describe('QStashTransport.publish', () => {
       const signature = await signDelivery(KEYS.current, url, '{}');
       expect(await verifyDelivery(KEYS, signature, url, '{}')).toBe(true);
     } finally {
-      for (const key of ['QSTASH_DEV', 'QSTASH_DEV_PORT', 'QSTASH_REGION', 'EU_CENTRAL_1_QSTASH_URL', 'EU_CENTRAL_1_QSTASH_TOKEN']) {
+      for (const key of [
+        'QSTASH_DEV',
+        'QSTASH_DEV_PORT',
+        'QSTASH_REGION',
+        'EU_CENTRAL_1_QSTASH_URL',
+        'EU_CENTRAL_1_QSTASH_TOKEN',
+      ]) {
         if (saved[key] === undefined) delete process.env[key];
         else process.env[key] = saved[key];
       }
@@ -130,7 +145,11 @@ async function qstashStyleToken(
   options: { url?: string; body?: string; iss?: string; exp?: number; nbf?: number; bodyClaim?: string } = {},
 ): Promise<string> {
   const now = Math.floor(Date.now() / 1000);
-  const bodyClaim = options.bodyClaim ?? createHash('sha256').update(options.body ?? BODY, 'utf8').digest('base64url');
+  const bodyClaim =
+    options.bodyClaim ??
+    createHash('sha256')
+      .update(options.body ?? BODY, 'utf8')
+      .digest('base64url');
   return new SignJWT({ body: bodyClaim })
     .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
     .setIssuer(options.iss ?? 'Upstash')
@@ -155,7 +174,9 @@ describe('signDelivery / verifyDelivery', () => {
 
   it('refuses a wrong key, a tampered body, a different URL, a missing signature and garbage', async () => {
     const signature = await signDelivery(KEYS.current, URL_, BODY);
-    expect(await verifyDelivery(KEYS, await signDelivery('sig_someone_else_entirely_000000', URL_, BODY), URL_, BODY)).toBe(false);
+    expect(
+      await verifyDelivery(KEYS, await signDelivery('sig_someone_else_entirely_000000', URL_, BODY), URL_, BODY),
+    ).toBe(false);
     expect(await verifyDelivery(KEYS, signature, URL_, BODY.replace('plan', 'PLAN'))).toBe(false);
     expect(await verifyDelivery(KEYS, signature, URL_, `${BODY} `)).toBe(false);
     expect(await verifyDelivery(KEYS, signature, `${PUBLIC_URL}/queues/score`, BODY)).toBe(false);
@@ -170,11 +191,19 @@ describe('signDelivery / verifyDelivery', () => {
 
   it('refuses an expired token and one not yet valid (beyond the 5 s tolerance)', async () => {
     const now = Math.floor(Date.now() / 1000);
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { exp: now - 60, nbf: now - 400 }), URL_, BODY)).toBe(false);
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.next, { exp: now - 60, nbf: now - 400 }), URL_, BODY)).toBe(false);
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { nbf: now + 120 }), URL_, BODY)).toBe(false);
+    expect(
+      await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { exp: now - 60, nbf: now - 400 }), URL_, BODY),
+    ).toBe(false);
+    expect(
+      await verifyDelivery(KEYS, await qstashStyleToken(KEYS.next, { exp: now - 60, nbf: now - 400 }), URL_, BODY),
+    ).toBe(false);
+    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { nbf: now + 120 }), URL_, BODY)).toBe(
+      false,
+    );
     // Within tolerance it still passes.
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { exp: now - 2, nbf: now - 300 }), URL_, BODY)).toBe(true);
+    expect(
+      await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { exp: now - 2, nbf: now - 300 }), URL_, BODY),
+    ).toBe(true);
   });
 
   it('accepts a token built independently to QStash’s scheme (not only our own signer)', async () => {
@@ -182,10 +211,16 @@ describe('signDelivery / verifyDelivery', () => {
     expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.next), URL_, BODY)).toBe(true);
     // QStash pads its base64url body hash with '='; the receiver accepts both forms.
     const padded = `${createHash('sha256').update(BODY, 'utf8').digest('base64url')}=`;
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { bodyClaim: padded }), URL_, BODY)).toBe(true);
+    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { bodyClaim: padded }), URL_, BODY)).toBe(
+      true,
+    );
     // ...and refuses it once any part of the scheme is off.
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { iss: 'NotUpstash' }), URL_, BODY)).toBe(false);
-    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { url: `${URL_}/x` }), URL_, BODY)).toBe(false);
+    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { iss: 'NotUpstash' }), URL_, BODY)).toBe(
+      false,
+    );
+    expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { url: `${URL_}/x` }), URL_, BODY)).toBe(
+      false,
+    );
     expect(await verifyDelivery(KEYS, await qstashStyleToken(KEYS.current, { body: '{}' }), URL_, BODY)).toBe(false);
   });
 
@@ -194,7 +229,11 @@ describe('signDelivery / verifyDelivery', () => {
     const signature = await signDelivery(KEYS.current, URL_, BODY);
     expect(decodeProtectedHeader(signature)).toEqual({ alg: 'HS256', typ: 'JWT' });
     const claims = decodeJwt(signature);
-    expect(claims).toMatchObject({ iss: 'Upstash', sub: URL_, body: createHash('sha256').update(BODY, 'utf8').digest('base64url') });
+    expect(claims).toMatchObject({
+      iss: 'Upstash',
+      sub: URL_,
+      body: createHash('sha256').update(BODY, 'utf8').digest('base64url'),
+    });
     expect(typeof claims.exp).toBe('number');
     expect(typeof claims.nbf).toBe('number');
     expect((claims.exp ?? 0) - (claims.nbf ?? 0)).toBeGreaterThan(0);

@@ -25,10 +25,20 @@ describe('MemoryRateLimiter', () => {
     const clock = new ManualClock(WINDOW_0);
     const limiter = new MemoryRateLimiter(clock);
     for (let i = 1; i <= 10; i++) {
-      expect(await limiter.limit('ip:1', rule)).toEqual({ success: true, limit: 10, remaining: 10 - i, reset: windowEnd(WINDOW_0) });
+      expect(await limiter.limit('ip:1', rule)).toEqual({
+        success: true,
+        limit: 10,
+        remaining: 10 - i,
+        reset: windowEnd(WINDOW_0),
+      });
       await clock.advance(1000);
     }
-    expect(await limiter.limit('ip:1', rule)).toEqual({ success: false, limit: 10, remaining: 0, reset: windowEnd(WINDOW_0) });
+    expect(await limiter.limit('ip:1', rule)).toEqual({
+      success: false,
+      limit: 10,
+      remaining: 0,
+      reset: windowEnd(WINDOW_0),
+    });
     // Refused hits are not counted: still refused, not "more refused".
     expect((await limiter.limit('ip:1', rule)).success).toBe(false);
   });
@@ -53,7 +63,12 @@ describe('MemoryRateLimiter', () => {
     expect(more).toBe(3);
     // Two windows on, nothing carries over.
     clock.set(new Date(windowEnd(WINDOW_0, 3)));
-    expect(await limiter.limit('k', rule)).toEqual({ success: true, limit: 10, remaining: 9, reset: windowEnd(WINDOW_0, 4) });
+    expect(await limiter.limit('k', rule)).toEqual({
+      success: true,
+      limit: 10,
+      remaining: 9,
+      reset: windowEnd(WINDOW_0, 4),
+    });
   });
 
   it('keeps keys and rules independent', async () => {
@@ -65,7 +80,11 @@ describe('MemoryRateLimiter', () => {
     // Keys that contain the separator (IPv6) do not collide or break the sweep.
     expect(await limiter.limit('ip:2001:db8::1', rule)).toMatchObject({ success: true, remaining: 9 });
     // The same key under a different window is a different counter.
-    expect(await limiter.limit('user:a', { limit: 3, windowSeconds: 1 })).toMatchObject({ success: true, remaining: 2, reset: new Date(WINDOW_0).getTime() + 1000 });
+    expect(await limiter.limit('user:a', { limit: 3, windowSeconds: 1 })).toMatchObject({
+      success: true,
+      remaining: 2,
+      reset: new Date(WINDOW_0).getTime() + 1000,
+    });
   });
 
   it('forgets old windows (bounded memory) without losing the previous one', async () => {
@@ -201,7 +220,12 @@ describe('UpstashRateLimiter against a local Upstash REST stand-in', () => {
     const remaining: number[] = [];
     for (let i = 0; i < 10; i++) remaining.push((await limiter.limit('user:x', rule)).remaining);
     expect(remaining).toEqual([9, 8, 7, 6, 5, 4, 3, 2, 1, 0]);
-    expect(await limiter.limit('user:x', rule)).toEqual({ success: false, limit: 10, remaining: 0, reset: windowEnd(WINDOW_0) });
+    expect(await limiter.limit('user:x', rule)).toEqual({
+      success: false,
+      limit: 10,
+      remaining: 0,
+      reset: windowEnd(WINDOW_0),
+    });
     expect((await limiter.limit('user:y', rule)).success).toBe(true);
 
     vi.setSystemTime(new Date(windowEnd(WINDOW_0) + 30_000));
@@ -253,12 +277,20 @@ describe('buildServices picks adapters from configuration', () => {
   });
 
   it('uses Upstash when UPSTASH_REDIS_REST_URL and _TOKEN are set', () => {
-    const services = build({ UPSTASH_REDIS_REST_URL: 'https://eu1-example.upstash.io', UPSTASH_REDIS_REST_TOKEN: 'tok' });
+    const services = build({
+      UPSTASH_REDIS_REST_URL: 'https://eu1-example.upstash.io',
+      UPSTASH_REDIS_REST_TOKEN: 'tok',
+    });
     expect(services.limiter).toBeInstanceOf(UpstashRateLimiter);
   });
 
   it('uses QStash, with its signing keys, when QSTASH_* are set', () => {
-    const services = build({ QSTASH_TOKEN: 'qt', QSTASH_CURRENT_SIGNING_KEY: 'sig_c', QSTASH_NEXT_SIGNING_KEY: 'sig_n', QSTASH_URL: 'http://127.0.0.1:1' });
+    const services = build({
+      QSTASH_TOKEN: 'qt',
+      QSTASH_CURRENT_SIGNING_KEY: 'sig_c',
+      QSTASH_NEXT_SIGNING_KEY: 'sig_n',
+      QSTASH_URL: 'http://127.0.0.1:1',
+    });
     expect(services.queue).toBeInstanceOf(QStashTransport);
     expect(services.queue.name).toBe('qstash');
     expect(services.queueSigningKeys).toEqual({ current: 'sig_c', next: 'sig_n' });
@@ -281,10 +313,25 @@ describe('buildServices picks adapters from configuration', () => {
   it('uses Workers AI only with its binding', () => {
     const ai = { run: async () => ({}) };
     const config = loadConfig({ ...base, MODEL_PROVIDER: 'workers_ai' });
-    const services = buildServices({ config, db, ...secrets, localQueueKeys: { current: 'c', next: 'n' }, workersAi: ai, log: createLogger('silent') });
+    const services = buildServices({
+      config,
+      db,
+      ...secrets,
+      localQueueKeys: { current: 'c', next: 'n' },
+      workersAi: ai,
+      log: createLogger('silent'),
+    });
     expect(services.model).toBeInstanceOf(WorkersAiProvider);
     expect(services.embedder).toBeInstanceOf(WorkersAiEmbedder);
     expect(services.embedder.id).toBe('workers_ai:@cf/baai/bge-small-en-v1.5');
-    expect(() => buildServices({ config, db, ...secrets, localQueueKeys: { current: 'c', next: 'n' }, log: createLogger('silent') })).toThrow(/AI binding/);
+    expect(() =>
+      buildServices({
+        config,
+        db,
+        ...secrets,
+        localQueueKeys: { current: 'c', next: 'n' },
+        log: createLogger('silent'),
+      }),
+    ).toThrow(/AI binding/);
   });
 });

@@ -13,7 +13,11 @@ afterAll(async () => {
 });
 
 const indexDefs = async () =>
-  (await database.client.query<{ indexname: string; indexdef: string }>(`select indexname, indexdef from pg_indexes where indexname like '%_embedding_hnsw_idx' order by indexname`)).rows;
+  (
+    await database.client.query<{ indexname: string; indexdef: string }>(
+      `select indexname, indexdef from pg_indexes where indexname like '%_embedding_hnsw_idx' order by indexname`,
+    )
+  ).rows;
 
 it('leaves the stores unindexed below the threshold', async () => {
   const reports = await ensureVectorIndexes(database.db);

@@ -15,8 +15,10 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const create = (body: Record<string, unknown>, key = ws.editor.key, headers: Record<string, string> = {}) => h.request('POST', '/agents', { key, body, headers });
-const fieldsOf = (res: { body: { error: { details?: { fields?: { field: string }[] } } } }) => (res.body.error.details?.fields ?? []).map((f) => f.field);
+const create = (body: Record<string, unknown>, key = ws.editor.key, headers: Record<string, string> = {}) =>
+  h.request('POST', '/agents', { key, body, headers });
+const fieldsOf = (res: { body: { error: { details?: { fields?: { field: string }[] } } } }) =>
+  (res.body.error.details?.fields ?? []).map((f) => f.field);
 
 describe('the library', () => {
   it('lists library agents first (locked, amdahl, no creation time, no prompt), then the workspace\u2019s own', async () => {
@@ -25,7 +27,12 @@ describe('the library', () => {
     const res = await h.request('GET', '/agents', { key: ws.viewer.key });
     expect(res.status).toBe(200);
     const agents = res.body.data.agents as Record<string, unknown>[];
-    expect(agents.slice(0, LIBRARY_AGENTS.length).map((a) => a.slug)).toEqual(['researcher', 'call-prep', 'deal-review', 'voice-of-customer']);
+    expect(agents.slice(0, LIBRARY_AGENTS.length).map((a) => a.slug)).toEqual([
+      'researcher',
+      'call-prep',
+      'deal-review',
+      'voice-of-customer',
+    ]);
     for (const a of agents.slice(0, LIBRARY_AGENTS.length)) {
       expect(a).toMatchObject({ authored_by: 'amdahl', locked: true, created_at: null });
       expect((a.tool_blocklist as string[]).length).toBeGreaterThan(0);
@@ -47,7 +54,8 @@ describe('the library', () => {
   });
 
   it('every library blocklist names live operations', async () => {
-    for (const agent of LIBRARY_AGENTS) for (const id of agent.tool_blocklist) expect(h.registry.get(id), `${agent.slug}: ${id}`).toBeDefined();
+    for (const agent of LIBRARY_AGENTS)
+      for (const id of agent.tool_blocklist) expect(h.registry.get(id), `${agent.slug}: ${id}`).toBeDefined();
   });
 });
 
@@ -100,7 +108,12 @@ describe('creating', () => {
   });
 
   it('accepts exactly 120 characters of name and 2000 of description, and a blocklist of live ids', async () => {
-    const res = await create({ name: 'n'.repeat(120), prompt: 'p', description: 'd'.repeat(2000), tool_blocklist: ['search.query', 'search.query', 'webhooks.create'] });
+    const res = await create({
+      name: 'n'.repeat(120),
+      prompt: 'p',
+      description: 'd'.repeat(2000),
+      tool_blocklist: ['search.query', 'search.query', 'webhooks.create'],
+    });
     expect(res.status, res.text).toBe(201);
     expect(res.body.data.agent.tool_blocklist).toEqual(['search.query', 'webhooks.create']);
   });
@@ -114,18 +127,35 @@ describe('updating and deleting', () => {
   it('revises a workspace agent; its slug stays even if the body sends one', async () => {
     const made = await create({ name: 'Churn scout', prompt: 'v1' });
     const id = made.body.data.agent.id;
-    const res = await h.request('PATCH', `/agents/${id}`, { key: ws.editor.key, body: { prompt: 'v2', description: 'now with notes', slug: 'renamed', tool_blocklist: ['webhooks.create'] } });
+    const res = await h.request('PATCH', `/agents/${id}`, {
+      key: ws.editor.key,
+      body: { prompt: 'v2', description: 'now with notes', slug: 'renamed', tool_blocklist: ['webhooks.create'] },
+    });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data.agent).toMatchObject({ slug: 'churn-scout', prompt: 'v2', description: 'now with notes', tool_blocklist: ['webhooks.create'] });
-    const cleared = await h.request('PATCH', '/agents/churn-scout', { key: ws.editor.key, body: { description: null } });
+    expect(res.body.data.agent).toMatchObject({
+      slug: 'churn-scout',
+      prompt: 'v2',
+      description: 'now with notes',
+      tool_blocklist: ['webhooks.create'],
+    });
+    const cleared = await h.request('PATCH', '/agents/churn-scout', {
+      key: ws.editor.key,
+      body: { description: null },
+    });
     expect(cleared.body.data.agent.description).toBeNull();
-    const bad = await h.request('PATCH', '/agents/churn-scout', { key: ws.editor.key, body: { tool_blocklist: ['nope.nope'] } });
+    const bad = await h.request('PATCH', '/agents/churn-scout', {
+      key: ws.editor.key,
+      body: { tool_blocklist: ['nope.nope'] },
+    });
     expect(bad.status).toBe(400);
     expect(fieldsOf(bad)).toEqual(['tool_blocklist.0']);
   });
 
   it('refuses to edit or delete a library agent with 409 locked', async () => {
-    for (const [method, body] of [['PATCH', { name: 'Mine now' }], ['DELETE', undefined]] as const) {
+    for (const [method, body] of [
+      ['PATCH', { name: 'Mine now' }],
+      ['DELETE', undefined],
+    ] as const) {
       const res = await h.request(method, '/agents/researcher', { key: ws.admin.key, ...(body ? { body } : {}) });
       expect(res.status, method).toBe(409);
       expect(res.body.error.code).toBe('locked');
@@ -138,14 +168,19 @@ describe('updating and deleting', () => {
     const res = await h.request('DELETE', `/agents/${id}`, { key: ws.editor.key });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ success: true, deleted: true, id, slug: 'temp' });
-    for (const method of ['GET', 'DELETE'] as const) expect((await h.request(method, `/agents/${id}`, { key: ws.editor.key })).status).toBe(404);
+    for (const method of ['GET', 'DELETE'] as const)
+      expect((await h.request(method, `/agents/${id}`, { key: ws.editor.key })).status).toBe(404);
   });
 
   it('hides another workspace\u2019s agent: 404 to read, edit and delete, by id or slug', async () => {
     const theirs = await create({ name: 'Their secret agent', prompt: 'p' }, other.editor.key);
     const { id, slug } = theirs.body.data.agent;
     for (const ref of [id, slug]) {
-      for (const [method, body] of [['GET', undefined], ['PATCH', { name: 'x' }], ['DELETE', undefined]] as const) {
+      for (const [method, body] of [
+        ['GET', undefined],
+        ['PATCH', { name: 'x' }],
+        ['DELETE', undefined],
+      ] as const) {
         const res = await h.request(method, `/agents/${ref}`, { key: ws.admin.key, ...(body ? { body } : {}) });
         expect(res.status, `${method} ${ref}`).toBe(404);
       }
@@ -167,14 +202,18 @@ describe('Idempotency-Key on POST /agents', () => {
     const list = (await h.request('GET', '/agents', { key: ws.viewer.key })).body.data.agents as { name: string }[];
     expect(list.filter((a) => a.name === 'Idempotent agent')).toHaveLength(1);
 
-    const changed = await create({ ...body, prompt: 'another' }, ws.editor.key, { 'Idempotency-Key': 'create-agent-1' });
+    const changed = await create({ ...body, prompt: 'another' }, ws.editor.key, {
+      'Idempotency-Key': 'create-agent-1',
+    });
     expect(changed.status).toBe(409);
     expect(changed.body.error).toMatchObject({ code: 'conflict', details: { reason: 'key_reused' } });
   });
 
   it('lets concurrent duplicates create one agent: the others are 409 duplicate or the replay', async () => {
     const body = { name: 'Concurrent agent', prompt: 'p' };
-    const results = await Promise.all([1, 2, 3, 4].map(() => create(body, ws.editor.key, { 'Idempotency-Key': 'concurrent-1' })));
+    const results = await Promise.all(
+      [1, 2, 3, 4].map(() => create(body, ws.editor.key, { 'Idempotency-Key': 'concurrent-1' })),
+    );
     const created = results.filter((r) => r.status === 201);
     expect(created.length).toBeGreaterThanOrEqual(1);
     expect(new Set(created.map((r) => r.body.data.agent.id)).size).toBe(1);
@@ -188,14 +227,22 @@ describe('Idempotency-Key on POST /agents', () => {
   });
 
   it('releases the key when the request fails, keeps keys per member, and checks the key\u2019s shape', async () => {
-    const bad = await create({ name: 'x', prompt: 'p', slug: 'researcher' }, ws.editor.key, { 'Idempotency-Key': 'fails-first' });
+    const bad = await create({ name: 'x', prompt: 'p', slug: 'researcher' }, ws.editor.key, {
+      'Idempotency-Key': 'fails-first',
+    });
     expect(bad.status).toBe(409);
-    const fixed = await create({ name: 'x', prompt: 'p', slug: 'researcher' }, ws.editor.key, { 'Idempotency-Key': 'fails-first' });
+    const fixed = await create({ name: 'x', prompt: 'p', slug: 'researcher' }, ws.editor.key, {
+      'Idempotency-Key': 'fails-first',
+    });
     expect(fixed.body.error.code).toBe('slug_conflict');
     const admin = await create({ name: 'Per member', prompt: 'p' }, ws.admin.key, { 'Idempotency-Key': 'shared-key' });
-    const editor = await create({ name: 'Per member', prompt: 'p' }, ws.editor.key, { 'Idempotency-Key': 'shared-key' });
+    const editor = await create({ name: 'Per member', prompt: 'p' }, ws.editor.key, {
+      'Idempotency-Key': 'shared-key',
+    });
     expect(admin.body.data.agent.id).not.toBe(editor.body.data.agent.id);
-    const malformed = await create({ name: 'n', prompt: 'p' }, ws.editor.key, { 'Idempotency-Key': 'has spaces in it' });
+    const malformed = await create({ name: 'n', prompt: 'p' }, ws.editor.key, {
+      'Idempotency-Key': 'has spaces in it',
+    });
     expect(malformed.status).toBe(400);
     expect(fieldsOf(malformed)).toEqual(['Idempotency-Key']);
   });

@@ -67,8 +67,13 @@ describe('demo questions through the local model', () => {
     expect(status).toBe('complete');
     answers.set(question, answer);
     expect(answer.text.length).toBeGreaterThan(40);
-    expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({ verified: true, numbers: { unverified: [] } });
-    expect(answer.grounding.quotes.removed + answer.grounding.tables.removed + answer.grounding.metrics.removed).toBe(0);
+    expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({
+      verified: true,
+      numbers: { unverified: [] },
+    });
+    expect(answer.grounding.quotes.removed + answer.grounding.tables.removed + answer.grounding.metrics.removed).toBe(
+      0,
+    );
     // Independently of the verifier: every quote is verbatim in its turn of this workspace.
     for (const block of answer.content_blocks) {
       if (block.kind !== 'quote') continue;
@@ -81,7 +86,10 @@ describe('demo questions through the local model', () => {
         expect(turn?.interactionId).toBe(interaction_id);
         expect(turn?.text).toContain(block.text);
       } else {
-        const [email] = await h.database.db.select({ body: interactions.body }).from(interactions).where(eq(interactions.id, interaction_id));
+        const [email] = await h.database.db
+          .select({ body: interactions.body })
+          .from(interactions)
+          .where(eq(interactions.id, interaction_id));
         expect(email?.body ?? '').toContain(block.text);
       }
     }
@@ -95,12 +103,16 @@ describe('demo questions through the local model', () => {
     const table = deals.content_blocks.find((b) => b.kind === 'table');
     expect(table).toBeDefined();
     if (table?.kind === 'table') for (const row of table.data) expect(Number(row.amount)).toBeGreaterThan(50_000);
-    expect(answers.get('what did Tidewater Logistics say about security last quarter?')!.text).toMatch(/Tidewater Logistics/);
+    expect(answers.get('what did Tidewater Logistics say about security last quarter?')!.text).toMatch(
+      /Tidewater Logistics/,
+    );
   });
 
   it('answers each question in under 2 s on this machine (reported, see bench/ for the figure)', () => {
     // Timed assertions do not belong in tests; this prints the spread for the note and the bench.
-    console.log(`demo questions: median ${median(timings).toFixed(0)} ms, max ${Math.max(...timings).toFixed(0)} ms over ${timings.length}`);
+    console.log(
+      `demo questions: median ${median(timings).toFixed(0)} ms, max ${Math.max(...timings).toFixed(0)} ms over ${timings.length}`,
+    );
     expect(timings).toHaveLength(QUESTIONS.length);
   });
 });

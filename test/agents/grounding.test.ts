@@ -22,7 +22,14 @@ beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase() });
   ws = await h.corpusWorkspace();
   const caller = await authenticateApiKey(h.database.db, ws.admin.key, new Date());
-  const scope = { registry: h.registry, services: h.services, caller, correlationId: 'grounding-test', signal: new AbortController().signal, origin: 'run' as const };
+  const scope = {
+    registry: h.registry,
+    services: h.services,
+    caller,
+    correlationId: 'grounding-test',
+    signal: new AbortController().signal,
+    origin: 'run' as const,
+  };
   ctx = { db: h.database.db, workspaceId: CORPUS_WORKSPACE_ID, rerun: (q) => invokeAsValue(scope, 'search.query', q) };
 }, 120_000);
 afterAll(async () => {
@@ -47,8 +54,19 @@ const quote = (turn: { id: string; interactionId: string }, text: string): Block
   stance: 'supports',
 });
 
-const dealsQuery = { surface: 'deals', filters: [{ field: 'amount', op: 'gt', value: 50000 }, { field: 'stage', op: 'eq', value: 'negotiation' }], limit: 10 };
-const totalsQuery = { surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'negotiation' }], metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] };
+const dealsQuery = {
+  surface: 'deals',
+  filters: [
+    { field: 'amount', op: 'gt', value: 50000 },
+    { field: 'stage', op: 'eq', value: 'negotiation' },
+  ],
+  limit: 10,
+};
+const totalsQuery = {
+  surface: 'deals',
+  filters: [{ field: 'stage', op: 'eq', value: 'negotiation' }],
+  metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }],
+};
 
 describe('quotes', () => {
   it('keeps a verbatim quote (whitespace runs aside) and removes one with a changed word or case', async () => {
@@ -56,11 +74,22 @@ describe('quotes', () => {
     const words = turn.text.split(' ');
     const piece = words.slice(0, 6).join(' ');
     const altered = [...words.slice(0, 5), 'banana'].join(' ');
-    const result = await verifyAnswer(draft('Quoted.', [quote(turn, piece.replace(' ', '   ')), quote(turn, altered), quote(turn, piece.toUpperCase())]), ctx);
+    const result = await verifyAnswer(
+      draft('Quoted.', [
+        quote(turn, piece.replace(' ', '   ')),
+        quote(turn, altered),
+        quote(turn, piece.toUpperCase()),
+      ]),
+      ctx,
+    );
     expect(result.grounding.quotes).toEqual({ checked: 3, verified: 1, removed: 2 });
     expect(result.grounding.verified).toBe(false);
     expect(result.content_blocks.filter((b) => b.kind === 'quote')).toHaveLength(1);
-    expect(result.content_blocks.at(-1)).toMatchObject({ kind: 'callout', tone: 'warning', markdown: expect.stringContaining('2 blocks') });
+    expect(result.content_blocks.at(-1)).toMatchObject({
+      kind: 'callout',
+      tone: 'warning',
+      markdown: expect.stringContaining('2 blocks'),
+    });
     expect(result.grounding.problems.join(' ')).toMatch(/not verbatim/);
   });
 
@@ -70,18 +99,51 @@ describe('quotes', () => {
     const other = await h.seedWorkspace();
     const foreignInteraction = newId();
     const foreignTurn = newId();
-    await h.database.db.insert(interactions).values({ id: foreignInteraction, workspaceId: other.id, kind: 'call', title: 'Their call', occurredAt: new Date(), source: 'gong' });
-    await h.database.db.insert(transcriptTurns).values({ id: foreignTurn, workspaceId: other.id, interactionId: foreignInteraction, turnIndex: 0, side: 'external', text: 'Our secret pricing is fine.', occurredAt: new Date() });
+    await h.database.db.insert(interactions).values({
+      id: foreignInteraction,
+      workspaceId: other.id,
+      kind: 'call',
+      title: 'Their call',
+      occurredAt: new Date(),
+      source: 'gong',
+    });
+    await h.database.db.insert(transcriptTurns).values({
+      id: foreignTurn,
+      workspaceId: other.id,
+      interactionId: foreignInteraction,
+      turnIndex: 0,
+      side: 'external',
+      text: 'Our secret pricing is fine.',
+      occurredAt: new Date(),
+    });
     const result = await verifyAnswer(
-      draft('x', [quote({ id: turn.id, interactionId: elsewhere.interactionId === turn.interactionId ? newId() : elsewhere.interactionId }, turn.text.slice(0, 20)), quote({ id: foreignTurn, interactionId: foreignInteraction }, 'Our secret pricing')]),
+      draft('x', [
+        quote(
+          {
+            id: turn.id,
+            interactionId: elsewhere.interactionId === turn.interactionId ? newId() : elsewhere.interactionId,
+          },
+          turn.text.slice(0, 20),
+        ),
+        quote({ id: foreignTurn, interactionId: foreignInteraction }, 'Our secret pricing'),
+      ]),
       ctx,
     );
     expect(result.grounding.quotes).toEqual({ checked: 2, verified: 0, removed: 2 });
   });
 
   it('checks an email quote against the email body', async () => {
-    const [email] = await h.database.db.select({ id: interactions.id, body: interactions.body }).from(interactions).where(and(eq(interactions.workspaceId, CORPUS_WORKSPACE_ID), eq(interactions.kind, 'email'))).limit(1);
-    const block: BlockDraft = { kind: 'quote', text: email!.body!.slice(0, 40), source: { interaction_id: email!.id, turn_id: null, speaker: null, occurred_at: null, account: null }, stance: 'context' };
+    const [email] = await h.database.db
+      .select({ id: interactions.id, body: interactions.body })
+      .from(interactions)
+      .where(and(eq(interactions.workspaceId, CORPUS_WORKSPACE_ID), eq(interactions.kind, 'email')))
+      .limit(1);
+    const block: BlockDraft = {
+      kind: 'quote',
+      text: email!.body!.slice(0, 40),
+      source: { interaction_id: email!.id, turn_id: null, speaker: null, occurred_at: null, account: null },
+      stance: 'context',
+    };
     const made: BlockDraft = { ...block, text: 'We would love a 90% discount.' } as BlockDraft;
     const result = await verifyAnswer(draft('x', [block, made]), ctx);
     expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 1 });
@@ -91,12 +153,30 @@ describe('quotes', () => {
 describe('tables and metrics', () => {
   it('keeps a table whose rows are its query\u2019s, removes one with a tampered cell', async () => {
     const res = await ctx.rerun(dealsQuery);
-    const rows = (res.ok ? (res.output as { results: Record<string, unknown>[] }).results : []).map((r) => ({ name: r.name, amount: r.amount }));
+    const rows = (res.ok ? (res.output as { results: Record<string, unknown>[] }).results : []).map((r) => ({
+      name: r.name,
+      amount: r.amount,
+    }));
     expect(rows.length).toBeGreaterThan(0);
-    const table = (data: Record<string, unknown>[]): BlockDraft => ({ kind: 'table', title: null, columns: [{ key: 'name', label: 'Deal' }, { key: 'amount', label: 'Amount' }], data, query: dealsQuery });
-    const good = await verifyAnswer(draft('Deals.', [table(rows), table(rows.map((r) => ({ ...r, amount: String(r.amount) })))]), ctx);
+    const table = (data: Record<string, unknown>[]): BlockDraft => ({
+      kind: 'table',
+      title: null,
+      columns: [
+        { key: 'name', label: 'Deal' },
+        { key: 'amount', label: 'Amount' },
+      ],
+      data,
+      query: dealsQuery,
+    });
+    const good = await verifyAnswer(
+      draft('Deals.', [table(rows), table(rows.map((r) => ({ ...r, amount: String(r.amount) })))]),
+      ctx,
+    );
     expect(good.grounding.tables).toEqual({ checked: 2, verified: 2, removed: 0 });
-    const bad = await verifyAnswer(draft('Deals.', [table(rows.map((r, i) => (i === 0 ? { ...r, amount: Number(r.amount) + 1 } : r)))]), ctx);
+    const bad = await verifyAnswer(
+      draft('Deals.', [table(rows.map((r, i) => (i === 0 ? { ...r, amount: Number(r.amount) + 1 } : r)))]),
+      ctx,
+    );
     expect(bad.grounding.tables).toEqual({ checked: 1, verified: 0, removed: 1 });
     expect(bad.grounding.problems[0]).toMatch(/row 1 is not in its query's result/);
   });
@@ -104,9 +184,20 @@ describe('tables and metrics', () => {
   it('keeps a metric equal to its query\u2019s cell and removes a wrong one; a query that cannot run removes its block', async () => {
     const res = await ctx.rerun(totalsQuery);
     const row = res.ok ? (res.output as { results: Record<string, unknown>[] }).results[0]! : {};
-    const metric = (value: unknown, column = 'count', query: Record<string, unknown> = totalsQuery): BlockDraft => ({ kind: 'metric', label: 'Deals', value: value as number, column, query });
+    const metric = (value: unknown, column = 'count', query: Record<string, unknown> = totalsQuery): BlockDraft => ({
+      kind: 'metric',
+      label: 'Deals',
+      value: value as number,
+      column,
+      query,
+    });
     const result = await verifyAnswer(
-      draft('Totals.', [metric(row.count), metric(row.sum_amount, 'sum_amount'), metric(Number(row.count) + 1), metric(1, 'count', { surface: 'deals', filters: [{ field: 'nope', op: 'eq', value: 1 }] })]),
+      draft('Totals.', [
+        metric(row.count),
+        metric(row.sum_amount, 'sum_amount'),
+        metric(Number(row.count) + 1),
+        metric(1, 'count', { surface: 'deals', filters: [{ field: 'nope', op: 'eq', value: 1 }] }),
+      ]),
       ctx,
     );
     expect(result.grounding.metrics).toEqual({ checked: 4, verified: 2, removed: 2 });
@@ -125,7 +216,17 @@ describe('numbers in the prose', () => {
       `> ${sentence}`,
       `About 37 customers agree, roughly 12.5% of them.`,
     ].join('\n');
-    const table: BlockDraft = { kind: 'table', title: null, columns: [{ key: 'name', label: 'Deal' }, { key: 'amount', label: 'Amount' }, { key: 'close_date', label: 'Close' }], data: [{ name: top.name, amount: top.amount, close_date: top.close_date }], query: dealsQuery };
+    const table: BlockDraft = {
+      kind: 'table',
+      title: null,
+      columns: [
+        { key: 'name', label: 'Deal' },
+        { key: 'amount', label: 'Amount' },
+        { key: 'close_date', label: 'Close' },
+      ],
+      data: [{ name: top.name, amount: top.amount, close_date: top.close_date }],
+      query: dealsQuery,
+    };
     const result = await verifyAnswer(draft(text, [table, quote(turn, sentence)]), ctx);
     expect(result.grounding.numbers.unverified).toEqual(['37', '12.5%']);
     expect(result.grounding.verified).toBe(false);
@@ -142,10 +243,24 @@ describe('numbers in the prose', () => {
 
 describe('theme findings and citations', () => {
   it('keeps a theme of this workspace with its member count, removes a wrong count or an unknown utterance', async () => {
-    const [theme] = await h.database.db.select().from(themes).where(eq(themes.workspaceId, CORPUS_WORKSPACE_ID)).limit(1);
-    const finding = (memberCount: number): BlockDraft => ({ kind: 'theme_finding', theme_id: theme!.id, label: theme!.label, insight: 'It recurs.', member_count: memberCount });
+    const [theme] = await h.database.db
+      .select()
+      .from(themes)
+      .where(eq(themes.workspaceId, CORPUS_WORKSPACE_ID))
+      .limit(1);
+    const finding = (memberCount: number): BlockDraft => ({
+      kind: 'theme_finding',
+      theme_id: theme!.id,
+      label: theme!.label,
+      insight: 'It recurs.',
+      member_count: memberCount,
+    });
     const result = await verifyAnswer(
-      draft('Themes.', [finding(theme!.memberCount), finding(theme!.memberCount + 3), { kind: 'citation', cite: 'utterance', ref: newId(), label: 'x', snippet: null }]),
+      draft('Themes.', [
+        finding(theme!.memberCount),
+        finding(theme!.memberCount + 3),
+        { kind: 'citation', cite: 'utterance', ref: newId(), label: 'x', snippet: null },
+      ]),
       ctx,
     );
     expect(result.grounding.themes).toEqual({ checked: 2, verified: 1, removed: 1 });

@@ -28,7 +28,10 @@ async function chat(body: Record<string, unknown>) {
   const started = await h.request('POST', '/chat', { key: ws.editor.key, body });
   expect(started.status, started.text).toBe(202);
   await drain();
-  return { handles: started.body.data, run: (await h.request('GET', `/chat/runs/${started.body.data.run_id}`, { key: ws.viewer.key })).body.data };
+  return {
+    handles: started.body.data,
+    run: (await h.request('GET', `/chat/runs/${started.body.data.run_id}`, { key: ws.viewer.key })).body.data,
+  };
 }
 
 describe('a company name that matches several accounts', () => {
@@ -38,9 +41,16 @@ describe('a company name that matches several accounts', () => {
     expect(run.pending_input_type).toBe('question');
     expect(run.pending_input_context.question).toMatch(/Acme Health and Acme Logistics|Acme Logistics and Acme Health/);
     const options = run.pending_input_context.options as { id: string; label: string }[];
-    expect(options.map((o) => o.label).sort()).toEqual(['Acme Health', 'Acme Logistics', 'Something else (write it in)']);
+    expect(options.map((o) => o.label).sort()).toEqual([
+      'Acme Health',
+      'Acme Logistics',
+      'Something else (write it in)',
+    ]);
     const logistics = options.find((o) => o.label === 'Acme Logistics')!;
-    const resumed = await h.request('POST', `/agents/${handles.run_id}/resume`, { key: ws.editor.key, body: { input: { option_id: logistics.id } } });
+    const resumed = await h.request('POST', `/agents/${handles.run_id}/resume`, {
+      key: ws.editor.key,
+      body: { input: { option_id: logistics.id } },
+    });
     expect(resumed.status, resumed.text).toBe(200);
     await drain();
     const done = (await h.request('GET', `/chat/runs/${handles.run_id}`, { key: ws.viewer.key })).body.data;
@@ -52,7 +62,10 @@ describe('a company name that matches several accounts', () => {
 
   it('takes a written-in answer that names one of the accounts', async () => {
     const { handles } = await chat({ input: 'what did Acme say about pricing?', on_question: 'pause' });
-    await h.request('POST', `/agents/${handles.run_id}/resume`, { key: ws.editor.key, body: { input: { option_id: 'other', response: 'Acme Health' } } });
+    await h.request('POST', `/agents/${handles.run_id}/resume`, {
+      key: ws.editor.key,
+      body: { input: { option_id: 'other', response: 'Acme Health' } },
+    });
     await drain();
     const done = (await h.request('GET', `/chat/runs/${handles.run_id}`, { key: ws.viewer.key })).body.data;
     expect(done.status).toBe('complete');
@@ -62,7 +75,9 @@ describe('a company name that matches several accounts', () => {
   it('picks the most likely reading and says so when it may not ask', async () => {
     const { run } = await chat({ input: 'prep me for my call with Acme' });
     expect(run.status).toBe('complete');
-    expect(run.answer.text).toMatch(/I took "Acme" to mean \*\*Acme (Health|Logistics)\*\*; Acme (Health|Logistics) also matches/);
+    expect(run.answer.text).toMatch(
+      /I took "Acme" to mean \*\*Acme (Health|Logistics)\*\*; Acme (Health|Logistics) also matches/,
+    );
     expect(run.answer.grounding.verified).toBe(true);
   });
 
@@ -78,7 +93,9 @@ describe('honest empties', () => {
     const { run } = await chat({ input: 'prep me for my call with Zanzibar Aerospace' });
     expect(run.answer.text).toMatch(/couldn't find an account called \*\*Zanzibar Aerospace\*\*/);
     // Only what the answer rests on: the coverage of the data it searched.
-    expect(run.answer.content_blocks.map((b: { kind: string; title?: string }) => [b.kind, b.title])).toEqual([['table', 'What the interactions searched cover']]);
+    expect(run.answer.content_blocks.map((b: { kind: string; title?: string }) => [b.kind, b.title])).toEqual([
+      ['table', 'What the interactions searched cover'],
+    ]);
   });
 
   it('says no deal matches, with a zero backed by its metric', async () => {
@@ -90,7 +107,10 @@ describe('honest empties', () => {
   });
 
   it('says it cannot search when its agent may not call search, rather than answering from nothing', async () => {
-    const agent = await h.request('POST', '/agents', { key: ws.editor.key, body: { name: 'Blind agent', prompt: 'Answer.', tool_blocklist: ['search.query'] } });
+    const agent = await h.request('POST', '/agents', {
+      key: ws.editor.key,
+      body: { name: 'Blind agent', prompt: 'Answer.', tool_blocklist: ['search.query'] },
+    });
     const { run } = await chat({ input: 'why do customers push back on pricing?', agent: agent.body.data.agent.slug });
     expect(run.status).toBe('complete');
     expect(run.answer.text).toMatch(/can't search/);
@@ -100,16 +120,33 @@ describe('honest empties', () => {
 
 describe('as a function of the transcript', () => {
   const system = `You are the researcher.\n\nToday is ${CORPUS_NOW.toISOString().slice(0, 10)}.\nAgent: researcher`;
-  const tools = ['search_query', 'search_fields', 'final_answer'].map((name) => ({ name, description: name, parameters: { type: 'object' } }));
+  const tools = ['search_query', 'search_fields', 'final_answer'].map((name) => ({
+    name,
+    description: name,
+    parameters: { type: 'object' },
+  }));
 
   it('returns the same step for the same request', () => {
-    const request: StepRequest = { messages: [{ role: 'system', content: system }, { role: 'user', content: 'which deals over $50K are in negotiation?' }], tools };
+    const request: StepRequest = {
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'which deals over $50K are in negotiation?' },
+      ],
+      tools,
+    };
     expect(localAgentStep(structuredClone(request))).toEqual(localAgentStep(structuredClone(request)));
     expect(localAgentStep(request).tool_calls.map((c) => c.id)).toEqual(['s1_totals', 's1_list', 's1_coverage']);
   });
 
   it('answers at once, honestly, when only final_answer is offered and it must be called', () => {
-    const step = localAgentStep({ messages: [{ role: 'system', content: system }, { role: 'user', content: 'why do customers push back on pricing?' }], tools: [tools[2]!], toolChoice: 'required' });
+    const step = localAgentStep({
+      messages: [
+        { role: 'system', content: system },
+        { role: 'user', content: 'why do customers push back on pricing?' },
+      ],
+      tools: [tools[2]!],
+      toolChoice: 'required',
+    });
     expect(step.tool_calls).toHaveLength(1);
     expect(step.tool_calls[0]!.name).toBe('final_answer');
     expect(String(step.tool_calls[0]!.arguments.text)).toMatch(/ran out of turns before I could search/);
@@ -125,6 +162,10 @@ describe('as a function of the transcript', () => {
       ],
       tools,
     });
-    expect(step.tool_calls[0]).toEqual({ id: 's2_resolve', name: 'search_query', arguments: { query: 'Tidewater Logistics', mode: 'fuzzy', limit: 1 } });
+    expect(step.tool_calls[0]).toEqual({
+      id: 's2_resolve',
+      name: 'search_query',
+      arguments: { query: 'Tidewater Logistics', mode: 'fuzzy', limit: 1 },
+    });
   });
 });

@@ -9,7 +9,13 @@ import type { QueueTransport } from '../../queues/transport/port.js';
 import { runs, runToolCalls, usageCounters } from '../../schema/index.js';
 import { RecordingQueue } from '../engine/fixtures.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
-import { agentTestOperations, crashes, effectFamily, held, started as waitStarted } from '../support/agent-test-operations.js';
+import {
+  agentTestOperations,
+  crashes,
+  effectFamily,
+  held,
+  started as waitStarted,
+} from '../support/agent-test-operations.js';
 import { answerWith, callTool, ScriptedModel } from '../support/scripted-model.js';
 
 /**
@@ -102,9 +108,17 @@ describe('exactly-once tool calls under at-least-once delivery', () => {
     model.setScript((r) =>
       toolCount(r) >= 2
         ? answerWith('Recovered.')
-        : { content: null, tool_calls: [{ id: 'x1', name: 'testing_count_effect', arguments: { tag } }, { id: 'x2', name: 'testing_crash_once', arguments: { tag } }], usage: null },
+        : {
+            content: null,
+            tool_calls: [
+              { id: 'x1', name: 'testing_count_effect', arguments: { tag } },
+              { id: 'x2', name: 'testing_crash_once', arguments: { tag } },
+            ],
+            usage: null,
+          },
     );
-    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'crash' } })).body.data.run_id as string;
+    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'crash' } })).body.data
+      .run_id as string;
     const run = await untilEnded(runId);
     expect(run?.status).toBe('complete');
     expect(run?.totalAttempts).toBe(3); // turn 1 crashed once and ran again; then turn 2
@@ -117,7 +131,8 @@ describe('exactly-once tool calls under at-least-once delivery', () => {
     const tag = 'die-before-commit';
     model.setScript(twoTurns(tag));
     const q = recording();
-    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'die' } })).body.data.run_id as string;
+    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'die' } })).body.data
+      .run_id as string;
     // Fail the commit of the first turn once: the transaction that would write its state throws.
     const db = h.services.db;
     let failNextCommit = true;
@@ -137,30 +152,47 @@ describe('exactly-once tool calls under at-least-once delivery', () => {
     expect(await effects(tag)).toBe(2);
     expect(model.requests).toHaveLength(1);
     // The lease runs out (time passes), and the queue retries the same message.
-    await db.update(runs).set({ leaseUntil: new Date(Date.now() - 1000) }).where(eq(runs.id, runId));
-    for (let i = 0; i < 10 && (await loadRun(db, runId))?.status !== 'complete'; i++) await deliver(q, q.published.length - 1);
+    await db
+      .update(runs)
+      .set({ leaseUntil: new Date(Date.now() - 1000) })
+      .where(eq(runs.id, runId));
+    for (let i = 0; i < 10 && (await loadRun(db, runId))?.status !== 'complete'; i++)
+      await deliver(q, q.published.length - 1);
     expect((await loadRun(db, runId))?.status).toBe('complete');
     expect(await effects(tag)).toBe(4);
     // The first turn's step was replayed from the journal, not asked again.
     expect(model.requests).toHaveLength(3);
     const journal = await db.select().from(runToolCalls).where(eq(runToolCalls.runId, runId));
-    expect(journal.map((j) => j.callKey).sort()).toEqual(['t1:a0', 't1:b0', 't1:step', 't2:a2', 't2:b2', 't2:step', 't3:step']);
+    expect(journal.map((j) => j.callKey).sort()).toEqual([
+      't1:a0',
+      't1:b0',
+      't1:step',
+      't2:a2',
+      't2:b2',
+      't2:step',
+      't3:step',
+    ]);
   });
 
   it('a lost publish between commit and delivery is recovered by the sweeper without repeating a call', async () => {
     const tag = 'lost-publish';
     model.setScript(twoTurns(tag));
     const q = recording();
-    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'lose' } })).body.data.run_id as string;
+    const runId = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'lose' } })).body.data
+      .run_id as string;
     q.failNext = 1;
     await deliver(q, 0);
     const published = q.published.length;
     expect((await loadRun(h.services.db, runId))?.stage).toBe('turn');
     // Nothing was published for turn 2; the sweeper finds the overdue run.
-    await h.services.db.update(runs).set({ dueAt: new Date(Date.now() - 120_000) }).where(eq(runs.id, runId));
+    await h.services.db
+      .update(runs)
+      .set({ dueAt: new Date(Date.now() - 120_000) })
+      .where(eq(runs.id, runId));
     expect(await h.services.engine.sweep()).toBeGreaterThanOrEqual(1);
     expect(q.published.length).toBe(published + 1);
-    for (let i = 0; i < 10 && (await loadRun(h.services.db, runId))?.status !== 'complete'; i++) await deliver(q, q.published.length - 1);
+    for (let i = 0; i < 10 && (await loadRun(h.services.db, runId))?.status !== 'complete'; i++)
+      await deliver(q, q.published.length - 1);
     expect(await effects(tag)).toBe(4);
   });
 });
@@ -168,7 +200,14 @@ describe('exactly-once tool calls under at-least-once delivery', () => {
 describe('cancel in the middle of a tool call', () => {
   it('ends the run at once; the call finishes but nothing after it runs, and the turn stays in the thread', async () => {
     const tag = `slow-${Date.now()}`;
-    model.setScript(() => ({ content: null, tool_calls: [{ id: 's1', name: 'testing_wait_for_release', arguments: { tag } }, { id: 's2', name: 'testing_count_effect', arguments: { tag } }], usage: null }));
+    model.setScript(() => ({
+      content: null,
+      tool_calls: [
+        { id: 's1', name: 'testing_wait_for_release', arguments: { tag } },
+        { id: 's2', name: 'testing_count_effect', arguments: { tag } },
+      ],
+      usage: null,
+    }));
     const started = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'slow' } })).body.data;
     for (let i = 0; i < 200 && !waitStarted.get(tag); i++) await new Promise((r) => setTimeout(r, 10));
     expect(waitStarted.get(tag)).toBe(1);
@@ -181,28 +220,45 @@ describe('cancel in the middle of a tool call', () => {
     expect(await effects(tag)).toBe(0);
     expect(model.requests).toHaveLength(1);
     const chat = (await h.request('GET', `/chats/${started.chat_id}`, { key: ws.viewer.key })).body.data;
-    expect(chat.turns.map((t: { role: string; status: string | null }) => [t.role, t.status])).toEqual([['user', null], ['assistant', 'canceled']]);
+    expect(chat.turns.map((t: { role: string; status: string | null }) => [t.role, t.status])).toEqual([
+      ['user', null],
+      ['assistant', 'canceled'],
+    ]);
   });
 });
 
 describe('long runs and the workspace cap', () => {
   it('runs 30 turns (29 tool calls, then the answer) within the standard budget', async () => {
     const tag = 'thirty';
-    model.setScript((r) => (toolCount(r) >= 29 ? answerWith('Thirty turns later.') : callTool(`c${toolCount(r)}`, 'testing_count_effect', { tag })));
+    model.setScript((r) =>
+      toolCount(r) >= 29
+        ? answerWith('Thirty turns later.')
+        : callTool(`c${toolCount(r)}`, 'testing_count_effect', { tag }),
+    );
     const started = (await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'go long' } })).body.data;
     await (h.services.queue as LocalTransport).drain();
     const run = (await h.request('GET', `/chat/runs/${started.run_id}`, { key: ws.viewer.key })).body.data;
-    expect(run).toMatchObject({ status: 'complete', usage: { turns_used: 30, turn_budget: 50 }, answer: { text: 'Thirty turns later.' } });
+    expect(run).toMatchObject({
+      status: 'complete',
+      usage: { turns_used: 30, turn_budget: 50 },
+      answer: { text: 'Thirty turns later.' },
+    });
     expect(await effects(tag)).toBe(29);
   });
 
   it('refuses an 11th working agent run in a workspace with 429 rate_limited; paused ones do not count', async () => {
     const team = await h.seedWorkspace();
     recording(); // Runs stay queued: nothing delivers them.
-    for (let i = 0; i < 10; i++) expect((await h.request('POST', '/chat', { key: team.editor.key, body: { input: `run ${i}` } })).status).toBe(202);
+    for (let i = 0; i < 10; i++)
+      expect((await h.request('POST', '/chat', { key: team.editor.key, body: { input: `run ${i}` } })).status).toBe(
+        202,
+      );
     const refused = await h.request('POST', '/chat', { key: team.editor.key, body: { input: 'one too many' } });
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: 'rate_limited', details: { limit: 10, active: 10, retry_after_seconds: 5 } });
+    expect(refused.body.error).toMatchObject({
+      code: 'rate_limited',
+      details: { limit: 10, active: 10, retry_after_seconds: 5 },
+    });
     expect(refused.headers.get('retry-after')).toBe('5');
     // Another workspace is not affected.
     expect((await h.request('POST', '/chat', { key: ws.editor.key, body: { input: 'elsewhere' } })).status).toBe(202);

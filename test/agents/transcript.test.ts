@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseToolContent, TOOL_RESULT_BUDGET, toolExchanges, toolResultContent } from '../../functions/agents/transcript.js';
+import {
+  parseToolContent,
+  TOOL_RESULT_BUDGET,
+  toolExchanges,
+  toolResultContent,
+} from '../../functions/agents/transcript.js';
 
 /** Tool results enter the transcript within a budget, saying what was cut. */
 
@@ -8,7 +13,11 @@ const bigSearch = () => ({
   output: {
     success: true,
     compiled: { sql: 'SELECT '.repeat(500) },
-    results: Array.from({ length: 40 }, (_, i) => ({ id: `row-${i}`, title: `Call ${i}`, text: `${'word '.repeat(300)}end ${i}` })),
+    results: Array.from({ length: 40 }, (_, i) => ({
+      id: `row-${i}`,
+      title: `Call ${i}`,
+      text: `${'word '.repeat(300)}end ${i}`,
+    })),
     corpus: { row_count: 40, coverage: { age_buckets: { last_7d: { row_count: 1 } } } },
   },
 });
@@ -22,7 +31,10 @@ describe('toolResultContent', () => {
   it('cuts a large result to the budget: debug fields first, then long strings, then rows from the end, and says so', () => {
     const content = toolResultContent(bigSearch());
     expect(content.length).toBeLessThanOrEqual(TOOL_RESULT_BUDGET);
-    const parsed = parseToolContent(content) as { ok: true; output: { compiled?: unknown; results: { id: string; text: string }[]; _cut?: string } } & { _cut?: string };
+    const parsed = parseToolContent(content) as {
+      ok: true;
+      output: { compiled?: unknown; results: { id: string; text: string }[]; _cut?: string };
+    } & { _cut?: string };
     expect(parsed.ok).toBe(true);
     expect(parsed.output.compiled).toBeUndefined();
     expect(parsed.output.results[0]!.id).toBe('row-0');
@@ -35,7 +47,14 @@ describe('toolResultContent', () => {
 
   it('pairs each tool call with its result', () => {
     const exchanges = toolExchanges([
-      { role: 'assistant', content: null, tool_calls: [{ id: 'a', name: 'x', arguments: {} }, { id: 'b', name: 'y', arguments: {} }] },
+      {
+        role: 'assistant',
+        content: null,
+        tool_calls: [
+          { id: 'a', name: 'x', arguments: {} },
+          { id: 'b', name: 'y', arguments: {} },
+        ],
+      },
       { role: 'tool', tool_call_id: 'a', name: 'x', content: '{"ok":true,"output":1}' },
     ]);
     expect(exchanges.map((e) => [e.call.id, e.content])).toEqual([

@@ -5,7 +5,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BlueskyClient } from '../../functions/connections/providers/bluesky.js';
 import { ProviderError } from '../../functions/connections/providers/errors.js';
 import { textHash } from '../../platform/text-hash.js';
-import { connections, interactions, participants, transcriptTurns, utterances, utteranceVectors } from '../../schema/index.js';
+import {
+  connections,
+  interactions,
+  participants,
+  transcriptTurns,
+  utterances,
+  utteranceVectors,
+} from '../../schema/index.js';
 import { FakeBluesky, type BlueskyFakePost } from '../support/fake-providers.js';
 import { connectionsWorld, expectEnvelope, START, type ConnectionsWorld } from './support.js';
 
@@ -14,8 +21,15 @@ const DANA = { did: 'did:plc:dana', handle: 'dana.bsky.social', displayName: 'Da
 const GIL = { did: 'did:plc:gil', handle: 'gil.example.org' };
 const IVY = { did: 'did:plc:ivy', handle: 'ivy.bsky.social', displayName: 'Ivy' };
 
-const at = (days: number, minutes = 0) => new Date(Date.parse(START) - days * 86_400_000 + minutes * 60_000).toISOString();
-const post = (rkey: string, author: { did: string }, text: string, when: string, parentUri?: string): BlueskyFakePost => ({
+const at = (days: number, minutes = 0) =>
+  new Date(Date.parse(START) - days * 86_400_000 + minutes * 60_000).toISOString();
+const post = (
+  rkey: string,
+  author: { did: string },
+  text: string,
+  when: string,
+  parentUri?: string,
+): BlueskyFakePost => ({
   uri: `at://${author.did}/app.bsky.feed.post/${rkey}`,
   authorDid: author.did,
   text,
@@ -25,12 +39,29 @@ const post = (rkey: string, author: { did: string }, text: string, when: string,
 });
 
 const RESIDENCY = post('p1', BRAND, 'We just shipped EU data residency for every plan.\nDetails on the blog.', at(3));
-const DANA_REPLY = post('r1', DANA, 'Finally! Our compliance team needed the data to stay in Frankfurt.', at(3, 30), RESIDENCY.uri);
+const DANA_REPLY = post(
+  'r1',
+  DANA,
+  'Finally! Our compliance team needed the data to stay in Frankfurt.',
+  at(3, 30),
+  RESIDENCY.uri,
+);
 const BRAND_THANKS = post('r2', BRAND, 'Glad it helps, Dana.', at(3, 45), DANA_REPLY.uri);
 const GIL_NESTED = post('r3', GIL, 'Same here. The SSO setup was painful though.', at(2), DANA_REPLY.uri);
 const QUIET = post('p2', BRAND, 'Happy Friday from the Acme team.', at(2, 10));
-const EXPORT_COMPLAINT = post('c1', IVY, 'Is anyone else seeing the CSV export time out in Acme? It fails after 30 seconds.', at(1));
-const BRAND_SORRY = post('r4', BRAND, 'Sorry about that, Ivy. A fix for the export timeout is rolling out today.', at(1, 20), EXPORT_COMPLAINT.uri);
+const EXPORT_COMPLAINT = post(
+  'c1',
+  IVY,
+  'Is anyone else seeing the CSV export time out in Acme? It fails after 30 seconds.',
+  at(1),
+);
+const BRAND_SORRY = post(
+  'r4',
+  BRAND,
+  'Sorry about that, Ivy. A fix for the export timeout is rolling out today.',
+  at(1, 20),
+  EXPORT_COMPLAINT.uri,
+);
 const MONOLOGUE = post('p3', BRAND, 'A thread on our roadmap (1/2).', at(1, 40));
 const MONOLOGUE_2 = post('p4', BRAND, 'Part two: better reports.', at(1, 41), MONOLOGUE.uri);
 const ANCIENT = post('p5', BRAND, 'Our launch day, long ago.', at(400));
@@ -46,7 +77,21 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     bluesky.pageSize = 3;
     bluesky.accounts.push(BRAND, DANA, GIL, IVY);
     // Copies: tests mark the fake's posts deleted.
-    bluesky.posts.push(...[RESIDENCY, DANA_REPLY, BRAND_THANKS, GIL_NESTED, QUIET, EXPORT_COMPLAINT, BRAND_SORRY, MONOLOGUE, MONOLOGUE_2, ANCIENT, ANCIENT_REPLY].map((p) => ({ ...p })));
+    bluesky.posts.push(
+      ...[
+        RESIDENCY,
+        DANA_REPLY,
+        BRAND_THANKS,
+        GIL_NESTED,
+        QUIET,
+        EXPORT_COMPLAINT,
+        BRAND_SORRY,
+        MONOLOGUE,
+        MONOLOGUE_2,
+        ANCIENT,
+        ANCIENT_REPLY,
+      ].map((p) => ({ ...p })),
+    );
     // A repost is not the account's own activity.
     bluesky.posts.push({ ...post('c1', IVY, '', at(0, -5)), uri: EXPORT_COMPLAINT.uri, repostedBy: BRAND.did });
     w = await connectionsWorld({ BLUESKY_API_BASE_URL: bluesky.url });
@@ -63,7 +108,11 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
       .where(and(eq(interactions.workspaceId, w.ws.id), eq(interactions.source, 'bluesky')))
       .orderBy(interactions.occurredAt);
   const turnsOf = (interactionId: string) =>
-    w.h.database.db.select().from(transcriptTurns).where(eq(transcriptTurns.interactionId, interactionId)).orderBy(transcriptTurns.turnIndex);
+    w.h.database.db
+      .select()
+      .from(transcriptTurns)
+      .where(eq(transcriptTurns.interactionId, interactionId))
+      .orderBy(transcriptTurns.turnIndex);
   const connection = async () => (await w.api('GET', `/connections/${connectionId}`)).body.data;
   const search = async (body: Record<string, unknown>) => {
     const res = await w.api('POST', '/search/query', { body });
@@ -71,7 +120,10 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     return res.body.data as { mode_ran: string; results: Record<string, unknown>[] };
   };
   const syncNow = async () => {
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
   };
@@ -84,26 +136,54 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
       authMethod: 'handle',
       connectable: true,
       unavailableReason: null,
-      connect: { method: 'handle', fields: [{ key: 'account_handle', secret: false, resupplyOnReconnect: false }], keyUrl: null },
+      connect: {
+        method: 'handle',
+        fields: [{ key: 'account_handle', secret: false, resupplyOnReconnect: false }],
+        keyUrl: null,
+      },
       single_instance: false,
       ownership: 'workspace',
     });
   });
 
   it('refuses a malformed handle, an unknown account and an api_key, naming the field; nothing is stored', async () => {
-    const malformed = expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: 'not a handle!' } }), 400, 'invalid_argument');
+    const malformed = expectEnvelope(
+      await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: 'not a handle!' } }),
+      400,
+      'invalid_argument',
+    );
     expect(malformed.details.field).toBe('account_handle');
-    const unknown = expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: 'nobody.bsky.social' } }), 400, 'invalid_argument');
+    const unknown = expectEnvelope(
+      await w.api('POST', '/connections', {
+        body: { connector_type: 'bluesky', account_handle: 'nobody.bsky.social' },
+      }),
+      400,
+      'invalid_argument',
+    );
     expect(unknown.details).toMatchObject({ field: 'account_handle', connector_type: 'bluesky' });
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'bluesky', api_key: 'x' } }), 400, 'invalid_argument').details.field).toBe('api_key');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'bluesky' } }), 400, 'invalid_argument').details.field).toBe('account_handle');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'bluesky', api_key: 'x' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('api_key');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'bluesky' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('account_handle');
     // The profile lookup is the provider check; the fake saw the unknown handle only.
     expect(bluesky.requests.filter((r) => r.path.endsWith('getProfile')).length).toBe(1);
     expect((await w.api('GET', '/connections')).body.data.total).toBe(0);
   });
 
   it('connects @Acme.com as written by people, pinned to the account DID, and starts the first sync', async () => {
-    const res = await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: ' @Acme.com ' } });
+    const res = await w.api('POST', '/connections', {
+      body: { connector_type: 'bluesky', account_handle: ' @Acme.com ' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ mode: 'connected', connection: { fields: { account_handle: 'acme.com' } } });
     expect(res.body.data.sync_run_id).toEqual(expect.any(String));
@@ -111,7 +191,9 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     const [stored] = await w.h.database.db.select().from(connections).where(eq(connections.id, connectionId));
     expect(stored?.fields).toEqual({ account_handle: 'acme.com', account_did: BRAND.did });
     // The same account again, by its profile link: the connection it already has.
-    const again = await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: 'https://bsky.app/profile/acme.com' } });
+    const again = await w.api('POST', '/connections', {
+      body: { connector_type: 'bluesky', account_handle: 'https://bsky.app/profile/acme.com' },
+    });
     expect(again.body.data).toMatchObject({ mode: 'already_connected', connection: { id: connectionId } });
   });
 
@@ -119,13 +201,29 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     await w.settle();
     const run = (await w.api('GET', `/connections/${connectionId}/runs`)).body.data.runs[0];
     // Two threads hold customer voice; the account's own monologue is skipped.
-    expect(run).toMatchObject({ status: 'complete', streams_total: 1, streams_failed: 0, records_written: 2, error_reason: null });
+    expect(run).toMatchObject({
+      status: 'complete',
+      streams_total: 1,
+      streams_failed: 0,
+      records_written: 2,
+      error_reason: null,
+    });
     const rows = await threads();
     expect(rows.map((r) => [r.kind, r.externalId, r.title])).toEqual([
       ['post', RESIDENCY.uri, 'We just shipped EU data residency for every plan.'],
-      ['post', EXPORT_COMPLAINT.uri, 'Is anyone else seeing the CSV export time out in Acme? It fails after 30 seconds.'],
+      [
+        'post',
+        EXPORT_COMPLAINT.uri,
+        'Is anyone else seeing the CSV export time out in Acme? It fails after 30 seconds.',
+      ],
     ]);
-    expect(rows[0]).toMatchObject({ durationSeconds: null, direction: null, participantCount: 3, externalParticipantCount: 2, occurredAt: new Date(RESIDENCY.createdAt) });
+    expect(rows[0]).toMatchObject({
+      durationSeconds: null,
+      direction: null,
+      participantCount: 3,
+      externalParticipantCount: 2,
+      occurredAt: new Date(RESIDENCY.createdAt),
+    });
     const turns = await turnsOf(rows[0]!.id);
     expect(turns.map((t) => [t.speakerName, t.side, t.text])).toEqual([
       ['Acme (@acme.com)', 'internal', 'We just shipped EU data residency for every plan. Details on the blog.'],
@@ -140,34 +238,66 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     const threadReads = bluesky.requests.filter((r) => r.path.endsWith('getPostThread'));
     expect(threadReads.length).toBe(4);
     expect(threadReads.map((r) => new URLSearchParams(r.query).get('uri'))).not.toContain(QUIET.uri);
-    expect(bluesky.requests.filter((r) => r.path.endsWith('getAuthorFeed')).every((r) => new URLSearchParams(r.query).get('actor') === BRAND.did)).toBe(true);
+    expect(
+      bluesky.requests
+        .filter((r) => r.path.endsWith('getAuthorFeed'))
+        .every((r) => new URLSearchParams(r.query).get('actor') === BRAND.did),
+    ).toBe(true);
     // The feed was paged with the AppView's cursor, by DID.
     expect(bluesky.requests.filter((r) => r.path.endsWith('getAuthorFeed')).length).toBeGreaterThan(1);
   });
 
   it('summarizes what the connection holds, live', async () => {
     const summary = (await w.api('GET', `/connections/${connectionId}/summary`)).body.data;
-    expect(summary).toMatchObject({ category: 'social', synced: true, crm: null, calls: null, social: { threads: 2, posts: 6, people: 3, latest_thread_at: EXPORT_COMPLAINT.createdAt } });
+    expect(summary).toMatchObject({
+      category: 'social',
+      synced: true,
+      crm: null,
+      calls: null,
+      social: { threads: 2, posts: 6, people: 3, latest_thread_at: EXPORT_COMPLAINT.createdAt },
+    });
     expect(summary.social.embedded_utterances).toBeGreaterThan(0);
   });
 
   it('makes the threads findable: fuzzy by their words, semantic by a customer sentence, filter by kind', async () => {
     const fuzzy = await search({ query: 'compliance team Frankfurt', mode: 'fuzzy' });
     expect(JSON.stringify(fuzzy.results)).toContain('EU data residency');
-    const semantic = await search({ query: 'Is anyone else seeing the CSV export time out in Acme?', mode: 'semantic', limit: 3 });
+    const semantic = await search({
+      query: 'Is anyone else seeing the CSV export time out in Acme?',
+      mode: 'semantic',
+      limit: 3,
+    });
     expect(semantic.mode_ran).toBe('semantic');
     expect(JSON.stringify(semantic.results[0])).toContain('CSV export');
-    const filtered = await search({ mode: 'filter', surface: 'interactions', filters: [{ field: 'kind', op: 'eq', value: 'post' }] });
+    const filtered = await search({
+      mode: 'filter',
+      surface: 'interactions',
+      filters: [{ field: 'kind', op: 'eq', value: 'post' }],
+    });
     expect(filtered.results.length).toBe(2);
   });
 
   it('changes nothing when nothing changed on Bluesky', async () => {
-    const before = (await w.h.database.db.select({ id: transcriptTurns.id }).from(transcriptTurns).where(eq(transcriptTurns.workspaceId, w.ws.id))).map((t) => t.id).sort();
+    const before = (
+      await w.h.database.db
+        .select({ id: transcriptTurns.id })
+        .from(transcriptTurns)
+        .where(eq(transcriptTurns.workspaceId, w.ws.id))
+    )
+      .map((t) => t.id)
+      .sort();
     await w.clock.advance(20 * 60_000);
     await syncNow();
     const run = (await w.api('GET', `/connections/${connectionId}/runs`)).body.data.runs[0];
     expect(run).toMatchObject({ status: 'complete', records_written: 0 });
-    const after = (await w.h.database.db.select({ id: transcriptTurns.id }).from(transcriptTurns).where(eq(transcriptTurns.workspaceId, w.ws.id))).map((t) => t.id).sort();
+    const after = (
+      await w.h.database.db
+        .select({ id: transcriptTurns.id })
+        .from(transcriptTurns)
+        .where(eq(transcriptTurns.workspaceId, w.ws.id))
+    )
+      .map((t) => t.id)
+      .sort();
     expect(after).toEqual(before);
   });
 
@@ -185,8 +315,15 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
       BRAND_THANKS.text,
       'Does residency cover backups too?',
     ]);
-    const roster = await w.h.database.db.select().from(participants).where(eq(participants.interactionId, residency!.id));
-    expect(roster.map((p) => p.name).sort()).toEqual(['Acme (@acme.com)', 'Dana Diaz (@dana.bsky.social)', 'Ivy (@ivy.bsky.social)']);
+    const roster = await w.h.database.db
+      .select()
+      .from(participants)
+      .where(eq(participants.interactionId, residency!.id));
+    expect(roster.map((p) => p.name).sort()).toEqual([
+      'Acme (@acme.com)',
+      'Dana Diaz (@dana.bsky.social)',
+      'Ivy (@ivy.bsky.social)',
+    ]);
     expect(residency).toMatchObject({ participantCount: 3, externalParticipantCount: 2 });
     const vectors = await w.h.database.db
       .select({ textHash: utteranceVectors.textHash })
@@ -201,15 +338,25 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
   });
 
   it('waits out a 429 as Retry-After says, showing rate_limited, then finishes', async () => {
-    bluesky.failNext('feed', { status: 429, headers: { 'retry-after': '90', 'ratelimit-limit': '3000', 'ratelimit-remaining': '0' }, body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' } });
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    bluesky.failNext('feed', {
+      status: 429,
+      headers: { 'retry-after': '90', 'ratelimit-limit': '3000', 'ratelimit-remaining': '0' },
+      body: { error: 'RateLimitExceeded', message: 'Rate Limit Exceeded' },
+    });
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.drain();
     const waiting = await connection();
     expect(waiting.health).toBe('rate_limited');
     expect(Date.parse(waiting.rate_limited_until) - w.clock.now().getTime()).toBe(90_000);
     await w.settle();
-    expect(await connection()).toMatchObject({ health: 'healthy', last_run: { status: 'complete', error_reason: null } });
+    expect(await connection()).toMatchObject({
+      health: 'healthy',
+      last_run: { status: 'complete', error_reason: null },
+    });
   });
 
   it('fails as config, without provider text, when the account is gone; disconnect keeps the threads; reconnect restores in place', async () => {
@@ -233,13 +380,20 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
   it('treats every account the workspace connected as its own side, and shares a thread two of them are in', async () => {
     const HELP = { did: 'did:plc:acmehelp', handle: 'help.acme.com', displayName: 'Acme Help' };
     bluesky.accounts.push(HELP);
-    bluesky.posts.push(post('h1', HELP, 'The export fix is live for everyone now.', w.clock.now().toISOString(), BRAND_SORRY.uri));
+    bluesky.posts.push(
+      post('h1', HELP, 'The export fix is live for everyone now.', w.clock.now().toISOString(), BRAND_SORRY.uri),
+    );
     const before = (await w.api('GET', `/connections/${connectionId}/summary`)).body.data.social;
-    const res = await w.api('POST', '/connections', { body: { connector_type: 'bluesky', account_handle: 'help.acme.com', display_name: 'Acme Help' } });
+    const res = await w.api('POST', '/connections', {
+      body: { connector_type: 'bluesky', account_handle: 'help.acme.com', display_name: 'Acme Help' },
+    });
     expect(res.body.data.mode, res.text).toBe('connected');
     const helpId = res.body.data.connection.id;
     const fresh = (await w.api('GET', `/connections/${helpId}/summary`)).body.data;
-    expect(fresh).toMatchObject({ synced: false, social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null } });
+    expect(fresh).toMatchObject({
+      synced: false,
+      social: { threads: null, posts: null, people: null, embedded_utterances: null, latest_thread_at: null },
+    });
     await w.settle();
     const rows = await threads();
     expect(rows.map((r) => r.externalId)).toEqual([RESIDENCY.uri, EXPORT_COMPLAINT.uri]);
@@ -249,34 +403,59 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
       ['Acme (@acme.com)', 'internal'],
       ['Acme Help (@help.acme.com)', 'internal'],
     ]);
-    expect((await w.api('GET', `/connections/${helpId}/summary`)).body.data.social).toMatchObject({ threads: 1, posts: 3, people: 1 });
+    expect((await w.api('GET', `/connections/${helpId}/summary`)).body.data.social).toMatchObject({
+      threads: 1,
+      posts: 3,
+      people: 1,
+    });
     expect((await w.api('GET', `/connections/${connectionId}/summary`)).body.data.social.threads).toBe(before.threads);
   });
 
   it('lets a thread go when its first post is deleted or its outside replies are, once no connection holds it', async () => {
     const syncAll = async () => {
       await w.clock.advance(20 * 60_000);
-      await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.connectorType, 'bluesky'));
+      await w.h.database.db
+        .update(connections)
+        .set({ nextSyncAt: w.clock.now() })
+        .where(eq(connections.connectorType, 'bluesky'));
       await w.tick();
       await w.settle();
     };
     // Two threads the account started and never answered in: once their posts go, its feed no longer
     // points at them, so only reading back what the connection holds can notice.
     const pricing = post('p6', BRAND, 'New pricing page is live.', w.clock.now().toISOString());
-    const pricingReply = post('r7', DANA, 'The per seat price went up for us.', w.clock.now().toISOString(), pricing.uri);
+    const pricingReply = post(
+      'r7',
+      DANA,
+      'The per seat price went up for us.',
+      w.clock.now().toISOString(),
+      pricing.uri,
+    );
     const webinar = post('p7', BRAND, 'Webinar on Thursday.', w.clock.now().toISOString());
-    const webinarReply = post('r8', GIL, 'Will there be a recording of the webinar?', w.clock.now().toISOString(), webinar.uri);
+    const webinarReply = post(
+      'r8',
+      GIL,
+      'Will there be a recording of the webinar?',
+      w.clock.now().toISOString(),
+      webinar.uri,
+    );
     bluesky.posts.push(pricing, pricingReply, webinar, webinarReply);
     await syncAll();
     expect((await threads()).map((t) => t.externalId)).toEqual(expect.arrayContaining([pricing.uri, webinar.uri]));
 
     pricing.deleted = true;
     webinarReply.deleted = true;
-    for (const p of bluesky.posts) if (!p.repostedBy && (p.uri === RESIDENCY.uri || p.uri === EXPORT_COMPLAINT.uri)) p.deleted = true;
+    for (const p of bluesky.posts)
+      if (!p.repostedBy && (p.uri === RESIDENCY.uri || p.uri === EXPORT_COMPLAINT.uri)) p.deleted = true;
     await syncAll();
     expect(await threads()).toEqual([]);
-    const vectors = await w.h.database.db.select({ textHash: utteranceVectors.textHash }).from(utteranceVectors).where(eq(utteranceVectors.workspaceId, w.ws.id));
-    expect(vectors.map((v) => v.textHash)).not.toContain(textHash('Our compliance team needed the data to stay in Frankfurt.'));
+    const vectors = await w.h.database.db
+      .select({ textHash: utteranceVectors.textHash })
+      .from(utteranceVectors)
+      .where(eq(utteranceVectors.workspaceId, w.ws.id));
+    expect(vectors.map((v) => v.textHash)).not.toContain(
+      textHash('Our compliance team needed the data to stay in Frankfurt.'),
+    );
     const fuzzy = await search({ query: 'compliance team Frankfurt', mode: 'fuzzy' });
     expect(JSON.stringify(fuzzy.results)).not.toContain('EU data residency');
   });
@@ -285,23 +464,35 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     const NEWS = { did: 'did:plc:acmenews', handle: 'news.acme.com' };
     bluesky.accounts.push(NEWS);
     bluesky.posts.push(post('n1', NEWS, 'Release notes for November.', w.clock.now().toISOString()));
-    const transport = new StreamableHTTPClientTransport(new URL(`${w.h.services.config.publicUrl}/api/platform/v1/mcp`), {
-      fetch: (url, init) => w.h.fetch(new Request(url, init)),
-      requestInit: { headers: { authorization: `Bearer ${w.admin}` } },
-    });
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${w.h.services.config.publicUrl}/api/platform/v1/mcp`),
+      {
+        fetch: (url, init) => w.h.fetch(new Request(url, init)),
+        requestInit: { headers: { authorization: `Bearer ${w.admin}` } },
+      },
+    );
     const client = new Client({ name: 'bluesky-test', version: '1.0.0' });
     await client.connect(transport);
-    const connected = (await client.callTool({ name: 'connections', arguments: { action: 'connect', connector_type: 'bluesky', account_handle: '@news.acme.com' } })) as {
+    const connected = (await client.callTool({
+      name: 'connections',
+      arguments: { action: 'connect', connector_type: 'bluesky', account_handle: '@news.acme.com' },
+    })) as {
       isError?: boolean;
       structuredContent?: Record<string, any>;
     };
     expect(connected.isError, JSON.stringify(connected.structuredContent)).toBeFalsy();
-    expect(connected.structuredContent).toMatchObject({ mode: 'connected', connection: { fields: { account_handle: 'news.acme.com' } } });
+    expect(connected.structuredContent).toMatchObject({
+      mode: 'connected',
+      connection: { fields: { account_handle: 'news.acme.com' } },
+    });
     await w.settle();
     const id = connected.structuredContent?.connection.id as string;
     const resource = await client.readResource({ uri: `connection://${id}/summary` });
     const summary = JSON.parse((resource.contents[0] as { text: string }).text);
-    expect(summary).toMatchObject({ synced: true, social: { threads: 0, posts: 0, people: 0, embedded_utterances: 0, latest_thread_at: null } });
+    expect(summary).toMatchObject({
+      synced: true,
+      social: { threads: 0, posts: 0, people: 0, embedded_utterances: 0, latest_thread_at: null },
+    });
     await client.close();
   });
 
@@ -309,7 +500,10 @@ describe('Bluesky: connect by handle, sync public threads as customer voice', ()
     const other = await w.h.seedWorkspace('Elsewhere');
     const token = await other.tokenFor(other.admin, ['connections:read', 'data:read']);
     expect((await w.h.request('GET', `/connections/${connectionId}`, { bearer: token })).status).toBe(404);
-    const res = await w.h.request('POST', '/search/query', { bearer: token, body: { mode: 'filter', surface: 'interactions', filters: [{ field: 'kind', op: 'eq', value: 'post' }] } });
+    const res = await w.h.request('POST', '/search/query', {
+      bearer: token,
+      body: { mode: 'filter', surface: 'interactions', filters: [{ field: 'kind', op: 'eq', value: 'post' }] },
+    });
     expect(res.body.data.results).toEqual([]);
   });
 });
@@ -344,9 +538,19 @@ describe('Bluesky client, against the AppView fake', () => {
 
   it('classifies 429 (Retry-After, else RateLimit-Reset), 5xx, a malformed page and an unknown account', async () => {
     bluesky.failNext('feed', { status: 429, headers: { 'retry-after': '45' }, body: { error: 'RateLimitExceeded' } });
-    expect(await failure(client.authorFeed(BRAND.did, null))).toMatchObject({ reason: 'rate_limit', retryAfterSeconds: 45 });
-    bluesky.failNext('feed', { status: 429, headers: { 'ratelimit-reset': String(Math.floor(now.getTime() / 1000) + 200) }, body: { error: 'RateLimitExceeded' } });
-    expect(await failure(client.authorFeed(BRAND.did, null))).toMatchObject({ reason: 'rate_limit', retryAfterSeconds: 200 });
+    expect(await failure(client.authorFeed(BRAND.did, null))).toMatchObject({
+      reason: 'rate_limit',
+      retryAfterSeconds: 45,
+    });
+    bluesky.failNext('feed', {
+      status: 429,
+      headers: { 'ratelimit-reset': String(Math.floor(now.getTime() / 1000) + 200) },
+      body: { error: 'RateLimitExceeded' },
+    });
+    expect(await failure(client.authorFeed(BRAND.did, null))).toMatchObject({
+      reason: 'rate_limit',
+      retryAfterSeconds: 200,
+    });
     bluesky.failNext('thread', { status: 502, body: 'upstream' });
     expect((await failure(client.thread(RESIDENCY.uri))).reason).toBe('transient');
     bluesky.failNext('feed', { status: 200, body: { feed: [{ post: { uri: 'not-an-at-uri' } }] } });

@@ -13,10 +13,13 @@ describe('the connections MCP tool', () => {
   afterAll(async () => w?.close());
 
   const clientWith = async (headers: Record<string, string>) => {
-    const transport = new StreamableHTTPClientTransport(new URL(`${w.h.services.config.publicUrl}/api/platform/v1/mcp`), {
-      fetch: (url, init) => w.h.fetch(new Request(url, init)),
-      requestInit: { headers },
-    });
+    const transport = new StreamableHTTPClientTransport(
+      new URL(`${w.h.services.config.publicUrl}/api/platform/v1/mcp`),
+      {
+        fetch: (url, init) => w.h.fetch(new Request(url, init)),
+        requestInit: { headers },
+      },
+    );
     const client = new Client({ name: 'connections-test', version: '1.0.0' });
     await client.connect(transport);
     return client;
@@ -31,9 +34,23 @@ describe('the connections MCP tool', () => {
       return result.structuredContent as Record<string, any>;
     };
     const tool = (await client.listTools()).tools.find((t) => t.name === 'connections');
-    for (const action of ['catalog', 'list', 'get', 'status', 'runs', 'summary', 'connect', 'disconnect', 'update', 'reconnect', 'setup_status']) expect(tool?.description, action).toContain(`- ${action}:`);
+    for (const action of [
+      'catalog',
+      'list',
+      'get',
+      'status',
+      'runs',
+      'summary',
+      'connect',
+      'disconnect',
+      'update',
+      'reconnect',
+      'setup_status',
+    ])
+      expect(tool?.description, action).toContain(`- ${action}:`);
     // The three config writes are REST only.
-    for (const restOnly of ['call-filters', 'crm-recency', 'comms-filter', 'set_call_filters']) expect(tool?.description).not.toContain(`- ${restOnly}:`);
+    for (const restOnly of ['call-filters', 'crm-recency', 'comms-filter', 'set_call_filters'])
+      expect(tool?.description).not.toContain(`- ${restOnly}:`);
 
     expect((await call({ action: 'catalog' })).connectors.length).toBeGreaterThanOrEqual(6);
     const connected = await call({ action: 'connect', connector_type: 'hubspot', api_key: w.hubspot.token });
@@ -68,7 +85,10 @@ describe('the connections MCP tool', () => {
 
   it('refuses lifecycle writes on an API key with the error envelope, and still serves reads on it', async () => {
     const client = await clientWith({ 'X-API-Key': w.ws.admin.key });
-    const refused = (await client.callTool({ name: 'connections', arguments: { action: 'connect', connector_type: 'hubspot', api_key: w.hubspot.token } })) as ToolResult;
+    const refused = (await client.callTool({
+      name: 'connections',
+      arguments: { action: 'connect', connector_type: 'hubspot', api_key: w.hubspot.token },
+    })) as ToolResult;
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent?.error).toMatchObject({ code: 'forbidden', details: { auth_method: 'api_key' } });
     const list = (await client.callTool({ name: 'connections', arguments: { action: 'list' } })) as ToolResult;

@@ -17,13 +17,21 @@ describe('connections end to end: from an empty workspace to answers in search',
   const search = async (body: Record<string, unknown>) => {
     const res = await w.api('POST', '/search/query', { body });
     expect(res.status, res.text).toBe(200);
-    return res.body.data as { mode_ran: string; results: Record<string, unknown>[]; detail: { internal: { status: string }; coverage: { latest_ingest_at: string | null } | null } };
+    return res.body.data as {
+      mode_ran: string;
+      results: Record<string, unknown>[];
+      detail: { internal: { status: string }; coverage: { latest_ingest_at: string | null } | null };
+    };
   };
 
   it('starts empty: every lane answers honestly with nothing', async () => {
     const fuzzy = await search({ query: 'onboarding review with Acme', mode: 'fuzzy' });
     expect(fuzzy.results).toEqual([]);
-    const deals = await search({ mode: 'filter', surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }] });
+    const deals = await search({
+      mode: 'filter',
+      surface: 'deals',
+      filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }],
+    });
     expect(deals.results).toEqual([]);
   });
 
@@ -32,7 +40,14 @@ describe('connections end to end: from an empty workspace to answers in search',
     expect(crm.body.data.mode).toBe('connected');
     // Accounts first, so the calls link to them by their participants' domains.
     await w.settle();
-    const calls = await w.api('POST', '/connections', { body: { connector_type: 'gong', api_id: w.gong.accessKey, api_key: w.gong.secret, call_filters: { enabled: true, exclude_domains: ['initech.com'] } } });
+    const calls = await w.api('POST', '/connections', {
+      body: {
+        connector_type: 'gong',
+        api_id: w.gong.accessKey,
+        api_key: w.gong.secret,
+        call_filters: { enabled: true, exclude_domains: ['initech.com'] },
+      },
+    });
     expect(calls.body.data.mode).toBe('connected');
     await w.settle();
     const list = (await w.api('GET', '/connections')).body.data;
@@ -46,11 +61,19 @@ describe('connections end to end: from an empty workspace to answers in search',
     expect(JSON.stringify(fuzzy.results)).toContain('Acme Robotics onboarding review');
     expect(fuzzy.detail.coverage?.latest_ingest_at).not.toBeNull();
 
-    const semantic = await search({ query: 'We need all customer data to stay inside the European Union.', mode: 'semantic', limit: 5 });
+    const semantic = await search({
+      query: 'We need all customer data to stay inside the European Union.',
+      mode: 'semantic',
+      limit: 5,
+    });
     expect(semantic.mode_ran).toBe('semantic');
     expect(JSON.stringify(semantic.results[0])).toContain('European Union');
 
-    const won = await search({ mode: 'filter', surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }] });
+    const won = await search({
+      mode: 'filter',
+      surface: 'deals',
+      filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }],
+    });
     expect(won.mode_ran).toBe('filter');
     expect(JSON.stringify(won.results)).toContain('Initech renewal');
     expect(JSON.stringify(won.results)).not.toContain('Globex pilot');
@@ -61,14 +84,25 @@ describe('connections end to end: from an empty workspace to answers in search',
   });
 
   it('disconnects both (the synced data stays searchable) and reconnects them in place', async () => {
-    const list = (await w.api('GET', '/connections')).body.data.connections as { id: string; connector: { type: string } }[];
+    const list = (await w.api('GET', '/connections')).body.data.connections as {
+      id: string;
+      connector: { type: string };
+    }[];
     for (const c of list) expect((await w.api('DELETE', `/connections/${c.id}`)).body.data.status).toBe('disconnected');
-    expect(JSON.stringify((await search({ query: 'Acme Robotics onboarding review', mode: 'fuzzy' })).results)).toContain('Acme Robotics onboarding review');
+    expect(
+      JSON.stringify((await search({ query: 'Acme Robotics onboarding review', mode: 'fuzzy' })).results),
+    ).toContain('Acme Robotics onboarding review');
 
     const hubspot = list.find((c) => c.connector.type === 'hubspot')!;
     const gong = list.find((c) => c.connector.type === 'gong')!;
-    expect((await w.api('POST', `/connections/${hubspot.id}/reconnect`, { body: { api_key: w.hubspot.token } })).body.data.connection.id).toBe(hubspot.id);
-    expect((await w.api('POST', `/connections/${gong.id}/reconnect`, { body: { api_key: w.gong.secret } })).body.data.connection.id).toBe(gong.id);
+    expect(
+      (await w.api('POST', `/connections/${hubspot.id}/reconnect`, { body: { api_key: w.hubspot.token } })).body.data
+        .connection.id,
+    ).toBe(hubspot.id);
+    expect(
+      (await w.api('POST', `/connections/${gong.id}/reconnect`, { body: { api_key: w.gong.secret } })).body.data
+        .connection.id,
+    ).toBe(gong.id);
     await w.settle();
     const after = (await w.api('GET', '/connections')).body.data;
     expect(after.total).toBe(2);

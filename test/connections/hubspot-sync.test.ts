@@ -15,7 +15,8 @@ describe('HubSpot: connect, sync, repair', () => {
 
   const warehouse = async () => {
     const db = w.h.database.db;
-    const where = <T extends { workspaceId: any; source: any }>(t: T) => and(eq(t.workspaceId, w.ws.id), eq(t.source, 'hubspot'));
+    const where = <T extends { workspaceId: any; source: any }>(t: T) =>
+      and(eq(t.workspaceId, w.ws.id), eq(t.source, 'hubspot'));
     return {
       accounts: await db.select().from(accounts).where(where(accounts)),
       contacts: await db.select().from(contacts).where(where(contacts)),
@@ -28,11 +29,23 @@ describe('HubSpot: connect, sync, repair', () => {
     const res = await w.api('GET', '/connections/catalog');
     expect(res.status, res.text).toBe(200);
     const byType = new Map<string, any>(res.body.data.connectors.map((c: any) => [c.type, c]));
-    expect([...byType.keys()]).toEqual(expect.arrayContaining(['hubspot', 'gong', 'salesforce', 'google_calendar', 'bluesky', 'call_webhook']));
+    expect([...byType.keys()]).toEqual(
+      expect.arrayContaining(['hubspot', 'gong', 'salesforce', 'google_calendar', 'bluesky', 'call_webhook']),
+    );
     const hubspot = byType.get('hubspot');
-    expect(hubspot).toMatchObject({ kind: 'first_party', category: 'crm', authMethod: 'api_key', connectable: true, unavailableReason: null, single_instance: true, ownership: 'workspace' });
+    expect(hubspot).toMatchObject({
+      kind: 'first_party',
+      category: 'crm',
+      authMethod: 'api_key',
+      connectable: true,
+      unavailableReason: null,
+      single_instance: true,
+      ownership: 'workspace',
+    });
     expect(hubspot.logo).toEqual({ key: 'hubspot', url: null, monogram: 'HS' });
-    expect(hubspot.connect.fields).toEqual([expect.objectContaining({ key: 'api_key', secret: true, resupplyOnReconnect: true })]);
+    expect(hubspot.connect.fields).toEqual([
+      expect.objectContaining({ key: 'api_key', secret: true, resupplyOnReconnect: true }),
+    ]);
     expect(byType.get('gong').connect.fields.map((f: any) => [f.key, f.secret])).toEqual([
       ['api_id', false],
       ['api_key', true],
@@ -40,7 +53,12 @@ describe('HubSpot: connect, sync, repair', () => {
     const salesforce = byType.get('salesforce');
     expect(salesforce).toMatchObject({ authMethod: 'oauth', connectable: false, connect: { fields: [] } });
     expect(salesforce.unavailableReason).toContain('SALESFORCE_CLIENT_ID');
-    expect(byType.get('bluesky')).toMatchObject({ authMethod: 'handle', category: 'social', connectable: true, connect: { fields: [expect.objectContaining({ key: 'account_handle', secret: false })] } });
+    expect(byType.get('bluesky')).toMatchObject({
+      authMethod: 'handle',
+      category: 'social',
+      connectable: true,
+      connect: { fields: [expect.objectContaining({ key: 'account_handle', secret: false })] },
+    });
     expect(byType.get('call_webhook').authMethod).toBe('webhook');
   });
 
@@ -48,12 +66,44 @@ describe('HubSpot: connect, sync, repair', () => {
     const body = { connector_type: 'hubspot', api_key: w.hubspot.token };
     const byKey = expectEnvelope(await w.api('POST', '/connections', { key: w.ws.admin.key, body }), 403, 'forbidden');
     expect(byKey.message).toContain('API key');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'pipedrive', api_key: 'x' } }), 400, 'invalid_argument').details.field).toBe('connector_type');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'salesforce' } }), 409, 'connector_not_connectable').message).toContain('SALESFORCE_CLIENT_ID');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'gong', api_key: 'secret-only' } }), 400, 'invalid_argument').details.field).toBe('api_id');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { ...body, api_id: 'nope' } }), 400, 'invalid_argument').details.field).toBe('api_id');
-    expect(expectEnvelope(await w.api('POST', '/connections', { body: { connector_type: 'hubspot' } }), 400, 'invalid_argument').details.field).toBe('api_key');
-    const rejected = await w.api('POST', '/connections', { body: { connector_type: 'hubspot', api_key: 'pat-na1-wrong' } });
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'pipedrive', api_key: 'x' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('connector_type');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'salesforce' } }),
+        409,
+        'connector_not_connectable',
+      ).message,
+    ).toContain('SALESFORCE_CLIENT_ID');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'gong', api_key: 'secret-only' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('api_id');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { ...body, api_id: 'nope' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('api_id');
+    expect(
+      expectEnvelope(
+        await w.api('POST', '/connections', { body: { connector_type: 'hubspot' } }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('api_key');
+    const rejected = await w.api('POST', '/connections', {
+      body: { connector_type: 'hubspot', api_key: 'pat-na1-wrong' },
+    });
     expect(expectEnvelope(rejected, 400, 'invalid_argument').details.field).toBe('api_key');
     expect(rejected.text).not.toContain('pat-na1-wrong');
     expect(rejected.text).not.toContain('Authentication credentials not found');
@@ -65,7 +115,11 @@ describe('HubSpot: connect, sync, repair', () => {
   it('connects with the token checked by HubSpot, never returns it, and syncs companies, contacts and deals in the recency window', async () => {
     const res = await w.api('POST', '/connections', { body: { connector_type: 'hubspot', api_key: w.hubspot.token } });
     expect(res.status, res.text).toBe(200);
-    expect(res.body.data).toMatchObject({ mode: 'connected', authorize_url: null, connection: { status: 'connected', connector: { type: 'hubspot', category: 'crm' } } });
+    expect(res.body.data).toMatchObject({
+      mode: 'connected',
+      authorize_url: null,
+      connection: { status: 'connected', connector: { type: 'hubspot', category: 'crm' } },
+    });
     expect(res.body.data.sync_run_id).toMatch(/^[0-9a-f-]{36}$/);
     expect(res.text).not.toContain(w.hubspot.token);
     connectionId = res.body.data.connection.id;
@@ -87,17 +141,44 @@ describe('HubSpot: connect, sync, repair', () => {
     const acme = data.accounts.find((a) => a.externalId === '101')!;
     expect(data.contacts.find((c) => c.externalId === '201')?.accountId).toBe(acme.id);
     const dealsById = new Map(data.deals.map((d) => [d.externalId, d]));
-    expect(dealsById.get('301')).toMatchObject({ stage: 'negotiation', amount: 120000, accountId: acme.id, isClosed: false, probability: 40, currency: 'USD' });
+    expect(dealsById.get('301')).toMatchObject({
+      stage: 'negotiation',
+      amount: 120000,
+      accountId: acme.id,
+      isClosed: false,
+      probability: 40,
+      currency: 'USD',
+    });
     expect(dealsById.get('303')).toMatchObject({ stage: 'closed_won', isWon: true, isClosed: true, probability: 100 });
     expect(dealsById.get('304')).toMatchObject({ stage: 'closed_lost', isWon: false, isClosed: true });
 
     const view = await connection();
-    expect(view).toMatchObject({ status: 'connected', health: 'healthy', is_syncing: false, last_run: { status: 'complete', streams_total: 3, streams_failed: 0, records_written: 10, error_reason: null, trigger: 'connect' } });
+    expect(view).toMatchObject({
+      status: 'connected',
+      health: 'healthy',
+      is_syncing: false,
+      last_run: {
+        status: 'complete',
+        streams_total: 3,
+        streams_failed: 0,
+        records_written: 10,
+        error_reason: null,
+        trigger: 'connect',
+      },
+    });
     expect(Date.parse(view.last_synced_at)).toBeLessThanOrEqual(w.clock.now().getTime());
     expect(Date.parse(view.next_sync_at) - Date.parse(view.last_synced_at)).toBe(15 * 60_000);
     const summary = (await w.api('GET', `/connections/${connectionId}/summary`)).body.data;
-    expect(summary).toMatchObject({ synced: true, category: 'crm', crm: { accounts: 3, contacts: 3, deals: 4, open_deals: 2, won_deals: 1 }, calls: null });
-    const [freshness] = await w.h.database.db.select().from(sourceFreshness).where(and(eq(sourceFreshness.workspaceId, w.ws.id), eq(sourceFreshness.source, 'hubspot')));
+    expect(summary).toMatchObject({
+      synced: true,
+      category: 'crm',
+      crm: { accounts: 3, contacts: 3, deals: 4, open_deals: 2, won_deals: 1 },
+      calls: null,
+    });
+    const [freshness] = await w.h.database.db
+      .select()
+      .from(sourceFreshness)
+      .where(and(eq(sourceFreshness.workspaceId, w.ws.id), eq(sourceFreshness.source, 'hubspot')));
     expect(freshness).toMatchObject({ surface: 'deals' });
     expect(freshness?.lastSyncAt).not.toBeNull();
     expect(freshness?.latestIngestAt).not.toBeNull();
@@ -105,7 +186,11 @@ describe('HubSpot: connect, sync, repair', () => {
 
   it('answers a second connect of the single-instance source with already_connected and the same connection', async () => {
     const res = await w.api('POST', '/connections', { body: { connector_type: 'hubspot', api_key: w.hubspot.token } });
-    expect(res.body.data).toMatchObject({ mode: 'already_connected', sync_run_id: null, connection: { id: connectionId } });
+    expect(res.body.data).toMatchObject({
+      mode: 'already_connected',
+      sync_run_id: null,
+      connection: { id: connectionId },
+    });
     expect((await w.api('GET', '/connections')).body.data.total).toBe(1);
   });
 
@@ -113,7 +198,13 @@ describe('HubSpot: connect, sync, repair', () => {
     const before = await warehouse();
     w.hubspot.requests.length = 0;
     const deal = w.hubspot.objects.deals.find((d) => d.id === '302')!;
-    deal.properties = { ...deal.properties, dealstage: 'closedwon', hs_is_closed: 'true', hs_is_closed_won: 'true', hs_lastmodifieddate: w.clock.now().toISOString() };
+    deal.properties = {
+      ...deal.properties,
+      dealstage: 'closedwon',
+      hs_is_closed: 'true',
+      hs_is_closed_won: 'true',
+      hs_lastmodifieddate: w.clock.now().toISOString(),
+    };
     await w.tick(); // not due yet: nothing starts
     expect((await w.api('GET', `/connections/${connectionId}/runs`)).body.data.total).toBe(1);
     await w.clock.advance(16 * 60_000);
@@ -131,10 +222,17 @@ describe('HubSpot: connect, sync, repair', () => {
     const after = await warehouse();
     expect(after.deals.length).toBe(before.deals.length);
     const updated = after.deals.find((d) => d.externalId === '302')!;
-    expect(updated).toMatchObject({ stage: 'closed_won', isWon: true, id: before.deals.find((d) => d.externalId === '302')!.id });
+    expect(updated).toMatchObject({
+      stage: 'closed_won',
+      isWon: true,
+      id: before.deals.find((d) => d.externalId === '302')!.id,
+    });
 
     // Read everything again from the start (cursors cleared): same rows, same ids, nothing added.
-    await w.h.database.db.update(connections).set({ cursors: {}, nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ cursors: {}, nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
     const again = await warehouse();
@@ -148,10 +246,20 @@ describe('HubSpot: connect, sync, repair', () => {
     for (let i = 0; i < 450; i++) {
       w.hubspot.objects.contacts.push({
         id: String(5000 + i),
-        properties: { firstname: `Bulk${i}`, lastname: 'Person', email: `bulk${i}@acme.com`, associatedcompanyid: '101', createdate: w.clock.now().toISOString(), hs_lastmodifieddate: new Date(w.clock.now().getTime() + i * 1000).toISOString() },
+        properties: {
+          firstname: `Bulk${i}`,
+          lastname: 'Person',
+          email: `bulk${i}@acme.com`,
+          associatedcompanyid: '101',
+          createdate: w.clock.now().toISOString(),
+          hs_lastmodifieddate: new Date(w.clock.now().getTime() + i * 1000).toISOString(),
+        },
       });
     }
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     w.hubspot.requests.length = 0;
     await w.tick();
     await w.settle();
@@ -164,8 +272,15 @@ describe('HubSpot: connect, sync, repair', () => {
   });
 
   it('waits out a 429 for as long as Retry-After says, showing rate_limited meanwhile, then finishes', async () => {
-    w.hubspot.failNext('search:contacts', { status: 429, headers: { 'retry-after': '120' }, body: { status: 'error', message: 'You have reached your secondly limit.', category: 'RATE_LIMITS' } });
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    w.hubspot.failNext('search:contacts', {
+      status: 429,
+      headers: { 'retry-after': '120' },
+      body: { status: 'error', message: 'You have reached your secondly limit.', category: 'RATE_LIMITS' },
+    });
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.drain();
     const waiting = await connection();
@@ -176,25 +291,42 @@ describe('HubSpot: connect, sync, repair', () => {
     expect((await connection()).health).toBe('rate_limited'); // not before Retry-After
     await w.settle();
     const done = await connection();
-    expect(done).toMatchObject({ health: 'healthy', rate_limited_until: null, last_run: { status: 'complete', error_reason: null } });
+    expect(done).toMatchObject({
+      health: 'healthy',
+      rate_limited_until: null,
+      last_run: { status: 'complete', error_reason: null },
+    });
   });
 
   it('retries a 5xx page, and fails the sync as transient after five; a malformed page fails as unknown without provider text', async () => {
     w.hubspot.failNext('search:deals', { status: 502 }, 2);
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
     expect((await connection()).last_run).toMatchObject({ status: 'complete', streams_failed: 0 });
 
-    w.hubspot.failNext('search:companies', { status: 500, body: { message: 'internal stack at com.hubspot.Secret' } }, 5);
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    w.hubspot.failNext(
+      'search:companies',
+      { status: 500, body: { message: 'internal stack at com.hubspot.Secret' } },
+      5,
+    );
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
     const failed = await connection();
     expect(failed).toMatchObject({ health: 'error', last_run: { status: 'failed', error_reason: 'transient' } });
 
     w.hubspot.failNext('search:companies', { status: 200, body: { results: 'not a list' } }, 5);
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
     const runs = await w.api('GET', `/connections/${connectionId}/runs`);
@@ -206,26 +338,53 @@ describe('HubSpot: connect, sync, repair', () => {
   it('shows needs_reauth after a 401, refuses a reconnect without the token or with a bad one, and restores the same connection with a good one', async () => {
     const good = w.hubspot.token;
     w.hubspot.token = 'pat-na1-rotated';
-    await w.h.database.db.update(connections).set({ nextSyncAt: w.clock.now() }).where(eq(connections.id, connectionId));
+    await w.h.database.db
+      .update(connections)
+      .set({ nextSyncAt: w.clock.now() })
+      .where(eq(connections.id, connectionId));
     await w.tick();
     await w.settle();
     const broken = await connection();
     expect(broken).toMatchObject({ health: 'needs_reauth', last_run: { status: 'failed', error_reason: 'auth' } });
     // A broken connection is not synced on and on with the same bad token.
-    expect(expectEnvelope(await w.api('POST', `/connections/${connectionId}/reconnect`, { body: {} }), 400, 'invalid_argument').details.field).toBe('api_key');
-    expectEnvelope(await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: good } }), 400, 'invalid_argument');
+    expect(
+      expectEnvelope(
+        await w.api('POST', `/connections/${connectionId}/reconnect`, { body: {} }),
+        400,
+        'invalid_argument',
+      ).details.field,
+    ).toBe('api_key');
+    expectEnvelope(
+      await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: good } }),
+      400,
+      'invalid_argument',
+    );
     const res = await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: 'pat-na1-rotated' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ mode: 'connected', connection: { id: connectionId } });
     await w.settle();
     expect((await connection()).health).toBe('healthy');
     expect((await w.api('GET', '/connections')).body.data.total).toBe(1);
-    expect(expectEnvelope(await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: 'pat-na1-rotated' } }), 400, 'invalid_argument').message).toContain('healthy');
+    expect(
+      expectEnvelope(
+        await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: 'pat-na1-rotated' } }),
+        400,
+        'invalid_argument',
+      ).message,
+    ).toContain('healthy');
   });
 
   it('widening the CRM recency window to all re-reads history and brings the dormant company', async () => {
-    expectEnvelope(await w.api('PUT', `/connections/${connectionId}/crm-recency`, { body: { window: 0 } }), 400, 'invalid_argument');
-    expectEnvelope(await w.api('PUT', `/connections/${connectionId}/call-filters`, { body: { enabled: false } }), 400, 'invalid_argument');
+    expectEnvelope(
+      await w.api('PUT', `/connections/${connectionId}/crm-recency`, { body: { window: 0 } }),
+      400,
+      'invalid_argument',
+    );
+    expectEnvelope(
+      await w.api('PUT', `/connections/${connectionId}/call-filters`, { body: { enabled: false } }),
+      400,
+      'invalid_argument',
+    );
     const res = await w.api('PUT', `/connections/${connectionId}/crm-recency`, { body: { window: 'all' } });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data.config.crm_recency).toEqual({ window: 'all' });
@@ -239,7 +398,9 @@ describe('HubSpot: connect, sync, repair', () => {
     const res = await w.api('DELETE', `/connections/${connectionId}`, { as: w.editor });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ status: 'disconnected', health: 'disconnected', next_sync_at: null });
-    expect((await w.h.database.db.select().from(connections).where(eq(connections.id, connectionId)))[0]?.credentialsSealed).toBeNull();
+    expect(
+      (await w.h.database.db.select().from(connections).where(eq(connections.id, connectionId)))[0]?.credentialsSealed,
+    ).toBeNull();
     const runsBefore = (await w.api('GET', `/connections/${connectionId}/runs`)).body.data.total;
     await w.clock.advance(3600_000);
     await w.tick();
@@ -249,7 +410,11 @@ describe('HubSpot: connect, sync, repair', () => {
     // The summary still counts what was synced.
     expect((await w.api('GET', `/connections/${connectionId}/summary`)).body.data.crm.deals).toBe(before.deals.length);
 
-    expectEnvelope(await w.api('POST', `/connections/${connectionId}/reconnect`, { body: {} }), 400, 'invalid_argument');
+    expectEnvelope(
+      await w.api('POST', `/connections/${connectionId}/reconnect`, { body: {} }),
+      400,
+      'invalid_argument',
+    );
     const back = await w.api('POST', `/connections/${connectionId}/reconnect`, { body: { api_key: w.hubspot.token } });
     expect(back.body.data).toMatchObject({ mode: 'connected', connection: { id: connectionId, status: 'connected' } });
     await w.settle();
@@ -269,7 +434,11 @@ describe('HubSpot: connect, sync, repair', () => {
     const token = await other.tokenFor(other.admin, ['connections:read', 'connections:write', 'connections:delete']);
     expect((await w.h.request('GET', '/connections', { bearer: token })).body.data.total).toBe(0);
     expectEnvelope(await w.h.request('GET', `/connections/${connectionId}`, { bearer: token }), 404, 'not_found');
-    expectEnvelope(await w.h.request('GET', `/connections/${connectionId}/summary`, { bearer: token }), 404, 'not_found');
+    expectEnvelope(
+      await w.h.request('GET', `/connections/${connectionId}/summary`, { bearer: token }),
+      404,
+      'not_found',
+    );
     expectEnvelope(await w.h.request('DELETE', `/connections/${connectionId}`, { bearer: token }), 404, 'not_found');
   });
 });

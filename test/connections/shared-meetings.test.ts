@@ -37,15 +37,32 @@ const review = (self: 'alice' | 'bob'): CalendarEvent => ({
     { email: 'carol@umbrella.test' },
   ],
 });
-const canceled = (self: 'alice' | 'bob'): CalendarEvent => ({ id: `local-${self}`, iCalUID: 'review@google.com', status: 'cancelled' });
+const canceled = (self: 'alice' | 'bob'): CalendarEvent => ({
+  id: `local-${self}`,
+  iCalUID: 'review@google.com',
+  status: 'cancelled',
+});
 
 async function sync(connectionId: string, events: CalendarEvent[]): Promise<void> {
-  const planned = await planCalendarPage(h.database.db, { workspaceId: ws.id, connectionId }, events, undefined, 'seller.test');
+  const planned = await planCalendarPage(
+    h.database.db,
+    { workspaceId: ws.id, connectionId },
+    events,
+    undefined,
+    'seller.test',
+  );
   await h.database.db.transaction((tx) => planned.write(tx));
 }
 
-const meetings = () => h.database.db.select().from(interactions).where(and(eq(interactions.workspaceId, ws.id), eq(interactions.source, SOURCE)));
-const holders = async () => (await h.database.db.select().from(interactionHolders).where(eq(interactionHolders.workspaceId, ws.id))).map((r) => r.connectionId).sort();
+const meetings = () =>
+  h.database.db
+    .select()
+    .from(interactions)
+    .where(and(eq(interactions.workspaceId, ws.id), eq(interactions.source, SOURCE)));
+const holders = async () =>
+  (await h.database.db.select().from(interactionHolders).where(eq(interactionHolders.workspaceId, ws.id)))
+    .map((r) => r.connectionId)
+    .sort();
 
 describe('a meeting on two calendars', () => {
   it('syncs once, held by both calendars, with its attendees once', async () => {
@@ -55,7 +72,9 @@ describe('a meeting on two calendars', () => {
     const rows = await meetings();
     expect(rows).toHaveLength(1);
     expect(await holders()).toEqual([aliceCalendar, bobCalendar].sort());
-    expect(await h.database.db.select().from(participants).where(eq(participants.interactionId, rows[0]!.id))).toHaveLength(3);
+    expect(
+      await h.database.db.select().from(participants).where(eq(participants.interactionId, rows[0]!.id)),
+    ).toHaveLength(3);
   });
 
   it('stays while one calendar cancels it, and goes when the last one does', async () => {

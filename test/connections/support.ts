@@ -5,7 +5,13 @@ import { ManualClock } from '../../platform/clock.js';
 import { runs } from '../../schema/index.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { FakeGong, FakeHubSpot, type GongFakeCall, type HubSpotFakeRecord } from '../support/fake-providers.js';
-import { createHarness, type Harness, type RequestOptions, type SeededWorkspace, type TestResponse } from '../support/harness.js';
+import {
+  createHarness,
+  type Harness,
+  type RequestOptions,
+  type SeededWorkspace,
+  type TestResponse,
+} from '../support/harness.js';
 import type { Scope } from '../../functions/identity/scopes.js';
 
 /** A harness with fake HubSpot and Gong, a manual clock, and helpers to run syncs to their end. */
@@ -18,7 +24,11 @@ export interface ConnectionsWorld {
   /** An OAuth access token of the workspace admin with the connection scopes and data:read. */
   admin: string;
   editor: string;
-  api(method: string, path: string, options?: Omit<RequestOptions, 'bearer'> & { as?: string }): Promise<TestResponse<any>>;
+  api(
+    method: string,
+    path: string,
+    options?: Omit<RequestOptions, 'bearer'> & { as?: string },
+  ): Promise<TestResponse<any>>;
   /** Deliver everything, advancing the clock past retry and Retry-After delays, until no sync is active. */
   settle(maxRounds?: number): Promise<void>;
   /** Deliver what is due now, without moving the clock. */
@@ -34,7 +44,10 @@ export async function connectionsWorld(env: Record<string, string> = {}): Promis
   const clock = new ManualClock(START);
   const hubspot = await new FakeHubSpot().start();
   const gong = await new FakeGong().start();
-  const h = await createHarness({ clock, env: { HUBSPOT_API_BASE_URL: hubspot.url, GONG_API_BASE_URL: gong.url, ...env } });
+  const h = await createHarness({
+    clock,
+    env: { HUBSPOT_API_BASE_URL: hubspot.url, GONG_API_BASE_URL: gong.url, ...env },
+  });
   const ws = await h.seedWorkspace('Connections World');
   const admin = await ws.tokenFor(ws.admin, CONNECTION_SCOPES, { ttlSeconds: 30 * 24 * 3600 });
   const editor = await ws.tokenFor(ws.editor, CONNECTION_SCOPES, { ttlSeconds: 30 * 24 * 3600 });
@@ -82,12 +95,40 @@ const daysBefore = (days: number) => new Date(Date.parse(START) - days * 86_400_
 export function seedHubSpot(fake: FakeHubSpot): void {
   const company = (id: string, name: string, domain: string, days: number, type = 'CUSTOMER'): HubSpotFakeRecord => ({
     id,
-    properties: { name, domain, industry: 'SOFTWARE', numberofemployees: '250', type, createdate: daysBefore(days + 30), hs_lastmodifieddate: daysBefore(days) },
+    properties: {
+      name,
+      domain,
+      industry: 'SOFTWARE',
+      numberofemployees: '250',
+      type,
+      createdate: daysBefore(days + 30),
+      hs_lastmodifieddate: daysBefore(days),
+    },
   });
-  fake.objects.companies.push(company('101', 'Acme Robotics', 'acme.com', 10), company('102', 'Globex', 'globex.com', 20, 'PROSPECT'), company('103', 'Initech', 'initech.com', 30), company('104', 'Old Dormant Co', 'dormant.com', 730));
-  const contact = (id: string, first: string, last: string, email: string, companyId: string | null, days: number): HubSpotFakeRecord => ({
+  fake.objects.companies.push(
+    company('101', 'Acme Robotics', 'acme.com', 10),
+    company('102', 'Globex', 'globex.com', 20, 'PROSPECT'),
+    company('103', 'Initech', 'initech.com', 30),
+    company('104', 'Old Dormant Co', 'dormant.com', 730),
+  );
+  const contact = (
+    id: string,
+    first: string,
+    last: string,
+    email: string,
+    companyId: string | null,
+    days: number,
+  ): HubSpotFakeRecord => ({
     id,
-    properties: { firstname: first, lastname: last, email, jobtitle: 'VP Operations', associatedcompanyid: companyId, createdate: daysBefore(days + 5), hs_lastmodifieddate: daysBefore(days) },
+    properties: {
+      firstname: first,
+      lastname: last,
+      email,
+      jobtitle: 'VP Operations',
+      associatedcompanyid: companyId,
+      createdate: daysBefore(days + 5),
+      hs_lastmodifieddate: daysBefore(days),
+    },
   });
   fake.objects.contacts.push(
     contact('201', 'Dana', 'Diaz', 'dana@acme.com', '101', 9),
@@ -95,7 +136,16 @@ export function seedHubSpot(fake: FakeHubSpot): void {
     contact('203', 'Ina', 'Ito', 'ina@initech.com', '103', 7),
     contact('204', 'Nora', 'Nobody', 'nora@nowhere.test', null, 6),
   );
-  const deal = (id: string, name: string, stage: string, amount: string, companyId: string, days: number, closed = false, won = false): HubSpotFakeRecord => {
+  const deal = (
+    id: string,
+    name: string,
+    stage: string,
+    amount: string,
+    companyId: string,
+    days: number,
+    closed = false,
+    won = false,
+  ): HubSpotFakeRecord => {
     fake.dealCompany.set(id, companyId);
     return {
       id,
@@ -125,7 +175,14 @@ const sentence = (start: number, text: string) => ({ start, end: start + 4000, t
 
 /** Gong calls: customer calls with transcripts, an internal one, one excluded by domain, one without a roster. */
 export function seedGong(fake: FakeGong): GongFakeCall[] {
-  const rep = { id: 'p-rep', emailAddress: 'rae@seller.test', name: 'Rae Rep', affiliation: 'Internal' as const, speakerId: 's-rep', userId: 'u1' };
+  const rep = {
+    id: 'p-rep',
+    emailAddress: 'rae@seller.test',
+    name: 'Rae Rep',
+    affiliation: 'Internal' as const,
+    speakerId: 's-rep',
+    userId: 'u1',
+  };
   const calls: GongFakeCall[] = [
     {
       id: '9001',
@@ -133,13 +190,29 @@ export function seedGong(fake: FakeGong): GongFakeCall[] {
       started: daysBefore(6),
       duration: 1800,
       brief: 'Acme walked through onboarding and their data residency requirement.',
-      parties: [rep, { id: 'p-dana', emailAddress: 'dana@acme.com', name: 'Dana Diaz', affiliation: 'External', speakerId: 's-dana' }],
+      parties: [
+        rep,
+        {
+          id: 'p-dana',
+          emailAddress: 'dana@acme.com',
+          name: 'Dana Diaz',
+          affiliation: 'External',
+          speakerId: 's-dana',
+        },
+      ],
       transcript: [
-        { speakerId: 's-rep', topic: 'Intro', sentences: [sentence(0, 'Thanks for joining, Dana.'), sentence(4000, 'How is onboarding going?')] },
+        {
+          speakerId: 's-rep',
+          topic: 'Intro',
+          sentences: [sentence(0, 'Thanks for joining, Dana.'), sentence(4000, 'How is onboarding going?')],
+        },
         {
           speakerId: 's-dana',
           topic: 'Onboarding',
-          sentences: [sentence(9000, 'Honestly the onboarding took far longer than we planned.'), sentence(14000, 'We need all customer data to stay inside the European Union.')],
+          sentences: [
+            sentence(9000, 'Honestly the onboarding took far longer than we planned.'),
+            sentence(14000, 'We need all customer data to stay inside the European Union.'),
+          ],
         },
       ],
     },
@@ -148,7 +221,10 @@ export function seedGong(fake: FakeGong): GongFakeCall[] {
       title: 'Globex pricing call',
       started: daysBefore(5),
       duration: 1200,
-      parties: [rep, { id: 'p-gil', emailAddress: 'gil@globex.com', name: 'Gil Grant', affiliation: 'External', speakerId: 's-gil' }],
+      parties: [
+        rep,
+        { id: 'p-gil', emailAddress: 'gil@globex.com', name: 'Gil Grant', affiliation: 'External', speakerId: 's-gil' },
+      ],
       transcript: [
         { speakerId: 's-gil', sentences: [sentence(0, 'The per seat price is above our budget for next year.')] },
         { speakerId: 's-rep', sentences: [sentence(5000, 'Understood, let us look at volume tiers.')] },
@@ -159,7 +235,16 @@ export function seedGong(fake: FakeGong): GongFakeCall[] {
       title: 'Internal pipeline standup',
       started: daysBefore(4),
       duration: 900,
-      parties: [rep, { id: 'p-mgr', emailAddress: 'max@seller.test', name: 'Max Manager', affiliation: 'Internal', speakerId: 's-max' }],
+      parties: [
+        rep,
+        {
+          id: 'p-mgr',
+          emailAddress: 'max@seller.test',
+          name: 'Max Manager',
+          affiliation: 'Internal',
+          speakerId: 's-max',
+        },
+      ],
       transcript: [{ speakerId: 's-max', sentences: [sentence(0, 'Internal only: forecast review.')] }],
     },
     {
@@ -167,15 +252,29 @@ export function seedGong(fake: FakeGong): GongFakeCall[] {
       title: 'Initech EU security sync',
       started: daysBefore(3),
       duration: 1500,
-      parties: [rep, { id: 'p-eu', emailAddress: 'sec@eu.initech.com', name: 'Sam Sec', affiliation: 'External', speakerId: 's-eu' }],
-      transcript: [{ speakerId: 's-eu', sentences: [sentence(0, 'Our security team must review the penetration test report.')] }],
+      parties: [
+        rep,
+        { id: 'p-eu', emailAddress: 'sec@eu.initech.com', name: 'Sam Sec', affiliation: 'External', speakerId: 's-eu' },
+      ],
+      transcript: [
+        { speakerId: 's-eu', sentences: [sentence(0, 'Our security team must review the penetration test report.')] },
+      ],
     },
     {
       id: '9005',
       title: 'Not Initech: a lookalike domain',
       started: daysBefore(2),
       duration: 600,
-      parties: [rep, { id: 'p-not', emailAddress: 'ops@notinitech.com', name: 'Olly Ops', affiliation: 'Unknown', speakerId: 's-not' }],
+      parties: [
+        rep,
+        {
+          id: 'p-not',
+          emailAddress: 'ops@notinitech.com',
+          name: 'Olly Ops',
+          affiliation: 'Unknown',
+          speakerId: 's-not',
+        },
+      ],
       transcript: [{ speakerId: 's-not', sentences: [sentence(0, 'We are evaluating three vendors this quarter.')] }],
     },
     {

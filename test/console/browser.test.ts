@@ -17,9 +17,14 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
  * skipped browser test fails CI. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's screenshots to
  * docs/console/.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string => Boolean(p && existsSync(p)));
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
+  Boolean(p && existsSync(p)),
+);
 const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
-const SCREENSHOTS = process.env.UPDATE_CONSOLE_SCREENSHOTS === '1' ? join(import.meta.dirname, '../../docs/console') : mkdtempSync(join(tmpdir(), 'cip-console-shots-'));
+const SCREENSHOTS =
+  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '../../docs/console')
+    : mkdtempSync(join(tmpdir(), 'cip-console-shots-'));
 const CLIENT_CALLBACK = 'https://client.example/callback';
 
 /** Wait until a locator (found by role or label, so accessible names are tested too) is visible. */
@@ -29,7 +34,8 @@ async function visible(locator: Locator): Promise<Locator> {
 }
 
 if (!CHROMIUM) {
-  const message = 'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
+  const message =
+    'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
   console.warn(message);
   it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
     throw new Error(message);
@@ -52,11 +58,17 @@ describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
     h = await createHarness({ env: { PUBLIC_URL: base } });
     app = h.app;
     ws = await h.seedWorkspace('Browser Workspace');
-    browser = await chromium.launch({ executablePath: CHROMIUM, headless: true, args: ['--no-sandbox', '--disable-dev-shm-usage'] });
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
     const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
     page = await context.newPage();
     // The OAuth client's redirect target: answered by the test, as the client's own server would.
-    await page.route(`${CLIENT_CALLBACK}**`, (route) => route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }));
+    await page.route(`${CLIENT_CALLBACK}**`, (route) =>
+      route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
+    );
     mkdirSync(SCREENSHOTS, { recursive: true });
   }, 60_000);
 
@@ -77,7 +89,9 @@ describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
     await page.getByLabel('Sign-in link').fill(url);
     await page.getByRole('button', { name: 'Sign in' }).click();
     await page.waitForURL(`${base}/console/keys`).catch(async (e) => {
-      throw new Error(`${e}\nat ${page.url()}:\n${(await page.content()).replace(/<style[\s\S]*<\/style>/, "").slice(0, 3000)}`);
+      throw new Error(
+        `${e}\nat ${page.url()}:\n${(await page.content()).replace(/<style[\s\S]*<\/style>/, '').slice(0, 3000)}`,
+      );
     });
     await visible(page.getByRole('heading', { name: 'API keys' }));
 
@@ -110,7 +124,11 @@ describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
     const reg = await fetch(`${base}/api/platform/v1/oauth/register`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ client_name: 'Research Copilot', redirect_uris: [CLIENT_CALLBACK], token_endpoint_auth_method: 'none' }),
+      body: JSON.stringify({
+        client_name: 'Research Copilot',
+        redirect_uris: [CLIENT_CALLBACK],
+        token_endpoint_auth_method: 'none',
+      }),
     });
     const { client_id: clientId } = await reg.json();
     const verifier = randomBase62(64);
@@ -141,10 +159,22 @@ describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
       await fetch(`${base}/api/platform/v1/oauth/token`, {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: CLIENT_CALLBACK, code_verifier: verifier, client_id: clientId }),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: CLIENT_CALLBACK,
+          code_verifier: verifier,
+          client_id: clientId,
+        }),
       })
     ).json();
-    expect((await fetch(`${base}/api/platform/v1/setup/status`, { headers: { authorization: `Bearer ${tokens.access_token}` } })).status).toBe(200);
+    expect(
+      (
+        await fetch(`${base}/api/platform/v1/setup/status`, {
+          headers: { authorization: `Bearer ${tokens.access_token}` },
+        })
+      ).status,
+    ).toBe(200);
 
     await page.goto(`${base}/console/apps`);
     await visible(page.getByRole('cell', { name: 'Research Copilot', exact: true }));

@@ -3,7 +3,14 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../functions/console/sessions.js';
 import { ManualClock } from '../../platform/clock.js';
 import { apiKeys } from '../../schema/index.js';
-import { answerConsent, browse, CookieJar, decodeHtml, formFields, signInWithLink } from '../support/console-session.js';
+import {
+  answerConsent,
+  browse,
+  CookieJar,
+  decodeHtml,
+  formFields,
+  signInWithLink,
+} from '../support/console-session.js';
 import { startFakeOidcProvider, type FakeOidcProvider } from '../support/fake-oidc-provider.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
@@ -20,7 +27,11 @@ beforeAll(async () => {
   h = await createHarness({
     clock,
     identityProviderFetch: idp.fetch,
-    env: { CONSOLE_OIDC_ISSUER: idp.issuer, CONSOLE_OIDC_CLIENT_ID: idp.clientId, CONSOLE_OIDC_CLIENT_SECRET: idp.clientSecret },
+    env: {
+      CONSOLE_OIDC_ISSUER: idp.issuer,
+      CONSOLE_OIDC_CLIENT_ID: idp.clientId,
+      CONSOLE_OIDC_CLIENT_SECRET: idp.clientSecret,
+    },
   });
   ws = await h.seedWorkspace('Console Workspace');
 });
@@ -35,7 +46,9 @@ describe('sign-in with a one-time link', () => {
     const page = await browse(h, jar, url);
     expect(page.status).toBe(200);
     expect(jar.get('cip_console')).toBeUndefined();
-    const done = await browse(h, jar, '/console/sign-in/link', { form: formFields(await page.text(), '/console/sign-in/link') });
+    const done = await browse(h, jar, '/console/sign-in/link', {
+      form: formFields(await page.text(), '/console/sign-in/link'),
+    });
     expect(done.status).toBe(303);
     expect(done.headers.get('location')).toBe('/console');
     const cookie = jar.seen.find((c) => c.startsWith('cip_console='));
@@ -60,7 +73,9 @@ describe('sign-in with a one-time link', () => {
     const fields = formFields(await (await browse(h, first, url)).text(), '/console/sign-in/link');
     expect((await browse(h, first, '/console/sign-in/link', { form: fields })).status).toBe(303);
     const second = new CookieJar();
-    const again = await browse(h, second, '/console/sign-in/link', { form: formFields(await (await browse(h, second, url)).text(), '/console/sign-in/link') });
+    const again = await browse(h, second, '/console/sign-in/link', {
+      form: formFields(await (await browse(h, second, url)).text(), '/console/sign-in/link'),
+    });
     expect(again.status).toBe(400);
     expect(await html(again)).toContain('already used, has expired');
     expect(second.get('cip_console')).toBeUndefined();
@@ -68,7 +83,9 @@ describe('sign-in with a one-time link', () => {
     const late = await createSignInLink(h.database.db, h.services.config.publicUrl, ws.viewer.email, clock.now());
     clock.advance(15 * 60_000 + 1000);
     const jar = new CookieJar();
-    const expired = await browse(h, jar, '/console/sign-in/link', { form: formFields(await (await browse(h, jar, late.url)).text(), '/console/sign-in/link') });
+    const expired = await browse(h, jar, '/console/sign-in/link', {
+      form: formFields(await (await browse(h, jar, late.url)).text(), '/console/sign-in/link'),
+    });
     expect(expired.status).toBe(400);
   });
 
@@ -81,9 +98,16 @@ describe('sign-in with a one-time link', () => {
     expect(forged.status).toBe(403);
 
     const guesser = new CookieJar();
-    const guessFields = formFields(await (await browse(h, guesser, '/console/sign-in')).text(), '/console/sign-in/link');
+    const guessFields = formFields(
+      await (await browse(h, guesser, '/console/sign-in')).text(),
+      '/console/sign-in/link',
+    );
     const statuses: number[] = [];
-    for (let i = 0; i < 11; i++) statuses.push((await browse(h, guesser, '/console/sign-in/link', { form: { ...guessFields, link: randomBase62(43) } })).status);
+    for (let i = 0; i < 11; i++)
+      statuses.push(
+        (await browse(h, guesser, '/console/sign-in/link', { form: { ...guessFields, link: randomBase62(43) } }))
+          .status,
+      );
     expect(statuses.slice(0, 10).every((s) => s === 400)).toBe(true);
     expect(statuses[10]).toBe(429);
   });
@@ -93,7 +117,10 @@ describe('sign-in with a one-time link', () => {
     const jar = new CookieJar();
     const redirect = await browse(h, jar, '/console/apps');
     expect(redirect.headers.get('location')).toBe('/console/sign-in?return_to=%2Fconsole%2Fapps');
-    const fields = formFields(await (await browse(h, jar, redirect.headers.get('location') as string)).text(), '/console/sign-in/link');
+    const fields = formFields(
+      await (await browse(h, jar, redirect.headers.get('location') as string)).text(),
+      '/console/sign-in/link',
+    );
     const done = await browse(h, jar, '/console/sign-in/link', { form: { ...fields, link: url } });
     expect(done.headers.get('location')).toBe('/console/apps');
   });
@@ -152,7 +179,9 @@ describe('sign-in through the identity provider (OIDC, authorization code + PKCE
     idp.signInAs({ email: ws.editor.email });
     const starter = new CookieJar();
     const start = await browse(h, starter, '/console/sign-in/oidc');
-    const callback = new URL((await idp.visit(start.headers.get('location') as string)).headers.get('location') as string);
+    const callback = new URL(
+      (await idp.visit(start.headers.get('location') as string)).headers.get('location') as string,
+    );
     const victim = new CookieJar();
     const res = await browse(h, victim, `${callback.pathname}${callback.search}`);
     expect(res.status).toBe(400);
@@ -170,16 +199,22 @@ describe('API keys page', () => {
     expect(page).not.toContain('<option value="full_admin"');
     const fields = formFields(page, '/console/keys');
     const before = await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, ws.viewer.userId));
-    const refused = await browse(h, jar, '/console/keys', { form: { ...fields, name: 'sneaky', bundle: 'full_admin', expires_in_days: '30' } });
+    const refused = await browse(h, jar, '/console/keys', {
+      form: { ...fields, name: 'sneaky', bundle: 'full_admin', expires_in_days: '30' },
+    });
     expect(refused.status).toBe(403);
     expect(await html(refused)).toContain('Full admin bundle can only be given to members with role admin');
-    expect(await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, ws.viewer.userId))).toHaveLength(before.length);
+    expect(await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, ws.viewer.userId))).toHaveLength(
+      before.length,
+    );
   });
 
   it('creates a key shown once, which works, is listed by prefix, and stops working when revoked', async () => {
     const jar = await signInWithLink(h, ws.editor.email);
     const fields = formFields(await (await browse(h, jar, '/console/keys')).text(), '/console/keys');
-    const created = await browse(h, jar, '/console/keys', { form: { ...fields, name: 'Laptop script', bundle: 'internal_agent', expires_in_days: '30' } });
+    const created = await browse(h, jar, '/console/keys', {
+      form: { ...fields, name: 'Laptop script', bundle: 'internal_agent', expires_in_days: '30' },
+    });
     expect(created.status).toBe(200);
     expect(created.headers.get('cache-control')).toBe('no-store');
     const body = await html(created);
@@ -195,7 +230,10 @@ describe('API keys page', () => {
     expect(list).toContain('Laptop script');
     expect(list).toContain(`${key.slice(0, 12)}…`);
     expect(list).not.toContain(key);
-    const [row] = await h.database.db.select().from(apiKeys).where(eq(apiKeys.prefix, key.slice(0, 12)));
+    const [row] = await h.database.db
+      .select()
+      .from(apiKeys)
+      .where(eq(apiKeys.prefix, key.slice(0, 12)));
     expect(row?.expiresAt?.toISOString()).toBe(new Date(clock.now().getTime() + 30 * 86_400_000).toISOString());
 
     const revokeForm = formFields(list, `/console/keys/${row?.id}/revoke`);
@@ -209,10 +247,14 @@ describe('API keys page', () => {
   it('names the field when the form is wrong, and creates nothing', async () => {
     const jar = await signInWithLink(h, ws.editor.email);
     const fields = formFields(await (await browse(h, jar, '/console/keys')).text(), '/console/keys');
-    const res = await browse(h, jar, '/console/keys', { form: { ...fields, name: '   ', bundle: 'customer_agent', expires_in_days: '30' } });
+    const res = await browse(h, jar, '/console/keys', {
+      form: { ...fields, name: '   ', bundle: 'customer_agent', expires_in_days: '30' },
+    });
     expect(res.status).toBe(400);
     expect(await html(res)).toMatch(/name/);
-    const odd = await browse(h, jar, '/console/keys', { form: { ...fields, name: 'x', bundle: 'customer_agent', expires_in_days: '12' } });
+    const odd = await browse(h, jar, '/console/keys', {
+      form: { ...fields, name: 'x', bundle: 'customer_agent', expires_in_days: '12' },
+    });
     expect(odd.status).toBe(400);
     expect(await html(odd)).toMatch(/expires_in_days/);
   });
@@ -221,9 +263,13 @@ describe('API keys page', () => {
     const jar = await signInWithLink(h, ws.editor.email);
     const fields = formFields(await (await browse(h, jar, '/console/keys')).text(), '/console/keys');
     const { csrf_token: _t, ...rest } = fields;
-    const res = await browse(h, jar, '/console/keys', { form: { ...rest, name: 'csrf', bundle: 'customer_agent', expires_in_days: '30' } });
+    const res = await browse(h, jar, '/console/keys', {
+      form: { ...rest, name: 'csrf', bundle: 'customer_agent', expires_in_days: '30' },
+    });
     expect(res.status).toBe(403);
-    const names = (await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, ws.editor.userId))).map((k) => k.name);
+    const names = (await h.database.db.select().from(apiKeys).where(eq(apiKeys.userId, ws.editor.userId))).map(
+      (k) => k.name,
+    );
     expect(names).not.toContain('csrf');
   });
 
@@ -243,7 +289,10 @@ describe('API keys page', () => {
   });
 
   it('the key operations are console-only: an API caller gets 403 not_on_public_api', async () => {
-    const res = await h.request('POST', '/console/api-keys', { key: ws.admin.key, body: { name: 'x', bundle: 'full_admin', expires_in_days: null } });
+    const res = await h.request('POST', '/console/api-keys', {
+      key: ws.admin.key,
+      body: { name: 'x', bundle: 'full_admin', expires_in_days: null },
+    });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('not_on_public_api');
   });
@@ -256,7 +305,11 @@ describe('authorized applications page and the workspace switch', () => {
       await h.fetch('/api/platform/v1/oauth/register', {
         method: 'POST',
         headers: { 'content-type': 'application/json', 'x-forwarded-for': '10.77.0.1' },
-        body: JSON.stringify({ client_name: 'Notebook Assistant', redirect_uris: ['https://notebook.example/cb'], token_endpoint_auth_method: 'none' }),
+        body: JSON.stringify({
+          client_name: 'Notebook Assistant',
+          redirect_uris: ['https://notebook.example/cb'],
+          token_endpoint_auth_method: 'none',
+        }),
       })
     ).json();
     const verifier = randomBase62(64);
@@ -268,14 +321,22 @@ describe('authorized applications page and the workspace switch', () => {
       await h.fetch('/api/platform/v1/oauth/token', {
         method: 'POST',
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: new URLSearchParams({ grant_type: 'authorization_code', code, redirect_uri: 'https://notebook.example/cb', code_verifier: verifier, client_id: reg.client_id }).toString(),
+        body: new URLSearchParams({
+          grant_type: 'authorization_code',
+          code,
+          redirect_uri: 'https://notebook.example/cb',
+          code_verifier: verifier,
+          client_id: reg.client_id,
+        }).toString(),
       })
     ).json();
     const page = await html(await browse(h, jar, '/console/apps'));
     expect(page).toContain('Notebook Assistant');
     expect(page).toContain('notebook.example');
     const grantId = /action="\/console\/apps\/([0-9a-f-]{36})\/revoke"/.exec(page)?.[1] as string;
-    const revoked = await browse(h, jar, `/console/apps/${grantId}/revoke`, { form: formFields(page, `/console/apps/${grantId}/revoke`) });
+    const revoked = await browse(h, jar, `/console/apps/${grantId}/revoke`, {
+      form: formFields(page, `/console/apps/${grantId}/revoke`),
+    });
     expect(revoked.status).toBe(303);
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(401);
     expect(await html(await browse(h, jar, '/console/apps'))).not.toContain('Notebook Assistant');
@@ -289,7 +350,9 @@ describe('authorized applications page and the workspace switch', () => {
     const page = await html(await browse(h, jar, '/console/keys'));
     expect(page).toContain('id="workspace-switch"');
     const fields = formFields(page, '/console/workspace');
-    expect((await browse(h, jar, '/console/workspace', { form: { ...fields, workspace_id: second.id } })).status).toBe(303);
+    expect((await browse(h, jar, '/console/workspace', { form: { ...fields, workspace_id: second.id } })).status).toBe(
+      303,
+    );
     const switched = await html(await browse(h, jar, '/console/keys'));
     expect(switched).toMatch(new RegExp(`<option value="${second.id}" selected`));
     // Editor there: Internal agent is offered.

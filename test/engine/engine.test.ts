@@ -62,17 +62,26 @@ describe('the run engine, through the local transport', () => {
     const row = await run(runId);
     expect(row.status).toBe('complete');
     expect(row.stage).toBeNull();
-    expect(row.outputs).toMatchObject({ alpha: { stage: 'alpha' }, beta: { stage: 'beta' }, gamma: { stage: 'gamma' } });
+    expect(row.outputs).toMatchObject({
+      alpha: { stage: 'alpha' },
+      beta: { stage: 'beta' },
+      gamma: { stage: 'gamma' },
+    });
     expect(row.state).toEqual({ trail: ['alpha', 'beta', 'gamma'] });
     expect(await effects(runId)).toEqual({ alpha: 1, beta: 1, gamma: 1 });
     expect(invocations.get(runId)).toEqual(['alpha#1', 'beta#1', 'gamma#1']);
     const events = await readEventsAfter(h.services.db, runId, 0);
     expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
     expect(events.map((e) => e.type)).toEqual([
-      'run.queued', 'run.started',
-      'test.progress', 'stage.completed',
-      'test.progress', 'stage.completed',
-      'test.progress', 'stage.completed', 'run.completed',
+      'run.queued',
+      'run.started',
+      'test.progress',
+      'stage.completed',
+      'test.progress',
+      'stage.completed',
+      'test.progress',
+      'stage.completed',
+      'run.completed',
     ]);
     expect(row.lastSeq).toBe(events.length);
     const leftovers = await h.services.db.select().from(queueDeliveries);
@@ -126,7 +135,11 @@ describe('duplicate, stale and out-of-order deliveries', () => {
     const { signDelivery } = await import('../../queues/transport/signing.js');
     const url = 'http://platform.test/queues/test_three';
     const post = async (signature?: string, payload = body, path = '/queues/test_three') =>
-      h.fetch(path, { method: 'POST', headers: { 'content-type': 'application/json', ...(signature ? { 'upstash-signature': signature } : {}) }, body: payload });
+      h.fetch(path, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', ...(signature ? { 'upstash-signature': signature } : {}) },
+        body: payload,
+      });
     expect((await post()).status).toBe(401);
     expect((await post(await signDelivery('not-the-key-at-all-0123456789', url, body))).status).toBe(401);
     expect((await post(await signDelivery(TEST_QUEUE_KEYS.current, url, '{"tampered":true}'))).status).toBe(401);
@@ -134,7 +147,11 @@ describe('duplicate, stale and out-of-order deliveries', () => {
     for (let i = 0; i < 5; i++) statuses.push((await post(await signDelivery(TEST_QUEUE_KEYS.next, url, body))).status);
     expect(statuses).toEqual([200, 200, 200, 200, 200]);
     expect(await effects(runId)).toEqual({ alpha: 1, beta: 0, gamma: 0 });
-    const unknown = await post(await signDelivery(TEST_QUEUE_KEYS.current, 'http://platform.test/queues/nope', body), body, '/queues/nope');
+    const unknown = await post(
+      await signDelivery(TEST_QUEUE_KEYS.current, 'http://platform.test/queues/nope', body),
+      body,
+      '/queues/nope',
+    );
     expect(unknown.status).toBe(404);
     const malformed = await post(await signDelivery(TEST_QUEUE_KEYS.current, url, '{"run_id":"x"}'), '{"run_id":"x"}');
     expect(malformed.status).toBe(200);
@@ -178,7 +195,10 @@ describe('crashes', () => {
       await waitUntil(async () => (await run(runId)).status === 'complete');
       await second.drain();
       expect(await effects(runId)).toEqual({ alpha: 1, beta: 1, gamma: 1 });
-      expect(invocations.get(runId)?.filter((s) => s.startsWith(crashStage))).toEqual([`${crashStage}#1`, `${crashStage}#2`]);
+      expect(invocations.get(runId)?.filter((s) => s.startsWith(crashStage))).toEqual([
+        `${crashStage}#1`,
+        `${crashStage}#2`,
+      ]);
       await second.close();
     });
   }
@@ -286,7 +306,9 @@ describe('pause and resume', () => {
     let row = await run(runId);
     expect(row.status).toBe('awaiting_input');
     expect(row.pendingInput).toMatchObject({ type: 'approval', context: { question: 'Proceed?' } });
-    const bad = await engine().resume(ws.id, runId, { approved: 'yes' }).catch((e: unknown) => e);
+    const bad = await engine()
+      .resume(ws.id, runId, { approved: 'yes' })
+      .catch((e: unknown) => e);
     expect(bad).toBeInstanceOf(ApiError);
     expect(bad).toMatchObject({ code: 'invalid_input', details: { validation_error: [{ field: 'approved' }] } });
     expect((await run(runId)).status).toBe('awaiting_input');
@@ -296,7 +318,10 @@ describe('pause and resume', () => {
     row = await run(runId);
     expect(row.status).toBe('complete');
     expect(row.outputs.finish).toEqual({ approved: true });
-    await expect(engine().resume(ws.id, runId, { approved: true })).rejects.toMatchObject({ code: 'invalid_state', details: { current_status: 'complete' } });
+    await expect(engine().resume(ws.id, runId, { approved: true })).rejects.toMatchObject({
+      code: 'invalid_state',
+      details: { current_status: 'complete' },
+    });
   });
 });
 
@@ -306,8 +331,17 @@ describe('run reads: long-poll and event streams', () => {
       .split('\n\n')
       .filter((block) => block.includes('data:'))
       .map((block) => {
-        const field = (name: string) => block.split('\n').find((l) => l.startsWith(`${name}:`))?.slice(name.length + 1).trim();
-        return { id: Number(field('id')), event: field('event'), data: JSON.parse(field('data') ?? 'null') as { seq: number; type: string } };
+        const field = (name: string) =>
+          block
+            .split('\n')
+            .find((l) => l.startsWith(`${name}:`))
+            ?.slice(name.length + 1)
+            .trim();
+        return {
+          id: Number(field('id')),
+          event: field('event'),
+          data: JSON.parse(field('data') ?? 'null') as { seq: number; type: string },
+        };
       });
 
   it('replays exactly the events after every `after` value, then closes after the terminal event', async () => {
@@ -315,7 +349,9 @@ describe('run reads: long-poll and event streams', () => {
     await local().drain();
     const total = (await run(runId)).lastSeq;
     for (let after = 0; after <= total; after++) {
-      const res = await h.fetch(`/api/platform/v1/test-runs/${runId}?after=${after}`, { headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' } });
+      const res = await h.fetch(`/api/platform/v1/test-runs/${runId}?after=${after}`, {
+        headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' },
+      });
       expect(res.status).toBe(200);
       expect(res.headers.get('content-type')).toContain('text/event-stream');
       expect(res.headers.get('x-correlation-id')).toBeTruthy();
@@ -333,7 +369,9 @@ describe('run reads: long-poll and event streams', () => {
   it('follows a live run: a paused run streams on when resumed', async () => {
     const { runId } = await start('test_approval');
     await local().drain();
-    const res = await h.fetch(`/api/platform/v1/test-runs/${runId}`, { headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' } });
+    const res = await h.fetch(`/api/platform/v1/test-runs/${runId}`, {
+      headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' },
+    });
     const body = res.text();
     await new Promise((r) => setTimeout(r, 50));
     await engine().resume(ws.id, runId, { approved: false });
@@ -359,7 +397,10 @@ describe('run reads: long-poll and event streams', () => {
     h.services.queue = originalQueue;
     const paused = await start('test_approval');
     await local().drain();
-    const immediate = await h.request('GET', `/test-runs/${paused.runId}`, { key: ws.viewer.key, query: { wait_ms: 25_000 } });
+    const immediate = await h.request('GET', `/test-runs/${paused.runId}`, {
+      key: ws.viewer.key,
+      query: { wait_ms: 25_000 },
+    });
     expect(immediate.body.data.status).toBe('awaiting_input');
   });
 
@@ -368,7 +409,9 @@ describe('run reads: long-poll and event streams', () => {
     const read = await h.request('GET', `/test-runs/${runId}`, { key: other.admin.key });
     expect(read.status).toBe(404);
     expect(read.body.error.code).toBe('not_found');
-    const stream = await h.fetch(`/api/platform/v1/test-runs/${runId}`, { headers: { 'x-api-key': other.admin.key, accept: 'text/event-stream' } });
+    const stream = await h.fetch(`/api/platform/v1/test-runs/${runId}`, {
+      headers: { 'x-api-key': other.admin.key, accept: 'text/event-stream' },
+    });
     expect(stream.status).toBe(404);
   });
 });

@@ -15,26 +15,28 @@ export type StageHook = (stage: string, ctx: StageContext) => Promise<void> | vo
 export const hooks = new Map<string, StageHook>();
 export const invocations = new Map<string, string[]>();
 
-const stage = (name: string, next: string | null) => async (ctx: StageContext): Promise<StageResult> => {
-  invocations.set(ctx.run.id, [...(invocations.get(ctx.run.id) ?? []), `${name}#${ctx.run.attempt}`]);
-  await hooks.get(ctx.run.id)?.(name, ctx);
-  const previous = (ctx.run.state.trail as string[] | undefined) ?? [];
-  const base = {
-    output: { stage: name, attempt: ctx.run.attempt },
-    state: { trail: [...previous, name] },
-    events: [{ type: 'test.progress', data: { stage: name } }],
-    effects: async ({ tx }: { tx: Queryable }) => {
-      await tx
-        .insert(usageCounters)
-        .values({ workspaceId: ctx.run.workspaceId, family: `effect:${name}`, period: ctx.run.id, used: 1 })
-        .onConflictDoUpdate({
-          target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period],
-          set: { used: sql`${usageCounters.used} + 1` },
-        });
-    },
+const stage =
+  (name: string, next: string | null) =>
+  async (ctx: StageContext): Promise<StageResult> => {
+    invocations.set(ctx.run.id, [...(invocations.get(ctx.run.id) ?? []), `${name}#${ctx.run.attempt}`]);
+    await hooks.get(ctx.run.id)?.(name, ctx);
+    const previous = (ctx.run.state.trail as string[] | undefined) ?? [];
+    const base = {
+      output: { stage: name, attempt: ctx.run.attempt },
+      state: { trail: [...previous, name] },
+      events: [{ type: 'test.progress', data: { stage: name } }],
+      effects: async ({ tx }: { tx: Queryable }) => {
+        await tx
+          .insert(usageCounters)
+          .values({ workspaceId: ctx.run.workspaceId, family: `effect:${name}`, period: ctx.run.id, used: 1 })
+          .onConflictDoUpdate({
+            target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period],
+            set: { used: sql`${usageCounters.used} + 1` },
+          });
+      },
+    };
+    return next ? { ...base, next } : { ...base, complete: true };
   };
-  return next ? { ...base, next } : { ...base, complete: true };
-};
 
 export const threeStagePipeline: Pipeline = {
   kind: 'test_three',
@@ -50,7 +52,11 @@ export const approvalPipeline: Pipeline = {
   order: ['ask', 'finish'],
   stages: {
     ask: async () => ({
-      pause: { type: 'approval', schema: { type: 'object', properties: { approved: { type: 'boolean' } } }, context: { question: 'Proceed?' } },
+      pause: {
+        type: 'approval',
+        schema: { type: 'object', properties: { approved: { type: 'boolean' } } },
+        context: { question: 'Proceed?' },
+      },
       next: 'finish',
     }),
     finish: async (ctx) => ({ complete: true, output: { approved: ctx.run.state.approved } }),
@@ -74,14 +80,31 @@ export const failingPipeline = (kind: string, error: () => Error): Pipeline => (
   retry: { maxAttempts: 3, baseDelayMs: 1_000, maxDelayMs: 60_000 },
 });
 
-export const flakyPipeline = failingPipeline('test_flaky', () => new ApiError('dependency_unavailable', 'upstream hiccup'));
-export const fatalPipeline = failingPipeline('test_fatal', () => new NonRetryableError('bad_input', 'the input can never work'));
+export const flakyPipeline = failingPipeline(
+  'test_flaky',
+  () => new ApiError('dependency_unavailable', 'upstream hiccup'),
+);
+export const fatalPipeline = failingPipeline(
+  'test_fatal',
+  () => new NonRetryableError('bad_input', 'the input can never work'),
+);
 
-export async function effectCount(db: Queryable, workspaceId: string, runId: string, stageName: string): Promise<number> {
+export async function effectCount(
+  db: Queryable,
+  workspaceId: string,
+  runId: string,
+  stageName: string,
+): Promise<number> {
   const [row] = await db
     .select({ used: usageCounters.used })
     .from(usageCounters)
-    .where(and(eq(usageCounters.workspaceId, workspaceId), eq(usageCounters.family, `effect:${stageName}`), eq(usageCounters.period, runId)));
+    .where(
+      and(
+        eq(usageCounters.workspaceId, workspaceId),
+        eq(usageCounters.family, `effect:${stageName}`),
+        eq(usageCounters.period, runId),
+      ),
+    );
   return row?.used ?? 0;
 }
 
@@ -112,9 +135,26 @@ import { z as zo } from '@hono/zod-openapi';
 import { defineRunCancel, defineRunRead, defineRunResume } from '../../functions/runs/run-operations.js';
 
 const testKinds = allTestPipelines.map((p) => p.kind);
-const TestRunSchema = zo.object({ id: zo.string(), status: zo.string(), stage: zo.string().nullable(), last_seq: zo.number() });
-const common = { tags: ['Test'], scopes: [], minRole: 'viewer' as const, stability: 'beta' as const, idParam: 'id', kinds: testKinds };
-const render = async (_ctx: unknown, row: { id: string; status: string; stage: string | null; lastSeq: number }) => ({ id: row.id, status: row.status, stage: row.stage, last_seq: row.lastSeq });
+const TestRunSchema = zo.object({
+  id: zo.string(),
+  status: zo.string(),
+  stage: zo.string().nullable(),
+  last_seq: zo.number(),
+});
+const common = {
+  tags: ['Test'],
+  scopes: [],
+  minRole: 'viewer' as const,
+  stability: 'beta' as const,
+  idParam: 'id',
+  kinds: testKinds,
+};
+const render = async (_ctx: unknown, row: { id: string; status: string; stage: string | null; lastSeq: number }) => ({
+  id: row.id,
+  status: row.status,
+  stage: row.stage,
+  last_seq: row.lastSeq,
+});
 
 export const testRunRead = defineRunRead({
   ...common,

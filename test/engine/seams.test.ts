@@ -38,7 +38,12 @@ const parentPipeline: Pipeline = {
       next: 'wait',
       delaySeconds: 60,
       effects: async (scope) => {
-        const { runId } = await scope.startRun({ workspaceId: ctx.run.workspaceId, kind: 'test_child', parentRunId: ctx.run.id, input: { parent: ctx.run.id } });
+        const { runId } = await scope.startRun({
+          workspaceId: ctx.run.workspaceId,
+          kind: 'test_child',
+          parentRunId: ctx.run.id,
+          input: { parent: ctx.run.id },
+        });
         seen.set(`${ctx.run.id}:child`, runId);
       },
     }),
@@ -60,7 +65,11 @@ const childPipeline: Pipeline = {
 };
 
 /** A child that never finishes by itself (parked for a day), to be canceled through its parent. */
-const stuckChildPipeline: Pipeline = { kind: 'test_stuck_child', order: ['park'], stages: { park: async () => ({ next: 'park', delaySeconds: 86_400 }) } };
+const stuckChildPipeline: Pipeline = {
+  kind: 'test_stuck_child',
+  order: ['park'],
+  stages: { park: async () => ({ next: 'park', delaySeconds: 86_400 }) },
+};
 const stuckParentPipeline: Pipeline = {
   kind: 'test_stuck_parent',
   order: ['spawn', 'park'],
@@ -69,9 +78,17 @@ const stuckParentPipeline: Pipeline = {
       next: 'park',
       delaySeconds: 86_400,
       effects: async (scope) => {
-        const child = await scope.startRun({ workspaceId: ctx.run.workspaceId, kind: 'test_stuck_child', parentRunId: ctx.run.id });
+        const child = await scope.startRun({
+          workspaceId: ctx.run.workspaceId,
+          kind: 'test_stuck_child',
+          parentRunId: ctx.run.id,
+        });
         seen.set(`${ctx.run.id}:child`, child.runId);
-        const grandchild = await scope.startRun({ workspaceId: ctx.run.workspaceId, kind: 'test_stuck_child', parentRunId: child.runId });
+        const grandchild = await scope.startRun({
+          workspaceId: ctx.run.workspaceId,
+          kind: 'test_stuck_child',
+          parentRunId: child.runId,
+        });
         seen.set(`${ctx.run.id}:grandchild`, grandchild.runId);
       },
     }),
@@ -87,7 +104,14 @@ let other: SeededWorkspace;
 beforeAll(async () => {
   h = await createHarness({
     clock,
-    pipelines: [...allTestPipelines, typedPipeline, parentPipeline, childPipeline, stuckChildPipeline, stuckParentPipeline],
+    pipelines: [
+      ...allTestPipelines,
+      typedPipeline,
+      parentPipeline,
+      childPipeline,
+      stuckChildPipeline,
+      stuckParentPipeline,
+    ],
     operations: [...allOperations, ...testRunOperations],
   });
   ws = await h.seedWorkspace();
@@ -146,7 +170,10 @@ describe('runs that start runs', () => {
     expect(outcome).toEqual({ canceled: true, status: 'canceled' });
     for (const id of [runId, child, grandchild]) expect((await row(id)).status, id).toBe('canceled');
     const childEvents = await readEventsAfter(h.services.db, child, 0);
-    expect(childEvents.at(-1)).toMatchObject({ type: 'run.canceled', data: { status: 'canceled', reason: 'parent run canceled', parent_run_id: runId } });
+    expect(childEvents.at(-1)).toMatchObject({
+      type: 'run.canceled',
+      data: { status: 'canceled', reason: 'parent run canceled', parent_run_id: runId },
+    });
     const own = await readEventsAfter(h.services.db, runId, 0);
     expect(own.at(-1)).toMatchObject({ type: 'run.canceled', data: { reason: 'user asked' } });
   });
@@ -156,7 +183,10 @@ describe('run operations declared with the production helpers', () => {
   it('cancel: a paused run is canceled; an ended one is the surface\u2019s error with the current status', async () => {
     const { runId } = await h.services.engine.start({ workspaceId: ws.id, kind: approvalPipeline.kind });
     await local().drain();
-    const res = await h.request('POST', `/test-runs/${runId}/cancel`, { key: ws.editor.key, body: { reason: 'done with it' } });
+    const res = await h.request('POST', `/test-runs/${runId}/cancel`, {
+      key: ws.editor.key,
+      body: { reason: 'done with it' },
+    });
     expect(res.status, res.text).toBe(200);
     expect(res.body.data).toMatchObject({ id: runId, status: 'canceled' });
     const again = await h.request('POST', `/test-runs/${runId}/cancel`, { key: ws.editor.key });
@@ -167,16 +197,28 @@ describe('run operations declared with the production helpers', () => {
   it('resume: a reply outside the pause\u2019s schema is invalid_input and changes nothing; a run not paused is invalid_state', async () => {
     const { runId } = await h.services.engine.start({ workspaceId: ws.id, kind: approvalPipeline.kind });
     await local().drain();
-    const bad = await h.request('POST', `/test-runs/${runId}/resume`, { key: ws.editor.key, body: { input: { approved: 'yes' } } });
+    const bad = await h.request('POST', `/test-runs/${runId}/resume`, {
+      key: ws.editor.key,
+      body: { input: { approved: 'yes' } },
+    });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ code: 'invalid_input', details: { validation_error: [expect.objectContaining({ field: 'approved' })] } });
+    expect(bad.body.error).toMatchObject({
+      code: 'invalid_input',
+      details: { validation_error: [expect.objectContaining({ field: 'approved' })] },
+    });
     expect((await row(runId)).status).toBe('awaiting_input');
-    const ok = await h.request('POST', `/test-runs/${runId}/resume`, { key: ws.editor.key, body: { input: { approved: true } } });
+    const ok = await h.request('POST', `/test-runs/${runId}/resume`, {
+      key: ws.editor.key,
+      body: { input: { approved: true } },
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data.status).toBe('queued');
     await local().drain();
     expect((await row(runId)).outputs.finish).toEqual({ approved: true });
-    const late = await h.request('POST', `/test-runs/${runId}/resume`, { key: ws.editor.key, body: { input: { approved: true } } });
+    const late = await h.request('POST', `/test-runs/${runId}/resume`, {
+      key: ws.editor.key,
+      body: { input: { approved: true } },
+    });
     expect(late.status).toBe(409);
     expect(late.body.error).toMatchObject({ code: 'invalid_state', details: { current_status: 'complete' } });
   });

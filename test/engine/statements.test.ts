@@ -18,7 +18,12 @@ function chain(kind: string, length: number): Pipeline<Services> {
   return {
     kind,
     order: names,
-    stages: Object.fromEntries(names.map((name, i) => [name, async (): Promise<StageResult> => (names[i + 1] ? { next: names[i + 1] as string } : { complete: true })])),
+    stages: Object.fromEntries(
+      names.map((name, i) => [
+        name,
+        async (): Promise<StageResult> => (names[i + 1] ? { next: names[i + 1] as string } : { complete: true }),
+      ]),
+    ),
   };
 }
 

@@ -70,9 +70,16 @@ describe('the reply-probability model', () => {
   it('moves the way a reader would: hype, a missing ask and length all lower it', () => {
     const good = REPLY_LABELLED_SET.find((e) => e.id === 'specific-short-ask')?.message as string;
     const base = estimateReplyProbability(good).probability;
-    expect(estimateReplyProbability(good.replace('Would a 15-minute', 'This revolutionary, game-changing offer!!! Would a 15-minute')).probability).toBeLessThan(base);
+    expect(
+      estimateReplyProbability(
+        good.replace('Would a 15-minute', 'This revolutionary, game-changing offer!!! Would a 15-minute'),
+      ).probability,
+    ).toBeLessThan(base);
     expect(estimateReplyProbability(good.replace(/Would a 15-minute call[^?]*\?/, '')).probability).toBeLessThan(base);
-    const padded = good.replace('Best,', `${'We also help with many other things that teams find useful over time. '.repeat(45)}\n\nBest,`);
+    const padded = good.replace(
+      'Best,',
+      `${'We also help with many other things that teams find useful over time. '.repeat(45)}\n\nBest,`,
+    );
     expect(estimateReplyProbability(padded).probability).toBeLessThan(base);
   });
 

@@ -20,11 +20,17 @@ beforeAll(async () => {
 });
 afterAll(async () => h.close());
 
-const inProcess = { [oauth.customFetch]: (url: string, init: RequestInit) => h.fetch(new Request(url, init)), [oauth.allowInsecureRequests]: true } as const;
+const inProcess = {
+  [oauth.customFetch]: (url: string, init: RequestInit) => h.fetch(new Request(url, init)),
+  [oauth.allowInsecureRequests]: true,
+} as const;
 
 async function discover(): Promise<oauth.AuthorizationServer> {
   const issuer = new URL(h.services.config.publicUrl);
-  return oauth.processDiscoveryResponse(issuer, await oauth.discoveryRequest(issuer, { ...inProcess, algorithm: 'oauth2' }));
+  return oauth.processDiscoveryResponse(
+    issuer,
+    await oauth.discoveryRequest(issuer, { ...inProcess, algorithm: 'oauth2' }),
+  );
 }
 
 describe('an OAuth client (oauth4webapi) against the authorization server', () => {
@@ -33,7 +39,11 @@ describe('an OAuth client (oauth4webapi) against the authorization server', () =
     expect(as.code_challenge_methods_supported).toEqual(['S256']);
 
     const registered = await oauth.processDynamicClientRegistrationResponse(
-      await oauth.dynamicClientRegistrationRequest(as, { client_name: 'Dance App', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' }, inProcess),
+      await oauth.dynamicClientRegistrationRequest(
+        as,
+        { client_name: 'Dance App', redirect_uris: [REDIRECT_URI], token_endpoint_auth_method: 'none' },
+        inProcess,
+      ),
     );
     const client: oauth.Client = { client_id: registered.client_id, token_endpoint_auth_method: 'none' };
     expect(registered.client_secret).toBeUndefined();
@@ -67,20 +77,36 @@ describe('an OAuth client (oauth4webapi) against the authorization server', () =
 
     const status = await h.request('GET', '/setup/status', { bearer: tokens.access_token });
     expect(status.status, status.text).toBe(200);
-    expect(status.body.data).toMatchObject({ auth_method: 'oauth', workspace: { id: ws.id }, caller: { email: ws.editor.email, scopes: ['conversations:read', 'data:read'] } });
+    expect(status.body.data).toMatchObject({
+      auth_method: 'oauth',
+      workspace: { id: ws.id },
+      caller: { email: ws.editor.email, scopes: ['conversations:read', 'data:read'] },
+    });
 
-    const refreshed = await oauth.processRefreshTokenResponse(as, client, await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token as string, inProcess));
+    const refreshed = await oauth.processRefreshTokenResponse(
+      as,
+      client,
+      await oauth.refreshTokenGrantRequest(as, client, oauth.None(), tokens.refresh_token as string, inProcess),
+    );
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await h.request('GET', '/setup/status', { bearer: refreshed.access_token })).status).toBe(200);
 
-    await oauth.processRevocationResponse(await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token as string, inProcess));
+    await oauth.processRevocationResponse(
+      await oauth.revocationRequest(as, client, oauth.None(), refreshed.refresh_token as string, inProcess),
+    );
     // Revoking the refresh token revokes the grant: every access token from it stops at once.
     for (const token of [tokens.access_token, refreshed.access_token]) {
       const res = await h.request('GET', '/setup/status', { bearer: token });
       expect(res.status).toBe(401);
       expect(res.body.error.code).toBe('invalid_token');
     }
-    const again = await oauth.refreshTokenGrantRequest(as, client, oauth.None(), refreshed.refresh_token as string, inProcess);
+    const again = await oauth.refreshTokenGrantRequest(
+      as,
+      client,
+      oauth.None(),
+      refreshed.refresh_token as string,
+      inProcess,
+    );
     expect(again.status).toBe(400);
     expect(await again.json()).toMatchObject({ error: 'invalid_grant' });
   });

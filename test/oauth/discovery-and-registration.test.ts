@@ -37,8 +37,17 @@ describe('discovery', () => {
     // The spec's OAuth list first, then the scopes operations use: every scope the service knows.
     expect(meta.scopes_supported).toEqual([...SCOPES]);
     expect(meta.scopes_supported.slice(0, 3)).toEqual(['artifacts:read', 'artifacts:write', 'artifacts:delete']);
-    expect(meta.agent_auth.api_key).toMatchObject({ headers: ['X-API-Key: <key>', 'Authorization: Bearer <key>'], prefix: 'cip_', default_bundle: 'customer_agent' });
-    expect(meta.agent_auth.api_key.bundles.map((b: { id: string }) => b.id)).toEqual(['read_only', 'customer_agent', 'internal_agent', 'full_admin']);
+    expect(meta.agent_auth.api_key).toMatchObject({
+      headers: ['X-API-Key: <key>', 'Authorization: Bearer <key>'],
+      prefix: 'cip_',
+      default_bundle: 'customer_agent',
+    });
+    expect(meta.agent_auth.api_key.bundles.map((b: { id: string }) => b.id)).toEqual([
+      'read_only',
+      'customer_agent',
+      'internal_agent',
+      'full_admin',
+    ]);
     expect(meta.agent_auth.mcp).toMatchObject({ url: `${base()}/api/platform/v1/mcp`, transport: 'streamable-http' });
     expect(res.headers.get('access-control-allow-origin')).toBe('*');
   });
@@ -51,7 +60,11 @@ describe('discovery', () => {
     ] as const) {
       const res = await h.fetch(path);
       expect(res.status, path).toBe(200);
-      expect(await res.json()).toMatchObject({ resource, authorization_servers: [base()], bearer_methods_supported: ['header'] });
+      expect(await res.json()).toMatchObject({
+        resource,
+        authorization_servers: [base()],
+        bearer_methods_supported: ['header'],
+      });
     }
   });
 
@@ -62,12 +75,16 @@ describe('discovery', () => {
       body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
     });
     expect(res.status).toBe(401);
-    expect(res.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource/api/platform/v1/mcp"`);
+    expect(res.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource/api/platform/v1/mcp"`,
+    );
     expect((await res.json()).error.code).toBe('unauthenticated');
 
     const bad = await h.fetch('/api/platform/v1/setup/status', { headers: { authorization: 'Bearer not-a-token' } });
     expect(bad.status).toBe(401);
-    expect(bad.headers.get('www-authenticate')).toBe(`Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource/api/platform/v1", error="invalid_token"`);
+    expect(bad.headers.get('www-authenticate')).toBe(
+      `Bearer resource_metadata="${base()}/.well-known/oauth-protected-resource/api/platform/v1", error="invalid_token"`,
+    );
   });
 
   it('keeps the OpenAPI document and MCP free of console-only operations', async () => {
@@ -78,7 +95,11 @@ describe('discovery', () => {
 
 describe('dynamic client registration (RFC 7591)', () => {
   it('registers a public client without a secret and a confidential client with one', async () => {
-    const pub = await register({ client_name: 'Public App', redirect_uris: ['http://127.0.0.1:8123/cb', 'https://app.example/cb'], token_endpoint_auth_method: 'none' });
+    const pub = await register({
+      client_name: 'Public App',
+      redirect_uris: ['http://127.0.0.1:8123/cb', 'https://app.example/cb'],
+      token_endpoint_auth_method: 'none',
+    });
     expect(pub.status).toBe(201);
     expect(pub.headers.get('cache-control')).toBe('no-store');
     const body = await pub.json();
@@ -93,9 +114,16 @@ describe('dynamic client registration (RFC 7591)', () => {
     });
     expect(body).not.toHaveProperty('client_secret');
 
-    const confidential = await register({ client_name: 'Server App', redirect_uris: ['https://server.example/cb'] }, '198.51.100.2');
+    const confidential = await register(
+      { client_name: 'Server App', redirect_uris: ['https://server.example/cb'] },
+      '198.51.100.2',
+    );
     const conf = await confidential.json();
-    expect(conf).toMatchObject({ token_endpoint_auth_method: 'client_secret_basic', client_secret: expect.stringMatching(/^cips_/), client_secret_expires_at: 0 });
+    expect(conf).toMatchObject({
+      token_endpoint_auth_method: 'client_secret_basic',
+      client_secret: expect.stringMatching(/^cips_/),
+      client_secret_expires_at: 0,
+    });
   });
 
   it('refuses bad redirect URIs with invalid_redirect_uri and bad metadata with invalid_client_metadata', async () => {
@@ -108,12 +136,28 @@ describe('dynamic client registration (RFC 7591)', () => {
       [{ redirect_uris: ['https://user:pw@app.example/cb'] }, 'invalid_redirect_uri', /credentials/],
       [{ redirect_uris: [] }, 'invalid_redirect_uri', /redirect_uris/],
       [{ client_name: 'x' }, 'invalid_redirect_uri', /redirect_uris/],
-      [{ redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] }, 'invalid_client_metadata', /client_credentials/],
-      [{ redirect_uris: ['https://a.example/cb'], grant_types: ['refresh_token'] }, 'invalid_client_metadata', /authorization_code/],
+      [
+        { redirect_uris: ['https://a.example/cb'], grant_types: ['client_credentials'] },
+        'invalid_client_metadata',
+        /client_credentials/,
+      ],
+      [
+        { redirect_uris: ['https://a.example/cb'], grant_types: ['refresh_token'] },
+        'invalid_client_metadata',
+        /authorization_code/,
+      ],
       [{ redirect_uris: ['https://a.example/cb'], response_types: ['token'] }, 'invalid_client_metadata', /code/],
-      [{ redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' }, 'invalid_client_metadata', /private_key_jwt/],
+      [
+        { redirect_uris: ['https://a.example/cb'], token_endpoint_auth_method: 'private_key_jwt' },
+        'invalid_client_metadata',
+        /private_key_jwt/,
+      ],
       [{ redirect_uris: ['https://a.example/cb'], client_name: '' }, 'invalid_client_metadata', /client_name/],
-      [{ redirect_uris: ['https://a.example/cb'], scope: 'data:read everything:all' }, 'invalid_client_metadata', /everything:all/],
+      [
+        { redirect_uris: ['https://a.example/cb'], scope: 'data:read everything:all' },
+        'invalid_client_metadata',
+        /everything:all/,
+      ],
       ['{not json', 'invalid_client_metadata', /JSON/],
     ];
     let ip = 10;
@@ -128,7 +172,8 @@ describe('dynamic client registration (RFC 7591)', () => {
 
   it('allows 5 registrations per minute per address, then 429 with Retry-After', async () => {
     const ip = '192.0.2.77';
-    for (let i = 0; i < 5; i++) expect((await register({ redirect_uris: ['https://a.example/cb'] }, ip)).status).toBe(201);
+    for (let i = 0; i < 5; i++)
+      expect((await register({ redirect_uris: ['https://a.example/cb'] }, ip)).status).toBe(201);
     const limited = await register({ redirect_uris: ['https://a.example/cb'] }, ip);
     expect(limited.status).toBe(429);
     expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);

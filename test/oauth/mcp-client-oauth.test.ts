@@ -1,7 +1,11 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
+import type {
+  OAuthClientInformationMixed,
+  OAuthClientMetadata,
+  OAuthTokens,
+} from '@modelcontextprotocol/sdk/shared/auth.js';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -31,7 +35,13 @@ class MemoryProvider implements OAuthClientProvider {
   authorizationUrl: URL | undefined;
   readonly redirectUrl = 'http://127.0.0.1:33418/oauth/callback';
   get clientMetadata(): OAuthClientMetadata {
-    return { client_name: 'Desktop Assistant', redirect_uris: [this.redirectUrl], grant_types: ['authorization_code', 'refresh_token'], response_types: ['code'], token_endpoint_auth_method: 'none' };
+    return {
+      client_name: 'Desktop Assistant',
+      redirect_uris: [this.redirectUrl],
+      grant_types: ['authorization_code', 'refresh_token'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+    };
   }
   clientInformation() {
     return this.info;
@@ -58,7 +68,10 @@ class MemoryProvider implements OAuthClientProvider {
 
 const mcpUrl = () => new URL(`${h.services.config.publicUrl}/api/platform/v1/mcp`);
 const transportFor = (provider: OAuthClientProvider) =>
-  new StreamableHTTPClientTransport(mcpUrl(), { authProvider: provider, fetch: (url, init) => h.fetch(new Request(url, init)) });
+  new StreamableHTTPClientTransport(mcpUrl(), {
+    authProvider: provider,
+    fetch: (url, init) => h.fetch(new Request(url, init)),
+  });
 
 describe('the MCP SDK client signing in by itself', () => {
   it('discovers, registers, authorizes with consent and lists tools', async () => {

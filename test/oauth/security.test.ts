@@ -1,4 +1,3 @@
-import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMembership, removeMembership } from '../../functions/identity/members.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
@@ -31,8 +30,16 @@ let ipCounter = 0;
 async function registerClient(metadata: Record<string, unknown> = {}): Promise<RegisteredClient> {
   const res = await h.fetch('/api/platform/v1/oauth/register', {
     method: 'POST',
-    headers: { 'content-type': 'application/json', 'x-forwarded-for': `10.9.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}` },
-    body: JSON.stringify({ client_name: 'Attack Surface App', redirect_uris: [REDIRECT], token_endpoint_auth_method: 'none', ...metadata }),
+    headers: {
+      'content-type': 'application/json',
+      'x-forwarded-for': `10.9.${Math.floor(ipCounter / 250)}.${ipCounter++ % 250}`,
+    },
+    body: JSON.stringify({
+      client_name: 'Attack Surface App',
+      redirect_uris: [REDIRECT],
+      token_endpoint_auth_method: 'none',
+      ...metadata,
+    }),
   });
   expect(res.status).toBe(201);
   return res.json();
@@ -55,7 +62,11 @@ async function authorizationUrl(client: RegisteredClient, overrides: Record<stri
 }
 
 function token(form: Record<string, string>, headers: Record<string, string> = {}) {
-  return h.fetch('/api/platform/v1/oauth/token', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form).toString() });
+  return h.fetch('/api/platform/v1/oauth/token', {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+    body: new URLSearchParams(form).toString(),
+  });
 }
 
 /** Consent approved by `member` and the code exchanged: the tokens, as a client gets them. */
@@ -63,9 +74,19 @@ async function authorized(client: RegisteredClient, jar: CookieJar, scope = 'dat
   const { url, verifier } = await authorizationUrl(client, { scope });
   const back = await answerConsent(h, jar, url, 'approve');
   const code = back.searchParams.get('code') as string;
-  const res = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id });
+  const res = await token({
+    grant_type: 'authorization_code',
+    code,
+    redirect_uri: REDIRECT,
+    code_verifier: verifier,
+    client_id: client.client_id,
+  });
   expect(res.status, await res.clone().text()).toBe(200);
-  return { code, verifier, tokens: (await res.json()) as { access_token: string; refresh_token: string; scope: string } };
+  return {
+    code,
+    verifier,
+    tokens: (await res.json()) as { access_token: string; refresh_token: string; scope: string },
+  };
 }
 
 describe('authorize: never an open redirector', () => {
@@ -86,7 +107,11 @@ describe('authorize: never an open redirector', () => {
       expect(res.headers.get('location'), label).toBeNull();
       expect(res.headers.get('content-type'), label).toMatch(/^text\/html/);
     }
-    const dup = await browse(h, jar, `${(await authorizationUrl(client)).url}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`);
+    const dup = await browse(
+      h,
+      jar,
+      `${(await authorizationUrl(client)).url}&redirect_uri=${encodeURIComponent('https://evil.example/cb')}`,
+    );
     expect(dup.status).toBe(400);
     expect(dup.headers.get('location')).toBeNull();
   });
@@ -106,13 +131,23 @@ describe('authorize: never an open redirector', () => {
       expect(res.status, error).toBe(302);
       const location = new URL(res.headers.get('location') as string);
       expect(location.origin + location.pathname).toBe(REDIRECT);
-      expect(Object.fromEntries(location.searchParams)).toMatchObject({ error, state: 'st-123', iss: h.services.config.publicUrl });
+      expect(Object.fromEntries(location.searchParams)).toMatchObject({
+        error,
+        state: 'st-123',
+        iss: h.services.config.publicUrl,
+      });
     }
   });
 
   it('a sign-in return_to cannot leave the console', async () => {
     const jar = new CookieJar();
-    for (const evil of ['https://evil.example/', '//evil.example/x', '/\\evil.example', '/api/platform/v1/search/query', 'javascript:alert(1)']) {
+    for (const evil of [
+      'https://evil.example/',
+      '//evil.example/x',
+      '/\\evil.example',
+      '/api/platform/v1/search/query',
+      'javascript:alert(1)',
+    ]) {
       const page = await browse(h, jar, `/console/sign-in?return_to=${encodeURIComponent(evil)}`);
       const fields = formFields(await page.text(), '/console/sign-in/link');
       expect(fields.return_to, evil).toBe('/console');
@@ -168,13 +203,21 @@ describe('consent', () => {
     expect(page).toContain('Tenant A');
     expect(page).toContain('Tenant B');
     const back = await answerConsent(h, jar, url, 'approve', { workspaceId: other.id });
-    const res = await token({ grant_type: 'authorization_code', code: back.searchParams.get('code') as string, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code: back.searchParams.get('code') as string,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
     const status = await h.request('GET', '/setup/status', { bearer: (await res.json()).access_token });
     expect(status.body.data.workspace.id).toBe(other.id);
 
     const stranger = await h.seedWorkspace('Tenant C');
     const fields = formFields(await (await browse(h, jar, url)).text(), '/api/platform/v1/oauth/authorize');
-    const refused = await browse(h, jar, '/api/platform/v1/oauth/authorize', { form: { ...fields, workspace_id: stranger.id, decision: 'approve' } });
+    const refused = await browse(h, jar, '/api/platform/v1/oauth/authorize', {
+      form: { ...fields, workspace_id: stranger.id, decision: 'approve' },
+    });
     expect(refused.status).toBe(400);
     expect(refused.headers.get('location')).toBeNull();
   });
@@ -197,7 +240,9 @@ describe('consent', () => {
     // Another member's CSRF token does not work for this session either.
     const otherJar = await signInWithLink(h, ws.viewer.email);
     const otherFields = formFields(await (await browse(h, otherJar, url)).text(), '/api/platform/v1/oauth/authorize');
-    const swapped = await browse(h, jar, '/api/platform/v1/oauth/authorize', { form: { ...fields, csrf_token: otherFields.csrf_token as string, decision: 'approve' } });
+    const swapped = await browse(h, jar, '/api/platform/v1/oauth/authorize', {
+      form: { ...fields, csrf_token: otherFields.csrf_token as string, decision: 'approve' },
+    });
     expect(swapped.status).toBe(403);
   });
 
@@ -217,11 +262,21 @@ describe('token endpoint', () => {
     const client = await registerClient();
     const { code, verifier, tokens } = await authorized(client, jar);
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(200);
-    const replay = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id });
+    const replay = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
     expect(replay.status).toBe(400);
     expect(await replay.json()).toMatchObject({ error: 'invalid_grant' });
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(401);
-    const refresh = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const refresh = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
@@ -236,7 +291,13 @@ describe('token endpoint', () => {
     ] as const) {
       const { url, verifier } = await authorizationUrl(client);
       const code = (await answerConsent(h, jar, url, 'approve')).searchParams.get('code') as string;
-      const good = { grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id };
+      const good = {
+        grant_type: 'authorization_code',
+        code,
+        redirect_uri: REDIRECT,
+        code_verifier: verifier,
+        client_id: client.client_id,
+      };
       const bad = await token(change(good));
       expect(bad.status, label).toBe(400);
       expect(await bad.json(), label).toMatchObject({ error: 'invalid_grant' });
@@ -251,22 +312,44 @@ describe('token endpoint', () => {
     const { url, verifier } = await authorizationUrl(client);
     const code = (await answerConsent(h, jar, url, 'approve')).searchParams.get('code') as string;
     clock.advance(121_000);
-    const res = await token({ grant_type: 'authorization_code', code, redirect_uri: REDIRECT, code_verifier: verifier, client_id: client.client_id });
-    expect(await res.json()).toMatchObject({ error: 'invalid_grant', error_description: expect.stringMatching(/expired/) });
+    const res = await token({
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    });
+    expect(await res.json()).toMatchObject({
+      error: 'invalid_grant',
+      error_description: expect.stringMatching(/expired/),
+    });
   });
 
   it('a reused refresh token revokes its whole family', async () => {
     const jar = await signInWithLink(h, ws.admin.email);
     const client = await registerClient();
     const { tokens } = await authorized(client, jar);
-    const first = await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).json();
+    const first = await (
+      await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })
+    ).json();
     expect(first.refresh_token).toBeTruthy();
-    const reuse = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const reuse = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(reuse.status).toBe(400);
     expect(await reuse.json()).toMatchObject({ error: 'invalid_grant' });
     // The rotated token and every access token of the family are dead.
-    expect((await (await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: client.client_id })).json()).error).toBe('invalid_grant');
-    for (const access of [tokens.access_token, first.access_token]) expect((await h.request('GET', '/setup/status', { bearer: access })).status).toBe(401);
+    expect(
+      (
+        await (
+          await token({ grant_type: 'refresh_token', refresh_token: first.refresh_token, client_id: client.client_id })
+        ).json()
+      ).error,
+    ).toBe('invalid_grant');
+    for (const access of [tokens.access_token, first.access_token])
+      expect((await h.request('GET', '/setup/status', { bearer: access })).status).toBe(401);
   });
 
   it("another client cannot use or burn a client's refresh token", async () => {
@@ -274,9 +357,17 @@ describe('token endpoint', () => {
     const client = await registerClient();
     const intruder = await registerClient();
     const { tokens } = await authorized(client, jar);
-    const stolen = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: intruder.client_id });
+    const stolen = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: intruder.client_id,
+    });
     expect(await stolen.json()).toMatchObject({ error: 'invalid_grant' });
-    const legit = await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id });
+    const legit = await token({
+      grant_type: 'refresh_token',
+      refresh_token: tokens.refresh_token,
+      client_id: client.client_id,
+    });
     expect(legit.status).toBe(200);
   });
 
@@ -300,10 +391,18 @@ describe('token endpoint', () => {
 
   it('refuses what is not a proper token request', async () => {
     const client = await registerClient();
-    const json = await h.fetch('/api/platform/v1/oauth/token', { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const json = await h.fetch('/api/platform/v1/oauth/token', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: '{}',
+    });
     expect(await json.json()).toMatchObject({ error: 'invalid_request' });
-    expect((await (await token({ grant_type: 'password', client_id: client.client_id })).json()).error).toBe('unsupported_grant_type');
-    expect((await (await token({ grant_type: 'authorization_code', client_id: client.client_id })).json()).error).toBe('invalid_request');
+    expect((await (await token({ grant_type: 'password', client_id: client.client_id })).json()).error).toBe(
+      'unsupported_grant_type',
+    );
+    expect((await (await token({ grant_type: 'authorization_code', client_id: client.client_id })).json()).error).toBe(
+      'invalid_request',
+    );
     const dup = await h.fetch('/api/platform/v1/oauth/token', {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
@@ -337,7 +436,9 @@ describe('tokens in use', () => {
     const { tokens } = await authorized(client, jar, 'data:read webhooks:read');
     expect(tokens.scope).toBe('data:read webhooks:read');
     await ensureMembership(h.database.db, team.id, team.editor.userId, 'viewer');
-    const refreshed = await (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).json();
+    const refreshed = await (
+      await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })
+    ).json();
     expect(refreshed.scope).toBe('data:read');
     const hooks = await h.request('GET', '/webhooks', { bearer: refreshed.access_token });
     expect(hooks.status).toBe(403);
@@ -367,7 +468,11 @@ describe('tokens in use', () => {
     const client = await registerClient();
     const { tokens } = await authorized(client, jar);
     const revoke = (t: string, clientId = client.client_id) =>
-      h.fetch('/api/platform/v1/oauth/revoke', { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token: t, client_id: clientId }).toString() });
+      h.fetch('/api/platform/v1/oauth/revoke', {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token: t, client_id: clientId }).toString(),
+      });
     expect((await revoke('not-a-token')).status).toBe(200);
     // Another client cannot revoke it.
     expect((await revoke(tokens.access_token, (await registerClient()).client_id)).status).toBe(200);
@@ -375,6 +480,9 @@ describe('tokens in use', () => {
     expect((await revoke(tokens.access_token)).status).toBe(200);
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(401);
     // The refresh token still works: only that access token was revoked.
-    expect((await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id })).status).toBe(200);
+    expect(
+      (await token({ grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id }))
+        .status,
+    ).toBe(200);
   });
 });

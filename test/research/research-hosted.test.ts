@@ -10,15 +10,27 @@ import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace }
  * model writes is re-run and compared), and ends partial when the model outruns its budget.
  */
 
-type Body = { messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[]; tools?: { function: { name: string } }[]; tool_choice?: string };
+type Body = {
+  messages: { role: string; content: string | null; tool_calls?: unknown[]; tool_call_id?: string }[];
+  tools?: { function: { name: string } }[];
+  tool_choice?: string;
+};
 let script: (body: Body) => Record<string, unknown> = () => ({});
 const stepBodies: Body[] = [];
 let server: FakeServer;
 let h: Harness;
 let ws: SeededWorkspace;
 
-const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({ content: null, tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }] });
-const dealsQuery = { surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'negotiation' }], order_by: { field: 'amount', dir: 'desc' }, limit: 3 };
+const toolCall = (id: string, name: string, args: Record<string, unknown>) => ({
+  content: null,
+  tool_calls: [{ id, type: 'function', function: { name, arguments: JSON.stringify(args) } }],
+});
+const dealsQuery = {
+  surface: 'deals',
+  filters: [{ field: 'stage', op: 'eq', value: 'negotiation' }],
+  order_by: { field: 'amount', dir: 'desc' },
+  limit: 3,
+};
 
 beforeAll(async () => {
   server = await startFakeServer((req, res) => {
@@ -32,11 +44,24 @@ beforeAll(async () => {
     stepBodies.push(body);
     const message = script(body);
     res.writeHead(200, { 'content-type': 'application/json' });
-    res.end(JSON.stringify({ id: 'x', object: 'chat.completion', choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }], usage: { prompt_tokens: 100, completion_tokens: 20 } }));
+    res.end(
+      JSON.stringify({
+        id: 'x',
+        object: 'chat.completion',
+        choices: [{ index: 0, message: { role: 'assistant', ...message }, finish_reason: 'stop' }],
+        usage: { prompt_tokens: 100, completion_tokens: 20 },
+      }),
+    );
   });
   h = await createHarness({
     database: await openCorpusDatabase(),
-    env: { MODEL_PROVIDER: 'openai', OPENAI_BASE_URL: `${server.url}/v1`, OPENAI_MODEL: 'gpt-scripted', OPENAI_EMBEDDING_MODEL: 'emb-scripted', OPENAI_API_KEY: 'sk-test' },
+    env: {
+      MODEL_PROVIDER: 'openai',
+      OPENAI_BASE_URL: `${server.url}/v1`,
+      OPENAI_MODEL: 'gpt-scripted',
+      OPENAI_EMBEDDING_MODEL: 'emb-scripted',
+      OPENAI_API_KEY: 'sk-test',
+    },
   });
   ws = await h.corpusWorkspace();
 }, 120_000);
@@ -56,31 +81,67 @@ describe('research with an OpenAI-compatible model', () => {
   it('pauses on the model\u2019s clarifying question, resumes with the answer, and verifies the table the model wrote', async () => {
     script = (body) => {
       const tools = body.messages.filter((m) => m.role === 'tool');
-      if (tools.length === 0) return toolCall('q1', 'ask_user', { question: 'Deals of which stage?', options: [{ id: 'negotiation', label: 'Negotiation' }, { id: 'proposal', label: 'Proposal' }] });
+      if (tools.length === 0)
+        return toolCall('q1', 'ask_user', {
+          question: 'Deals of which stage?',
+          options: [
+            { id: 'negotiation', label: 'Negotiation' },
+            { id: 'proposal', label: 'Proposal' },
+          ],
+        });
       if (tools.length === 1) return toolCall('s1', 'search_query', dealsQuery);
-      const rows = (JSON.parse(lastTool(body)!.content ?? 'null') as { output: { results: { name: string; amount: number }[] } }).output.results;
+      const rows = (
+        JSON.parse(lastTool(body)!.content ?? 'null') as { output: { results: { name: string; amount: number }[] } }
+      ).output.results;
       return toolCall('done', 'final_answer', {
         text: `The largest deal in negotiation is ${rows[0]!.name}.`,
-        content_blocks: [{ kind: 'table', title: 'Deals in negotiation', columns: [{ key: 'name', label: 'Deal' }, { key: 'amount', label: 'Amount' }], data: rows.map((r) => ({ name: r.name, amount: r.amount })), query: dealsQuery }],
+        content_blocks: [
+          {
+            kind: 'table',
+            title: 'Deals in negotiation',
+            columns: [
+              { key: 'name', label: 'Deal' },
+              { key: 'amount', label: 'Amount' },
+            ],
+            data: rows.map((r) => ({ name: r.name, amount: r.amount })),
+            query: dealsQuery,
+          },
+        ],
         follow_ups: ['Which of them close this month?'],
       });
     };
-    const started = await h.request('POST', '/research', { key: ws.editor.key, body: { question: 'Which big deals are close to closing?' } });
+    const started = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question: 'Which big deals are close to closing?' },
+    });
     await drain();
-    const waiting = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body.data;
-    expect(waiting).toMatchObject({ status: 'needs_input', question_for_you: { kind: 'multiple_choice', question: 'Deals of which stage?' } });
+    const waiting = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body
+      .data;
+    expect(waiting).toMatchObject({
+      status: 'needs_input',
+      question_for_you: { kind: 'multiple_choice', question: 'Deals of which stage?' },
+    });
     // The model was offered ask_user (questions allowed) but no continue-or-finish pause exists for research.
-    expect(stepBodies[0]!.tools!.map((t) => t.function.name)).toEqual(expect.arrayContaining(['search_query', 'ask_user', 'final_answer']));
+    expect(stepBodies[0]!.tools!.map((t) => t.function.name)).toEqual(
+      expect.arrayContaining(['search_query', 'ask_user', 'final_answer']),
+    );
     expect(stepBodies[0]!.messages[0]!.content).toContain('Agent: researcher');
 
-    await h.request('POST', `/research/${waiting.research_id}/respond`, { key: ws.editor.key, body: { answer: 'Negotiation' } });
+    await h.request('POST', `/research/${waiting.research_id}/respond`, {
+      key: ws.editor.key,
+      body: { answer: 'Negotiation' },
+    });
     await drain();
     const done = (await h.request('GET', `/research/${waiting.research_id}`, { key: ws.viewer.key })).body.data;
     expect(done.status).toBe('complete');
     expect(done.answer.grounding).toMatchObject({ verified: true, tables: { checked: 1, verified: 1, removed: 0 } });
-    expect(done.answered_questions).toEqual([expect.objectContaining({ answer: 'Negotiation', option_id: 'negotiation' })]);
+    expect(done.answered_questions).toEqual([
+      expect.objectContaining({ answer: 'Negotiation', option_id: 'negotiation' }),
+    ]);
     // The answer reached the model as the ask_user tool result.
-    expect(JSON.parse(stepBodies[1]!.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'q1')!.content ?? 'null')).toEqual({ ok: true, output: { answer: 'Negotiation', option_id: 'negotiation' } });
+    expect(
+      JSON.parse(stepBodies[1]!.messages.find((m) => m.role === 'tool' && m.tool_call_id === 'q1')!.content ?? 'null'),
+    ).toEqual({ ok: true, output: { answer: 'Negotiation', option_id: 'negotiation' } });
   });
 
   it('removes a table the model tampered with, and says so', async () => {
@@ -88,12 +149,24 @@ describe('research with an OpenAI-compatible model', () => {
       if (!body.messages.some((m) => m.role === 'tool')) return toolCall('s1', 'search_query', dealsQuery);
       return toolCall('done', 'final_answer', {
         text: 'The deals are in the table.',
-        content_blocks: [{ kind: 'table', title: null, columns: [{ key: 'name', label: 'Deal' }], data: [{ name: 'A deal that does not exist' }], query: dealsQuery }],
+        content_blocks: [
+          {
+            kind: 'table',
+            title: null,
+            columns: [{ key: 'name', label: 'Deal' }],
+            data: [{ name: 'A deal that does not exist' }],
+            query: dealsQuery,
+          },
+        ],
       });
     };
-    const started = await h.request('POST', '/research', { key: ws.editor.key, body: { question: 'Deals in negotiation?', allow_questions: false } });
+    const started = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question: 'Deals in negotiation?', allow_questions: false },
+    });
     await drain();
-    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body.data;
+    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body
+      .data;
     expect(done.answer.grounding).toMatchObject({ verified: false, tables: { removed: 1 } });
     expect(done.answer.content_blocks.map((b: { kind: string }) => b.kind)).toEqual(['callout']);
   });
@@ -101,11 +174,17 @@ describe('research with an OpenAI-compatible model', () => {
   it('completes partial (turn_limit) when the model outruns the budget, and records token usage', async () => {
     script = (body) =>
       body.tool_choice === 'required'
-        ? toolCall('done', 'final_answer', { text: 'Here is what I found before the budget ran out: nothing conclusive.' })
+        ? toolCall('done', 'final_answer', {
+            text: 'Here is what I found before the budget ran out: nothing conclusive.',
+          })
         : toolCall(`s${body.messages.length}`, 'search_query', { surface: 'deals', metrics: [{ fn: 'count' }] });
-    const started = await h.request('POST', '/research', { key: ws.editor.key, body: { question: 'Dig as long as you like.', allow_questions: false } });
+    const started = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question: 'Dig as long as you like.', allow_questions: false },
+    });
     await drain();
-    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body.data;
+    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body
+      .data;
     expect(done.status).toBe('complete');
     expect(done.answer).toMatchObject({ partial: true, partial_reason: 'turn_limit' });
     expect(stepBodies).toHaveLength(51);
@@ -115,10 +194,21 @@ describe('research with an OpenAI-compatible model', () => {
   });
 
   it('fails with a clear error when nothing can be written', async () => {
-    script = (body) => (body.tool_choice === 'required' ? { content: null, tool_calls: [] } : toolCall(`s${body.messages.length}`, 'search_query', { surface: 'deals', metrics: [{ fn: 'count' }] }));
-    const started = await h.request('POST', '/research', { key: ws.editor.key, body: { question: 'Never answer.', allow_questions: false } });
+    script = (body) =>
+      body.tool_choice === 'required'
+        ? { content: null, tool_calls: [] }
+        : toolCall(`s${body.messages.length}`, 'search_query', { surface: 'deals', metrics: [{ fn: 'count' }] });
+    const started = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question: 'Never answer.', allow_questions: false },
+    });
     await drain();
-    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body.data;
-    expect(done).toMatchObject({ status: 'failed', answer: null, error: expect.stringMatching(/without (writing )?an answer/) });
+    const done = (await h.request('GET', `/research/${started.body.data.research_id}`, { key: ws.viewer.key })).body
+      .data;
+    expect(done).toMatchObject({
+      status: 'failed',
+      answer: null,
+      error: expect.stringMatching(/without (writing )?an answer/),
+    });
   });
 });

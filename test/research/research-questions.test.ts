@@ -31,7 +31,10 @@ describe('the research test set on the demo corpus', () => {
   const answers = new Map<string, Answer>();
 
   it.each(RESEARCH_QUESTIONS)('%s', async (question) => {
-    const res = await h.request('POST', '/research', { key: ws.editor.key, body: { question, allow_questions: false } });
+    const res = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question, allow_questions: false },
+    });
     expect(res.status, res.text).toBe(202);
     await (h.services.queue as LocalTransport).drain();
     const job = (await h.request('GET', `/research/${res.body.data.research_id}`, { key: ws.viewer.key })).body.data;
@@ -39,7 +42,11 @@ describe('the research test set on the demo corpus', () => {
     const answer = job.answer as Answer;
     answers.set(question, answer);
     expect(answer.text.trim().length).toBeGreaterThan(60);
-    expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({ verified: true, numbers: { unverified: [] }, problems: [] });
+    expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({
+      verified: true,
+      numbers: { unverified: [] },
+      problems: [],
+    });
     // It says what it rests on: the span and size of the data it searched.
     expect(answer.text).toContain('### What this rests on');
     for (const block of answer.content_blocks) {
@@ -48,11 +55,16 @@ describe('the research test set on the demo corpus', () => {
         const [turn] = await h.database.db
           .select({ text: transcriptTurns.text, interactionId: transcriptTurns.interactionId })
           .from(transcriptTurns)
-          .where(and(eq(transcriptTurns.id, block.source.turn_id), eq(transcriptTurns.workspaceId, CORPUS_WORKSPACE_ID)));
+          .where(
+            and(eq(transcriptTurns.id, block.source.turn_id), eq(transcriptTurns.workspaceId, CORPUS_WORKSPACE_ID)),
+          );
         expect(turn?.interactionId).toBe(block.source.interaction_id);
         expect(turn?.text).toContain(block.text);
       } else {
-        const [email] = await h.database.db.select({ body: interactions.body }).from(interactions).where(eq(interactions.id, block.source.interaction_id));
+        const [email] = await h.database.db
+          .select({ body: interactions.body })
+          .from(interactions)
+          .where(eq(interactions.id, block.source.interaction_id));
         expect(email?.body ?? '').toContain(block.text);
       }
     }
@@ -64,7 +76,9 @@ describe('the research test set on the demo corpus', () => {
       return kinds.has('quote') && kinds.has('table');
     });
     const missing = RESEARCH_QUESTIONS.filter((q) => !both.includes(q));
-    console.log(`research set: ${both.length}/${RESEARCH_QUESTIONS.length} answers with a quote and a table; without: ${JSON.stringify(missing)}`);
+    console.log(
+      `research set: ${both.length}/${RESEARCH_QUESTIONS.length} answers with a quote and a table; without: ${JSON.stringify(missing)}`,
+    );
     expect(answers.size).toBe(RESEARCH_QUESTIONS.length);
     expect(both.length / RESEARCH_QUESTIONS.length).toBeGreaterThan(0.8);
   });

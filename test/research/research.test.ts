@@ -32,8 +32,10 @@ afterEach(() => {
 
 const drain = () => (h.services.queue as LocalTransport).drain();
 const start = (body: Record<string, unknown>, key = ws.editor.key) => h.request('POST', '/research', { key, body });
-const read = (id: string, query: Record<string, string | number> = {}) => h.request('GET', `/research/${id}`, { key: ws.viewer.key, query });
-const respond = (id: string, body: Record<string, unknown>) => h.request('POST', `/research/${id}/respond`, { key: ws.editor.key, body });
+const read = (id: string, query: Record<string, string | number> = {}) =>
+  h.request('GET', `/research/${id}`, { key: ws.viewer.key, query });
+const respond = (id: string, body: Record<string, unknown>) =>
+  h.request('POST', `/research/${id}/respond`, { key: ws.editor.key, body });
 const cancel = (id: string) => h.request('POST', `/research/${id}/cancel`, { key: ws.editor.key });
 
 async function research(body: Record<string, unknown>) {
@@ -45,9 +47,17 @@ async function research(body: Record<string, unknown>) {
 
 describe('POST /research and GET /research/{id}', () => {
   it('starts a job, answers with its ids, and reads a cited answer when complete', async () => {
-    const res = await start({ question: 'Why do customers push back on pricing?', context: 'For the Q4 pricing review.' });
+    const res = await start({
+      question: 'Why do customers push back on pricing?',
+      context: 'For the Q4 pricing review.',
+    });
     expect(res.status, res.text).toBe(202);
-    expect(res.body.data).toEqual({ success: true, research_id: expect.any(String), chat_id: expect.any(String), status: 'queued' });
+    expect(res.body.data).toEqual({
+      success: true,
+      research_id: expect.any(String),
+      chat_id: expect.any(String),
+      status: 'queued',
+    });
     await drain();
     const job = (await read(res.body.data.research_id, { wait_ms: 10_000 })).body.data;
     expect(job).toMatchObject({
@@ -105,7 +115,9 @@ describe('POST /research and GET /research/{id}', () => {
   it('streams the job\u2019s events with Accept: text/event-stream', async () => {
     const res = await start({ question: 'Which deals over $50K are in negotiation?' });
     await drain();
-    const stream = await h.fetch(`/api/platform/v1/research/${res.body.data.research_id}`, { headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' } });
+    const stream = await h.fetch(`/api/platform/v1/research/${res.body.data.research_id}`, {
+      headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' },
+    });
     const text = await stream.text();
     expect(stream.headers.get('content-type')).toContain('text/event-stream');
     expect(text).toContain('event: tool.started');
@@ -124,7 +136,10 @@ describe('clarifying questions', () => {
 
     const bad = await respond(job.research_id, { answer: 'x', option_id: 'not-an-option' });
     expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatchObject({ code: 'invalid_argument', details: { fields: [expect.objectContaining({ field: 'option_id' })] } });
+    expect(bad.body.error).toMatchObject({
+      code: 'invalid_argument',
+      details: { fields: [expect.objectContaining({ field: 'option_id' })] },
+    });
 
     const ok = await respond(job.research_id, { answer: 'acme health' });
     expect(ok.status, ok.text).toBe(200);
@@ -134,7 +149,13 @@ describe('clarifying questions', () => {
     expect(done.status).toBe('complete');
     expect(done.answer.text).toContain('Acme Health');
     expect(done.answered_questions).toEqual([
-      { question: job.question_for_you.question, options: job.question_for_you.options.filter((o: { id: string }) => o.id !== 'other'), answer: 'Acme Health', option_id: expect.any(String), answered_at: expect.any(String) },
+      {
+        question: job.question_for_you.question,
+        options: job.question_for_you.options.filter((o: { id: string }) => o.id !== 'other'),
+        answer: 'Acme Health',
+        option_id: expect.any(String),
+        answered_at: expect.any(String),
+      },
     ]);
     expect(done.answer.grounding.verified).toBe(true);
   });
@@ -186,8 +207,14 @@ describe('cancel', () => {
     const canceled = await cancel(waiting.research_id);
     expect(canceled.status).toBe(200);
     expect(canceled.body.data).toMatchObject({ status: 'canceled', question_for_you: null });
-    expect((await cancel(waiting.research_id)).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'canceled' } });
-    expect((await respond(waiting.research_id, { answer: 'x' })).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'canceled' } });
+    expect((await cancel(waiting.research_id)).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'canceled' },
+    });
+    expect((await respond(waiting.research_id, { answer: 'x' })).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'canceled' },
+    });
 
     h.services.queue = new RecordingQueue();
     const running = (await start({ question: 'What do customers say about SSO?' })).body.data;
@@ -197,7 +224,10 @@ describe('cancel', () => {
 
     h.services.queue = originalQueue;
     const done = await research({ question: 'How many deals did we win?' });
-    expect((await cancel(done.research_id)).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'complete' } });
+    expect((await cancel(done.research_id)).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'complete' },
+    });
   });
 });
 
@@ -205,39 +235,68 @@ describe('respond and cancel in every wrong state', () => {
   it('respond to a running job is 409; cancel of a failed job is 409, both with the current status', async () => {
     h.services.queue = new RecordingQueue();
     const running = (await start({ question: 'What do customers say about onboarding?' })).body.data;
-    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'running' } });
-    await h.database.db.update(runsTable).set({ status: 'failed', stage: null, error: { code: 'no_answer', message: 'nothing to say', stage: 'turn' }, completedAt: new Date() }).where(eq(runsTable.id, running.research_id));
+    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'running' },
+    });
+    await h.database.db
+      .update(runsTable)
+      .set({
+        status: 'failed',
+        stage: null,
+        error: { code: 'no_answer', message: 'nothing to say', stage: 'turn' },
+        completedAt: new Date(),
+      })
+      .where(eq(runsTable.id, running.research_id));
     const failed = (await read(running.research_id)).body.data;
     expect(failed).toMatchObject({ status: 'failed', error: 'nothing to say', answer: null });
-    expect((await cancel(running.research_id)).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'failed' } });
-    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({ code: 'conflict', details: { current_status: 'failed' } });
+    expect((await cancel(running.research_id)).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'failed' },
+    });
+    expect((await respond(running.research_id, { answer: 'x' })).body.error).toMatchObject({
+      code: 'conflict',
+      details: { current_status: 'failed' },
+    });
   });
 });
 
 describe('the monthly cap', () => {
   it('counts each accepted job; past the cap it is 429 quota_exceeded with the family, limit, usage and reset', async () => {
     const team = await h.seedWorkspace();
-    await h.database.db.update(workspaces).set({ quotaOverrides: { research: 2 } }).where(eq(workspaces.id, team.id));
+    await h.database.db
+      .update(workspaces)
+      .set({ quotaOverrides: { research: 2 } })
+      .where(eq(workspaces.id, team.id));
     h.services.queue = new RecordingQueue();
     expect((await start({ question: 'one' }, team.editor.key)).status).toBe(202);
     expect((await start({ question: 'two' }, team.editor.key)).status).toBe(202);
     const refused = await start({ question: 'three' }, team.editor.key);
     expect(refused.status).toBe(429);
-    expect(refused.body.error).toMatchObject({ code: 'quota_exceeded', details: { family: 'research', limit: 2, used: 2, resets_at: expect.any(String) } });
+    expect(refused.body.error).toMatchObject({
+      code: 'quota_exceeded',
+      details: { family: 'research', limit: 2, used: 2, resets_at: expect.any(String) },
+    });
     // Invalid requests never count.
     expect((await start({ question: 'x', nope: 1 }, team.editor.key)).status).toBe(400);
   });
 
   it('gives the unit back when a validated start is refused (the workspace\u2019s cap on working runs)', async () => {
     const team = await h.seedWorkspace();
-    await h.database.db.update(workspaces).set({ quotaOverrides: { research: 11 } }).where(eq(workspaces.id, team.id));
+    await h.database.db
+      .update(workspaces)
+      .set({ quotaOverrides: { research: 11 } })
+      .where(eq(workspaces.id, team.id));
     h.services.queue = new RecordingQueue();
     for (let i = 0; i < 10; i++) expect((await start({ question: `job ${i}` }, team.editor.key)).status).toBe(202);
     const busy = await start({ question: 'one too many at once' }, team.editor.key);
     expect(busy.status).toBe(429);
     expect(busy.body.error.code).toBe('rate_limited');
     // The refused start cost nothing: one unit is still there.
-    const [counter] = await h.database.db.select().from(usageCounters).where(and(eq(usageCounters.workspaceId, team.id), eq(usageCounters.family, 'research')));
+    const [counter] = await h.database.db
+      .select()
+      .from(usageCounters)
+      .where(and(eq(usageCounters.workspaceId, team.id), eq(usageCounters.family, 'research')));
     expect(counter?.used).toBe(10);
   });
 });

@@ -26,7 +26,15 @@ afterAll(async () => {
 describe('a routine fire through the local model', () => {
   it('writes a verified document that auto-promotes, and tells the chat where the findings went', async () => {
     const { key } = await ws.keyFor(ws.admin, 'full_admin');
-    const created = await h.request('POST', '/routines', { key, body: { name: 'Negotiation watch', prompt: 'Which deals over $50K are in negotiation?', cron: '0 7 * * *', timezone: 'UTC' } });
+    const created = await h.request('POST', '/routines', {
+      key,
+      body: {
+        name: 'Negotiation watch',
+        prompt: 'Which deals over $50K are in negotiation?',
+        cron: '0 7 * * *',
+        timezone: 'UTC',
+      },
+    });
     expect(created.status, created.text).toBe(201);
     const next = new Date(created.body.data.next_run_at);
     clock.set(new Date(next.getTime() + 5_000));
@@ -43,8 +51,18 @@ describe('a routine fire through the local model', () => {
     const docs = (await h.request('GET', '/artifacts', { key })).body.data.artifacts;
     expect(docs).toHaveLength(1);
     const doc = (await h.request('GET', `/artifacts/${docs[0].id}`, { key })).body.data;
-    expect(doc).toMatchObject({ title: 'Which deals over $50K are in negotiation?', status: 'published', current_version: 1, routine_id: routine.id });
-    expect(doc.current.grounding).toMatchObject({ verified: true, numbers: { unverified: [] }, tables: { removed: 0 }, metrics: { removed: 0 } });
+    expect(doc).toMatchObject({
+      title: 'Which deals over $50K are in negotiation?',
+      status: 'published',
+      current_version: 1,
+      routine_id: routine.id,
+    });
+    expect(doc.current.grounding).toMatchObject({
+      verified: true,
+      numbers: { unverified: [] },
+      tables: { removed: 0 },
+      metrics: { removed: 0 },
+    });
     expect(doc.current.grounding.numbers.checked).toBeGreaterThan(0);
     expect(doc.current.markdown).toMatch(/\$\d/);
     const chats = (await h.request('GET', '/chats', { key, query: { routine_id: routine.id } })).body.data.chats;

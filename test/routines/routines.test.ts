@@ -30,9 +30,14 @@ beforeEach(() => clock.set(new Date('2026-01-05T08:00:00.000Z')));
 
 const create = (body: Record<string, unknown>, key = ws.editor.key) => h.request('POST', '/routines', { key, body });
 const drain = () => (h.services.queue as LocalTransport).drain();
-const fields = (res: { body: { error: { details: { fields: { field: string }[] } } } }) => res.body.error.details.fields.map((f) => f.field);
+const fields = (res: { body: { error: { details: { fields: { field: string }[] } } } }) =>
+  res.body.error.details.fields.map((f) => f.field);
 const firesOf = (id: string) => h.database.db.select().from(routineFires).where(eq(routineFires.routineId, id));
-const valid = { name: 'Monday pipeline digest', prompt: 'Which deals over $50K are in negotiation?', cron: '0 9 * * *' };
+const valid = {
+  name: 'Monday pipeline digest',
+  prompt: 'Which deals over $50K are in negotiation?',
+  cron: '0 9 * * *',
+};
 
 describe('routines CRUD', () => {
   it('creates with defaults, reads it with next_run_at and config defaults, lists newest first', async () => {
@@ -45,17 +50,32 @@ describe('routines CRUD', () => {
       timezone: 'Europe/Berlin',
       agent: null,
       enabled: true,
-      next_run_at: '2026-01-05T08:00:00.000Z' === clock.now().toISOString() ? '2026-01-06T08:00:00.000Z' : expect.any(String),
+      next_run_at:
+        '2026-01-05T08:00:00.000Z' === clock.now().toISOString() ? '2026-01-06T08:00:00.000Z' : expect.any(String),
       last_fire: null,
-      config: { agents: null, write_outputs: true, write_memory: false, actions_allowed: null, external_search: false, include_divergence: false, depth: 'deep' },
+      config: {
+        agents: null,
+        write_outputs: true,
+        write_memory: false,
+        actions_allowed: null,
+        external_search: false,
+        include_divergence: false,
+        depth: 'deep',
+      },
     });
     expect((await h.request('GET', `/routines/${routine.id}`, { key: ws.viewer.key })).body.data).toEqual(routine);
     await create({ ...valid, name: 'Second', enabled: false });
     const list = (await h.request('GET', '/routines', { key: ws.viewer.key })).body.data;
     expect(list.routines[0].name).toBe('Second');
     expect(list.routines[0].next_run_at).toBeNull();
-    expect((await h.request('GET', '/routines', { key: ws.viewer.key, query: { enabled: false } })).body.data.routines.every((r: { enabled: boolean }) => !r.enabled)).toBe(true);
-    expect((await h.request('GET', '/routines', { key: ws.viewer.key, query: { limit: 1, offset: 1 } })).body.data.routines).toHaveLength(1);
+    expect(
+      (await h.request('GET', '/routines', { key: ws.viewer.key, query: { enabled: false } })).body.data.routines.every(
+        (r: { enabled: boolean }) => !r.enabled,
+      ),
+    ).toBe(true);
+    expect(
+      (await h.request('GET', '/routines', { key: ws.viewer.key, query: { limit: 1, offset: 1 } })).body.data.routines,
+    ).toHaveLength(1);
   });
 
   it('refuses every invalid field before storing anything, naming it', async () => {
@@ -92,14 +112,29 @@ describe('routines CRUD', () => {
   it('patches: agent null clears the pin, config is replaced, a schedule change moves next_run_at', async () => {
     const routine = (await create({ ...valid, agent: 'call-prep' })).body.data;
     expect(routine.agent).toBe('call-prep');
-    const cleared = await h.request('PATCH', `/routines/${routine.id}`, { key: ws.editor.key, body: { agent: null, config: { agents: ['deal-review', 'researcher'], depth: 'quick' } } });
+    const cleared = await h.request('PATCH', `/routines/${routine.id}`, {
+      key: ws.editor.key,
+      body: { agent: null, config: { agents: ['deal-review', 'researcher'], depth: 'quick' } },
+    });
     expect(cleared.status, cleared.text).toBe(200);
-    expect(cleared.body.data).toMatchObject({ agent: null, config: { agents: ['deal-review', 'researcher'], depth: 'quick', write_outputs: true } });
-    const moved = await h.request('PATCH', `/routines/${routine.id}`, { key: ws.editor.key, body: { cron: '30 17 * * *' } });
+    expect(cleared.body.data).toMatchObject({
+      agent: null,
+      config: { agents: ['deal-review', 'researcher'], depth: 'quick', write_outputs: true },
+    });
+    const moved = await h.request('PATCH', `/routines/${routine.id}`, {
+      key: ws.editor.key,
+      body: { cron: '30 17 * * *' },
+    });
     expect(moved.body.data.next_run_at).toBe('2026-01-05T17:30:00.000Z');
-    const disabled = await h.request('PATCH', `/routines/${routine.id}`, { key: ws.editor.key, body: { enabled: false } });
+    const disabled = await h.request('PATCH', `/routines/${routine.id}`, {
+      key: ws.editor.key,
+      body: { enabled: false },
+    });
     expect(disabled.body.data.next_run_at).toBeNull();
-    const bad = await h.request('PATCH', `/routines/${routine.id}`, { key: ws.editor.key, body: { agent: 'researcher' } });
+    const bad = await h.request('PATCH', `/routines/${routine.id}`, {
+      key: ws.editor.key,
+      body: { agent: 'researcher' },
+    });
     expect(fields(bad)).toEqual(['config.agents']);
   });
 
@@ -107,12 +142,23 @@ describe('routines CRUD', () => {
     const routine = (await create(valid)).body.data;
     const fired = await h.request('POST', `/routines/${routine.id}/run-now`, { key: ws.editor.key });
     await drain();
-    expect((await h.request('DELETE', `/routines/${routine.id}`, { key: ws.editor.key })).body.data).toEqual({ deleted: true, id: routine.id });
+    expect((await h.request('DELETE', `/routines/${routine.id}`, { key: ws.editor.key })).body.data).toEqual({
+      deleted: true,
+      id: routine.id,
+    });
     expect((await h.request('GET', `/routines/${routine.id}`, { key: ws.viewer.key })).status).toBe(404);
     expect((await h.request('GET', `/chats/${fired.body.data.chat_id}`, { key: ws.viewer.key })).status).toBe(200);
     const theirs = (await create(valid, other.editor.key)).body.data;
-    for (const [method, path] of [['GET', ''], ['PATCH', ''], ['DELETE', ''], ['POST', '/run-now']] as const) {
-      const res = await h.request(method, `/routines/${theirs.id}${path}`, { key: ws.admin.key, ...(method === 'PATCH' ? { body: { name: 'x' } } : {}) });
+    for (const [method, path] of [
+      ['GET', ''],
+      ['PATCH', ''],
+      ['DELETE', ''],
+      ['POST', '/run-now'],
+    ] as const) {
+      const res = await h.request(method, `/routines/${theirs.id}${path}`, {
+        key: ws.admin.key,
+        ...(method === 'PATCH' ? { body: { name: 'x' } } : {}),
+      });
       expect(res.status, `${method} ${path}`).toBe(404);
     }
   });
@@ -125,19 +171,38 @@ describe('the scheduler', () => {
     clock.set(new Date('2026-01-05T08:59:59.000Z'));
     expect((await fireDueRoutines(h.services, clock.now())).claimed).toBe(0);
     clock.set(new Date('2026-01-05T09:00:20.000Z'));
-    const [a, b] = await Promise.all([fireDueRoutines(h.services, clock.now()), fireDueRoutines(h.services, clock.now())]);
+    const [a, b] = await Promise.all([
+      fireDueRoutines(h.services, clock.now()),
+      fireDueRoutines(h.services, clock.now()),
+    ]);
     // Whatever each saw due (this routine and another workspace's, or nothing if the other had moved them on), each was claimed once between them.
     expect(a.claimed + b.claimed).toBe(Math.max(a.due, b.due));
     await runScheduledTick(h.services, clock.now()); // the cron tick repeated
     await drain();
     const fires = await firesOf(routine.id);
     expect(fires).toHaveLength(1);
-    expect(fires[0]).toMatchObject({ scheduledFor: new Date('2026-01-05T09:00:00.000Z'), trigger: 'schedule', runId: expect.any(String), chatId: expect.any(String) });
+    expect(fires[0]).toMatchObject({
+      scheduledFor: new Date('2026-01-05T09:00:00.000Z'),
+      trigger: 'schedule',
+      runId: expect.any(String),
+      chatId: expect.any(String),
+    });
     const read = (await h.request('GET', `/routines/${routine.id}`, { key: ws.viewer.key })).body.data;
-    expect(read).toMatchObject({ next_run_at: '2026-01-06T09:00:00.000Z', last_fire: { scheduled_for: '2026-01-05T09:00:00.000Z', chat_id: fires[0]!.chatId, run_id: fires[0]!.runId } });
+    expect(read).toMatchObject({
+      next_run_at: '2026-01-06T09:00:00.000Z',
+      last_fire: { scheduled_for: '2026-01-05T09:00:00.000Z', chat_id: fires[0]!.chatId, run_id: fires[0]!.runId },
+    });
     const run = (await h.request('GET', `/chat/runs/${fires[0]!.runId}`, { key: ws.viewer.key })).body.data;
-    expect(run).toMatchObject({ status: 'complete', trigger: 'routine', depth: 'deep', on_question: 'auto', pending_input_type: null, input: valid.prompt });
-    const chats = (await h.request('GET', '/chats', { key: ws.viewer.key, query: { routine_id: routine.id } })).body.data;
+    expect(run).toMatchObject({
+      status: 'complete',
+      trigger: 'routine',
+      depth: 'deep',
+      on_question: 'auto',
+      pending_input_type: null,
+      input: valid.prompt,
+    });
+    const chats = (await h.request('GET', '/chats', { key: ws.viewer.key, query: { routine_id: routine.id } })).body
+      .data;
     expect(chats.chats.map((c: { name: string }) => c.name)).toEqual(['Daily - 2026-01-05']);
   });
 
@@ -161,16 +226,21 @@ describe('the scheduler', () => {
 
   it('follows the routine\u2019s time zone across daylight-saving changes: a skipped local time fires once after the gap, a repeated one once', async () => {
     clock.set(new Date('2026-03-07T12:00:00.000Z'));
-    const spring = (await create({ ...valid, name: 'Spring', cron: '30 2 * * *', timezone: 'America/New_York' })).body.data;
+    const spring = (await create({ ...valid, name: 'Spring', cron: '30 2 * * *', timezone: 'America/New_York' })).body
+      .data;
     // 2:30 does not exist on 2026-03-08 in New York (2:00 → 3:00): it fires at 3:30 EDT = 07:30Z.
     clock.set(new Date('2026-03-08T03:00:00.000Z'));
-    expect((await h.request('GET', `/routines/${spring.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe('2026-03-08T07:30:00.000Z');
+    expect((await h.request('GET', `/routines/${spring.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe(
+      '2026-03-08T07:30:00.000Z',
+    );
     clock.set(new Date('2026-03-08T07:30:05.000Z'));
     await runScheduledTick(h.services, clock.now());
     clock.set(new Date('2026-03-08T08:30:05.000Z'));
     await runScheduledTick(h.services, clock.now());
     expect((await firesOf(spring.id)).map((f) => f.scheduledFor.toISOString())).toEqual(['2026-03-08T07:30:00.000Z']);
-    expect((await h.request('GET', `/routines/${spring.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe('2026-03-09T06:30:00.000Z');
+    expect((await h.request('GET', `/routines/${spring.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe(
+      '2026-03-09T06:30:00.000Z',
+    );
 
     clock.set(new Date('2026-10-31T12:00:00.000Z'));
     const fall = (await create({ ...valid, name: 'Fall', cron: '30 1 * * *', timezone: 'America/New_York' })).body.data;
@@ -180,7 +250,9 @@ describe('the scheduler', () => {
       await runScheduledTick(h.services, clock.now());
     }
     expect((await firesOf(fall.id)).map((f) => f.scheduledFor.toISOString())).toEqual(['2026-11-01T05:30:00.000Z']);
-    expect((await h.request('GET', `/routines/${fall.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe('2026-11-02T06:30:00.000Z');
+    expect((await h.request('GET', `/routines/${fall.id}`, { key: ws.viewer.key })).body.data.next_run_at).toBe(
+      '2026-11-02T06:30:00.000Z',
+    );
     await drain();
   });
 });
@@ -190,11 +262,20 @@ describe('run-now and what a fire runs as', () => {
     const routine = (await create({ ...valid, name: 'Now', enabled: false })).body.data;
     const res = await h.request('POST', `/routines/${routine.id}/run-now`, { key: ws.editor.key });
     expect(res.status, res.text).toBe(202);
-    expect(res.body.data).toMatchObject({ chat_id: expect.any(String), run_id: expect.any(String), status: 'queued', read_url: expect.any(String), stream_url: expect.any(String), resume_url: expect.any(String) });
+    expect(res.body.data).toMatchObject({
+      chat_id: expect.any(String),
+      run_id: expect.any(String),
+      status: 'queued',
+      read_url: expect.any(String),
+      stream_url: expect.any(String),
+      resume_url: expect.any(String),
+    });
     await drain();
     const run = (await h.request('GET', `/chat/runs/${res.body.data.run_id}`, { key: ws.viewer.key })).body.data;
     expect(run).toMatchObject({ status: 'complete', trigger: 'routine' });
-    expect((await h.request('GET', `/routines/${routine.id}`, { key: ws.viewer.key })).body.data.last_fire).toMatchObject({ run_id: res.body.data.run_id });
+    expect(
+      (await h.request('GET', `/routines/${routine.id}`, { key: ws.viewer.key })).body.data.last_fire,
+    ).toMatchObject({ run_id: res.body.data.run_id });
   });
 
   it('runs as the one pinned agent, or delegates only within a roster', async () => {
@@ -206,8 +287,17 @@ describe('run-now and what a fire runs as', () => {
     const any = (await h.request('POST', `/routines/${all.id}/run-now`, { key: ws.editor.key })).body.data;
     await drain();
     const input = async (runId: string) => (await loadRun(h.services.db, runId))!.input as Record<string, unknown>;
-    expect(await input(one.run_id)).toMatchObject({ agent: { slug: 'deal-review' }, may_delegate: false, pauses: { question: false, approval: false, budget: false }, routine: { id: single.id, write_outputs: true, actions_allowed: null } });
-    expect(await input(many.run_id)).toMatchObject({ agent: { slug: 'researcher' }, may_delegate: true, delegate_roster: ['call-prep', 'voice-of-customer'] });
+    expect(await input(one.run_id)).toMatchObject({
+      agent: { slug: 'deal-review' },
+      may_delegate: false,
+      pauses: { question: false, approval: false, budget: false },
+      routine: { id: single.id, write_outputs: true, actions_allowed: null },
+    });
+    expect(await input(many.run_id)).toMatchObject({
+      agent: { slug: 'researcher' },
+      may_delegate: true,
+      delegate_roster: ['call-prep', 'voice-of-customer'],
+    });
     expect(await input(any.run_id)).toMatchObject({ may_delegate: true, delegate_roster: null, depth: 'standard' });
     const [row] = await h.database.db.select({ createdBy: runs.createdBy }).from(runs).where(eq(runs.id, one.run_id));
     expect(row?.createdBy).toBe(ws.editor.userId);

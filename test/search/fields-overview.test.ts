@@ -4,11 +4,24 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../../functions/app.js';
 import { API_PREFIX } from '../../functions/http/env.js';
 import { SURFACE_VOCABULARY, type FieldType } from '../../functions/search/fields.js';
-import { FILTER_OPERATORS, METRIC_FUNCTIONS, SEARCH_LIMITS, type FilterOperator } from '../../functions/search/request.js';
+import {
+  FILTER_OPERATORS,
+  METRIC_FUNCTIONS,
+  SEARCH_LIMITS,
+  type FilterOperator,
+} from '../../functions/search/request.js';
 import { ManualClock } from '../../platform/clock.js';
 import type { Database } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
-import { dealQualification, deals, excludedInteractions, interactions, themes, utterances, utteranceVectors } from '../../schema/index.js';
+import {
+  dealQualification,
+  deals,
+  excludedInteractions,
+  interactions,
+  themes,
+  utterances,
+  utteranceVectors,
+} from '../../schema/index.js';
 import { textHash } from '../../platform/text-hash.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
@@ -64,11 +77,30 @@ async function seedTenantB(db: Database, workspaceId: string): Promise<void> {
   const [kept, excluded, dealId] = [newId(), newId(), newId()];
   await db.insert(interactions).values([
     { id: kept, workspaceId, kind: 'call', title: 'B call', occurredAt: B.early, source: 'gong', durationSeconds: 60 },
-    { id: excluded, workspaceId, kind: 'email', title: 'B excluded email', occurredAt: B.late, source: 'gmail', direction: 'inbound', body: 'private' },
+    {
+      id: excluded,
+      workspaceId,
+      kind: 'email',
+      title: 'B excluded email',
+      occurredAt: B.late,
+      source: 'gmail',
+      direction: 'inbound',
+      body: 'private',
+    },
   ]);
   await db.insert(excludedInteractions).values({ workspaceId, interactionId: excluded, reason: 'personal' });
-  await db.insert(deals).values({ id: dealId, workspaceId, name: 'B deal', stage: 'proposal', occurredAt: B.deal, updatedAt: B.deal });
-  await db.insert(dealQualification).values({ id: newId(), workspaceId, dealId, criterion: 'champion', status: 'validated', score: 3, occurredAt: B.assessed });
+  await db
+    .insert(deals)
+    .values({ id: dealId, workspaceId, name: 'B deal', stage: 'proposal', occurredAt: B.deal, updatedAt: B.deal });
+  await db.insert(dealQualification).values({
+    id: newId(),
+    workspaceId,
+    dealId,
+    criterion: 'champion',
+    status: 'validated',
+    score: 3,
+    occurredAt: B.assessed,
+  });
   const utterance = (i: number, side: 'external' | 'internal', embedder: string | null, occurredAt: Date) => ({
     id: newId(),
     workspaceId,
@@ -104,7 +136,12 @@ async function seedTenantB(db: Database, workspaceId: string): Promise<void> {
     firstSeenAt: first,
     lastSeenAt: last,
   });
-  await db.insert(themes).values([theme('B theme', h.services.embedder.id, B.deal, B.assessed), theme('B stale theme', OTHER_EMBEDDER, B.themeFirst, B.themeLast)]);
+  await db
+    .insert(themes)
+    .values([
+      theme('B theme', h.services.embedder.id, B.deal, B.assessed),
+      theme('B stale theme', OTHER_EMBEDDER, B.themeFirst, B.themeLast),
+    ]);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -118,7 +155,6 @@ const get = async (path: string, key: string) => {
 };
 const fieldsOf = (key = corpus.viewer.key) => get('/search/fields', key);
 const overviewOf = (key: string) => get('/search/overview', key);
-
 
 /** The problems of a 400 invalid_argument. */
 async function refused(body: Record<string, unknown>): Promise<{ field: string; code: string; allowed?: unknown[] }[]> {
@@ -137,7 +173,8 @@ async function accepted(body: Record<string, unknown>): Promise<any> {
   return res.body.data;
 }
 
-const chunks = <T>(items: readonly T[], size: number): T[][] => Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
+const chunks = <T>(items: readonly T[], size: number): T[][] =>
+  Array.from({ length: Math.ceil(items.length / size) }, (_, i) => items.slice(i * size, (i + 1) * size));
 
 // ---------------------------------------------------------------------------------------------
 // Values of the right (and wrong) shape, per field type and operator value shape
@@ -182,7 +219,11 @@ function scalars(field: ListedField): [Scalar, Scalar] {
   }
 }
 
-function filterOf(field: ListedField, op: FilterOperator, shape: Shape): { field: string; op: FilterOperator; value?: Scalar | Scalar[] } {
+function filterOf(
+  field: ListedField,
+  op: FilterOperator,
+  shape: Shape,
+): { field: string; op: FilterOperator; value?: Scalar | Scalar[] } {
   const [low, high] = scalars(field);
   if (shape === 'none') return { field: field.name, op };
   if (shape === 'array' || shape === 'range') return { field: field.name, op, value: [low, high] };
@@ -190,7 +231,11 @@ function filterOf(field: ListedField, op: FilterOperator, shape: Shape): { field
 }
 
 /** The same operator with a value of the wrong shape. */
-function misshapen(field: ListedField, op: FilterOperator, shape: Shape): { field: string; op: FilterOperator; value: Scalar | Scalar[] } {
+function misshapen(
+  field: ListedField,
+  op: FilterOperator,
+  shape: Shape,
+): { field: string; op: FilterOperator; value: Scalar | Scalar[] } {
   const [low] = scalars(field);
   return { field: field.name, op, value: shape === 'scalar' ? [low] : low };
 }
@@ -230,7 +275,13 @@ describe('GET /search/fields', () => {
     }
     expect(data.operators.map((o: { op: string }) => o.op)).toEqual([...FILTER_OPERATORS]);
     expect(data.metric_functions.map((m: { fn: string }) => m.fn)).toEqual([...METRIC_FUNCTIONS]);
-    expect(data.limits).toEqual({ filters: SEARCH_LIMITS.filters, in_values: SEARCH_LIMITS.inValues, group_by: SEARCH_LIMITS.groupBy, metrics: SEARCH_LIMITS.metrics, limit: SEARCH_LIMITS.limit });
+    expect(data.limits).toEqual({
+      filters: SEARCH_LIMITS.filters,
+      in_values: SEARCH_LIMITS.inValues,
+      group_by: SEARCH_LIMITS.groupBy,
+      metrics: SEARCH_LIMITS.metrics,
+      limit: SEARCH_LIMITS.limit,
+    });
   });
 
   it('is the same catalog in every workspace, data or none', async () => {
@@ -239,7 +290,9 @@ describe('GET /search/fields', () => {
 
   it('every listed field and operator is accepted by the filter lane with a value of the listed shape, and its SQL runs', async () => {
     const data = await fieldsOf();
-    const shapes = new Map<FilterOperator, Shape>(data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]));
+    const shapes = new Map<FilterOperator, Shape>(
+      data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]),
+    );
     let pairs = 0;
     for (const surface of WAREHOUSE_SURFACES) {
       const filters = listed(data, surface).flatMap((f) => f.operators.map((op) => filterOf(f, op, shapes.get(op)!)));
@@ -255,14 +308,30 @@ describe('GET /search/fields', () => {
 
   it('an operator not listed for a field is refused: 400 invalid_argument naming filters.<i>.op and the listed operators', async () => {
     const data = await fieldsOf();
-    const shapes = new Map<FilterOperator, Shape>(data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]));
+    const shapes = new Map<FilterOperator, Shape>(
+      data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]),
+    );
     for (const surface of WAREHOUSE_SURFACES) {
-      const unlisted = listed(data, surface).flatMap((f) => FILTER_OPERATORS.filter((op) => !f.operators.includes(op)).map((op) => ({ f, op })));
+      const unlisted = listed(data, surface).flatMap((f) =>
+        FILTER_OPERATORS.filter((op) => !f.operators.includes(op)).map((op) => ({ f, op })),
+      );
       expect(unlisted.length, surface).toBeGreaterThan(0);
       for (const batch of chunks(unlisted, SEARCH_LIMITS.filters)) {
-        const problems = await refused({ mode: 'filter', surface, filters: batch.map(({ f, op }) => filterOf(f, op, shapes.get(op)!)) });
+        const problems = await refused({
+          mode: 'filter',
+          surface,
+          filters: batch.map(({ f, op }) => filterOf(f, op, shapes.get(op)!)),
+        });
         // One problem per filter, each about the operator (the value had the operator's own shape).
-        expect(problems).toEqual(batch.map(({ f }, i) => expect.objectContaining({ field: `filters.${i}.op`, code: 'unsupported_operator', allowed: [...f.operators] })));
+        expect(problems).toEqual(
+          batch.map(({ f }, i) =>
+            expect.objectContaining({
+              field: `filters.${i}.op`,
+              code: 'unsupported_operator',
+              allowed: [...f.operators],
+            }),
+          ),
+        );
       }
     }
     // And alone, as a client would send it.
@@ -272,14 +341,23 @@ describe('GET /search/fields', () => {
 
   it('each operator’s listed value shape is the one the compiler demands', async () => {
     const data = await fieldsOf();
-    const shapes = new Map<FilterOperator, Shape>(data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]));
+    const shapes = new Map<FilterOperator, Shape>(
+      data.operators.map((o: { op: FilterOperator; value: Shape }) => [o.op, o.value]),
+    );
     for (const surface of WAREHOUSE_SURFACES) {
       const pairs = listed(data, surface).flatMap((f) => f.operators.map((op) => ({ f, op })));
       for (const batch of chunks(pairs, SEARCH_LIMITS.filters)) {
-        const problems = await refused({ mode: 'filter', surface, filters: batch.map(({ f, op }) => misshapen(f, op, shapes.get(op)!)) });
+        const problems = await refused({
+          mode: 'filter',
+          surface,
+          filters: batch.map(({ f, op }) => misshapen(f, op, shapes.get(op)!)),
+        });
         expect(problems).toEqual(
           batch.map(({ op }, i) =>
-            expect.objectContaining({ field: `filters.${i}.value`, code: shapes.get(op) === 'none' ? 'unexpected_value' : 'invalid_value_shape' }),
+            expect.objectContaining({
+              field: `filters.${i}.value`,
+              code: shapes.get(op) === 'none' ? 'unexpected_value' : 'invalid_value_shape',
+            }),
           ),
         );
       }
@@ -290,7 +368,13 @@ describe('GET /search/fields', () => {
     const data = await fieldsOf();
     for (const surface of WAREHOUSE_SURFACES) {
       const problems = await refused({ surface, filters: [{ field: 'no_such_field', op: 'eq', value: 'x' }] });
-      expect(problems).toEqual([expect.objectContaining({ field: 'filters.0.field', code: 'unknown_field', allowed: data.surfaces[surface].fields.map((f: { name: string }) => f.name) })]);
+      expect(problems).toEqual([
+        expect.objectContaining({
+          field: 'filters.0.field',
+          code: 'unknown_field',
+          allowed: data.surfaces[surface].fields.map((f: { name: string }) => f.name),
+        }),
+      ]);
     }
   });
 
@@ -300,18 +384,25 @@ describe('GET /search/fields', () => {
       const fields = listed(data, surface);
       const groupable = fields.filter((f) => f.groupable).map((f) => f.name);
       const notGroupable = fields.filter((f) => !f.groupable).map((f) => f.name);
-      for (const batch of chunks(groupable, SEARCH_LIMITS.groupBy)) await accepted({ surface, group_by: batch, metrics: [{ fn: 'count' }] });
+      for (const batch of chunks(groupable, SEARCH_LIMITS.groupBy))
+        await accepted({ surface, group_by: batch, metrics: [{ fn: 'count' }] });
       for (const batch of chunks(notGroupable, SEARCH_LIMITS.groupBy)) {
         const problems = await refused({ surface, group_by: batch, metrics: [{ fn: 'count' }] });
-        expect(problems).toEqual(batch.map((_, i) => expect.objectContaining({ field: `group_by.${i}`, allowed: groupable })));
+        expect(problems).toEqual(
+          batch.map((_, i) => expect.objectContaining({ field: `group_by.${i}`, allowed: groupable })),
+        );
       }
       const offered = fields.flatMap((f) => f.metrics.map((fn) => ({ fn, field: f.name })));
-      const notOffered = fields.flatMap((f) => METRIC_FUNCTIONS.filter((fn) => !f.metrics.includes(fn)).map((fn) => ({ fn, field: f.name })));
+      const notOffered = fields.flatMap((f) =>
+        METRIC_FUNCTIONS.filter((fn) => !f.metrics.includes(fn)).map((fn) => ({ fn, field: f.name })),
+      );
       const accepting = (fn: string) => fields.filter((f) => f.metrics.includes(fn)).map((f) => f.name);
       for (const batch of chunks(offered, SEARCH_LIMITS.metrics)) await accepted({ surface, metrics: batch });
       for (const batch of chunks(notOffered, SEARCH_LIMITS.metrics)) {
         const problems = await refused({ surface, metrics: batch });
-        expect(problems).toEqual(batch.map(({ fn }, i) => expect.objectContaining({ field: `metrics.${i}.field`, allowed: accepting(fn) })));
+        expect(problems).toEqual(
+          batch.map(({ fn }, i) => expect.objectContaining({ field: `metrics.${i}.field`, allowed: accepting(fn) })),
+        );
       }
     }
   });
@@ -326,7 +417,12 @@ interface Span {
 }
 
 /** Count and event span by independent SQL (epoch ms, so no driver or format is shared with the code). */
-async function spanBySql(from: string, params: unknown[], earliest = 'occurred_at', latest = 'occurred_at'): Promise<Span> {
+async function spanBySql(
+  from: string,
+  params: unknown[],
+  earliest = 'occurred_at',
+  latest = 'occurred_at',
+): Promise<Span> {
   const { rows } = await h.database.client.query<{ n: number; lo: number | null; hi: number | null }>(
     `select count(*)::int as n, (extract(epoch from min(${earliest})) * 1000)::float8 as lo, (extract(epoch from max(${latest})) * 1000)::float8 as hi from ${from}`,
     params,
@@ -340,13 +436,26 @@ async function spanBySql(from: string, params: unknown[], earliest = 'occurred_a
 async function expectedOverview(workspaceId: string) {
   const embedder = h.services.embedder.id;
   const surfaces = Object.fromEntries(
-    await Promise.all(WAREHOUSE_SURFACES.map(async (s) => [s, await spanBySql(`${SURFACE_VOCABULARY[s].table} where workspace_id = $1`, [workspaceId])] as const)),
+    await Promise.all(
+      WAREHOUSE_SURFACES.map(
+        async (s) =>
+          [s, await spanBySql(`${SURFACE_VOCABULARY[s].table} where workspace_id = $1`, [workspaceId])] as const,
+      ),
+    ),
   ) as Record<WarehouseSurface, Span>;
   return {
     surfaces,
     semantic: {
-      utterances_external: await spanBySql("utterances where workspace_id = $1 and side = 'external' and embedder is not null and embedder = $2", [workspaceId, embedder]),
-      themes: await spanBySql('themes where workspace_id = $1 and embedding is not null and embedder = $2', [workspaceId, embedder], 'first_seen_at', 'last_seen_at'),
+      utterances_external: await spanBySql(
+        "utterances where workspace_id = $1 and side = 'external' and embedder is not null and embedder = $2",
+        [workspaceId, embedder],
+      ),
+      themes: await spanBySql(
+        'themes where workspace_id = $1 and embedding is not null and embedder = $2',
+        [workspaceId, embedder],
+        'first_seen_at',
+        'last_seen_at',
+      ),
       embedder,
     },
   };
@@ -372,12 +481,17 @@ describe('GET /search/overview', () => {
 
   it('counts what the workspace holds: excluded interactions included, as detail.coverage.total_rows does; the filter lane sees the rest', async () => {
     const data = await overviewOf(corpus.viewer.key);
-    const { rows } = await h.database.client.query<{ n: number }>('select count(*)::int as n from excluded_interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID]);
+    const { rows } = await h.database.client.query<{ n: number }>(
+      'select count(*)::int as n from excluded_interactions where workspace_id = $1',
+      [CORPUS_WORKSPACE_ID],
+    );
     const excluded = rows[0]!.n;
     expect(excluded).toBeGreaterThan(0);
     for (const surface of WAREHOUSE_SURFACES) {
       const lane = await accepted({ surface, metrics: [{ fn: 'count' }] });
-      expect(lane.results[0].count, surface).toBe(data.surfaces[surface].row_count - (surface === 'interactions' ? excluded : 0));
+      expect(lane.results[0].count, surface).toBe(
+        data.surfaces[surface].row_count - (surface === 'interactions' ? excluded : 0),
+      );
       expect(lane.detail.coverage.total_rows, surface).toBe(data.surfaces[surface].row_count);
       expect(lane.detail.coverage.latest_event_at, surface).toBe(data.surfaces[surface].latest_event_at);
     }
@@ -397,11 +511,19 @@ describe('GET /search/overview', () => {
       surfaces: {
         interactions: { row_count: 2, earliest_event_at: B.early.toISOString(), latest_event_at: B.late.toISOString() },
         deals: { row_count: 1, earliest_event_at: B.deal.toISOString(), latest_event_at: B.deal.toISOString() },
-        deal_qualification: { row_count: 1, earliest_event_at: B.assessed.toISOString(), latest_event_at: B.assessed.toISOString() },
+        deal_qualification: {
+          row_count: 1,
+          earliest_event_at: B.assessed.toISOString(),
+          latest_event_at: B.assessed.toISOString(),
+        },
       },
       semantic: {
         // Only vectors and themes of the configured embedder: the lane never reads the others.
-        utterances_external: { row_count: 1, earliest_event_at: B.early.toISOString(), latest_event_at: B.early.toISOString() },
+        utterances_external: {
+          row_count: 1,
+          earliest_event_at: B.early.toISOString(),
+          latest_event_at: B.early.toISOString(),
+        },
         themes: { row_count: 1, earliest_event_at: B.deal.toISOString(), latest_event_at: B.assessed.toISOString() },
         embedder: h.services.embedder.id,
       },
@@ -430,7 +552,9 @@ describe('GET /search/overview', () => {
       expect(await overviewWith(failingDb(h.database.db, (text) => store.fails.test(text))), store.name).toEqual(want);
     }
     // Every read down: still 200, every store null, none 0.
-    expect(await overviewWith(failingDb(h.database.db, (text) => stores.some((store) => store.fails.test(text))))).toEqual({
+    expect(
+      await overviewWith(failingDb(h.database.db, (text) => stores.some((store) => store.fails.test(text)))),
+    ).toEqual({
       surfaces: { interactions: null, deals: null, deal_qualification: null },
       semantic: { utterances_external: null, themes: null, embedder: h.services.embedder.id },
     });
@@ -440,7 +564,11 @@ describe('GET /search/overview', () => {
 /** GET /search/overview on an app over the given database (same services otherwise). */
 async function overviewWith(db: Database): Promise<unknown> {
   const { app } = createApp({ services: { ...h.services, db } });
-  const res = await app.fetch(new Request(`${h.services.config.publicUrl}${API_PREFIX}/search/overview`, { headers: { 'x-api-key': corpus.viewer.key } }));
+  const res = await app.fetch(
+    new Request(`${h.services.config.publicUrl}${API_PREFIX}/search/overview`, {
+      headers: { 'x-api-key': corpus.viewer.key },
+    }),
+  );
   expect(res.status).toBe(200);
   return ((await res.json()) as { data: unknown }).data;
 }
@@ -482,9 +610,17 @@ describe('over MCP', () => {
       const client = await connect(ws.viewer.key);
       try {
         const { resources } = await client.listResources();
-        expect(resources).toContainEqual(expect.objectContaining({ uri: 'search_overview://current', name: 'search.overview', mimeType: 'application/json' }));
+        expect(resources).toContainEqual(
+          expect.objectContaining({
+            uri: 'search_overview://current',
+            name: 'search.overview',
+            mimeType: 'application/json',
+          }),
+        );
         const { contents } = await client.readResource({ uri: 'search_overview://current' });
-        expect(contents).toEqual([expect.objectContaining({ uri: 'search_overview://current', mimeType: 'application/json' })]);
+        expect(contents).toEqual([
+          expect.objectContaining({ uri: 'search_overview://current', mimeType: 'application/json' }),
+        ]);
         const overview = JSON.parse((contents[0] as { text: string }).text);
         expect(overview).toEqual(await overviewOf(ws.viewer.key));
         expect(overview).toEqual(await expectedOverview(ws.id));

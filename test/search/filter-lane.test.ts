@@ -11,7 +11,13 @@ import { ManualClock } from '../../platform/clock.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import { accounts, dealQualification, deals, interactions } from '../../schema/index.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace, type TestResponse } from '../support/harness.js';
+import {
+  createHarness,
+  openCorpusDatabase,
+  type Harness,
+  type SeededWorkspace,
+  type TestResponse,
+} from '../support/harness.js';
 
 /**
  * The filter lane end to end, through the real app, over the deterministic demo corpus (test/corpus-
@@ -21,7 +27,7 @@ import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace, 
 const DAY_MS = 86_400_000;
 const clock = new ManualClock(CORPUS_NOW);
 let h: Harness;
-let corpus: SeededWorkspace;
+let _corpus: SeededWorkspace;
 /** An empty workspace (nothing synced). */
 let empty: SeededWorkspace;
 /** Another tenant holding a few rows of its own. */
@@ -30,7 +36,7 @@ const MARKER = 'Tenant-B marker zq7';
 
 beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase(), clock });
-  corpus = await h.corpusWorkspace();
+  _corpus = await h.corpusWorkspace();
   empty = await h.seedWorkspace('Empty search workspace');
   tenantB = await h.seedWorkspace('Tenant B search workspace');
   await seedTenantB(h.database.db, tenantB.id);
@@ -45,11 +51,42 @@ async function seedTenantB(db: Database, workspaceId: string): Promise<void> {
   const dealId = newId();
   const at = new Date(CORPUS_NOW.getTime() - 10 * DAY_MS);
   await db.insert(accounts).values({ id: accountId, workspaceId, name: `${MARKER} account`, type: 'customer' });
-  await db.insert(deals).values({ id: dealId, workspaceId, accountId, name: `${MARKER} deal`, stage: 'proposal', amount: 123456, occurredAt: at, updatedAt: at });
-  await db.insert(dealQualification).values({ id: newId(), workspaceId, dealId, criterion: 'champion', status: 'validated', score: 3, occurredAt: at });
+  await db.insert(deals).values({
+    id: dealId,
+    workspaceId,
+    accountId,
+    name: `${MARKER} deal`,
+    stage: 'proposal',
+    amount: 123456,
+    occurredAt: at,
+    updatedAt: at,
+  });
+  await db
+    .insert(dealQualification)
+    .values({ id: newId(), workspaceId, dealId, criterion: 'champion', status: 'validated', score: 3, occurredAt: at });
   await db.insert(interactions).values([
-    { id: newId(), workspaceId, kind: 'call', title: `${MARKER} call`, accountId, dealId, occurredAt: at, source: 'gong', durationSeconds: 600 },
-    { id: newId(), workspaceId, kind: 'email', title: `${MARKER} email`, accountId, occurredAt: at, source: 'gmail', direction: 'inbound', body: 'hello' },
+    {
+      id: newId(),
+      workspaceId,
+      kind: 'call',
+      title: `${MARKER} call`,
+      accountId,
+      dealId,
+      occurredAt: at,
+      source: 'gong',
+      durationSeconds: 600,
+    },
+    {
+      id: newId(),
+      workspaceId,
+      kind: 'email',
+      title: `${MARKER} email`,
+      accountId,
+      occurredAt: at,
+      source: 'gmail',
+      direction: 'inbound',
+      body: 'hello',
+    },
   ]);
 }
 
@@ -62,7 +99,16 @@ async function freshKey(workspaceId: string): Promise<string> {
   const email = `searcher-${randomBase62(10).toLowerCase()}@filter-lane.test`;
   const userId = await ensureUser(h.database.db, email);
   await ensureMembership(h.database.db, workspaceId, userId, 'viewer');
-  return (await createApiKey(h.database.db, { workspaceId, userId, name: 'searcher', bundle: 'customer_agent', role: 'viewer', expiresAt: null })).key;
+  return (
+    await createApiKey(h.database.db, {
+      workspaceId,
+      userId,
+      name: 'searcher',
+      bundle: 'customer_agent',
+      role: 'viewer',
+      expiresAt: null,
+    })
+  ).key;
 }
 async function keyFor(workspaceId: string): Promise<string> {
   let pool = pools.get(workspaceId);
@@ -99,16 +145,20 @@ const sqlOne = async <T = number>(text: string, params: unknown[] = []): Promise
   const { rows } = await h.database.client.query<Record<string, unknown>>(text, params);
   return Object.values(rows[0] ?? {})[0] as T;
 };
-const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => (await h.database.client.query<T>(text, params)).rows;
+const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
+  (await h.database.client.query<T>(text, params)).rows;
 
 /** Independent counts: in-scope rows of a surface (tenant; exclusions on interactions) meeting `where`. */
-const IN_SCOPE = 'not exists (select 1 from excluded_interactions x where x.workspace_id = i.workspace_id and x.interaction_id = i.id)';
+const IN_SCOPE =
+  'not exists (select 1 from excluded_interactions x where x.workspace_id = i.workspace_id and x.interaction_id = i.id)';
 const FROM: Record<string, string> = {
   interactions: `interactions i left join accounts a on a.id = i.account_id left join deals d on d.id = i.deal_id where i.workspace_id = $1 and ${IN_SCOPE}`,
   deals: 'deals i left join accounts a on a.id = i.account_id where i.workspace_id = $1',
-  deal_qualification: 'deal_qualification i join deals d on d.id = i.deal_id left join accounts a on a.id = d.account_id where i.workspace_id = $1',
+  deal_qualification:
+    'deal_qualification i join deals d on d.id = i.deal_id left join accounts a on a.id = d.account_id where i.workspace_id = $1',
 };
-const countWhere = (surface: string, where: string, workspaceId = CORPUS_WORKSPACE_ID) => sqlOne<number>(`select count(*)::int from ${FROM[surface]} and (${where})`, [workspaceId]);
+const countWhere = (surface: string, where: string, workspaceId = CORPUS_WORKSPACE_ID) =>
+  sqlOne<number>(`select count(*)::int from ${FROM[surface]} and (${where})`, [workspaceId]);
 
 const ALL = { field: 'occurred_at', op: 'gte', value: '2000-01-01' } as const;
 const CUSTOMER_VOICE_SQL = `(i.account_id is null or a.type is null or a.type in ('customer', 'sales_target') or exists (
@@ -117,16 +167,52 @@ const CUSTOMER_VOICE_SQL = `(i.account_id is null or a.type is null or a.type in
     and (p.role in ('champion', 'economic_buyer', 'technical_evaluator', 'end_user', 'procurement', 'legal') or coalesce(c.is_buyer, false))))`;
 
 describe('operators: every operator, each count checked against SQL', () => {
-  const cases: { surface: 'interactions' | 'deals' | 'deal_qualification'; filter: Record<string, unknown>; where: string }[] = [
+  const cases: {
+    surface: 'interactions' | 'deals' | 'deal_qualification';
+    filter: Record<string, unknown>;
+    where: string;
+  }[] = [
     { surface: 'interactions', filter: { field: 'kind', op: 'eq', value: 'call' }, where: "i.kind = 'call'" },
-    { surface: 'interactions', filter: { field: 'direction', op: 'neq', value: 'inbound' }, where: "i.direction is distinct from 'inbound'" },
-    { surface: 'interactions', filter: { field: 'duration_seconds', op: 'gt', value: 1800 }, where: 'i.duration_seconds > 1800' },
-    { surface: 'interactions', filter: { field: 'participant_count', op: 'gte', value: 4 }, where: 'i.participant_count >= 4' },
-    { surface: 'interactions', filter: { field: 'duration_seconds', op: 'lt', value: 1800 }, where: 'i.duration_seconds < 1800' },
-    { surface: 'interactions', filter: { field: 'external_participant_count', op: 'lte', value: 1 }, where: 'i.external_participant_count <= 1' },
-    { surface: 'interactions', filter: { field: 'title', op: 'contains', value: 'RENEWAL' }, where: "i.title ilike '%renewal%'" },
-    { surface: 'interactions', filter: { field: 'source', op: 'in', value: ['gong', 'zoom'] }, where: "i.source in ('gong', 'zoom')" },
-    { surface: 'interactions', filter: { field: 'account_type', op: 'not_in', value: ['customer', 'sales_target'] }, where: "a.type is null or a.type not in ('customer', 'sales_target')" },
+    {
+      surface: 'interactions',
+      filter: { field: 'direction', op: 'neq', value: 'inbound' },
+      where: "i.direction is distinct from 'inbound'",
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'duration_seconds', op: 'gt', value: 1800 },
+      where: 'i.duration_seconds > 1800',
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'participant_count', op: 'gte', value: 4 },
+      where: 'i.participant_count >= 4',
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'duration_seconds', op: 'lt', value: 1800 },
+      where: 'i.duration_seconds < 1800',
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'external_participant_count', op: 'lte', value: 1 },
+      where: 'i.external_participant_count <= 1',
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'title', op: 'contains', value: 'RENEWAL' },
+      where: "i.title ilike '%renewal%'",
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'source', op: 'in', value: ['gong', 'zoom'] },
+      where: "i.source in ('gong', 'zoom')",
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'account_type', op: 'not_in', value: ['customer', 'sales_target'] },
+      where: "a.type is null or a.type not in ('customer', 'sales_target')",
+    },
     {
       surface: 'interactions',
       filter: { field: 'occurred_at', op: 'between', value: ['2026-01-01', '2026-03-31T23:59:59Z'] },
@@ -134,20 +220,56 @@ describe('operators: every operator, each count checked against SQL', () => {
     },
     { surface: 'interactions', filter: { field: 'deal_id', op: 'is_null' }, where: 'i.deal_id is null' },
     { surface: 'interactions', filter: { field: 'summary', op: 'not_null' }, where: 'i.summary is not null' },
-    { surface: 'interactions', filter: { field: 'deal_stage', op: 'eq', value: 'closed_won' }, where: "d.stage = 'closed_won'" },
-    { surface: 'interactions', filter: { field: 'occurred_at', op: 'lt', value: '2025-09-01T00:00:00+02:00' }, where: "i.occurred_at < '2025-08-31T22:00:00Z'" },
+    {
+      surface: 'interactions',
+      filter: { field: 'deal_stage', op: 'eq', value: 'closed_won' },
+      where: "d.stage = 'closed_won'",
+    },
+    {
+      surface: 'interactions',
+      filter: { field: 'occurred_at', op: 'lt', value: '2025-09-01T00:00:00+02:00' },
+      where: "i.occurred_at < '2025-08-31T22:00:00Z'",
+    },
     { surface: 'deals', filter: { field: 'amount', op: 'gt', value: 50000 }, where: 'i.amount > 50000' },
     { surface: 'deals', filter: { field: 'is_won', op: 'eq', value: true }, where: 'i.is_won' },
-    { surface: 'deals', filter: { field: 'close_date', op: 'between', value: ['2026-01-01', '2026-06-30'] }, where: "i.close_date between '2026-01-01' and '2026-06-30'" },
-    { surface: 'deals', filter: { field: 'stage', op: 'in', value: ['proposal', 'negotiation'] }, where: "i.stage in ('proposal', 'negotiation')" },
+    {
+      surface: 'deals',
+      filter: { field: 'close_date', op: 'between', value: ['2026-01-01', '2026-06-30'] },
+      where: "i.close_date between '2026-01-01' and '2026-06-30'",
+    },
+    {
+      surface: 'deals',
+      filter: { field: 'stage', op: 'in', value: ['proposal', 'negotiation'] },
+      where: "i.stage in ('proposal', 'negotiation')",
+    },
     { surface: 'deals', filter: { field: 'probability', op: 'lte', value: 20 }, where: 'i.probability <= 20' },
     { surface: 'deals', filter: { field: 'account_type', op: 'eq', value: 'customer' }, where: "a.type = 'customer'" },
-    { surface: 'deals', filter: { field: 'currency', op: 'neq', value: 'USD' }, where: "i.currency is distinct from 'USD'" },
-    { surface: 'deal_qualification', filter: { field: 'criterion', op: 'in', value: ['champion', 'economic_buyer'] }, where: "i.criterion in ('champion', 'economic_buyer')" },
+    {
+      surface: 'deals',
+      filter: { field: 'currency', op: 'neq', value: 'USD' },
+      where: "i.currency is distinct from 'USD'",
+    },
+    {
+      surface: 'deal_qualification',
+      filter: { field: 'criterion', op: 'in', value: ['champion', 'economic_buyer'] },
+      where: "i.criterion in ('champion', 'economic_buyer')",
+    },
     { surface: 'deal_qualification', filter: { field: 'score', op: 'gte', value: 2 }, where: 'i.score >= 2' },
-    { surface: 'deal_qualification', filter: { field: 'status', op: 'not_in', value: ['unknown'] }, where: "i.status <> 'unknown'" },
-    { surface: 'deal_qualification', filter: { field: 'deal_stage', op: 'eq', value: 'negotiation' }, where: "d.stage = 'negotiation'" },
-    { surface: 'deal_qualification', filter: { field: 'account_name', op: 'contains', value: 'logist' }, where: "a.name ilike '%logist%'" },
+    {
+      surface: 'deal_qualification',
+      filter: { field: 'status', op: 'not_in', value: ['unknown'] },
+      where: "i.status <> 'unknown'",
+    },
+    {
+      surface: 'deal_qualification',
+      filter: { field: 'deal_stage', op: 'eq', value: 'negotiation' },
+      where: "d.stage = 'negotiation'",
+    },
+    {
+      surface: 'deal_qualification',
+      filter: { field: 'account_name', op: 'contains', value: 'logist' },
+      where: "a.name ilike '%logist%'",
+    },
   ];
   for (const c of cases) {
     it(`${c.surface}: ${c.filter.field} ${c.filter.op} ${JSON.stringify(c.filter.value ?? null)}`, async () => {
@@ -166,7 +288,10 @@ describe('operators: every operator, each count checked against SQL', () => {
 
   it('returns the first rows in the default order (occurred_at desc, id asc), every vocabulary field typed', async () => {
     const data = await ok({ filters: [{ field: 'kind', op: 'eq', value: 'email' }], limit: 7 });
-    const ids = await sqlRows<{ id: string }>(`select i.id from ${FROM.interactions} and i.kind = 'email' order by i.occurred_at desc, i.id asc limit 7`, [CORPUS_WORKSPACE_ID]);
+    const ids = await sqlRows<{ id: string }>(
+      `select i.id from ${FROM.interactions} and i.kind = 'email' order by i.occurred_at desc, i.id asc limit 7`,
+      [CORPUS_WORKSPACE_ID],
+    );
     expect(data.results.map((r: { id: string }) => r.id)).toEqual(ids.map((r) => r.id));
     const names = SURFACE_VOCABULARY.interactions.fields.map((f) => f.name);
     for (const row of data.results) {
@@ -176,7 +301,14 @@ describe('operators: every operator, each count checked against SQL', () => {
       expect(row.duration_seconds).toBeNull();
       expect(typeof row.body).toBe('string');
     }
-    const deal = (await ok({ surface: 'deals', filters: [{ field: 'amount', op: 'not_null' }], order_by: { field: 'amount', dir: 'desc' }, limit: 3 })).results;
+    const deal = (
+      await ok({
+        surface: 'deals',
+        filters: [{ field: 'amount', op: 'not_null' }],
+        order_by: { field: 'amount', dir: 'desc' },
+        limit: 3,
+      })
+    ).results;
     const top = await sqlRows<{ amount_text: string }>(
       'select d.amount::text as amount_text from deals d where d.workspace_id = $1 and d.amount is not null order by d.amount desc, d.id asc limit 3',
       [CORPUS_WORKSPACE_ID],
@@ -188,7 +320,10 @@ describe('operators: every operator, each count checked against SQL', () => {
   });
 
   it('ANDs several filters and reads joined fields', async () => {
-    const expected = await countWhere('interactions', "i.kind = 'call' and a.type = 'customer' and i.duration_seconds >= 1500");
+    const expected = await countWhere(
+      'interactions',
+      "i.kind = 'call' and a.type = 'customer' and i.duration_seconds >= 1500",
+    );
     const data = await ok({
       filters: [
         { field: 'kind', op: 'eq', value: 'call' },
@@ -198,8 +333,12 @@ describe('operators: every operator, each count checked against SQL', () => {
       limit: 1000,
     });
     expect(data.corpus.match_count).toBe(expected);
-    expect(data.results.every((r: any) => r.kind === 'call' && r.account_type === 'customer' && r.duration_seconds >= 1500)).toBe(true);
-    expect(data.compiled.sql).toBe("SELECT * FROM interactions WHERE kind = 'call' AND account_type = 'customer' AND duration_seconds >= 1500 ORDER BY occurred_at DESC, id ASC LIMIT 1000");
+    expect(
+      data.results.every((r: any) => r.kind === 'call' && r.account_type === 'customer' && r.duration_seconds >= 1500),
+    ).toBe(true);
+    expect(data.compiled.sql).toBe(
+      "SELECT * FROM interactions WHERE kind = 'call' AND account_type = 'customer' AND duration_seconds >= 1500 ORDER BY occurred_at DESC, id ASC LIMIT 1000",
+    );
   });
 
   it('contains is a case-insensitive substring match where % and _ match only themselves', async () => {
@@ -233,7 +372,10 @@ describe('validation: value shapes, types, unknown names → 400 invalid_argumen
     await rejects({ filters: [{ field: 'id', op: 'eq', value: 'not-a-uuid' }] }, 'filters.0.value');
     await rejects({ filters: [{ field: 'title', op: 'eq', value: 'a\u0000b' }] }, 'filters.0.value');
     await rejects({ surface: 'deals', filters: [{ field: 'is_won', op: 'eq', value: 'true' }] }, 'filters.0.value');
-    await rejects({ surface: 'deals', filters: [{ field: 'close_date', op: 'eq', value: '2026-13-01' }] }, 'filters.0.value');
+    await rejects(
+      { surface: 'deals', filters: [{ field: 'close_date', op: 'eq', value: '2026-13-01' }] },
+      'filters.0.value',
+    );
     await rejects({ surface: 'deals', filters: [{ field: 'amount', op: 'in', value: [1, 'two'] }] }, 'filters.0.value');
     const problem = await rejects({ filters: [{ field: 'kind', op: 'eq', value: 'fax' }] }, 'filters.0.value');
     expect(problem.problem).toContain('call, meeting, email');
@@ -242,7 +384,11 @@ describe('validation: value shapes, types, unknown names → 400 invalid_argumen
   it('names the allowed set for an unknown field on each surface', async () => {
     for (const surface of ['interactions', 'deals', 'deal_qualification'] as const) {
       const allowed = SURFACE_VOCABULARY[surface].fields.map((f) => f.name);
-      const problem = await rejects({ surface, filters: [{ field: 'secret_column', op: 'eq', value: 'x' }] }, 'filters.0.field', allowed);
+      const problem = await rejects(
+        { surface, filters: [{ field: 'secret_column', op: 'eq', value: 'x' }] },
+        'filters.0.field',
+        allowed,
+      );
       expect(problem.problem).toContain('allowed: ');
     }
     // A field of another surface is unknown here.
@@ -251,19 +397,34 @@ describe('validation: value shapes, types, unknown names → 400 invalid_argumen
 
   it('refuses an unknown operator, and an operator the field does not take, naming the allowed ones', async () => {
     await rejects({ filters: [{ field: 'kind', op: 'like', value: 'c%' }] }, 'filters.0.op');
-    await rejects({ filters: [{ field: 'kind', op: 'gt', value: 'call' }] }, 'filters.0.op', ['eq', 'neq', 'in', 'not_in']);
+    await rejects({ filters: [{ field: 'kind', op: 'gt', value: 'call' }] }, 'filters.0.op', [
+      'eq',
+      'neq',
+      'in',
+      'not_in',
+    ]);
     await rejects({ filters: [{ field: 'kind', op: 'is_null' }] }, 'filters.0.op');
     await rejects({ filters: [{ field: 'occurred_at', op: 'contains', value: '2026' }] }, 'filters.0.op');
   });
 
   it('refuses unknown order_by, group_by and metric fields, naming the allowed set', async () => {
-    await rejects({ filters: [ALL], order_by: { field: 'nope', dir: 'asc' } }, 'order_by.field', SURFACE_VOCABULARY.interactions.fields.map((f) => f.name));
-    await rejects({ filters: [ALL], group_by: ['kind'], metrics: [{ fn: 'count' }], order_by: { field: 'title', dir: 'asc' } }, 'order_by.field', ['kind', 'count']);
+    await rejects(
+      { filters: [ALL], order_by: { field: 'nope', dir: 'asc' } },
+      'order_by.field',
+      SURFACE_VOCABULARY.interactions.fields.map((f) => f.name),
+    );
+    await rejects(
+      { filters: [ALL], group_by: ['kind'], metrics: [{ fn: 'count' }], order_by: { field: 'title', dir: 'asc' } },
+      'order_by.field',
+      ['kind', 'count'],
+    );
     const groupable = SURFACE_VOCABULARY.interactions.fields.filter((f) => f.groupable).map((f) => f.name);
     await rejects({ group_by: ['nope'], metrics: [{ fn: 'count' }] }, 'group_by.0', groupable);
     await rejects({ group_by: ['title'], metrics: [{ fn: 'count' }] }, 'group_by.0', groupable);
     await rejects({ group_by: ['kind', 'kind'], metrics: [{ fn: 'count' }] }, 'group_by.1');
-    const numeric = SURFACE_VOCABULARY.deals.fields.filter((f) => f.type === 'number' || f.type === 'integer').map((f) => f.name);
+    const numeric = SURFACE_VOCABULARY.deals.fields
+      .filter((f) => f.type === 'number' || f.type === 'integer')
+      .map((f) => f.name);
     await rejects({ surface: 'deals', metrics: [{ fn: 'sum', field: 'stage' }] }, 'metrics.0.field', numeric);
     await rejects({ surface: 'deals', metrics: [{ fn: 'avg' }] }, 'metrics.0.field');
     await rejects({ surface: 'deals', metrics: [{ fn: 'max', field: 'nope' }] }, 'metrics.0.field');
@@ -278,20 +439,41 @@ describe('validation: value shapes, types, unknown names → 400 invalid_argumen
     expect(res.body.error.message).toContain('empty request');
     await rejects({ filters: [] }, '');
     await rejects({ group_by: ['kind'] }, 'group_by');
-    await rejects({ surface: 'deals', audience: 'customer_voice', filters: [{ field: 'stage', op: 'eq', value: 'proposal' }] }, 'audience');
+    await rejects(
+      { surface: 'deals', audience: 'customer_voice', filters: [{ field: 'stage', op: 'eq', value: 'proposal' }] },
+      'audience',
+    );
   });
 
   it('enforces every limit of the spec, and accepts each at its maximum', async () => {
     await rejects({ query: 'x'.repeat(2001) }, 'query');
-    const filters = (n: number) => Array.from({ length: n }, () => ({ field: 'duration_seconds', op: 'gte', value: 0 }));
+    const filters = (n: number) =>
+      Array.from({ length: n }, () => ({ field: 'duration_seconds', op: 'gte', value: 0 }));
     await rejects({ filters: filters(33) }, 'filters');
-    expect((await ok({ filters: filters(32), limit: 1 })).corpus.match_count).toBe(await countWhere('interactions', 'i.duration_seconds >= 0'));
+    expect((await ok({ filters: filters(32), limit: 1 })).corpus.match_count).toBe(
+      await countWhere('interactions', 'i.duration_seconds >= 0'),
+    );
     const values = (n: number) => Array.from({ length: n }, (_, i) => `source-${i}`);
     await rejects({ filters: [{ field: 'source', op: 'in', value: values(201) }] }, 'filters.0.value');
-    expect((await ok({ filters: [{ field: 'source', op: 'in', value: [...values(199), 'gong'] }], limit: 1 })).corpus.match_count).toBe(await countWhere('interactions', "i.source = 'gong'"));
-    const groupBy = ['kind', 'source', 'direction', 'account_type', 'deal_stage', 'account_name', 'deal_name', 'participant_count', 'external_participant_count'];
+    expect(
+      (await ok({ filters: [{ field: 'source', op: 'in', value: [...values(199), 'gong'] }], limit: 1 })).corpus
+        .match_count,
+    ).toBe(await countWhere('interactions', "i.source = 'gong'"));
+    const groupBy = [
+      'kind',
+      'source',
+      'direction',
+      'account_type',
+      'deal_stage',
+      'account_name',
+      'deal_name',
+      'participant_count',
+      'external_participant_count',
+    ];
     await rejects({ group_by: groupBy, metrics: [{ fn: 'count' }] }, 'group_by');
-    expect((await ok({ group_by: groupBy.slice(0, 8), metrics: [{ fn: 'count' }], limit: 1000 })).corpus.row_count).toBeGreaterThan(0);
+    expect(
+      (await ok({ group_by: groupBy.slice(0, 8), metrics: [{ fn: 'count' }], limit: 1000 })).corpus.row_count,
+    ).toBeGreaterThan(0);
     const metrics = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max'].map((fn) => ({ fn, field: 'amount' }));
     const nine = [...metrics, { fn: 'count' }, { fn: 'min', field: 'close_date' }, { fn: 'max', field: 'close_date' }];
     await rejects({ surface: 'deals', metrics: nine }, 'metrics');
@@ -314,7 +496,9 @@ describe('validation: value shapes, types, unknown names → 400 invalid_argumen
       if (filter.op === 'neq') expect(data.corpus.match_count).toBe(await countWhere('interactions', 'true'));
       else expect(data.corpus).toMatchObject({ match_count: 0, empty_reason: 'no_match' });
     }
-    expect(await sqlOne<number>('select count(*)::int from interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID])).toBe(1000);
+    expect(
+      await sqlOne<number>('select count(*)::int from interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID]),
+    ).toBe(1000);
     const data = await ok({ filters: [{ field: 'title', op: 'eq', value: evil }] });
     expect(data.compiled.sql).toContain("title = '''); drop table interactions; --'");
   });
@@ -325,11 +509,24 @@ describe('group_by, metrics, order_by', () => {
     const data = await ok({
       surface: 'deals',
       group_by: ['stage'],
-      metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }, { fn: 'avg', field: 'probability' }, { fn: 'max', field: 'close_date' }, { fn: 'count_distinct', field: 'account_id' }],
+      metrics: [
+        { fn: 'count' },
+        { fn: 'sum', field: 'amount' },
+        { fn: 'avg', field: 'probability' },
+        { fn: 'max', field: 'close_date' },
+        { fn: 'count_distinct', field: 'account_id' },
+      ],
       order_by: { field: 'sum_amount', dir: 'desc' },
       limit: 3,
     });
-    const expected = await sqlRows<{ stage: string; count: number; sum_amount: string | null; avg_probability: string | null; max_close_date: string | null; accounts: number }>(
+    const expected = await sqlRows<{
+      stage: string;
+      count: number;
+      sum_amount: string | null;
+      avg_probability: string | null;
+      max_close_date: string | null;
+      accounts: number;
+    }>(
       `select stage, count(*)::int as count, sum(amount)::text as sum_amount, avg(probability)::text as avg_probability, max(close_date)::text as max_close_date, count(distinct account_id)::int as accounts
        from deals where workspace_id = $1 group by stage order by sum(amount) desc nulls last, stage asc limit 3`,
       [CORPUS_WORKSPACE_ID],
@@ -344,16 +541,28 @@ describe('group_by, metrics, order_by', () => {
         count_distinct_account_id: r.accounts,
       })),
     );
-    const stages = await sqlOne<number>('select count(distinct stage)::int from deals where workspace_id = $1', [CORPUS_WORKSPACE_ID]);
+    const stages = await sqlOne<number>('select count(distinct stage)::int from deals where workspace_id = $1', [
+      CORPUS_WORKSPACE_ID,
+    ]);
     expect(data.corpus).toMatchObject({ match_count: stages, row_count: 3, truncated: true });
-    expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'aggregate', max_timestamp: null, min_timestamp: null, dated_row_count: 0 });
+    expect(data.corpus.coverage).toMatchObject({
+      basis: 'unavailable',
+      basis_reason: 'aggregate',
+      max_timestamp: null,
+      min_timestamp: null,
+      dated_row_count: 0,
+    });
     expect(data.compiled.sql).toBe(
       'SELECT stage, count(*) AS count, sum(amount) AS sum_amount, avg(probability) AS avg_probability, max(close_date) AS max_close_date, count(DISTINCT account_id) AS count_distinct_account_id FROM deals GROUP BY stage ORDER BY sum_amount DESC NULLS LAST, stage ASC NULLS LAST LIMIT 3',
     );
   });
 
   it('groups interactions by joined fields and honours the exclusions in counts', async () => {
-    const data = await ok({ group_by: ['kind', 'account_type'], metrics: [{ fn: 'count' }, { fn: 'max', field: 'occurred_at' }], limit: 1000 });
+    const data = await ok({
+      group_by: ['kind', 'account_type'],
+      metrics: [{ fn: 'count' }, { fn: 'max', field: 'occurred_at' }],
+      limit: 1000,
+    });
     const expected = await sqlRows<{ kind: string; type: string | null; n: number }>(
       `select i.kind, a.type, count(*)::int as n from ${FROM.interactions} group by 1, 2`,
       [CORPUS_WORKSPACE_ID],
@@ -364,12 +573,18 @@ describe('group_by, metrics, order_by', () => {
       expect(row?.count).toBe(e.n);
       expect(row?.max_occurred_at).toMatch(/Z$/);
     }
-    expect(data.results.reduce((s: number, r: { count: number }) => s + r.count, 0)).toBe(await countWhere('interactions', 'true'));
+    expect(data.results.reduce((s: number, r: { count: number }) => s + r.count, 0)).toBe(
+      await countWhere('interactions', 'true'),
+    );
     expect(data.corpus.truncated).toBeUndefined();
   });
 
   it('a bare aggregate over an empty population returns its one row with no_match', async () => {
-    const data = await ok({ surface: 'deals', filters: [{ field: 'name', op: 'eq', value: 'No such deal' }], metrics: [{ fn: 'count' }, { fn: 'max', field: 'amount' }] });
+    const data = await ok({
+      surface: 'deals',
+      filters: [{ field: 'name', op: 'eq', value: 'No such deal' }],
+      metrics: [{ fn: 'count' }, { fn: 'max', field: 'amount' }],
+    });
     expect(data.results).toEqual([{ count: 0, max_amount: null }]);
     expect(data.corpus).toMatchObject({ row_count: 1, match_count: 1, empty_reason: 'no_match' });
     expect(data.corpus.truncated).toBeUndefined();
@@ -377,7 +592,9 @@ describe('group_by, metrics, order_by', () => {
     expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'aggregate' });
     // A bare aggregate over rows: no empty_reason.
     const full = await ok({ surface: 'deals', metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] });
-    expect(full.results[0].count).toBe(await sqlOne<number>('select count(*)::int from deals where workspace_id = $1', [CORPUS_WORKSPACE_ID]));
+    expect(full.results[0].count).toBe(
+      await sqlOne<number>('select count(*)::int from deals where workspace_id = $1', [CORPUS_WORKSPACE_ID]),
+    );
     expect(full.corpus.empty_reason).toBeUndefined();
     expect(full.corpus.filters_applied).toBe(false);
   });
@@ -389,13 +606,21 @@ describe('empty_reason', () => {
       const data = await ok({ surface, filters: [{ field: 'occurred_at', op: 'gte', value: '2020-01-01' }] }, empty.id);
       expect(data.results).toEqual([]);
       expect(data.corpus).toMatchObject({ empty_reason: 'not_synced', row_count: 0, match_count: 0 });
-      expect(data.detail.coverage).toMatchObject({ total_rows: 0, latest_event_at: null, days_behind: null, is_stale: false });
+      expect(data.detail.coverage).toMatchObject({
+        total_rows: 0,
+        latest_event_at: null,
+        days_behind: null,
+        is_stale: false,
+      });
       expect(data.detail.internal.status).toBe('empty');
     }
   });
 
   it('scope_disjoint: the rows selected are all excluded interactions', async () => {
-    const excluded = await sqlRows<{ id: string }>('select interaction_id as id from excluded_interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID]);
+    const excluded = await sqlRows<{ id: string }>(
+      'select interaction_id as id from excluded_interactions where workspace_id = $1',
+      [CORPUS_WORKSPACE_ID],
+    );
     expect(excluded.length).toBeGreaterThan(0);
     const data = await ok({ filters: [{ field: 'id', op: 'in', value: excluded.map((r) => r.id) }] });
     expect(data.corpus).toMatchObject({ empty_reason: 'scope_disjoint', row_count: 0 });
@@ -418,18 +643,29 @@ describe('empty_reason', () => {
   it('scope_disjoint: the asked time window lies outside the surface’s event span', async () => {
     const after = await ok({ surface: 'deals', filters: [{ field: 'occurred_at', op: 'gt', value: '2031-01-01' }] });
     expect(after.corpus.empty_reason).toBe('scope_disjoint');
-    const before = await ok({ filters: [{ field: 'occurred_at', op: 'between', value: ['2019-01-01', '2019-12-31'] }] });
+    const before = await ok({
+      filters: [{ field: 'occurred_at', op: 'between', value: ['2019-01-01', '2019-12-31'] }],
+    });
     expect(before.corpus.empty_reason).toBe('scope_disjoint');
     expect(before.detail.message).toContain('does not overlap');
   });
 
   it('no_match: the data covers the ask and nothing matches', async () => {
-    const data = await ok({ filters: [{ field: 'title', op: 'contains', value: 'qqzx-nothing' }, { field: 'occurred_at', op: 'gte', value: '2026-01-01' }] });
+    const data = await ok({
+      filters: [
+        { field: 'title', op: 'contains', value: 'qqzx-nothing' },
+        { field: 'occurred_at', op: 'gte', value: '2026-01-01' },
+      ],
+    });
     expect(data.corpus).toMatchObject({ empty_reason: 'no_match', row_count: 0, match_count: 0 });
     expect(data.detail.internal).toEqual({ status: 'empty', rows: 0, row_count: 0 });
     expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'no_rows', dated_row_count: 0 });
     expect(data.detail.coverage.total_rows).toBe(1000);
-    const grouped = await ok({ group_by: ['kind'], metrics: [{ fn: 'count' }], filters: [{ field: 'title', op: 'contains', value: 'qqzx-nothing' }] });
+    const grouped = await ok({
+      group_by: ['kind'],
+      metrics: [{ fn: 'count' }],
+      filters: [{ field: 'title', op: 'contains', value: 'qqzx-nothing' }],
+    });
     expect(grouped.corpus).toMatchObject({ empty_reason: 'no_match', row_count: 0 });
   });
 
@@ -443,10 +679,17 @@ describe('empty_reason', () => {
       },
     });
     const { app } = createApp({ services: { ...h.services, db: failing } });
-    for (const body of [{ filters: [{ field: 'kind', op: 'eq', value: 'call' }] }, { surface: 'deals', metrics: [{ fn: 'count' }] }]) {
+    for (const body of [
+      { filters: [{ field: 'kind', op: 'eq', value: 'call' }] },
+      { surface: 'deals', metrics: [{ fn: 'count' }] },
+    ]) {
       const key = await keyFor(CORPUS_WORKSPACE_ID);
       const res = await app.fetch(
-        new Request(`${h.services.config.publicUrl}${API_PREFIX}/search/query`, { method: 'POST', headers: { 'x-api-key': key, 'content-type': 'application/json' }, body: JSON.stringify(body) }),
+        new Request(`${h.services.config.publicUrl}${API_PREFIX}/search/query`, {
+          method: 'POST',
+          headers: { 'x-api-key': key, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }),
       );
       expect(res.status).toBe(200);
       const { data } = (await res.json()) as { data: any };
@@ -477,7 +720,10 @@ describe('corpus and coverage blocks', () => {
       coverage: expect.any(Object),
     });
     const cov = data.corpus.coverage;
-    const span = await sqlRows<{ min: string; max: string }>(`select min(i.occurred_at)::text as min, max(i.occurred_at)::text as max from ${FROM.interactions}`, [CORPUS_WORKSPACE_ID]);
+    const span = await sqlRows<{ min: string; max: string }>(
+      `select min(i.occurred_at)::text as min, max(i.occurred_at)::text as max from ${FROM.interactions}`,
+      [CORPUS_WORKSPACE_ID],
+    );
     expect(cov.basis).toBe('matched_set');
     expect(cov.basis_reason).toBeUndefined();
     expect(Date.parse(cov.min_timestamp)).toBe(Date.parse(span[0]?.min.replace(' ', 'T').replace(/\+00$/, 'Z') ?? ''));
@@ -502,7 +748,9 @@ describe('corpus and coverage blocks', () => {
     // The corpus's quiet stretch (215 to 194 days before now) lies inside the result's span, holds no row, and is no gap.
     const quietStart = new Date(CORPUS_NOW.getTime() - 215 * DAY_MS).toISOString();
     const quietEnd = new Date(CORPUS_NOW.getTime() - 194 * DAY_MS).toISOString();
-    expect(await countWhere('interactions', `i.occurred_at >= '${quietStart}' and i.occurred_at < '${quietEnd}'`)).toBe(0);
+    expect(await countWhere('interactions', `i.occurred_at >= '${quietStart}' and i.occurred_at < '${quietEnd}'`)).toBe(
+      0,
+    );
     expect(cov.min_timestamp < quietStart && cov.max_timestamp > quietEnd).toBe(true);
   });
 
@@ -532,14 +780,20 @@ describe('corpus and coverage blocks', () => {
         }
       }
       expect(gap.corpus_row_count).toBe(sum);
-      expect(await countWhere('interactions', `i.kind = 'meeting' and i.occurred_at >= '${gap.start}' and i.occurred_at < '${gap.end}'`)).toBe(0);
+      expect(
+        await countWhere(
+          'interactions',
+          `i.kind = 'meeting' and i.occurred_at >= '${gap.start}' and i.occurred_at < '${gap.end}'`,
+        ),
+      ).toBe(0);
     }
     expect(reported).toEqual(weeks);
     // No reported gap covers a week lying wholly inside the quiet stretch.
     const quietStart = CORPUS_NOW.getTime() - 215 * DAY_MS;
     const quietEnd = CORPUS_NOW.getTime() - 194 * DAY_MS;
     for (const gap of cov.gaps) {
-      for (let w = Date.parse(gap.start); w < Date.parse(gap.end); w += 7 * DAY_MS) expect(w >= quietStart && w + 7 * DAY_MS <= quietEnd).toBe(false);
+      for (let w = Date.parse(gap.start); w < Date.parse(gap.end); w += 7 * DAY_MS)
+        expect(w >= quietStart && w + 7 * DAY_MS <= quietEnd).toBe(false);
     }
   });
 
@@ -548,7 +802,12 @@ describe('corpus and coverage blocks', () => {
     expect(data.corpus.truncated).toBe(true);
     expect(data.corpus.row_count).toBe(10);
     const cov = data.corpus.coverage;
-    expect(cov).toMatchObject({ basis: 'returned_rows', basis_reason: 'truncated', dated_row_count: 10, gaps_status: 'ok' });
+    expect(cov).toMatchObject({
+      basis: 'returned_rows',
+      basis_reason: 'truncated',
+      dated_row_count: 10,
+      gaps_status: 'ok',
+    });
     expect(Object.values(cov.age_buckets).reduce((s: number, b: any) => s + b.row_count, 0)).toBe(10);
     expect(cov.max_timestamp).toBe(data.results[0].occurred_at);
     expect(cov.min_timestamp).toBe(data.results[9].occurred_at);
@@ -556,11 +815,29 @@ describe('corpus and coverage blocks', () => {
 
   it('gap detection is unavailable for aggregates, empty results and surfaces without a baseline', async () => {
     const agg = await ok({ group_by: ['kind'], metrics: [{ fn: 'count' }], coverage: true });
-    expect(agg.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'aggregate', gaps_status: 'unavailable', gaps_reason: 'aggregate' });
+    expect(agg.corpus.coverage).toMatchObject({
+      basis: 'unavailable',
+      basis_reason: 'aggregate',
+      gaps_status: 'unavailable',
+      gaps_reason: 'aggregate',
+    });
     const none = await ok({ filters: [{ field: 'title', op: 'contains', value: 'qqzx' }], coverage: true });
-    expect(none.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'no_rows', gaps_status: 'unavailable' });
-    const deals = await ok({ surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }], coverage: true, limit: 1000 });
-    expect(deals.corpus.coverage).toMatchObject({ basis: 'matched_set', gaps_status: 'unavailable', gaps_reason: 'baseline_unsupported_surface' });
+    expect(none.corpus.coverage).toMatchObject({
+      basis: 'unavailable',
+      basis_reason: 'no_rows',
+      gaps_status: 'unavailable',
+    });
+    const deals = await ok({
+      surface: 'deals',
+      filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }],
+      coverage: true,
+      limit: 1000,
+    });
+    expect(deals.corpus.coverage).toMatchObject({
+      basis: 'matched_set',
+      gaps_status: 'unavailable',
+      gaps_reason: 'baseline_unsupported_surface',
+    });
     expect(deals.corpus.coverage.gaps).toBeUndefined();
     const plain = await ok({ filters: [ALL], limit: 5 });
     expect(plain.corpus.coverage.gaps_status).toBe('not_requested');
@@ -568,7 +845,13 @@ describe('corpus and coverage blocks', () => {
   });
 
   it('ignored_params lists what the filter lane accepts but does not honour', async () => {
-    const data = await ok({ mode: 'filter', query: 'renewal', hydrate: false, filters: [{ field: 'kind', op: 'eq', value: 'call' }], limit: 1 });
+    const data = await ok({
+      mode: 'filter',
+      query: 'renewal',
+      hydrate: false,
+      filters: [{ field: 'kind', op: 'eq', value: 'call' }],
+      limit: 1,
+    });
     expect(data.mode_ran).toBe('filter');
     expect(data.corpus.ignored_params).toEqual(['hydrate', 'query']);
   });
@@ -591,9 +874,12 @@ describe('data scope', () => {
         )
       ).map((r) => r.id),
     );
-    for (const row of rescued) expect(buyers.has(row.id), `${row.account_type} row ${row.id} kept without a buyer`).toBe(true);
+    for (const row of rescued)
+      expect(buyers.has(row.id), `${row.account_type} row ${row.id} kept without a buyer`).toBe(true);
     const dropped = await countWhere('interactions', "a.type in ('investor', 'media', 'competitor')");
-    const droppedKept = data.results.filter((r: any) => ['investor', 'media', 'competitor'].includes(r.account_type)).length;
+    const droppedKept = data.results.filter((r: any) =>
+      ['investor', 'media', 'competitor'].includes(r.account_type),
+    ).length;
     expect(droppedKept).toBeLessThan(dropped);
     const all = await ok({ filters: [ALL], limit: 1 });
     expect(all.corpus.audience_applied).toBe(false);
@@ -601,7 +887,14 @@ describe('data scope', () => {
   });
 
   it('excluded interactions never appear, in rows or in aggregates', async () => {
-    const excluded = new Set((await sqlRows<{ id: string }>('select interaction_id as id from excluded_interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID])).map((r) => r.id));
+    const excluded = new Set(
+      (
+        await sqlRows<{ id: string }>(
+          'select interaction_id as id from excluded_interactions where workspace_id = $1',
+          [CORPUS_WORKSPACE_ID],
+        )
+      ).map((r) => r.id),
+    );
     const rows = await ok({ filters: [ALL], limit: 1000 });
     expect(rows.results.some((r: { id: string }) => excluded.has(r.id))).toBe(false);
     expect(rows.corpus.match_count).toBe(1000 - excluded.size);
@@ -617,11 +910,16 @@ describe('data scope', () => {
       expect(data.corpus.row_count).toBe(0);
     }
     const corpusCount = await ok({ surface: 'deals', metrics: [{ fn: 'count' }, { fn: 'max', field: 'amount' }] });
-    expect(corpusCount.results[0].count).toBe(await sqlOne<number>('select count(*)::int from deals where workspace_id = $1', [CORPUS_WORKSPACE_ID]));
+    expect(corpusCount.results[0].count).toBe(
+      await sqlOne<number>('select count(*)::int from deals where workspace_id = $1', [CORPUS_WORKSPACE_ID]),
+    );
     const theirs = await ok({ filters: [ALL], limit: 1000 }, tenantB.id);
     expect(theirs.results.map((r: { title: string }) => r.title).sort()).toEqual([`${MARKER} call`, `${MARKER} email`]);
     expect(theirs.detail.coverage.total_rows).toBe(2);
-    const theirDeals = await ok({ surface: 'deal_qualification', metrics: [{ fn: 'count' }, { fn: 'max', field: 'score' }] }, tenantB.id);
+    const theirDeals = await ok(
+      { surface: 'deal_qualification', metrics: [{ fn: 'count' }, { fn: 'max', field: 'score' }] },
+      tenantB.id,
+    );
     expect(theirDeals.results).toEqual([{ count: 1, max_score: 3 }]);
     const grouped = await ok({ group_by: ['account_name'], metrics: [{ fn: 'count' }] }, tenantB.id);
     expect(grouped.results).toEqual([{ account_name: `${MARKER} account`, count: 2 }]);
@@ -644,7 +942,9 @@ describe('freshness and staleness', () => {
       clock.set(CORPUS_NOW);
     }
     // At the corpus's own now the same kind of ask finds rows and no staleness is claimed.
-    const fresh = await ok({ filters: [{ field: 'occurred_at', op: 'gte', value: new Date(CORPUS_NOW.getTime() - 30 * DAY_MS).toISOString() }] });
+    const fresh = await ok({
+      filters: [{ field: 'occurred_at', op: 'gte', value: new Date(CORPUS_NOW.getTime() - 30 * DAY_MS).toISOString() }],
+    });
     expect(fresh.corpus.row_count).toBeGreaterThan(0);
     expect(fresh.detail.coverage.is_stale).toBe(false);
     expect(fresh.detail.message).not.toContain('behind');
@@ -677,13 +977,28 @@ describe('limits and transports', () => {
     const client = new Client({ name: 'filter-lane-test', version: '0.0.1' });
     await client.connect(transport);
     try {
-      const args = { surface: 'deals', filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }], order_by: { field: 'amount', dir: 'desc' }, limit: 3 };
-      const result = (await client.callTool({ name: 'search', arguments: { action: 'query', ...args } })) as { isError?: boolean; structuredContent?: any };
+      const args = {
+        surface: 'deals',
+        filters: [{ field: 'stage', op: 'eq', value: 'closed_won' }],
+        order_by: { field: 'amount', dir: 'desc' },
+        limit: 3,
+      };
+      const result = (await client.callTool({ name: 'search', arguments: { action: 'query', ...args } })) as {
+        isError?: boolean;
+        structuredContent?: any;
+      };
       expect(result.isError).toBeFalsy();
       const rest = await ok(args);
       expect(result.structuredContent).toEqual(rest);
-      expect(result.structuredContent.corpus.match_count).toBe(await sqlOne<number>("select count(*)::int from deals where workspace_id = $1 and stage = 'closed_won'", [CORPUS_WORKSPACE_ID]));
-      const bad = (await client.callTool({ name: 'search', arguments: { action: 'query', filters: [{ field: 'nope', op: 'eq', value: 1 }] } })) as { isError?: boolean; structuredContent?: any };
+      expect(result.structuredContent.corpus.match_count).toBe(
+        await sqlOne<number>("select count(*)::int from deals where workspace_id = $1 and stage = 'closed_won'", [
+          CORPUS_WORKSPACE_ID,
+        ]),
+      );
+      const bad = (await client.callTool({
+        name: 'search',
+        arguments: { action: 'query', filters: [{ field: 'nope', op: 'eq', value: 1 }] },
+      })) as { isError?: boolean; structuredContent?: any };
       expect(bad.isError).toBe(true);
       expect(bad.structuredContent.error.code).toBe('invalid_argument');
     } finally {

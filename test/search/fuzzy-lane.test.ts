@@ -9,7 +9,7 @@ import type { Services } from '../../functions/services.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
 import type { ModelProvider } from '../../platform/model/port.js';
-import { LocalTransport } from '../../queues/transport/local.js';
+import type { LocalTransport } from '../../queues/transport/local.js';
 import { accounts, excludedInteractions, interactions, transcriptTurns } from '../../schema/index.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -45,8 +45,25 @@ beforeAll(async () => {
   const visible = newId();
   const excluded = newId();
   await h.database.db.insert(interactions).values([
-    { id: visible, workspaceId: ws.id, kind: 'call', title: 'Roadmap sync', occurredAt: at, source: 'gong', durationSeconds: 900 },
-    { id: excluded, workspaceId: ws.id, kind: 'email', title: `About ${EXCLUDED_WORD}`, body: `The ${EXCLUDED_WORD} plan.`, occurredAt: at, source: 'gmail', direction: 'inbound' },
+    {
+      id: visible,
+      workspaceId: ws.id,
+      kind: 'call',
+      title: 'Roadmap sync',
+      occurredAt: at,
+      source: 'gong',
+      durationSeconds: 900,
+    },
+    {
+      id: excluded,
+      workspaceId: ws.id,
+      kind: 'email',
+      title: `About ${EXCLUDED_WORD}`,
+      body: `The ${EXCLUDED_WORD} plan.`,
+      occurredAt: at,
+      source: 'gmail',
+      direction: 'inbound',
+    },
   ]);
   await h.database.db.insert(transcriptTurns).values({
     id: newId(),
@@ -58,23 +75,45 @@ beforeAll(async () => {
     text: `Our ${VISIBLE_WORD} rollout starts next month.`,
     occurredAt: at,
   });
-  await h.database.db.insert(excludedInteractions).values({ workspaceId: ws.id, interactionId: excluded, reason: 'legal_hold' });
+  await h.database.db
+    .insert(excludedInteractions)
+    .values({ workspaceId: ws.id, interactionId: excluded, reason: 'legal_hold' });
 
   // Tenant B: one account and one call with its own word, 200 days old (its data is behind).
   const bAt = new Date(CORPUS_NOW.getTime() - 200 * DAY_MS);
   const bAccount = newId();
   const bCall = newId();
-  await h.database.db.insert(accounts).values({ id: bAccount, workspaceId: tenantB.id, name: 'Acme Tenant B', type: 'customer' });
-  await h.database.db.insert(interactions).values({ id: bCall, workspaceId: tenantB.id, kind: 'call', title: `Pricing ${TENANT_B_WORD}`, accountId: bAccount, occurredAt: bAt, source: 'gong' });
-  await h.database.db.insert(transcriptTurns).values({ id: newId(), workspaceId: tenantB.id, interactionId: bCall, turnIndex: 0, side: 'external', text: `The ${TENANT_B_WORD} pricing is too high.`, occurredAt: bAt });
+  await h.database.db
+    .insert(accounts)
+    .values({ id: bAccount, workspaceId: tenantB.id, name: 'Acme Tenant B', type: 'customer' });
+  await h.database.db.insert(interactions).values({
+    id: bCall,
+    workspaceId: tenantB.id,
+    kind: 'call',
+    title: `Pricing ${TENANT_B_WORD}`,
+    accountId: bAccount,
+    occurredAt: bAt,
+    source: 'gong',
+  });
+  await h.database.db.insert(transcriptTurns).values({
+    id: newId(),
+    workspaceId: tenantB.id,
+    interactionId: bCall,
+    turnIndex: 0,
+    side: 'external',
+    text: `The ${TENANT_B_WORD} pricing is too high.`,
+    occurredAt: bAt,
+  });
 });
 afterAll(async () => {
   await h.close();
   await h.database.close();
 });
 
-const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> => (await h.database.client.query<T>(text, params)).rows;
-const IN_SCOPE = 'not exists (select 1 from excluded_interactions x where x.workspace_id = i.workspace_id and x.interaction_id = i.id)';
+const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
+  (await h.database.client.query<T>(text, params)).rows;
+const IN_SCOPE =
+  'not exists (select 1 from excluded_interactions x where x.workspace_id = i.workspace_id and x.interaction_id = i.id)';
 
 /** Independent: in-scope interactions whose text or turns match the full-text query, or whose title is close to the words. */
 async function independentMatches(words: string, extra = 'true', params: unknown[] = []): Promise<Set<string>> {
@@ -96,7 +135,13 @@ async function independentMatches(words: string, extra = 'true', params: unknown
 async function runDirect(request: SearchRequest, services: Services = h.services) {
   const { search, ignored } = await resolveSearch(request, services.model);
   const now = services.clock.now();
-  const outcome = await runFuzzyLane({ services, workspaceId: ws.id, search, now, signal: new AbortController().signal });
+  const outcome = await runFuzzyLane({
+    services,
+    workspaceId: ws.id,
+    search,
+    now,
+    signal: new AbortController().signal,
+  });
   return SearchResponseSchema.parse(await assembleResponse(services, ws.id, search, outcome, ignored, now));
 }
 
@@ -110,11 +155,25 @@ describe('routing and matching', () => {
     expect(plan.accounts.map((a) => a.asked)).toEqual(['Acme']);
     expect(plan.accounts[0]!.matched.map((a) => a.name)).toEqual(['Acme Health', 'Acme Logistics']);
     expect(plan.subqueries).toEqual([
-      { terms: ['pricing'], match: 'all', phrases: [], accounts: ['Acme'], kinds: ['call'], fields: [], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z', matched: data.corpus.match_count },
+      {
+        terms: ['pricing'],
+        match: 'all',
+        phrases: [],
+        accounts: ['Acme'],
+        kinds: ['call'],
+        fields: [],
+        since: '2026-07-01T00:00:00.000Z',
+        until: '2026-10-01T00:00:00.000Z',
+        matched: data.corpus.match_count,
+      },
     ]);
 
     const acme = plan.accounts[0]!.matched.map((a) => a.id);
-    const expected = await independentMatches('pricing', `i.kind = 'call' and i.account_id = any($3::uuid[]) and i.occurred_at >= '2026-07-01' and i.occurred_at < '2026-10-01'`, [acme]);
+    const expected = await independentMatches(
+      'pricing',
+      `i.kind = 'call' and i.account_id = any($3::uuid[]) and i.occurred_at >= '2026-07-01' and i.occurred_at < '2026-10-01'`,
+      [acme],
+    );
     expect(expected.size).toBeGreaterThan(0);
     expect(new Set(data.results.map((r) => r.id))).toEqual(expected);
     for (const row of data.results) {
@@ -132,9 +191,27 @@ describe('routing and matching', () => {
     const top = data.results[0]!;
     expect(Object.keys(top).sort()).toEqual(
       [
-        'id', 'kind', 'title', 'occurred_at', 'duration_seconds', 'direction', 'source', 'thread_id', 'summary', 'body', 'participant_count',
-        'external_participant_count', 'account_id', 'account_name', 'account_type', 'deal_id', 'deal_name', 'deal_stage', 'score',
-        'matched_subqueries', 'matching_turns',
+        'id',
+        'kind',
+        'title',
+        'occurred_at',
+        'duration_seconds',
+        'direction',
+        'source',
+        'thread_id',
+        'summary',
+        'body',
+        'participant_count',
+        'external_participant_count',
+        'account_id',
+        'account_name',
+        'account_type',
+        'deal_id',
+        'deal_name',
+        'deal_stage',
+        'score',
+        'matched_subqueries',
+        'matching_turns',
       ].sort(),
     );
     // A row answering every facet ranks above rows answering one.
@@ -145,9 +222,17 @@ describe('routing and matching', () => {
       expect(turns.length).toBeLessThanOrEqual(3);
       for (const t of turns) expect(t.text.toLowerCase()).toMatch(/secur|review|soc|report/);
       // Each matching turn names its transcript turn, so a quote from it can cite (and be checked against) the turn.
-      for (const t of turns) expect(Object.keys(t).sort()).toEqual(['side', 'speaker_name', 'text', 'turn_id', 'turn_index']);
+      for (const t of turns)
+        expect(Object.keys(t).sort()).toEqual(['side', 'speaker_name', 'text', 'turn_id', 'turn_index']);
     }
-    expect(data.corpus).toMatchObject({ store: 'warehouse', grain: 'row', content: 'full', filters_applied: false, audience_applied: false, truncated: true });
+    expect(data.corpus).toMatchObject({
+      store: 'warehouse',
+      grain: 'row',
+      content: 'full',
+      filters_applied: false,
+      audience_applied: false,
+      truncated: true,
+    });
     expect(data.corpus.surface).toBeUndefined();
     const union = new Set([
       ...(await independentMatches('security review')),
@@ -159,19 +244,50 @@ describe('routing and matching', () => {
   });
 
   it('reads field restrictions from the wording and applies them as bound predicates', async () => {
-    const cases: { query: string; field: Record<string, unknown>; holds: (row: Record<string, unknown>) => boolean; sql: string }[] = [
-      { query: 'inbound emails about pricing', field: { field: 'direction', op: 'eq', value: 'inbound' }, holds: (r) => r.direction === 'inbound' && r.kind === 'email', sql: `i.direction = 'inbound' and i.kind = 'email'` },
-      { query: 'calls longer than 45 minutes about the security review', field: { field: 'duration_seconds', op: 'gt', value: 2700 }, holds: (r) => Number(r.duration_seconds) > 2700, sql: `i.duration_seconds > 2700 and i.kind = 'call'` },
-      { query: 'meetings on zoom about onboarding', field: { field: 'source', op: 'eq', value: 'zoom' }, holds: (r) => r.source === 'zoom', sql: `i.source = 'zoom' and i.kind = 'meeting'` },
-      { query: 'pricing calls for deals in negotiation', field: { field: 'deal_stage', op: 'eq', value: 'negotiation' }, holds: (r) => r.deal_stage === 'negotiation', sql: `i.kind = 'call' and exists (select 1 from deals d where d.id = i.deal_id and d.stage = 'negotiation')` },
-      { query: 'calls with investors about growth', field: { field: 'account_type', op: 'eq', value: 'investor' }, holds: (r) => r.account_type === 'investor', sql: `i.kind = 'call' and exists (select 1 from accounts a where a.id = i.account_id and a.type = 'investor')` },
+    const cases: {
+      query: string;
+      field: Record<string, unknown>;
+      holds: (row: Record<string, unknown>) => boolean;
+      sql: string;
+    }[] = [
+      {
+        query: 'inbound emails about pricing',
+        field: { field: 'direction', op: 'eq', value: 'inbound' },
+        holds: (r) => r.direction === 'inbound' && r.kind === 'email',
+        sql: `i.direction = 'inbound' and i.kind = 'email'`,
+      },
+      {
+        query: 'calls longer than 45 minutes about the security review',
+        field: { field: 'duration_seconds', op: 'gt', value: 2700 },
+        holds: (r) => Number(r.duration_seconds) > 2700,
+        sql: `i.duration_seconds > 2700 and i.kind = 'call'`,
+      },
+      {
+        query: 'meetings on zoom about onboarding',
+        field: { field: 'source', op: 'eq', value: 'zoom' },
+        holds: (r) => r.source === 'zoom',
+        sql: `i.source = 'zoom' and i.kind = 'meeting'`,
+      },
+      {
+        query: 'pricing calls for deals in negotiation',
+        field: { field: 'deal_stage', op: 'eq', value: 'negotiation' },
+        holds: (r) => r.deal_stage === 'negotiation',
+        sql: `i.kind = 'call' and exists (select 1 from deals d where d.id = i.deal_id and d.stage = 'negotiation')`,
+      },
+      {
+        query: 'calls with investors about growth',
+        field: { field: 'account_type', op: 'eq', value: 'investor' },
+        holds: (r) => r.account_type === 'investor',
+        sql: `i.kind = 'call' and exists (select 1 from accounts a where a.id = i.account_id and a.type = 'investor')`,
+      },
     ];
     for (const c of cases) {
       const data = await client.ok({ query: c.query, mode: 'fuzzy', limit: 1000 });
       const sq = data.detail.internal.plan!.subqueries[0]!;
       expect(sq.fields, c.query).toEqual([c.field]);
       expect(data.results.length, c.query).toBeGreaterThan(0);
-      for (const row of data.results) expect(c.holds(row), `${c.query}: ${JSON.stringify(row).slice(0, 200)}`).toBe(true);
+      for (const row of data.results)
+        expect(c.holds(row), `${c.query}: ${JSON.stringify(row).slice(0, 200)}`).toBe(true);
       const words = sq.terms.join(sq.match === 'all' ? ' ' : ' or ');
       const expected = await independentMatches(words, c.sql);
       const ids = new Set(data.results.filter((r) => (r.matched_subqueries as number[]).includes(1)).map((r) => r.id));
@@ -186,7 +302,11 @@ describe('routing and matching', () => {
   });
 
   it('resolves each company named to its own accounts only: exact name, whole words, or the closest misspelling', async () => {
-    const resolve = async (query: string) => (await client.ok({ query, mode: 'fuzzy', limit: 1000 })).detail.internal.plan!.accounts.map((a) => [a.asked, a.matched.map((m) => m.name)]);
+    const resolve = async (query: string) =>
+      (await client.ok({ query, mode: 'fuzzy', limit: 1000 })).detail.internal.plan!.accounts.map((a) => [
+        a.asked,
+        a.matched.map((m) => m.name),
+      ]);
     expect(await resolve('calls with Acme Logistics about pricing')).toEqual([['Acme Logistics', ['Acme Logistics']]]);
     expect(await resolve('calls with Acme about pricing')).toEqual([['Acme', ['Acme Health', 'Acme Logistics']]]);
     expect(await resolve('calls with Acme Logistcs about pricing')).toEqual([['Acme Logistcs', ['Acme Logistics']]]);
@@ -194,7 +314,11 @@ describe('routing and matching', () => {
       ['Acme Health', ['Acme Health']],
       ['Tidewater Logistics', ['Tidewater Logistics']],
     ]);
-    const both = await client.ok({ query: 'renewal discussions with Acme Health or Tidewater Logistics', mode: 'fuzzy', limit: 1000 });
+    const both = await client.ok({
+      query: 'renewal discussions with Acme Health or Tidewater Logistics',
+      mode: 'fuzzy',
+      limit: 1000,
+    });
     expect(both.results.length).toBeGreaterThan(0);
     for (const row of both.results) expect(['Acme Health', 'Tidewater Logistics']).toContain(row.account_name);
   });
@@ -222,26 +346,48 @@ describe('routing and matching', () => {
       [CORPUS_WORKSPACE_ID],
     );
     expect(data.results.map((r) => r.id)).toEqual(expected.map((r) => r.id));
-    expect(data.corpus.coverage).toMatchObject({ basis: 'matched_set', dated_row_count: expected.length, min_timestamp: expect.stringMatching(/^2026-05/), max_timestamp: expect.stringMatching(/^2026-05/) });
+    expect(data.corpus.coverage).toMatchObject({
+      basis: 'matched_set',
+      dated_row_count: expected.length,
+      min_timestamp: expect.stringMatching(/^2026-05/),
+      max_timestamp: expect.stringMatching(/^2026-05/),
+    });
   });
 
   it('treats SQL in the query as data', async () => {
     const data = await client.ok({ query: "pricing'; drop table interactions; --", mode: 'fuzzy' });
     expect(data.success).toBe(true);
-    expect((await sqlRows<{ n: number }>('select count(*)::int as n from interactions where workspace_id = $1', [CORPUS_WORKSPACE_ID]))[0]!.n).toBeGreaterThan(1000);
+    expect(
+      (
+        await sqlRows<{ n: number }>('select count(*)::int as n from interactions where workspace_id = $1', [
+          CORPUS_WORKSPACE_ID,
+        ])
+      )[0]!.n,
+    ).toBeGreaterThan(1000);
   });
 });
 
 describe('validation and ignored params', () => {
   it('refuses customer_voice, too many subqueries without async, and a fuzzy ask without a query', async () => {
-    expect((await client.rejects({ query: 'pricing', mode: 'fuzzy', audience: 'customer_voice' }, 'audience')).code).toBe('unsupported');
-    expect((await client.rejects({ query: 'pricing', mode: 'fuzzy', max_subqueries: 6 }, 'max_subqueries')).code).toBe('too_big');
+    expect(
+      (await client.rejects({ query: 'pricing', mode: 'fuzzy', audience: 'customer_voice' }, 'audience')).code,
+    ).toBe('unsupported');
+    expect((await client.rejects({ query: 'pricing', mode: 'fuzzy', max_subqueries: 6 }, 'max_subqueries')).code).toBe(
+      'too_big',
+    );
     await client.rejects({ query: 'pricing', mode: 'fuzzy', async: true, max_subqueries: 13 }, 'max_subqueries');
     await client.rejects({ mode: 'fuzzy', filters: [{ field: 'kind', op: 'eq', value: 'call' }] }, 'query');
   });
 
   it('lists surface, filters and hydrate as ignored, and never applies filters', async () => {
-    const data = await client.ok({ query: 'pricing', mode: 'fuzzy', surface: 'deals', hydrate: true, filters: [{ field: 'kind', op: 'eq', value: 'email' }], limit: 5 });
+    const data = await client.ok({
+      query: 'pricing',
+      mode: 'fuzzy',
+      surface: 'deals',
+      hydrate: true,
+      filters: [{ field: 'kind', op: 'eq', value: 'email' }],
+      limit: 5,
+    });
     expect(data.corpus.ignored_params).toEqual(['filters', 'hydrate', 'surface']);
     expect(data.corpus.filters_applied).toBe(false);
     expect(data.results.some((r) => r.kind !== 'email')).toBe(true);
@@ -264,7 +410,12 @@ describe('data scope and empty_reason', () => {
     const data = await client.ok({ query: 'xylophonequartzite', mode: 'fuzzy' });
     expect(data.results).toEqual([]);
     expect(data.corpus.empty_reason).toBe('no_match');
-    expect(data.corpus.coverage).toMatchObject({ basis: 'unavailable', basis_reason: 'no_rows', dated_row_count: 0, max_timestamp: null });
+    expect(data.corpus.coverage).toMatchObject({
+      basis: 'unavailable',
+      basis_reason: 'no_rows',
+      dated_row_count: 0,
+      max_timestamp: null,
+    });
     expect(data.detail.message).toMatch(/No rows matched/);
     expect(data.detail.message).toContain('Searched calls, meetings, emails and posts for [xylophonequartzite].');
   });
@@ -281,7 +432,9 @@ describe('data scope and empty_reason', () => {
   it('scope_disjoint when the asked window lies outside the data’s span', async () => {
     const data = await client.ok({ query: 'pricing calls with Acme in 2019', mode: 'fuzzy' });
     expect(data.corpus.empty_reason).toBe('scope_disjoint');
-    expect(data.detail.message).toContain('Searched calls with Acme Health, Acme Logistics from 2019-01-01 to before 2020-01-01 for [pricing].');
+    expect(data.detail.message).toContain(
+      'Searched calls with Acme Health, Acme Logistics from 2019-01-01 to before 2020-01-01 for [pricing].',
+    );
   });
 
   it('not_synced in an empty workspace, with success and an empty coverage', async () => {
@@ -313,7 +466,11 @@ describe('the corpus block', () => {
     const data = await client.ok({ query: 'pricing', mode: 'fuzzy', limit: 3 });
     expect(data.corpus).toMatchObject({ row_count: 3, truncated: true });
     expect(data.corpus.match_count).toBeGreaterThan(3);
-    expect(data.corpus.coverage).toMatchObject({ basis: 'returned_rows', basis_reason: 'truncated', dated_row_count: 3 });
+    expect(data.corpus.coverage).toMatchObject({
+      basis: 'returned_rows',
+      basis_reason: 'truncated',
+      dated_row_count: 3,
+    });
     const buckets = Object.values(data.corpus.coverage.age_buckets).reduce((n, b) => n + b.row_count, 0);
     expect(buckets).toBe(3);
   });
@@ -335,7 +492,10 @@ describe('tenant isolation', () => {
   it('another workspace’s rows never appear, in either direction', async () => {
     const fromCorpus = await client.ok({ query: TENANT_B_WORD, mode: 'fuzzy' });
     expect(fromCorpus.results).toEqual([]);
-    const fromB = await client.ok({ query: `${TENANT_B_WORD} pricing`, mode: 'fuzzy', limit: 1000 }, tenantB.viewer.key);
+    const fromB = await client.ok(
+      { query: `${TENANT_B_WORD} pricing`, mode: 'fuzzy', limit: 1000 },
+      tenantB.viewer.key,
+    );
     expect(fromB.results.map((r) => r.title)).toEqual([`Pricing ${TENANT_B_WORD}`]);
     // "Acme" resolves to tenant B's own account only.
     const acme = await client.ok({ query: 'pricing with Acme', mode: 'fuzzy' }, tenantB.viewer.key);
@@ -368,9 +528,19 @@ describe('async jobs', () => {
   const transport = () => h.services.queue as LocalTransport;
 
   it('returns a handle without corpus, and the collected job carries the full response', async () => {
-    const request = { query: 'pricing, security, integrations, churn, competitors, onboarding, renewal, discount', mode: 'fuzzy', async: true, max_subqueries: 8, limit: 10 };
+    const request = {
+      query: 'pricing, security, integrations, churn, competitors, onboarding, renewal, discount',
+      mode: 'fuzzy',
+      async: true,
+      max_subqueries: 8,
+      limit: 10,
+    };
     const handle = await client.ok(request);
-    expect(handle).toEqual({ success: true, mode_ran: 'fuzzy', job: { job_id: expect.any(String), status: 'queued', poll: expect.any(String) } });
+    expect(handle).toEqual({
+      success: true,
+      mode_ran: 'fuzzy',
+      job: { job_id: expect.any(String), status: 'queued', poll: expect.any(String) },
+    });
     expect((handle as Record<string, unknown>).corpus).toBeUndefined();
 
     await transport().drain();
@@ -389,7 +559,11 @@ describe('async jobs', () => {
   it('streams a job’s run events with Accept: text/event-stream, ending after the terminal event', async () => {
     const handle = await client.ok({ query: 'pricing', mode: 'fuzzy', async: true });
     await clock.advance(120_000);
-    const streaming = h.request('POST', '/search/query', { key: ws.viewer.key, body: { job_id: handle.job!.job_id }, headers: { accept: 'text/event-stream' } });
+    const streaming = h.request('POST', '/search/query', {
+      key: ws.viewer.key,
+      body: { job_id: handle.job!.job_id },
+      headers: { accept: 'text/event-stream' },
+    });
     await transport().drain();
     const res = await streaming;
     expect(res.status).toBe(200);
@@ -399,10 +573,18 @@ describe('async jobs', () => {
     expect(types.at(-1)).toBe('run.completed');
 
     await clock.advance(120_000);
-    const other = await h.request('POST', '/search/query', { key: tenantB.viewer.key, body: { job_id: handle.job!.job_id }, headers: { accept: 'text/event-stream' } });
+    const other = await h.request('POST', '/search/query', {
+      key: tenantB.viewer.key,
+      body: { job_id: handle.job!.job_id },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(other.status).toBe(404);
     await clock.advance(120_000);
-    const noJob = await h.request('POST', '/search/query', { key: ws.viewer.key, body: { query: 'pricing' }, headers: { accept: 'text/event-stream' } });
+    const noJob = await h.request('POST', '/search/query', {
+      key: ws.viewer.key,
+      body: { query: 'pricing' },
+      headers: { accept: 'text/event-stream' },
+    });
     expect(noJob.status).toBe(400);
     expect(noJob.body.error.details.fields[0].field).toBe('job_id');
   });
@@ -420,7 +602,11 @@ describe('async jobs', () => {
 
   it('a job that failed is collected as an honest read_failed answer with status failed', async () => {
     // A stored input the stage cannot trust (as if written by an older version): the run fails at once.
-    const { runId } = await h.services.engine.start({ workspaceId: ws.id, kind: SEARCH_JOB_KIND, input: { search: { lane: 'fuzzy' }, ignored: [] } });
+    const { runId } = await h.services.engine.start({
+      workspaceId: ws.id,
+      kind: SEARCH_JOB_KIND,
+      input: { search: { lane: 'fuzzy' }, ignored: [] },
+    });
     await transport().drain();
     const data = await client.ok({ job_id: runId });
     expect(data.job).toEqual({ job_id: runId, status: 'failed' });

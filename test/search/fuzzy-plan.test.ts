@@ -3,7 +3,8 @@ import { FuzzyPlanSchema, planLocally, type FuzzyPlan } from '../../functions/se
 
 /** The local planner of the fuzzy lane: pure rules, checked against a fixed now (a Friday). */
 const NOW = '2026-11-20T12:00:00.000Z';
-const plan = (query: string, max = 3, now = NOW): FuzzyPlan => FuzzyPlanSchema.parse(planLocally({ query, max_subqueries: max, now }));
+const plan = (query: string, max = 3, now = NOW): FuzzyPlan =>
+  FuzzyPlanSchema.parse(planLocally({ query, max_subqueries: max, now }));
 const windowOf = (query: string, now = NOW) => {
   const p = plan(query, 3, now);
   return { since: p.subqueries[0]!.since, until: p.subqueries[0]!.until, phrase: p.date_phrase };
@@ -39,7 +40,10 @@ describe('date phrases', () => {
   });
 
   it('a quarter without a year that has not started yet is last year’s', () => {
-    expect(windowOf('pricing in Q4', '2026-08-01T00:00:00.000Z')).toMatchObject({ since: '2025-10-01T00:00:00.000Z', until: '2026-01-01T00:00:00.000Z' });
+    expect(windowOf('pricing in Q4', '2026-08-01T00:00:00.000Z')).toMatchObject({
+      since: '2025-10-01T00:00:00.000Z',
+      until: '2026-01-01T00:00:00.000Z',
+    });
   });
 
   it('reads "may" as a month only after in/during/from or with a year, and takes the phrase out of the terms', () => {
@@ -70,18 +74,34 @@ describe('kinds, accounts, phrases and facets', () => {
     expect(sq('social media threads about onboarding')).toMatchObject({ kinds: ['post'], terms: ['onboarding'] });
     expect(sq('pricing on social-media')).toMatchObject({ kinds: ['post'], terms: ['pricing'] });
     expect(sq('Bluesky replies about pricing')).toMatchObject({ kinds: ['post'], terms: ['pricing'], accounts: [] });
-    expect(sq('pricing complaints from bluesky')).toMatchObject({ kinds: ['post'], terms: ['pricing', 'complaints'], accounts: [] });
+    expect(sq('pricing complaints from bluesky')).toMatchObject({
+      kinds: ['post'],
+      terms: ['pricing', 'complaints'],
+      accounts: [],
+    });
     expect(sq('emails and posts about pricing').kinds).toEqual(['email', 'post']);
     // Alone, these words mean something else: a topic, or an email's thread.
-    expect(sq('customers asking for social login')).toMatchObject({ kinds: [], terms: ['customers', 'asking', 'social', 'login'] });
+    expect(sq('customers asking for social login')).toMatchObject({
+      kinds: [],
+      terms: ['customers', 'asking', 'social', 'login'],
+    });
     expect(sq('email threads about pricing')).toMatchObject({ kinds: ['email'], terms: ['threads', 'pricing'] });
     expect(sq('post-sale onboarding calls')).toMatchObject({ kinds: ['call'], terms: ['post-sale', 'onboarding'] });
   });
 
   it('names the companies (capitalised words, or the word after with/from/at), not the command or a month, and leaves their words for the lane to drop once resolved', () => {
-    expect(plan('Show me calls with Acme Logistics about pricing').subqueries[0]).toMatchObject({ accounts: ['Acme Logistics'], terms: ['acme', 'logistics', 'pricing'] });
-    expect(plan('Pricing objections from Acme').subqueries[0]).toMatchObject({ accounts: ['Acme'], terms: ['pricing', 'objections', 'acme'] });
-    expect(plan('calls with acme about pricing').subqueries[0]).toMatchObject({ accounts: ['acme'], terms: ['acme', 'pricing'] });
+    expect(plan('Show me calls with Acme Logistics about pricing').subqueries[0]).toMatchObject({
+      accounts: ['Acme Logistics'],
+      terms: ['acme', 'logistics', 'pricing'],
+    });
+    expect(plan('Pricing objections from Acme').subqueries[0]).toMatchObject({
+      accounts: ['Acme'],
+      terms: ['pricing', 'objections', 'acme'],
+    });
+    expect(plan('calls with acme about pricing').subqueries[0]).toMatchObject({
+      accounts: ['acme'],
+      terms: ['acme', 'pricing'],
+    });
     expect(plan('Acme pricing').subqueries[0]).toMatchObject({ accounts: ['Acme'], terms: ['acme', 'pricing'] });
     expect(plan('calls in March about pricing').subqueries[0]!.accounts).toEqual([]);
     expect(plan('pricing objections from customers').subqueries[0]!.accounts).toEqual([]);
@@ -93,21 +113,45 @@ describe('kinds, accounts, phrases and facets', () => {
 
   it('reads field restrictions and takes their words out of the terms', () => {
     const fieldsOf = (q: string) => plan(q).subqueries[0]!;
-    expect(fieldsOf('inbound emails about pricing')).toMatchObject({ fields: [{ field: 'direction', op: 'eq', value: 'inbound' }], kinds: ['email'], terms: ['pricing'] });
+    expect(fieldsOf('inbound emails about pricing')).toMatchObject({
+      fields: [{ field: 'direction', op: 'eq', value: 'inbound' }],
+      kinds: ['email'],
+      terms: ['pricing'],
+    });
     expect(fieldsOf('outgoing emails').fields).toEqual([{ field: 'direction', op: 'eq', value: 'outbound' }]);
-    expect(fieldsOf('calls recorded on google meet').fields).toEqual([{ field: 'source', op: 'eq', value: 'google_meet' }]);
-    expect(fieldsOf('calls longer than 45 minutes about security')).toMatchObject({ fields: [{ field: 'duration_seconds', op: 'gt', value: 2700 }], terms: ['security'] });
+    expect(fieldsOf('calls recorded on google meet').fields).toEqual([
+      { field: 'source', op: 'eq', value: 'google_meet' },
+    ]);
+    expect(fieldsOf('calls longer than 45 minutes about security')).toMatchObject({
+      fields: [{ field: 'duration_seconds', op: 'gt', value: 2700 }],
+      terms: ['security'],
+    });
     expect(fieldsOf('calls under 2 hours').fields).toEqual([{ field: 'duration_seconds', op: 'lt', value: 7200 }]);
     expect(fieldsOf('calls at least 30 min').fields).toEqual([{ field: 'duration_seconds', op: 'gte', value: 1800 }]);
-    expect(fieldsOf('pricing for deals in the negotiation stage')).toMatchObject({ fields: [{ field: 'deal_stage', op: 'eq', value: 'negotiation' }], terms: ['pricing'] });
-    expect(fieldsOf('closed-lost deals and pricing').fields).toEqual([{ field: 'deal_stage', op: 'eq', value: 'closed_lost' }]);
-    expect(fieldsOf('meetings with our investors').fields).toEqual([{ field: 'account_type', op: 'eq', value: 'investor' }]);
-    expect(fieldsOf('calls with prospects about budget')).toMatchObject({ fields: [{ field: 'account_type', op: 'eq', value: 'sales_target' }], accounts: [], terms: ['budget'] });
+    expect(fieldsOf('pricing for deals in the negotiation stage')).toMatchObject({
+      fields: [{ field: 'deal_stage', op: 'eq', value: 'negotiation' }],
+      terms: ['pricing'],
+    });
+    expect(fieldsOf('closed-lost deals and pricing').fields).toEqual([
+      { field: 'deal_stage', op: 'eq', value: 'closed_lost' },
+    ]);
+    expect(fieldsOf('meetings with our investors').fields).toEqual([
+      { field: 'account_type', op: 'eq', value: 'investor' },
+    ]);
+    expect(fieldsOf('calls with prospects about budget')).toMatchObject({
+      fields: [{ field: 'account_type', op: 'eq', value: 'sales_target' }],
+      accounts: [],
+      terms: ['budget'],
+    });
     expect(fieldsOf('pricing objections').fields).toEqual([]);
   });
 
   it('keeps quoted phrases whole', () => {
-    expect(plan('"budget freeze" calls').subqueries[0]).toMatchObject({ phrases: ['budget freeze'], terms: [], kinds: ['call'] });
+    expect(plan('"budget freeze" calls').subqueries[0]).toMatchObject({
+      phrases: ['budget freeze'],
+      terms: [],
+      kinds: ['call'],
+    });
   });
 
   it('one subquery per facet, each carrying the shared accounts, kinds and window', () => {
@@ -117,7 +161,13 @@ describe('kinds, accounts, phrases and facets', () => {
       [['discount'], 'all'],
       [['budget', 'freeze'], 'all'],
     ]);
-    for (const s of p.subqueries) expect(s).toMatchObject({ accounts: ['Keystone'], kinds: ['email'], since: '2026-07-01T00:00:00.000Z', until: '2026-10-01T00:00:00.000Z' });
+    for (const s of p.subqueries)
+      expect(s).toMatchObject({
+        accounts: ['Keystone'],
+        kinds: ['email'],
+        since: '2026-07-01T00:00:00.000Z',
+        until: '2026-10-01T00:00:00.000Z',
+      });
   });
 
   it('adds a recall variant (any word) when the budget allows, and never exceeds max_subqueries', () => {
@@ -126,18 +176,40 @@ describe('kinds, accounts, phrases and facets', () => {
     const p = plan('pricing, security, integrations, churn, competitors, onboarding', 3);
     expect(p.subqueries).toHaveLength(3);
     // Facets beyond the budget fold into the last subquery, which then matches any of its words.
-    expect(p.subqueries[2]).toMatchObject({ match: 'any', terms: ['integrations', 'churn', 'competitors', 'onboarding'] });
-    for (let max = 1; max <= 12; max++) expect(plan('a, b1, c1, d1, e1, f1, g1, h1, i1, j1, k1, l1, m1, n1', max).subqueries.length).toBeLessThanOrEqual(max);
+    expect(p.subqueries[2]).toMatchObject({
+      match: 'any',
+      terms: ['integrations', 'churn', 'competitors', 'onboarding'],
+    });
+    for (let max = 1; max <= 12; max++)
+      expect(plan('a, b1, c1, d1, e1, f1, g1, h1, i1, j1, k1, l1, m1, n1', max).subqueries.length).toBeLessThanOrEqual(
+        max,
+      );
   });
 
   it('an ask that is only a kind, an account or a window still plans one subquery without words', () => {
     expect(plan('meetings in may 2026').subqueries).toEqual([
-      { terms: [], match: 'all', phrases: [], accounts: [], kinds: ['meeting'], fields: [], since: '2026-05-01T00:00:00.000Z', until: '2026-06-01T00:00:00.000Z' },
+      {
+        terms: [],
+        match: 'all',
+        phrases: [],
+        accounts: [],
+        kinds: ['meeting'],
+        fields: [],
+        since: '2026-05-01T00:00:00.000Z',
+        until: '2026-06-01T00:00:00.000Z',
+      },
     ]);
   });
 
   it('is deterministic and stays inside its schema for odd input', () => {
-    for (const q of ['!!!', '""', 'x'.repeat(2000), 'Ünïcödé Ärger with Ωmega', "'; drop table interactions; --", 'q5 2026 in 1800']) {
+    for (const q of [
+      '!!!',
+      '""',
+      'x'.repeat(2000),
+      'Ünïcödé Ärger with Ωmega',
+      "'; drop table interactions; --",
+      'q5 2026 in 1800',
+    ]) {
       expect(plan(q)).toEqual(plan(q));
     }
   });

@@ -50,14 +50,49 @@ beforeAll(async () => {
       participantCount: 2,
       externalParticipantCount: 1,
     },
-    { id: callId, workspaceId: ws.id, kind: 'call', title: 'Pricing review', occurredAt: callAt, durationSeconds: 1800, source: 'gong' },
+    {
+      id: callId,
+      workspaceId: ws.id,
+      kind: 'call',
+      title: 'Pricing review',
+      occurredAt: callAt,
+      durationSeconds: 1800,
+      source: 'gong',
+    },
   ]);
   const rootTurn = randomUUID();
   const replyTurn = randomUUID();
   await db.insert(transcriptTurns).values([
-    { id: rootTurn, workspaceId: ws.id, interactionId: postId, turnIndex: 0, speakerName: 'Our Company', side: 'internal', text: ROOT_TEXT, occurredAt: postAt },
-    { id: replyTurn, workspaceId: ws.id, interactionId: postId, turnIndex: 1, speakerName: 'A reader', side: 'external', text: REPLY_TEXT, occurredAt: postAt },
-    { id: randomUUID(), workspaceId: ws.id, interactionId: callId, turnIndex: 0, speakerName: 'Buyer', side: 'external', text: `Is the ${WORD} tier negotiable?`, occurredAt: callAt },
+    {
+      id: rootTurn,
+      workspaceId: ws.id,
+      interactionId: postId,
+      turnIndex: 0,
+      speakerName: 'Our Company',
+      side: 'internal',
+      text: ROOT_TEXT,
+      occurredAt: postAt,
+    },
+    {
+      id: replyTurn,
+      workspaceId: ws.id,
+      interactionId: postId,
+      turnIndex: 1,
+      speakerName: 'A reader',
+      side: 'external',
+      text: REPLY_TEXT,
+      occurredAt: postAt,
+    },
+    {
+      id: randomUUID(),
+      workspaceId: ws.id,
+      interactionId: callId,
+      turnIndex: 0,
+      speakerName: 'Buyer',
+      side: 'external',
+      text: `Is the ${WORD} tier negotiable?`,
+      occurredAt: callAt,
+    },
   ]);
   // The reply, as the semantic lane reads it: an external utterance with a vector in the store.
   const embedder = h.services.embedder.id;
@@ -74,7 +109,9 @@ beforeAll(async () => {
     occurredAt: postAt,
   });
   const [vector] = await h.services.embedder.embed([REPLY_TEXT]);
-  await db.insert(utteranceVectors).values({ workspaceId: ws.id, embedder, textHash: textHash(REPLY_TEXT), embedding: vector as number[] });
+  await db
+    .insert(utteranceVectors)
+    .values({ workspaceId: ws.id, embedder, textHash: textHash(REPLY_TEXT), embedding: vector as number[] });
 });
 afterAll(async () => {
   await h.close();
@@ -85,17 +122,20 @@ const ids = (rows: unknown[]) => rows.map((r) => String((r as { id: unknown }).i
 
 describe('the database', () => {
   it('accepts kind post and refuses a kind outside the four', async () => {
-    const [row] = (await h.database.client.query<{ kind: string }>(`select kind from interactions where id = $1`, [postId])).rows;
+    const [row] = (
+      await h.database.client.query<{ kind: string }>(`select kind from interactions where id = $1`, [postId])
+    ).rows;
     expect(row?.kind).toBe('post');
     const insert = (kind: string) =>
-      h.database.client.query(`insert into interactions (id, workspace_id, kind, title, occurred_at, source) values ($1, $2, $3, 'x', now(), 'test')`, [
-        randomUUID(),
-        ws.id,
-        kind,
-      ]);
+      h.database.client.query(
+        `insert into interactions (id, workspace_id, kind, title, occurred_at, source) values ($1, $2, $3, 'x', now(), 'test')`,
+        [randomUUID(), ws.id, kind],
+      );
     await expect(insert('tweet')).rejects.toThrow(/interactions_kind_check/);
     const [constraint] = (
-      await h.database.client.query<{ def: string }>(`select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'interactions_kind_check'`)
+      await h.database.client.query<{ def: string }>(
+        `select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'interactions_kind_check'`,
+      )
     ).rows;
     expect(constraint?.def).toMatch(/'post'/);
   });
@@ -105,7 +145,13 @@ describe('the filter lane', () => {
   it('finds the post by kind eq post, and not by kind in [call]', async () => {
     const posts = await client.ok({ filters: [{ field: 'kind', op: 'eq', value: 'post' }] });
     expect(ids(posts.results)).toEqual([postId]);
-    expect(posts.results[0]).toMatchObject({ kind: 'post', source: 'bluesky', duration_seconds: null, direction: null, body: null });
+    expect(posts.results[0]).toMatchObject({
+      kind: 'post',
+      source: 'bluesky',
+      duration_seconds: null,
+      direction: null,
+      body: null,
+    });
     const calls = await client.ok({ filters: [{ field: 'kind', op: 'in', value: ['call'] }] });
     expect(ids(calls.results)).toEqual([callId]);
   });
@@ -125,7 +171,10 @@ describe('the fuzzy lane', () => {
   it('finds the post by a word a reply author wrote, with that turn as the match', async () => {
     const data = await client.ok({ query: WORD, mode: 'fuzzy' });
     expect(new Set(ids(data.results))).toEqual(new Set([postId, callId]));
-    const post = data.results.find((r) => (r as { id: string }).id === postId) as { kind: string; matching_turns: { side: string; text: string }[] };
+    const post = data.results.find((r) => (r as { id: string }).id === postId) as {
+      kind: string;
+      matching_turns: { side: string; text: string }[];
+    };
     expect(post.kind).toBe('post');
     expect(post.matching_turns).toEqual([expect.objectContaining({ side: 'external', text: REPLY_TEXT })]);
   });
@@ -145,7 +194,12 @@ describe('the fuzzy lane', () => {
 describe('the semantic lane', () => {
   it('matches what a reply author said, and names the interaction kind post', async () => {
     const data = await client.ok({ query: REPLY_TEXT, mode: 'semantic', limit: 5 });
-    expect(data.results[0]).toMatchObject({ interaction_id: postId, interaction_kind: 'post', side: 'external', content_preview: REPLY_TEXT });
+    expect(data.results[0]).toMatchObject({
+      interaction_id: postId,
+      interaction_kind: 'post',
+      side: 'external',
+      content_preview: REPLY_TEXT,
+    });
   });
 });
 
@@ -157,7 +211,10 @@ describe('the agents', () => {
     await drain();
     const run = (await h.request('GET', `/chat/runs/${started.body.data.run_id}`, { key: ws.viewer.key })).body.data;
     expect(run.status).toBe('complete');
-    return run.answer as { text: string; content_blocks: { kind: string; value?: unknown; query?: { filters?: unknown[] } }[] };
+    return run.answer as {
+      text: string;
+      content_blocks: { kind: string; value?: unknown; query?: { filters?: unknown[] } }[];
+    };
   }
 
   it('counts posts when asked for posts, and every kind when asked for no kind', async () => {
@@ -169,6 +226,8 @@ describe('the agents', () => {
     const all = await ask('how many interactions do we have?');
     const allMetric = all.content_blocks.find((b) => b.kind === 'metric');
     expect(allMetric?.value).toBe(2);
-    expect(allMetric?.query?.filters).toEqual([{ field: 'kind', op: 'in', value: ['call', 'meeting', 'email', 'post'] }]);
+    expect(allMetric?.query?.filters).toEqual([
+      { field: 'kind', op: 'in', value: ['call', 'meeting', 'email', 'post'] },
+    ]);
   });
 });

@@ -39,7 +39,10 @@ const db = (): Database => h.database.db;
 /** POST /search/query; the clock moves two minutes first, so the 10/min per-user budget never bites. */
 async function search(body: Record<string, unknown>, key = ws.viewer.key) {
   await clock.advance(120_000);
-  return h.request<{ data: SearchResponse; error?: { code: string; message: string } }>('POST', '/search/query', { key, body });
+  return h.request<{ data: SearchResponse; error?: { code: string; message: string } }>('POST', '/search/query', {
+    key,
+    body,
+  });
 }
 
 async function searchOk(body: Record<string, unknown>, key?: string): Promise<SearchResponse> {
@@ -54,7 +57,13 @@ async function runDirect(request: SearchRequest, options: { services?: Services;
   const workspaceId = options.workspaceId ?? ws.id;
   const { search: resolved, ignored } = await resolveSearch(request, services.model);
   const now = services.clock.now();
-  const outcome = await runSemanticLane({ services, workspaceId, search: resolved, now, signal: new AbortController().signal });
+  const outcome = await runSemanticLane({
+    services,
+    workspaceId,
+    search: resolved,
+    now,
+    signal: new AbortController().signal,
+  });
   const response = await assembleResponse(services, workspaceId, resolved, outcome, ignored, now);
   return { outcome, response: SearchResponseSchema.parse(response) };
 }
@@ -73,17 +82,44 @@ async function insertConversation(
     title: string;
     accountId?: string | null;
     turns: { side: 'external' | 'internal'; text: string }[];
-    utterances: { turn: number | null; text: string; side?: 'external' | 'internal'; embedder?: string | null; vectorOf?: string }[];
+    utterances: {
+      turn: number | null;
+      text: string;
+      side?: 'external' | 'internal';
+      embedder?: string | null;
+      vectorOf?: string;
+    }[];
   },
 ): Promise<{ interactionId: string; turnIds: string[]; utteranceIds: string[] }> {
   const interactionId = randomUUID();
   const at = new Date(CORPUS_NOW.getTime() - 3 * DAY);
-  await db().insert(interactions).values({ id: interactionId, workspaceId, kind: 'call', title: spec.title, accountId: spec.accountId ?? null, occurredAt: at, source: 'gong' });
+  await db()
+    .insert(interactions)
+    .values({
+      id: interactionId,
+      workspaceId,
+      kind: 'call',
+      title: spec.title,
+      accountId: spec.accountId ?? null,
+      occurredAt: at,
+      source: 'gong',
+    });
   const turnIds = spec.turns.map(() => randomUUID());
   if (spec.turns.length > 0) {
     await db()
       .insert(transcriptTurns)
-      .values(spec.turns.map((t, i) => ({ id: turnIds[i] as string, workspaceId, interactionId, turnIndex: i, speakerName: `Speaker ${i}`, side: t.side, text: t.text, occurredAt: at })));
+      .values(
+        spec.turns.map((t, i) => ({
+          id: turnIds[i] as string,
+          workspaceId,
+          interactionId,
+          turnIndex: i,
+          speakerName: `Speaker ${i}`,
+          side: t.side,
+          text: t.text,
+          occurredAt: at,
+        })),
+      );
   }
   const utteranceIds = spec.utterances.map(() => randomUUID());
   const rows = [];
@@ -102,7 +138,8 @@ async function insertConversation(
       embedder,
       occurredAt: at,
     });
-    if (embedder !== null) vectors.push({ workspaceId, embedder, textHash: textHash(u.text), embedding: await embed(u.vectorOf ?? u.text) });
+    if (embedder !== null)
+      vectors.push({ workspaceId, embedder, textHash: textHash(u.text), embedding: await embed(u.vectorOf ?? u.text) });
   }
   if (rows.length > 0) await db().insert(utterances).values(rows);
   // The store holds one vector per text: a text seen before keeps its first vector.
@@ -146,7 +183,11 @@ describe('routing and matches', () => {
     const byTopic = new Map<string, number[]>();
     for (const q of LABELLED_QUERIES) {
       const { response } = await runDirect({ query: q.query, mode: 'semantic', limit: 10 });
-      const p = precisionAt10(q, rowsOf(response).map((r) => String(r.content_preview)), label);
+      const p = precisionAt10(
+        q,
+        rowsOf(response).map((r) => String(r.content_preview)),
+        label,
+      );
       byTopic.set(q.topic, [...(byTopic.get(q.topic) ?? []), p]);
     }
     const all = [...byTopic.values()].flat();
@@ -160,7 +201,11 @@ describe('routing and matches', () => {
   });
 
   it('returns only external speech', async () => {
-    const data = await searchOk({ query: 'how long does implementation take for a team our size', mode: 'semantic', limit: 200 });
+    const data = await searchOk({
+      query: 'how long does implementation take for a team our size',
+      mode: 'semantic',
+      limit: 200,
+    });
     const ids = rowsOf(data).map((r) => r.id);
     expect(ids.length).toBe(200);
     const sides = await queryRows<{ side: string; n: number }>(
@@ -233,7 +278,15 @@ describe('the corpus block and coverage', () => {
       row_count: 100,
       match_count: 100,
     });
-    for (const absent of ['hydrated_grain', 'unresolved_matches', 'collapsed_matches', 'empty_reason', 'degraded', 'surface']) expect(corpus).not.toHaveProperty(absent);
+    for (const absent of [
+      'hydrated_grain',
+      'unresolved_matches',
+      'collapsed_matches',
+      'empty_reason',
+      'degraded',
+      'surface',
+    ])
+      expect(corpus).not.toHaveProperty(absent);
     // More than 100 utterances share a word with the query: the limit cut the result.
     expect(corpus.truncated).toBe(true);
     const c = corpus.coverage;
@@ -243,7 +296,9 @@ describe('the corpus block and coverage', () => {
     const bucketSum = Object.values(c.age_buckets).reduce((s, b) => s + b.row_count, 0);
     expect(c.dated_row_count).toBe(100);
     expect(bucketSum).toBe(100);
-    const times = rowsOf(data).map((r) => String(r.occurred_at)).sort();
+    const times = rowsOf(data)
+      .map((r) => String(r.occurred_at))
+      .sort();
     expect(c.min_timestamp).toBe(times[0]);
     expect(c.max_timestamp).toBe(times[times.length - 1]);
     expect(c.gaps_status).toBe('ok');
@@ -257,7 +312,11 @@ describe('the corpus block and coverage', () => {
     }
     expect(c.gaps!.length).toBeGreaterThan(0);
     expect(detail.internal).toEqual({ status: 'ok', rows: 100, row_count: 100 });
-    expect(detail.coverage).toMatchObject({ total_rows: expect.any(Number), latest_event_at: expect.any(String), is_stale: expect.any(Boolean) });
+    expect(detail.coverage).toMatchObject({
+      total_rows: expect.any(Number),
+      latest_event_at: expect.any(String),
+      is_stale: expect.any(Boolean),
+    });
     expect(detail.coverage!.total_rows).toBeGreaterThan(4000);
     expect(data.compiled.sql).toMatch(/FROM utterance_vectors v/);
     expect(data.compiled.sql).toMatch(/JOIN utterances u ON u.text_hash = n.text_hash/);
@@ -266,16 +325,30 @@ describe('the corpus block and coverage', () => {
   });
 
   it('lists surface (and other filter-lane params) as ignored; hydrate is ignored outside the semantic lane', async () => {
-    const data = await searchOk({ query: 'what do customers say about the Salesforce sync', surface: 'deals', mode: 'semantic', limit: 5 });
+    const data = await searchOk({
+      query: 'what do customers say about the Salesforce sync',
+      surface: 'deals',
+      mode: 'semantic',
+      limit: 5,
+    });
     expect(data.mode_ran).toBe('semantic');
     expect(data.corpus.ignored_params).toEqual(['surface']);
-    const fuzzy = await resolveSearch({ query: 'calls with Acme last week', mode: 'fuzzy', hydrate: true }, h.services.model);
+    const fuzzy = await resolveSearch(
+      { query: 'calls with Acme last week', mode: 'fuzzy', hydrate: true },
+      h.services.model,
+    );
     expect(fuzzy.search.lane).toBe('fuzzy');
     expect(fuzzy.ignored).toContain('hydrate');
-    const filter = await resolveSearch({ filters: [{ field: 'kind', op: 'eq', value: 'call' }], hydrate: false }, h.services.model);
+    const filter = await resolveSearch(
+      { filters: [{ field: 'kind', op: 'eq', value: 'call' }], hydrate: false },
+      h.services.model,
+    );
     expect(filter.search.lane).toBe('filter');
     expect(filter.ignored).toContain('hydrate');
-    const semantic = await resolveSearch({ query: 'how do buyers feel about pricing', hydrate: true }, h.services.model);
+    const semantic = await resolveSearch(
+      { query: 'how do buyers feel about pricing', hydrate: true },
+      h.services.model,
+    );
     expect(semantic.search.lane).toBe('semantic');
     expect(semantic.ignored).not.toContain('hydrate');
   });
@@ -305,12 +378,27 @@ describe('hydrate', () => {
 
     const data = await searchOk({ query: words, mode: 'semantic', limit: 4, hydrate: true });
     const { corpus } = data;
-    expect(corpus).toMatchObject({ store: 'pgvector', grain: 'utterance', hydrated_grain: 'turn', content: 'full', match_count: 4, row_count: 2, unresolved_matches: 1, collapsed_matches: 1 });
+    expect(corpus).toMatchObject({
+      store: 'pgvector',
+      grain: 'utterance',
+      hydrated_grain: 'turn',
+      content: 'full',
+      match_count: 4,
+      row_count: 2,
+      unresolved_matches: 1,
+      collapsed_matches: 1,
+    });
     expect(corpus.row_count).toBeLessThanOrEqual(corpus.match_count);
     const rows = rowsOf(data);
     const turn1 = rows.find((r) => r.id === t1)!;
     const turn2 = rows.find((r) => r.id === t2)!;
-    expect(turn1).toMatchObject({ interaction_id: convo.interactionId, interaction_title: 'Hydrate probe call', side: 'external', turn_index: 0, text: `${words} first. ${words} second.` });
+    expect(turn1).toMatchObject({
+      interaction_id: convo.interactionId,
+      interaction_title: 'Hydrate probe call',
+      side: 'external',
+      turn_index: 0,
+      text: `${words} first. ${words} second.`,
+    });
     expect(new Set(turn1.match_ids as string[])).toEqual(new Set([u1, u2]));
     expect(turn2.match_ids).toEqual([u4]);
     expect(rows.flatMap((r) => r.match_ids as string[])).not.toContain(u3);
@@ -318,20 +406,32 @@ describe('hydrate', () => {
   });
 
   it('keeps row_count + collapsed + unresolved = match_count without the cap, and row_count <= match_count', async () => {
-    const data = await searchOk({ query: 'our champion is leaving the company', mode: 'semantic', limit: 60, hydrate: true });
+    const data = await searchOk({
+      query: 'our champion is leaving the company',
+      mode: 'semantic',
+      limit: 60,
+      hydrate: true,
+    });
     const { corpus } = data;
     expect(corpus.hydrated_grain).toBe('turn');
     expect(corpus.match_count).toBe(60);
     expect(corpus.row_count).toBeLessThanOrEqual(corpus.match_count);
     expect(corpus.row_count + corpus.collapsed_matches! + corpus.unresolved_matches!).toBe(corpus.match_count);
-    expect(rowsOf(data).reduce((s, r) => s + (r.match_ids as string[]).length, 0)).toBe(corpus.row_count + corpus.collapsed_matches!);
+    expect(rowsOf(data).reduce((s, r) => s + (r.match_ids as string[]).length, 0)).toBe(
+      corpus.row_count + corpus.collapsed_matches!,
+    );
     // Corpus turns are consecutive speech of one speaker: several matched lines often share a turn.
     expect(corpus.collapsed_matches).toBeGreaterThan(0);
     for (const r of rowsOf(data)) expect(typeof r.text).toBe('string');
   });
 
   it('bridges at most 200 match ids; beyond that the result says truncated', async () => {
-    const data = await searchOk({ query: 'the pricing is too expensive for our budget', mode: 'semantic', limit: 300, hydrate: true });
+    const data = await searchOk({
+      query: 'the pricing is too expensive for our budget',
+      mode: 'semantic',
+      limit: 300,
+      hydrate: true,
+    });
     const { corpus } = data;
     expect(corpus.match_count).toBe(300);
     expect(corpus.truncated).toBe(true);
@@ -343,13 +443,18 @@ describe('hydrate', () => {
 
   it('falls back to the call grain when the turn lookup fails: rows are the matches’ interactions', async () => {
     const services: Services = { ...h.services, db: failingDb(h.database.db, (text) => /transcript_turns/.test(text)) };
-    const { response } = await runDirect({ query: 'we need SAML single sign-on and SCIM provisioning', mode: 'semantic', limit: 30, hydrate: true }, { services });
+    const { response } = await runDirect(
+      { query: 'we need SAML single sign-on and SCIM provisioning', mode: 'semantic', limit: 30, hydrate: true },
+      { services },
+    );
     const { corpus } = response;
     expect(response.success).toBe(true);
     expect(corpus).toMatchObject({ hydrated_grain: 'call', content: 'full', match_count: 30, unresolved_matches: 0 });
     expect(corpus.row_count).toBeGreaterThan(0);
     expect(corpus.row_count + corpus.collapsed_matches!).toBe(30);
-    const interactionIds = (await queryRows<{ id: string }>(db(), sql`select id from interactions where workspace_id = ${ws.id}`)).map((r) => r.id);
+    const interactionIds = (
+      await queryRows<{ id: string }>(db(), sql`select id from interactions where workspace_id = ${ws.id}`)
+    ).map((r) => r.id);
     const known = new Set(interactionIds);
     for (const r of rowsOf(response)) {
       expect(known.has(r.id)).toBe(true);
@@ -362,7 +467,11 @@ describe('hydrate', () => {
   });
 
   it('refuses customer_voice without hydrate (400) and drops non-buyer interactions with it', async () => {
-    const refused = await search({ query: 'what do investors think about our runway and burn', mode: 'semantic', audience: 'customer_voice' });
+    const refused = await search({
+      query: 'what do investors think about our runway and burn',
+      mode: 'semantic',
+      audience: 'customer_voice',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error?.code).toBe('invalid_argument');
     expect(refused.body.error?.message).toMatch(/hydrate/);
@@ -375,7 +484,9 @@ describe('hydrate', () => {
     expect(voice.corpus.row_count).toBeLessThan(all.corpus.row_count);
     expect(voice.corpus.row_count).toBeLessThanOrEqual(voice.corpus.match_count);
     // Dropped rows are neither unresolved nor collapsed.
-    expect(voice.corpus.row_count + voice.corpus.collapsed_matches! + voice.corpus.unresolved_matches!).toBeLessThan(voice.corpus.match_count);
+    expect(voice.corpus.row_count + voice.corpus.collapsed_matches! + voice.corpus.unresolved_matches!).toBeLessThan(
+      voice.corpus.match_count,
+    );
     expect(voice.detail.message).toMatch(/customer_voice dropped \d+ of 100/);
 
     const check = async (ids: string[]) =>
@@ -395,7 +506,8 @@ describe('hydrate', () => {
     const allChecked = await check(rowsOf(all).map((r) => String(r.interaction_id)));
     expect(allChecked.some((r) => r.type !== null && dropTypes.includes(r.type) && !r.buyer)).toBe(true);
     const voiceChecked = await check(rowsOf(voice).map((r) => String(r.interaction_id)));
-    for (const r of voiceChecked) expect(r.type === null || !dropTypes.includes(r.type) || r.buyer, JSON.stringify(r)).toBe(true);
+    for (const r of voiceChecked)
+      expect(r.type === null || !dropTypes.includes(r.type) || r.buyer, JSON.stringify(r)).toBe(true);
   });
 
   it('keeps a genuine buyer on a dropped account type under customer_voice', async () => {
@@ -412,7 +524,13 @@ describe('hydrate', () => {
           order by length(u.text) desc, u.id limit 1`,
     );
     expect(rescued, 'the corpus has a buyer on a non-customer account').toBeDefined();
-    const data = await searchOk({ query: rescued!.text, mode: 'semantic', limit: 5, hydrate: true, audience: 'customer_voice' });
+    const data = await searchOk({
+      query: rescued!.text,
+      mode: 'semantic',
+      limit: 5,
+      hydrate: true,
+      audience: 'customer_voice',
+    });
     expect(rowsOf(data).map((r) => r.interaction_id)).toContain(rescued!.interaction_id);
   });
 });
@@ -448,7 +566,10 @@ describe('degraded, empty and failed stores', () => {
     }
     await db().insert(themes).values(rows);
 
-    const data = await searchOk({ query: 'what do customers say about widget onboarding', mode: 'semantic', limit: 200, coverage: true }, other.viewer.key);
+    const data = await searchOk(
+      { query: 'what do customers say about widget onboarding', mode: 'semantic', limit: 200, coverage: true },
+      other.viewer.key,
+    );
     expect(data.mode_ran).toBe('semantic');
     expect(data.corpus).toMatchObject({
       store: 'theme_index',
@@ -476,19 +597,45 @@ describe('degraded, empty and failed stores', () => {
     expect(data.detail.message).toMatch(/test:other-embedder-v0/);
     expect(data.detail.message).toMatch(/clamped from 200 to 50/);
     const first = rowsOf(data)[0]!;
-    expect(first).toMatchObject({ label: expect.stringMatching(/^Widget onboarding theme/), summary: expect.any(String), member_count: expect.any(Number), interaction_count: expect.any(Number), similarity: expect.any(Number) });
-    expect(first.examples).toEqual([{ text: expect.stringMatching(/^widget onboarding example/), utterance_id: expect.any(String), interaction_id: expect.any(String) }]);
+    expect(first).toMatchObject({
+      label: expect.stringMatching(/^Widget onboarding theme/),
+      summary: expect.any(String),
+      member_count: expect.any(Number),
+      interaction_count: expect.any(Number),
+      similarity: expect.any(Number),
+    });
+    expect(first.examples).toEqual([
+      {
+        text: expect.stringMatching(/^widget onboarding example/),
+        utterance_id: expect.any(String),
+        interaction_id: expect.any(String),
+      },
+    ]);
 
     // Hydrate and the customer-voice audience cannot apply to themes: accepted, not honoured, said so.
-    const hydrated = await searchOk({ query: 'what do customers say about widget onboarding', mode: 'semantic', hydrate: true, audience: 'customer_voice' }, other.viewer.key);
+    const hydrated = await searchOk(
+      {
+        query: 'what do customers say about widget onboarding',
+        mode: 'semantic',
+        hydrate: true,
+        audience: 'customer_voice',
+      },
+      other.viewer.key,
+    );
     expect(hydrated.corpus).toMatchObject({ store: 'theme_index', audience_applied: false, row_count: 50 });
     expect(hydrated.corpus.ignored_params).toEqual(['audience', 'hydrate']);
     expect(hydrated.corpus).not.toHaveProperty('hydrated_grain');
   });
 
   it('degrades to the theme index when the utterance read fails', async () => {
-    const services: Services = { ...h.services, db: failingDb(h.database.db, (text) => /from utterance_vectors/.test(text)) };
-    const { response } = await runDirect({ query: 'what do customers say about the SOC 2 report and security review', mode: 'semantic' }, { services });
+    const services: Services = {
+      ...h.services,
+      db: failingDb(h.database.db, (text) => /from utterance_vectors/.test(text)),
+    };
+    const { response } = await runDirect(
+      { query: 'what do customers say about the SOC 2 report and security review', mode: 'semantic' },
+      { services },
+    );
     expect(response.corpus).toMatchObject({ store: 'theme_index', grain: 'theme', degraded: true });
     expect(response.corpus.row_count).toBeGreaterThan(0);
     expect(response.corpus.row_count).toBeLessThanOrEqual(50);
@@ -498,16 +645,33 @@ describe('degraded, empty and failed stores', () => {
 
   it('reports not_synced for a workspace with nothing synced (success, empty coverage)', async () => {
     const empty = await h.seedWorkspace('Empty semantic');
-    const data = await searchOk({ query: 'how do customers feel about pricing', mode: 'semantic', coverage: true }, empty.viewer.key);
+    const data = await searchOk(
+      { query: 'how do customers feel about pricing', mode: 'semantic', coverage: true },
+      empty.viewer.key,
+    );
     expect(data.success).toBe(true);
     expect(data.results).toEqual([]);
-    expect(data.corpus).toMatchObject({ empty_reason: 'not_synced', row_count: 0, match_count: 0, degraded: true, store: 'theme_index' });
+    expect(data.corpus).toMatchObject({
+      empty_reason: 'not_synced',
+      row_count: 0,
+      match_count: 0,
+      degraded: true,
+      store: 'theme_index',
+    });
     expect(data.detail.coverage).toMatchObject({ total_rows: 0, latest_event_at: null });
-    expect(data.corpus.coverage.age_buckets).toEqual({ last_7d: { row_count: 0 }, last_30d: { row_count: 0 }, last_90d: { row_count: 0 }, older: { row_count: 0 } });
+    expect(data.corpus.coverage.age_buckets).toEqual({
+      last_7d: { row_count: 0 },
+      last_30d: { row_count: 0 },
+      last_90d: { row_count: 0 },
+      older: { row_count: 0 },
+    });
   });
 
   it('reports read_failed (never a 500) when both the utterance store and the theme index fail', async () => {
-    const services: Services = { ...h.services, db: failingDb(h.database.db, (text) => /utterances|themes/.test(text)) };
+    const services: Services = {
+      ...h.services,
+      db: failingDb(h.database.db, (text) => /utterances|themes/.test(text)),
+    };
     const { response } = await runDirect({ query: 'what do customers worry about', mode: 'semantic' }, { services });
     expect(response.corpus).toMatchObject({ empty_reason: 'read_failed', row_count: 0, degraded: true });
     expect(response.detail.internal.status).toBe('read_failed');
@@ -551,15 +715,27 @@ describe('tenant isolation', () => {
     const plainA = await searchOk({ query: probe, mode: 'semantic', limit: 1000 });
     expect(rowsOf(plainA).some((r) => r.id === b.utteranceIds[0])).toBe(false);
 
-    const fromB = await searchOk({ query: 'what do customers say about pricing objections', mode: 'semantic', limit: 1000 }, other.viewer.key);
+    const fromB = await searchOk(
+      { query: 'what do customers say about pricing objections', mode: 'semantic', limit: 1000 },
+      other.viewer.key,
+    );
     expect(rowsOf(fromB).map((r) => r.id)).toEqual([b.utteranceIds[0]]);
     expect(fromB.detail.coverage?.total_rows).toBe(1);
     // Nothing beyond the limit: the coverage covers the whole matched set; gaps were not asked for.
     expect(fromB.corpus).not.toHaveProperty('truncated');
-    expect(fromB.corpus.coverage).toMatchObject({ basis: 'matched_set', dated_row_count: 1, gaps_status: 'not_requested' });
+    expect(fromB.corpus.coverage).toMatchObject({
+      basis: 'matched_set',
+      dated_row_count: 1,
+      gaps_status: 'not_requested',
+    });
     expect(fromB.corpus.coverage).not.toHaveProperty('basis_reason');
     expect(fromB.corpus.coverage).not.toHaveProperty('gaps');
-    expect(fromB.corpus.coverage.age_buckets).toEqual({ last_7d: { row_count: 1 }, last_30d: { row_count: 0 }, last_90d: { row_count: 0 }, older: { row_count: 0 } });
+    expect(fromB.corpus.coverage.age_buckets).toEqual({
+      last_7d: { row_count: 1 },
+      last_30d: { row_count: 0 },
+      last_90d: { row_count: 0 },
+      older: { row_count: 0 },
+    });
   });
 });
 
@@ -573,15 +749,25 @@ describe('MCP', () => {
     await client.connect(transport);
     try {
       await clock.advance(120_000);
-      const result = (await client.callTool({ name: 'search', arguments: { action: 'query', query: 'what do customers say about data residency in the EU', limit: 5 } })) as {
+      const result = (await client.callTool({
+        name: 'search',
+        arguments: { action: 'query', query: 'what do customers say about data residency in the EU', limit: 5 },
+      })) as {
         isError?: boolean;
         structuredContent?: SearchResponse;
       };
       expect(result.isError).toBeFalsy();
       const data = result.structuredContent!;
       expect(data.mode_ran).toBe('semantic');
-      expect(data.corpus).toMatchObject({ store: 'pgvector', grain: 'utterance', row_count: 5, speaker_scope: 'external_only' });
-      expect(rowsOf(data).filter((r) => /EU|data residency|Germany|stored|region/i.test(String(r.content_preview))).length).toBeGreaterThanOrEqual(4);
+      expect(data.corpus).toMatchObject({
+        store: 'pgvector',
+        grain: 'utterance',
+        row_count: 5,
+        speaker_scope: 'external_only',
+      });
+      expect(
+        rowsOf(data).filter((r) => /EU|data residency|Germany|stored|region/i.test(String(r.content_preview))).length,
+      ).toBeGreaterThanOrEqual(4);
     } finally {
       await client.close();
     }

@@ -32,7 +32,10 @@ afterAll(async () => {
 
 async function semantic(query: string, key: string, limit = 10): Promise<SearchResponse['results']> {
   await clock.advance(120_000);
-  const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', { key, body: { query, mode: 'semantic', limit } });
+  const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', {
+    key,
+    body: { query, mode: 'semantic', limit },
+  });
   expect(res.status, res.text).toBe(200);
   return res.body.data.results;
 }
@@ -51,13 +54,38 @@ function countingEmbedder(inner: Embedder): Embedder & { asked: string[] } {
   };
 }
 
-const turn = (side: 'internal' | 'external', ...sentences: string[]): SpokenTurn => ({ speaker: side === 'external' ? 'Buyer' : 'Rep', email: null, side, startedAt: null, endedAt: null, sentences });
+const turn = (side: 'internal' | 'external', ...sentences: string[]): SpokenTurn => ({
+  speaker: side === 'external' ? 'Buyer' : 'Rep',
+  email: null,
+  side,
+  startedAt: null,
+  endedAt: null,
+  sentences,
+});
 
-async function ingestCalls(workspaceId: string, embedder: Embedder, calls: { externalId: string; turns: SpokenTurn[] }[]): Promise<string[]> {
-  const embedded = await embedTranscripts(embedder, { db: h.database.db, workspaceId }, calls.map((c) => c.turns));
+async function ingestCalls(
+  workspaceId: string,
+  embedder: Embedder,
+  calls: { externalId: string; turns: SpokenTurn[] }[],
+): Promise<string[]> {
+  const embedded = await embedTranscripts(
+    embedder,
+    { db: h.database.db, workspaceId },
+    calls.map((c) => c.turns),
+  );
   const ids = calls.map(() => newId());
   await h.database.db.transaction(async (tx) => {
-    await tx.insert(interactions).values(calls.map((c, i) => ({ id: ids[i] as string, workspaceId, kind: 'call' as const, title: `Call ${c.externalId}`, occurredAt: CORPUS_NOW, source: 'gong', externalId: c.externalId })));
+    await tx.insert(interactions).values(
+      calls.map((c, i) => ({
+        id: ids[i] as string,
+        workspaceId,
+        kind: 'call' as const,
+        title: `Call ${c.externalId}`,
+        occurredAt: CORPUS_NOW,
+        source: 'gong',
+        externalId: c.externalId,
+      })),
+    );
     await writeTranscripts(
       tx,
       workspaceId,
@@ -79,7 +107,12 @@ async function storeCounts(workspaceId: string): Promise<{ kept: number; live: n
 }
 
 const vectorCount = async (workspaceId: string, text: string): Promise<number> =>
-  (await h.database.db.select().from(utteranceVectors).where(and(eq(utteranceVectors.workspaceId, workspaceId), eq(utteranceVectors.textHash, textHash(text))))).length;
+  (
+    await h.database.db
+      .select()
+      .from(utteranceVectors)
+      .where(and(eq(utteranceVectors.workspaceId, workspaceId), eq(utteranceVectors.textHash, textHash(text))))
+  ).length;
 
 describe('the lane over distinct texts', () => {
   it('returns exactly the top utterances of a scan over every external utterance, duplicates included', async () => {
@@ -88,7 +121,12 @@ describe('the lane over distinct texts', () => {
       sql`select count(*)::int as utterances, count(distinct text_hash)::int as texts from utterances where workspace_id = ${ws.id} and side = 'external'`,
     );
     expect(stats[0]!.texts).toBeLessThan(stats[0]!.utterances);
-    for (const query of ['that makes sense', 'too expensive for our budget', 'we need SSO and SCIM before security signs off', 'data residency in the EU']) {
+    for (const query of [
+      'that makes sense',
+      'too expensive for our budget',
+      'we need SSO and SCIM before security signs off',
+      'data residency in the EU',
+    ]) {
       const [vector] = await h.services.embedder.embed([query]);
       // The scan the store replaced: every external utterance with its text's vector, by (distance, id).
       const exact = await queryRows<{ id: string }>(
@@ -99,7 +137,10 @@ describe('the lane over distinct texts', () => {
             order by v.embedding <=> ${JSON.stringify(vector)}::vector, u.id limit 25`,
       );
       const lane = await semantic(query, ws.viewer.key, 25);
-      expect(lane.map((r) => (r as { id: string }).id), query).toEqual(exact.map((r) => r.id));
+      expect(
+        lane.map((r) => (r as { id: string }).id),
+        query,
+      ).toEqual(exact.map((r) => r.id));
     }
   });
 });
@@ -110,7 +151,10 @@ describe('ingestion', () => {
     const embedder = countingEmbedder(h.services.embedder);
     const repeated = 'Quokka-grade telemetry export is a blocker for us.';
     const [first, second] = await ingestCalls(tenant.id, embedder, [
-      { externalId: 'c1', turns: [turn('internal', 'How is the rollout going?'), turn('external', repeated, 'Fine otherwise.', repeated)] },
+      {
+        externalId: 'c1',
+        turns: [turn('internal', 'How is the rollout going?'), turn('external', repeated, 'Fine otherwise.', repeated)],
+      },
       { externalId: 'c2', turns: [turn('external', repeated, 'Budget is approved.')] },
     ]);
     expect([...embedder.asked].sort()).toEqual([repeated, 'Budget is approved.', 'Fine otherwise.'].sort());
@@ -118,12 +162,17 @@ describe('ingestion', () => {
 
     // A later page: the stored text is not sent again, only the new one is.
     embedder.asked.length = 0;
-    const [third] = await ingestCalls(tenant.id, embedder, [{ externalId: 'c3', turns: [turn('external', repeated, 'Procurement wants a quote.')] }]);
+    const [third] = await ingestCalls(tenant.id, embedder, [
+      { externalId: 'c3', turns: [turn('external', repeated, 'Procurement wants a quote.')] },
+    ]);
     expect(embedder.asked).toEqual(['Procurement wants a quote.']);
     expect(await storeCounts(tenant.id)).toEqual({ kept: 7, live: 7 });
 
     const found = await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10);
-    const saying = found.filter((r) => (r as { content_preview: string }).content_preview === repeated) as { interaction_id: string; similarity: number }[];
+    const saying = found.filter((r) => (r as { content_preview: string }).content_preview === repeated) as {
+      interaction_id: string;
+      similarity: number;
+    }[];
     expect(saying.map((r) => r.interaction_id).sort()).toEqual([first, first, second, third].sort());
     expect(new Set(saying.map((r) => r.similarity)).size).toBe(1);
     expect(found.slice(0, 4)).toEqual(expect.arrayContaining(saying));
@@ -135,7 +184,11 @@ describe('ingestion', () => {
     expect(await vectorCount(tenant.id, 'Budget is approved.')).toBe(0);
     expect(await storeCounts(tenant.id)).toEqual({ kept: 2, live: 2 });
     const after = await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10);
-    expect(after.filter((r) => (r as { content_preview: string }).content_preview === repeated).map((r) => (r as { interaction_id: string }).interaction_id)).toEqual([third]);
+    expect(
+      after
+        .filter((r) => (r as { content_preview: string }).content_preview === repeated)
+        .map((r) => (r as { interaction_id: string }).interaction_id),
+    ).toEqual([third]);
     await h.database.db.transaction((tx) => deleteInteractions(tx, tenant.id, 'gong', ['c3']));
     expect(await vectorCount(tenant.id, repeated)).toBe(0);
     expect(await semantic('quokka grade telemetry export blocker', tenant.viewer.key, 10)).toEqual([]);
@@ -154,7 +207,11 @@ describe('ingestion', () => {
     expect(await vectorCount(a.id, text)).toBe(0);
     expect(await vectorCount(b.id, text)).toBe(1);
     expect((await semantic('narwhal ledger reconciliation', a.viewer.key)).length).toBe(0);
-    expect((await semantic('narwhal ledger reconciliation', b.viewer.key)).map((r) => (r as { content_preview: string }).content_preview)).toEqual([text]);
+    expect(
+      (await semantic('narwhal ledger reconciliation', b.viewer.key)).map(
+        (r) => (r as { content_preview: string }).content_preview,
+      ),
+    ).toEqual([text]);
     expect(await storeCounts(a.id)).toEqual({ kept: 0, live: 0 });
     expect(await storeCounts(b.id)).toEqual({ kept: 1, live: 1 });
     // A workspace deleted whole takes its vectors and counts with it, and leaves the other's.
@@ -167,7 +224,10 @@ describe('ingestion', () => {
   });
 
   it('reports the store’s size with every answer, from the kept count, equal to a live count', async () => {
-    const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', { key: ws.viewer.key, body: { query: 'pricing concerns', mode: 'semantic', limit: 5 } });
+    const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', {
+      key: ws.viewer.key,
+      body: { query: 'pricing concerns', mode: 'semantic', limit: 5 },
+    });
     expect(res.status, res.text).toBe(200);
     const counts = await storeCounts(ws.id);
     expect(counts.kept).toBe(counts.live);
@@ -175,4 +235,3 @@ describe('ingestion', () => {
     expect(res.body.data.detail.coverage?.total_rows).toBe(counts.live);
   });
 });
-

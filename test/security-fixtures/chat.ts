@@ -14,15 +14,28 @@ import type { OperationRequest, SecurityFixture } from '../support/security-suit
 /** Let every run queued so far finish, so no probe meets the per-workspace cap on working runs. */
 export const settle = (h: Harness) => (h.services.queue as LocalTransport).drain();
 
-export async function finishedChat(h: Harness, ws: SeededWorkspace, member: Member = ws.editor): Promise<{ chat_id: string; run_id: string }> {
+export async function finishedChat(
+  h: Harness,
+  ws: SeededWorkspace,
+  member: Member = ws.editor,
+): Promise<{ chat_id: string; run_id: string }> {
   const caller = await authenticateApiKey(h.database.db, member.key, h.services.clock.now());
-  const handles = await startAgentRun(h.services, caller, { input: 'What changed this week?', onQuestion: 'auto', depth: 'quick', trigger: 'api' });
+  const handles = await startAgentRun(h.services, caller, {
+    input: 'What changed this week?',
+    onQuestion: 'auto',
+    depth: 'quick',
+    trigger: 'api',
+  });
   await settle(h);
   return handles;
 }
 
-const aRun = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { run_id: (await finishedChat(h, ws)).run_id } });
-const aChat = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { chat_id: (await finishedChat(h, ws)).chat_id } });
+const aRun = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { run_id: (await finishedChat(h, ws)).run_id },
+});
+const aChat = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { chat_id: (await finishedChat(h, ws)).chat_id },
+});
 
 export const chatFixtures: Record<string, SecurityFixture> = {
   'chat.start': {
@@ -32,7 +45,8 @@ export const chatFixtures: Record<string, SecurityFixture> = {
     },
     tenancy: {
       kind: 'workspace',
-      assertOwn: (data) => expect(data).toMatchObject({ status: 'queued', chat_id: expect.any(String), run_id: expect.any(String) }),
+      assertOwn: (data) =>
+        expect(data).toMatchObject({ status: 'queued', chat_id: expect.any(String), run_id: expect.any(String) }),
     },
   },
   'chat.run_status': { request: aRun, tenancy: { kind: 'by_id', foreign: aRun } },
@@ -47,6 +61,9 @@ export const chatFixtures: Record<string, SecurityFixture> = {
   'chats.get': { request: aChat, tenancy: { kind: 'by_id', foreign: aChat } },
   'chats.rename': {
     request: async (ctx) => ({ ...(await aChat(ctx)), body: { name: 'Renamed by the suite' } }),
-    tenancy: { kind: 'by_id', foreign: async (ctx) => ({ ...(await aChat(ctx)), body: { name: 'Renamed by the suite' } }) },
+    tenancy: {
+      kind: 'by_id',
+      foreign: async (ctx) => ({ ...(await aChat(ctx)), body: { name: 'Renamed by the suite' } }),
+    },
   },
 };

@@ -14,7 +14,12 @@ export const FAKE_HUBSPOT_TOKEN = 'pat-na1-fake-token';
 
 type Overrides = Partial<typeof connections.$inferInsert>;
 
-export async function insertConnection(h: Harness, ws: SeededWorkspace, connectorType: string, overrides: Overrides = {}): Promise<string> {
+export async function insertConnection(
+  h: Harness,
+  ws: SeededWorkspace,
+  connectorType: string,
+  overrides: Overrides = {},
+): Promise<string> {
   const id = newId();
   await h.database.db.insert(connections).values({
     id,
@@ -67,20 +72,30 @@ export const connectionFixtures: Record<string, SecurityFixture> = {
   'connections.connect': {
     // A fresh connect each probe: the single-instance HubSpot connection of the workspace is cleared first.
     request: async ({ h, ws }) => {
-      await h.database.db.delete(connections).where(and(eq(connections.workspaceId, ws.id), eq(connections.connectorType, 'hubspot')));
+      await h.database.db
+        .delete(connections)
+        .where(and(eq(connections.workspaceId, ws.id), eq(connections.connectorType, 'hubspot')));
       return { body: { connector_type: 'hubspot', api_key: FAKE_HUBSPOT_TOKEN } };
     },
     tenancy: { kind: 'workspace', assertOwn: (data) => expect((data as { mode: string }).mode).toBe('connected') },
   },
   'connections.disconnect': read(),
   'connections.update': {
-    request: async ({ h, ws }) => ({ params: { id: await insertConnection(h, ws, 'hubspot') }, body: { display_name: `renamed ${newId().slice(-8)}` } }),
+    request: async ({ h, ws }) => ({
+      params: { id: await insertConnection(h, ws, 'hubspot') },
+      body: { display_name: `renamed ${newId().slice(-8)}` },
+    }),
     tenancy: byId('hubspot', {}, () => ({ display_name: `renamed ${newId().slice(-8)}` })),
   },
   'connections.reconnect': {
     // Broken (a sync was refused for its credentials), so a reconnect is allowed.
-    request: async ({ h, ws }) => ({ params: { id: await insertConnection(h, ws, 'hubspot', { status: 'disconnected', credentialsSealed: null }) }, body: { api_key: FAKE_HUBSPOT_TOKEN } }),
-    tenancy: byId('hubspot', { status: 'disconnected', credentialsSealed: null }, () => ({ api_key: FAKE_HUBSPOT_TOKEN })),
+    request: async ({ h, ws }) => ({
+      params: { id: await insertConnection(h, ws, 'hubspot', { status: 'disconnected', credentialsSealed: null }) },
+      body: { api_key: FAKE_HUBSPOT_TOKEN },
+    }),
+    tenancy: byId('hubspot', { status: 'disconnected', credentialsSealed: null }, () => ({
+      api_key: FAKE_HUBSPOT_TOKEN,
+    })),
   },
   'connections.set_call_filters': {
     request: async ({ h, ws }) => ({
@@ -90,11 +105,17 @@ export const connectionFixtures: Record<string, SecurityFixture> = {
     tenancy: byId('gong', { status: 'disconnected' }, () => ({ enabled: true, exclude_domains: ['acme.com'] })),
   },
   'connections.set_crm_recency': {
-    request: async ({ h, ws }) => ({ params: { id: await insertConnection(h, ws, 'hubspot', { status: 'disconnected' }) }, body: { window: 24 } }),
+    request: async ({ h, ws }) => ({
+      params: { id: await insertConnection(h, ws, 'hubspot', { status: 'disconnected' }) },
+      body: { window: 24 },
+    }),
     tenancy: byId('hubspot', { status: 'disconnected' }, () => ({ window: 24 })),
   },
   'connections.set_comms_filter': {
-    request: async ({ h, ws }) => ({ params: { id: await insertConnection(h, ws, 'google_calendar', { status: 'disconnected' }) }, body: { external_only: true } }),
+    request: async ({ h, ws }) => ({
+      params: { id: await insertConnection(h, ws, 'google_calendar', { status: 'disconnected' }) },
+      body: { external_only: true },
+    }),
     tenancy: byId('google_calendar', { status: 'disconnected' }, () => ({ external_only: true })),
   },
 };

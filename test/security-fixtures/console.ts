@@ -8,10 +8,16 @@ import type { SecurityFixture } from '../support/security-suite.js';
  */
 export const consoleFixtures: Record<string, SecurityFixture> = {
   'console.api_keys.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
-  'console.api_keys.create': { request: () => ({ body: { name: 'suite key', bundle: 'read_only', expires_in_days: 30 } }), tenancy: { kind: 'workspace' } },
+  'console.api_keys.create': {
+    request: () => ({ body: { name: 'suite key', bundle: 'read_only', expires_in_days: 30 } }),
+    tenancy: { kind: 'workspace' },
+  },
   'console.api_keys.revoke': {
     request: async ({ ws }) => ({ params: { id: (await ws.keyFor(ws.viewer, 'read_only')).keyId } }),
-    tenancy: { kind: 'by_id', foreign: async ({ ws }) => ({ params: { id: (await ws.keyFor(ws.viewer, 'read_only')).keyId } }) },
+    tenancy: {
+      kind: 'by_id',
+      foreign: async ({ ws }) => ({ params: { id: (await ws.keyFor(ws.viewer, 'read_only')).keyId } }),
+    },
   },
   'console.authorized_apps.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
   'console.authorized_apps.revoke': {

@@ -6,22 +6,52 @@ import type { OperationRequest, SecurityFixture } from '../support/security-suit
 
 /** Security fixtures of documents and actions: each probe gets a document of its own with a proposed version. */
 
-const EMPTY_GROUNDING = { verified: true, quotes: { checked: 0, verified: 0, removed: 0 }, tables: { checked: 0, verified: 0, removed: 0 }, metrics: { checked: 0, verified: 0, removed: 0 }, themes: { checked: 0, verified: 0, removed: 0 }, numbers: { checked: 0, unverified: [] }, problems: [] };
+const EMPTY_GROUNDING = {
+  verified: true,
+  quotes: { checked: 0, verified: 0, removed: 0 },
+  tables: { checked: 0, verified: 0, removed: 0 },
+  metrics: { checked: 0, verified: 0, removed: 0 },
+  themes: { checked: 0, verified: 0, removed: 0 },
+  numbers: { checked: 0, unverified: [] },
+  problems: [],
+};
 
 async function insertDocument(h: Harness, ws: SeededWorkspace): Promise<string> {
   const id = newId();
-  await h.database.db.insert(artifacts).values({ id, workspaceId: ws.id, title: 'Suite document', status: 'proposed', currentVersion: null, latestVersion: 1 });
-  await h.database.db.insert(artifactVersions).values({ artifactId: id, version: 1, workspaceId: ws.id, status: 'proposed', markdown: 'Suite text.', grounding: EMPTY_GROUNDING, reason: 'suite' });
+  await h.database.db.insert(artifacts).values({
+    id,
+    workspaceId: ws.id,
+    title: 'Suite document',
+    status: 'proposed',
+    currentVersion: null,
+    latestVersion: 1,
+  });
+  await h.database.db.insert(artifactVersions).values({
+    artifactId: id,
+    version: 1,
+    workspaceId: ws.id,
+    status: 'proposed',
+    markdown: 'Suite text.',
+    grounding: EMPTY_GROUNDING,
+    reason: 'suite',
+  });
   return id;
 }
 
-const aDocument = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: await insertDocument(h, ws) } });
-const aVersion = async (ctx: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: (await aDocument(ctx)).params!.id!, version: '1' } });
+const aDocument = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await insertDocument(h, ws) },
+});
+const aVersion = async (ctx: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: (await aDocument(ctx)).params!.id!, version: '1' },
+});
 
 export const documentFixtures: Record<string, SecurityFixture> = {
   'outputs.write_doc': {
     request: () => ({ body: { title: 'Suite write', markdown: 'Nothing in figures.' } }),
-    tenancy: { kind: 'workspace', assertOwn: (data) => expect(data.version).toMatchObject({ version: 1, status: 'proposed' }) },
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => expect(data.version).toMatchObject({ version: 1, status: 'proposed' }),
+    },
   },
   'artifacts.list': {
     request: async (ctx) => {

@@ -13,21 +13,32 @@ async function workspaceEval(h: Harness, ws: SeededWorkspace): Promise<string> {
   const { key } = await ws.keyFor(ws.admin, 'full_admin');
   const res = await h.request('POST', '/evals', {
     key,
-    body: { slug, name: 'Suite eval', input_schema: { fields: [{ name: 'note', type: 'text', required: true }] }, graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }] },
+    body: {
+      slug,
+      name: 'Suite eval',
+      input_schema: { fields: [{ name: 'note', type: 'text', required: true }] },
+      graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }],
+    },
   });
   if (res.status !== 201) throw new Error(`could not create a workspace eval: ${res.text}`);
   return slug;
 }
 
 async function evalRun(h: Harness, ws: SeededWorkspace): Promise<string> {
-  const res = await h.request('POST', '/evals/run', { key: ws.editor.key, body: { inputs: { message: MESSAGE }, reuse: 'force' } });
+  const res = await h.request('POST', '/evals/run', {
+    key: ws.editor.key,
+    body: { inputs: { message: MESSAGE }, reuse: 'force' },
+  });
   if (res.status !== 202) throw new Error(`could not start an eval run: ${res.text}`);
   return res.body.data.run_id as string;
 }
 
 const byEval = (extra: Partial<OperationRequest> = {}): SecurityFixture => ({
   request: async ({ h, ws }) => ({ params: { slug: await workspaceEval(h, ws) }, ...extra }),
-  tenancy: { kind: 'by_id', foreign: async ({ h, ws }) => ({ params: { slug: await workspaceEval(h, ws) }, ...extra }) },
+  tenancy: {
+    kind: 'by_id',
+    foreign: async ({ h, ws }) => ({ params: { slug: await workspaceEval(h, ws) }, ...extra }),
+  },
 });
 
 const byRunNull: SecurityFixture = {
@@ -40,13 +51,23 @@ export const evalFixtures: Record<string, SecurityFixture> = {
   'evals.export_csv': { request: () => ({}), tenancy: { kind: 'workspace' } },
   'evals.export_jsonl': { request: () => ({}), tenancy: { kind: 'workspace' } },
   'evals.validate': {
-    request: () => ({ body: { input_schema: { fields: [{ name: 'note', type: 'text' }] }, graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }] } }),
+    request: () => ({
+      body: {
+        input_schema: { fields: [{ name: 'note', type: 'text' }] },
+        graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }],
+      },
+    }),
     tenancy: { kind: 'workspace' },
   },
   'evals.run': { request: () => ({ body: { inputs: { message: MESSAGE } } }), tenancy: { kind: 'workspace' } },
   'evals.create': {
     request: () => ({
-      body: { slug: `suite-${randomBase62(8).toLowerCase()}`, name: 'Suite eval', input_schema: { fields: [{ name: 'note', type: 'text' }] }, graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }] },
+      body: {
+        slug: `suite-${randomBase62(8).toLowerCase()}`,
+        name: 'Suite eval',
+        input_schema: { fields: [{ name: 'note', type: 'text' }] },
+        graders: [{ id: 'g', kind: 'rule', target: 'note', checks: ['no_hype'] }],
+      },
     }),
     tenancy: { kind: 'workspace' },
   },
@@ -61,8 +82,17 @@ export const evalFixtures: Record<string, SecurityFixture> = {
   'eval_runs.improvement': byRunNull,
   'eval_runs.evidence': byRunNull,
   'eval_runs.feedback': {
-    request: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) }, body: { evidence: { kind: 'did_it_myself' } } }),
-    tenancy: { kind: 'by_id', foreign: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) }, body: { evidence: { kind: 'did_it_myself' } } }) },
+    request: async ({ h, ws }) => ({
+      params: { id: await evalRun(h, ws) },
+      body: { evidence: { kind: 'did_it_myself' } },
+    }),
+    tenancy: {
+      kind: 'by_id',
+      foreign: async ({ h, ws }) => ({
+        params: { id: await evalRun(h, ws) },
+        body: { evidence: { kind: 'did_it_myself' } },
+      }),
+    },
   },
   'eval_runs.feedback_status': {
     request: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }),

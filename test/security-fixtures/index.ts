@@ -65,4 +65,5 @@ function merge(): Record<string, SecurityFixture> {
 
 export const securityFixtures = merge();
 /** Which surface file declares each operation's fixture (for failure messages). */
-export const fixtureSurface = (id: string): string | undefined => Object.entries(SURFACES).find(([, f]) => id in f)?.[0];
+export const fixtureSurface = (id: string): string | undefined =>
+  Object.entries(SURFACES).find(([, f]) => id in f)?.[0];

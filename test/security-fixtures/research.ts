@@ -24,18 +24,36 @@ async function researchJob(h: Harness, ws: SeededWorkspace, paused: boolean): Pr
   });
   await settle(h);
   if (paused) {
-    const pending = { kind: 'question' as const, call_id: 'suite-question', question: 'Which region?', options: [{ id: 'emea', label: 'EMEA' }] };
+    const pending = {
+      kind: 'question' as const,
+      call_id: 'suite-question',
+      question: 'Which region?',
+      options: [{ id: 'emea', label: 'EMEA' }],
+    };
     await h.database.db
       .update(runs)
-      .set({ status: 'awaiting_input', stage: 'turn', completedAt: null, pendingInput: pendingInputFor(pending, { turns_used: 1, turn_budget: 10 }), state: { pending } })
+      .set({
+        status: 'awaiting_input',
+        stage: 'turn',
+        completedAt: null,
+        pendingInput: pendingInputFor(pending, { turns_used: 1, turn_budget: 10 }),
+        state: { pending },
+      })
       .where(eq(runs.id, run_id));
   }
   return run_id;
 }
 
-const finished = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: await researchJob(h, ws, false) } });
-const paused = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: await researchJob(h, ws, true) } });
-const answered = async (ctx: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ ...(await paused(ctx)), body: { answer: 'EMEA' } });
+const finished = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await researchJob(h, ws, false) },
+});
+const paused = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await researchJob(h, ws, true) },
+});
+const answered = async (ctx: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  ...(await paused(ctx)),
+  body: { answer: 'EMEA' },
+});
 
 export const researchFixtures: Record<string, SecurityFixture> = {
   'research.start': {
@@ -43,7 +61,10 @@ export const researchFixtures: Record<string, SecurityFixture> = {
       await settle(h);
       return { body: { question: 'Why do customers push back on pricing?' } };
     },
-    tenancy: { kind: 'workspace', assertOwn: (data) => expect(data).toMatchObject({ success: true, status: 'queued' }) },
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => expect(data).toMatchObject({ success: true, status: 'queued' }),
+    },
   },
   'research.status': { request: finished, tenancy: { kind: 'by_id', foreign: finished } },
   'research.respond': { request: answered, tenancy: { kind: 'by_id', foreign: answered } },

@@ -19,13 +19,28 @@ async function insertRoutine(h: Harness, ws: SeededWorkspace): Promise<string> {
     config: {},
     enabled: false,
     createdBy: ws.editor.userId,
-    caller: { user_id: ws.editor.userId, email: ws.editor.email, role: 'editor', auth_method: 'identity_provider', credential_id: 'suite', scopes: ['data:read'], bundle: null },
+    caller: {
+      user_id: ws.editor.userId,
+      email: ws.editor.email,
+      role: 'editor',
+      auth_method: 'identity_provider',
+      credential_id: 'suite',
+      scopes: ['data:read'],
+      bundle: null,
+    },
   });
   return id;
 }
 
-const aRoutine = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: await insertRoutine(h, ws) } });
-const body = { name: 'Weekly digest', prompt: 'Which deals are in negotiation?', cron: '0 9 * * 1', timezone: 'Europe/Berlin' };
+const aRoutine = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await insertRoutine(h, ws) },
+});
+const body = {
+  name: 'Weekly digest',
+  prompt: 'Which deals are in negotiation?',
+  cron: '0 9 * * 1',
+  timezone: 'Europe/Berlin',
+};
 
 export const routineFixtures: Record<string, SecurityFixture> = {
   'routines.list': {
@@ -36,7 +51,13 @@ export const routineFixtures: Record<string, SecurityFixture> = {
     tenancy: { kind: 'workspace', assertOwn: (data) => expect(data.total).toBeGreaterThan(0) },
   },
   'routines.get': { request: aRoutine, tenancy: { kind: 'by_id', foreign: aRoutine } },
-  'routines.create': { request: () => ({ body }), tenancy: { kind: 'workspace', assertOwn: (data) => expect(data).toMatchObject({ name: 'Weekly digest', enabled: true }) } },
+  'routines.create': {
+    request: () => ({ body }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => expect(data).toMatchObject({ name: 'Weekly digest', enabled: true }),
+    },
+  },
   'routines.update': {
     request: async (ctx) => ({ ...(await aRoutine(ctx)), body: { name: 'Renamed' } }),
     tenancy: { kind: 'by_id', foreign: async (ctx) => ({ ...(await aRoutine(ctx)), body: { name: 'Renamed' } }) },

@@ -18,14 +18,18 @@ export const searchFixtures: Record<string, SecurityFixture> = {
   },
   'search.fields': {
     request: () => ({}),
-    tenancy: { kind: 'workspace', assertOwn: (data) => expect(Object.keys(data.surfaces)).toEqual(['interactions', 'deals', 'deal_qualification']) },
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => expect(Object.keys(data.surfaces)).toEqual(['interactions', 'deals', 'deal_qualification']),
+    },
   },
   'search.overview': {
     request: () => ({}),
     tenancy: {
       kind: 'workspace',
       assertOwn: (data) => {
-        for (const surface of ['interactions', 'deals', 'deal_qualification']) expect(data.surfaces[surface]).toMatchObject({ row_count: 0, latest_event_at: null });
+        for (const surface of ['interactions', 'deals', 'deal_qualification'])
+          expect(data.surfaces[surface]).toMatchObject({ row_count: 0, latest_event_at: null });
       },
     },
   },

@@ -40,7 +40,9 @@ async function insertDelivery(h: Harness, ws: SeededWorkspace, webhookId: string
   return id;
 }
 
-const aWebhook = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({ params: { id: await insertWebhook(h, ws) } });
+const aWebhook = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await insertWebhook(h, ws) },
+});
 const byWebhookId = { kind: 'by_id' as const, foreign: aWebhook };
 
 /** Security fixtures of the webhooks surface (see index.ts for how to write one). */

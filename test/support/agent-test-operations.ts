@@ -36,7 +36,10 @@ export const agentTestOperations: Operation[] = [
       await ctx.services.db
         .insert(usageCounters)
         .values({ workspaceId: ctx.caller.workspaceId, family: effectFamily(input.tag), period: 'test', used: 1 })
-        .onConflictDoUpdate({ target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period], set: { used: sql`${usageCounters.used} + 1` } });
+        .onConflictDoUpdate({
+          target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period],
+          set: { used: sql`${usageCounters.used} + 1` },
+        });
       return { recorded: true as const, tag: input.tag };
     },
   }),

@@ -61,13 +61,22 @@ export async function browse(h: Harness, jar: CookieJar, url: string, request: B
   return response;
 }
 
-const ENTITIES: Record<string, string> = { '&amp;': '&', '&lt;': '<', '&gt;': '>', '&quot;': '"', '&#39;': "'", '&#x27;': "'" };
+const ENTITIES: Record<string, string> = {
+  '&amp;': '&',
+  '&lt;': '<',
+  '&gt;': '>',
+  '&quot;': '"',
+  '&#39;': "'",
+  '&#x27;': "'",
+};
 export const decodeHtml = (s: string) => s.replace(/&(amp|lt|gt|quot|#39|#x27);/g, (m) => ENTITIES[m] ?? m);
 
 /** The hidden inputs of the form whose action is `action` (or of the first form). */
 export function formFields(html: string, action?: string): Record<string, string> {
   const forms = [...html.matchAll(/<form\b([^>]*)>([\s\S]*?)<\/form>/g)];
-  const form = action ? forms.find((f) => decodeHtml(/action="([^"]*)"/.exec(f[1] ?? '')?.[1] ?? '') === action) : forms[0];
+  const form = action
+    ? forms.find((f) => decodeHtml(/action="([^"]*)"/.exec(f[1] ?? '')?.[1] ?? '') === action)
+    : forms[0];
   if (!form) throw new Error(`no form with action ${action}`);
   const fields: Record<string, string> = {};
   for (const input of (form[2] ?? '').matchAll(/<input\b([^>]*)>/g)) {

@@ -49,7 +49,14 @@ export async function startFakeOidcProvider(issuer = 'http://idp.test'): Promise
   app.get('/jwks', (c) => c.json({ keys: [jwk] }));
   app.get('/authorize', (c) => {
     const q = c.req.query();
-    if (q.client_id !== clientId || q.response_type !== 'code' || q.code_challenge_method !== 'S256' || !q.code_challenge || !q.nonce || !q.redirect_uri) {
+    if (
+      q.client_id !== clientId ||
+      q.response_type !== 'code' ||
+      q.code_challenge_method !== 'S256' ||
+      !q.code_challenge ||
+      !q.nonce ||
+      !q.redirect_uri
+    ) {
       return c.text('bad authorization request', 400);
     }
     const code = randomBase62(32);
@@ -69,8 +76,13 @@ export async function startFakeOidcProvider(issuer = 'http://idp.test'): Promise
     const entry = codes.get(form.get('code') ?? '');
     codes.delete(form.get('code') ?? '');
     if (!entry || entry.redirectUri !== form.get('redirect_uri')) return c.json({ error: 'invalid_grant' }, 400);
-    if ((await sha256Base64Url(form.get('code_verifier') ?? '')) !== entry.challenge) return c.json({ error: 'invalid_grant', error_description: 'pkce' }, 400);
-    const idToken = await new SignJWT({ email: entry.claims.email, email_verified: entry.claims.email_verified ?? true, nonce: entry.nonce })
+    if ((await sha256Base64Url(form.get('code_verifier') ?? '')) !== entry.challenge)
+      return c.json({ error: 'invalid_grant', error_description: 'pkce' }, 400);
+    const idToken = await new SignJWT({
+      email: entry.claims.email,
+      email_verified: entry.claims.email_verified ?? true,
+      nonce: entry.nonce,
+    })
       .setProtectedHeader({ alg: 'RS256', kid: 'test-key' })
       .setIssuer(issuer)
       .setAudience(clientId)

@@ -70,11 +70,18 @@ abstract class FakeServer {
       body = text;
     }
     const url = new URL(req.url ?? '/', this.url);
-    this.requests.push({ method: req.method ?? 'GET', path: url.pathname, query: url.search, body, authorization: req.headers.authorization });
+    this.requests.push({
+      method: req.method ?? 'GET',
+      path: url.pathname,
+      query: url.search,
+      body,
+      authorization: req.headers.authorization,
+    });
     const route = this.route(req.method ?? 'GET', url.pathname);
     const injected = this.#failures.get(route)?.shift();
     if (injected) return send(res, injected.status, injected.body ?? { message: 'injected failure' }, injected.headers);
-    if (!this.isPublic(route) && !this.authorized(req.headers.authorization)) return send(res, 401, this.unauthorizedBody());
+    if (!this.isPublic(route) && !this.authorized(req.headers.authorization))
+      return send(res, 401, this.unauthorizedBody());
     const answer = this.respond(route, body, url);
     send(res, answer.status, answer.body);
   }
@@ -101,7 +108,11 @@ export interface HubSpotFakeRecord {
 /** HubSpot CRM v3 search, v4 associations, account info. */
 export class FakeHubSpot extends FakeServer {
   token = 'pat-na1-fake-token';
-  readonly objects: Record<'companies' | 'contacts' | 'deals', HubSpotFakeRecord[]> = { companies: [], contacts: [], deals: [] };
+  readonly objects: Record<'companies' | 'contacts' | 'deals', HubSpotFakeRecord[]> = {
+    companies: [],
+    contacts: [],
+    deals: [],
+  };
   /** deal id → company id */
   readonly dealCompany = new Map<string, string>();
 
@@ -118,10 +129,18 @@ export class FakeHubSpot extends FakeServer {
   }
 
   protected unauthorizedBody(): unknown {
-    return { status: 'error', message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.', category: 'INVALID_AUTHENTICATION', correlationId: 'fake' };
+    return {
+      status: 'error',
+      message: 'Authentication credentials not found. This API supports OAuth 2.0 authentication.',
+      category: 'INVALID_AUTHENTICATION',
+      correlationId: 'fake',
+    };
   }
 
-  #sorted = new Map<string, { records: HubSpotFakeRecord[]; properties: object[]; sorted: { r: HubSpotFakeRecord; at: number }[] }>();
+  #sorted = new Map<
+    string,
+    { records: HubSpotFakeRecord[]; properties: object[]; sorted: { r: HubSpotFakeRecord; at: number }[] }
+  >();
 
   /**
    * The records of an object in search order, sorted once and reused while no record was added,
@@ -131,31 +150,68 @@ export class FakeHubSpot extends FakeServer {
   private sortedByModified(object: keyof FakeHubSpot['objects']): { r: HubSpotFakeRecord; at: number }[] {
     const records = this.objects[object];
     const cached = this.#sorted.get(object);
-    if (cached && cached.records.length === records.length && records.every((r, i) => r === cached.records[i] && r.properties === cached.properties[i])) return cached.sorted;
-    const sorted = records.map((r) => ({ r, at: modified(r) })).sort((a, b) => a.at - b.at || Number(a.r.id) - Number(b.r.id));
+    if (
+      cached &&
+      cached.records.length === records.length &&
+      records.every((r, i) => r === cached.records[i] && r.properties === cached.properties[i])
+    )
+      return cached.sorted;
+    const sorted = records
+      .map((r) => ({ r, at: modified(r) }))
+      .sort((a, b) => a.at - b.at || Number(a.r.id) - Number(b.r.id));
     this.#sorted.set(object, { records: [...records], properties: records.map((r) => r.properties), sorted });
     return sorted;
   }
 
   protected respond(route: string, body: unknown): { status: number; body: unknown } {
-    if (route === 'account') return { status: 200, body: { portalId: 4242, accountType: 'STANDARD', timeZone: 'US/Eastern', companyCurrency: 'USD', uiDomain: 'app.hubspot.com' } };
+    if (route === 'account')
+      return {
+        status: 200,
+        body: {
+          portalId: 4242,
+          accountType: 'STANDARD',
+          timeZone: 'US/Eastern',
+          companyCurrency: 'USD',
+          uiDomain: 'app.hubspot.com',
+        },
+      };
     if (route === 'associations') {
       const inputs = (body as { inputs?: { id: string }[] }).inputs ?? [];
       return {
         status: 200,
         body: {
           status: 'COMPLETE',
-          results: inputs.map((i) => ({ from: { id: i.id }, to: this.dealCompany.has(i.id) ? [{ toObjectId: Number(this.dealCompany.get(i.id)), associationTypes: [{ category: 'HUBSPOT_DEFINED', typeId: 5, label: null }] }] : [] })),
+          results: inputs.map((i) => ({
+            from: { id: i.id },
+            to: this.dealCompany.has(i.id)
+              ? [
+                  {
+                    toObjectId: Number(this.dealCompany.get(i.id)),
+                    associationTypes: [{ category: 'HUBSPOT_DEFINED', typeId: 5, label: null }],
+                  },
+                ]
+              : [],
+          })),
         },
       };
     }
     if (route.startsWith('search:')) {
       const object = route.slice('search:'.length) as keyof FakeHubSpot['objects'];
-      const request = body as { filterGroups?: { filters: { propertyName: string; operator: string; value: string }[] }[]; limit?: number; after?: string };
-      const since = request.filterGroups?.[0]?.filters.find((f) => f.propertyName === 'hs_lastmodifieddate' && f.operator === 'GTE')?.value;
+      const request = body as {
+        filterGroups?: { filters: { propertyName: string; operator: string; value: string }[] }[];
+        limit?: number;
+        after?: string;
+      };
+      const since = request.filterGroups?.[0]?.filters.find(
+        (f) => f.propertyName === 'hs_lastmodifieddate' && f.operator === 'GTE',
+      )?.value;
       const limit = Math.min(request.limit ?? 10, 200);
       const after = Number(request.after ?? 0);
-      if (after + limit > 10_000) return { status: 400, body: { status: 'error', message: 'Cannot page past 10000 results', category: 'VALIDATION_ERROR' } };
+      if (after + limit > 10_000)
+        return {
+          status: 400,
+          body: { status: 'error', message: 'Cannot page past 10000 results', category: 'VALIDATION_ERROR' },
+        };
       const sorted = this.sortedByModified(object);
       const from = since ? firstAtOrAfter(sorted, Number(since)) : 0;
       const total = sorted.length - from;
@@ -165,7 +221,13 @@ export class FakeHubSpot extends FakeServer {
         status: 200,
         body: {
           total,
-          results: page.map((r) => ({ id: r.id, properties: { hs_object_id: r.id, ...r.properties }, createdAt: r.properties.createdate, updatedAt: r.properties.hs_lastmodifieddate, archived: false })),
+          results: page.map((r) => ({
+            id: r.id,
+            properties: { hs_object_id: r.id, ...r.properties },
+            createdAt: r.properties.createdate,
+            updatedAt: r.properties.hs_lastmodifieddate,
+            archived: false,
+          })),
           ...(more ? { paging: { next: { after: String(after + limit), link: `?after=${after + limit}` } } } : {}),
         },
       };
@@ -205,7 +267,14 @@ export interface GongFakeCall {
   started: string;
   duration: number;
   brief?: string;
-  parties: { id: string; emailAddress?: string; name?: string; affiliation: 'Internal' | 'External' | 'Unknown'; speakerId?: string; userId?: string }[];
+  parties: {
+    id: string;
+    emailAddress?: string;
+    name?: string;
+    affiliation: 'Internal' | 'External' | 'Unknown';
+    speakerId?: string;
+    userId?: string;
+  }[];
   /** Monologues; absent when Gong has no transcript for the call yet. */
   transcript?: { speakerId: string; topic?: string; sentences: { start: number; end: number; text: string }[] }[];
 }
@@ -235,22 +304,54 @@ export class FakeGong extends FakeServer {
   protected respond(route: string, body: unknown): { status: number; body: unknown } {
     const request = (body ?? {}) as { cursor?: string; filter?: { fromDateTime?: string; callIds?: string[] } };
     if (route === 'users') {
-      return { status: 200, body: { requestId: 'fake', records: { totalRecords: 1, currentPageSize: 1, currentPageNumber: 0 }, users: [{ id: 'u1', emailAddress: 'rep@seller.test', firstName: 'Rae', lastName: 'Rep' }] } };
-    }
-    if (route === 'calls') {
-      const from = request.filter?.fromDateTime ? Date.parse(request.filter.fromDateTime) : 0;
-      const matching = this.calls.filter((c) => Date.parse(c.started) >= from).sort((a, b) => a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
-      if (matching.length === 0) return { status: 404, body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] } };
-      const offset = request.cursor ? Number(Buffer.from(request.cursor, 'base64').toString('utf8')) : 0;
-      const page = matching.slice(offset, offset + this.pageSize);
-      const next = offset + this.pageSize < matching.length ? Buffer.from(String(offset + this.pageSize)).toString('base64') : undefined;
       return {
         status: 200,
         body: {
           requestId: 'fake',
-          records: { totalRecords: matching.length, currentPageSize: page.length, currentPageNumber: offset / this.pageSize, ...(next ? { cursor: next } : {}) },
+          records: { totalRecords: 1, currentPageSize: 1, currentPageNumber: 0 },
+          users: [{ id: 'u1', emailAddress: 'rep@seller.test', firstName: 'Rae', lastName: 'Rep' }],
+        },
+      };
+    }
+    if (route === 'calls') {
+      const from = request.filter?.fromDateTime ? Date.parse(request.filter.fromDateTime) : 0;
+      const matching = this.calls
+        .filter((c) => Date.parse(c.started) >= from)
+        .sort((a, b) => a.started.localeCompare(b.started) || a.id.localeCompare(b.id));
+      if (matching.length === 0)
+        return {
+          status: 404,
+          body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] },
+        };
+      const offset = request.cursor ? Number(Buffer.from(request.cursor, 'base64').toString('utf8')) : 0;
+      const page = matching.slice(offset, offset + this.pageSize);
+      const next =
+        offset + this.pageSize < matching.length
+          ? Buffer.from(String(offset + this.pageSize)).toString('base64')
+          : undefined;
+      return {
+        status: 200,
+        body: {
+          requestId: 'fake',
+          records: {
+            totalRecords: matching.length,
+            currentPageSize: page.length,
+            currentPageNumber: offset / this.pageSize,
+            ...(next ? { cursor: next } : {}),
+          },
           calls: page.map((c) => ({
-            metaData: { id: c.id, url: `https://app.gong.io/call?id=${c.id}`, title: c.title, started: c.started, duration: c.duration, system: 'Zoom', scope: 'External', direction: 'Conference', media: 'Video', language: 'eng' },
+            metaData: {
+              id: c.id,
+              url: `https://app.gong.io/call?id=${c.id}`,
+              title: c.title,
+              started: c.started,
+              duration: c.duration,
+              system: 'Zoom',
+              scope: 'External',
+              direction: 'Conference',
+              media: 'Video',
+              language: 'eng',
+            },
             parties: c.parties.map((p) => ({ ...p, context: [] })),
             content: c.brief ? { brief: c.brief } : {},
           })),
@@ -260,8 +361,19 @@ export class FakeGong extends FakeServer {
     if (route === 'transcript') {
       const ids = new Set(request.filter?.callIds ?? []);
       const found = this.calls.filter((c) => ids.has(c.id) && c.transcript);
-      if (found.length === 0) return { status: 404, body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] } };
-      return { status: 200, body: { requestId: 'fake', records: { totalRecords: found.length, currentPageSize: found.length, currentPageNumber: 0 }, callTranscripts: found.map((c) => ({ callId: c.id, transcript: c.transcript })) } };
+      if (found.length === 0)
+        return {
+          status: 404,
+          body: { requestId: 'fake', errors: ['No calls found corresponding to the provided filters'] },
+        };
+      return {
+        status: 200,
+        body: {
+          requestId: 'fake',
+          records: { totalRecords: found.length, currentPageSize: found.length, currentPageNumber: 0 },
+          callTranscripts: found.map((c) => ({ callId: c.id, transcript: c.transcript })),
+        },
+      };
     }
     return { status: 404, body: { requestId: 'fake', errors: ['not found'] } };
   }
@@ -297,17 +409,26 @@ class FakeAuthority {
 
   /** The token endpoint (form-encoded), answering like RFC 6749 §5. */
   token(form: URLSearchParams, extra: Record<string, unknown>): { status: number; body: unknown } {
-    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret) return { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } };
+    if (form.get('client_id') !== this.clientId || form.get('client_secret') !== this.clientSecret)
+      return { status: 401, body: { error: 'invalid_client', error_description: 'client authentication failed' } };
     if (form.get('grant_type') === 'authorization_code') {
       const grant = this.codes.get(form.get('code') ?? '');
       this.codes.delete(form.get('code') ?? '');
       const verifier = form.get('code_verifier') ?? '';
       const challenge = createHash('sha256').update(verifier).digest('base64url');
-      if (!grant || grant.challenge !== challenge || grant.redirectUri !== form.get('redirect_uri')) return { status: 400, body: { error: 'invalid_grant', error_description: 'authorization code is invalid' } };
-      return { status: 200, body: { access_token: this.accessToken, refresh_token: this.refreshToken, token_type: 'Bearer', ...extra } };
+      if (!grant || grant.challenge !== challenge || grant.redirectUri !== form.get('redirect_uri'))
+        return { status: 400, body: { error: 'invalid_grant', error_description: 'authorization code is invalid' } };
+      return {
+        status: 200,
+        body: { access_token: this.accessToken, refresh_token: this.refreshToken, token_type: 'Bearer', ...extra },
+      };
     }
     if (form.get('grant_type') === 'refresh_token') {
-      if (form.get('refresh_token') !== this.refreshToken) return { status: 400, body: { error: 'invalid_grant', error_description: 'token has been expired or revoked' } };
+      if (form.get('refresh_token') !== this.refreshToken)
+        return {
+          status: 400,
+          body: { error: 'invalid_grant', error_description: 'token has been expired or revoked' },
+        };
       this.accessToken = `access-${++this.issued}`;
       return { status: 200, body: { access_token: this.accessToken, token_type: 'Bearer', ...extra } };
     }
@@ -321,7 +442,11 @@ const formOf = (body: unknown): URLSearchParams => new URLSearchParams(typeof bo
 export class FakeSalesforce extends FakeServer {
   readonly auth = new FakeAuthority();
   batchSize = 200;
-  readonly objects: Record<'Account' | 'Contact' | 'Opportunity', Record<string, unknown>[]> = { Account: [], Contact: [], Opportunity: [] };
+  readonly objects: Record<'Account' | 'Contact' | 'Opportunity', Record<string, unknown>[]> = {
+    Account: [],
+    Contact: [],
+    Opportunity: [],
+  };
   readonly #cursors = new Map<string, { rows: Record<string, unknown>[]; offset: number }>();
   /** The SOQL of every query, in order. */
   readonly soql: string[] = [];
@@ -346,29 +471,46 @@ export class FakeSalesforce extends FakeServer {
   }
 
   protected respond(route: string, body: unknown, url: URL): { status: number; body: unknown } {
-    if (route === 'token') return this.auth.token(formOf(body), { instance_url: this.url, id: `${this.url}/id/00D/005`, issued_at: String(Date.now()), signature: 'sig' });
+    if (route === 'token')
+      return this.auth.token(formOf(body), {
+        instance_url: this.url,
+        id: `${this.url}/id/00D/005`,
+        issued_at: String(Date.now()),
+        signature: 'sig',
+      });
     if (route === 'query') {
       const q = url.searchParams.get('q') ?? '';
       this.soql.push(q);
       const object = /FROM (\w+)/.exec(q)?.[1] as keyof FakeSalesforce['objects'] | undefined;
-      if (!object || !this.objects[object]) return { status: 400, body: [{ message: `sObject type '${object}' is not supported.`, errorCode: 'INVALID_TYPE' }] };
+      if (!object || !this.objects[object])
+        return {
+          status: 400,
+          body: [{ message: `sObject type '${object}' is not supported.`, errorCode: 'INVALID_TYPE' }],
+        };
       const since = /WHERE SystemModstamp >= (\S+)/.exec(q)?.[1];
       const rows = this.objects[object]
         .filter((r) => !since || Date.parse(String(r.SystemModstamp)) >= Date.parse(since))
-        .sort((a, b) => Date.parse(String(a.SystemModstamp)) - Date.parse(String(b.SystemModstamp)) || String(a.Id).localeCompare(String(b.Id)));
+        .sort(
+          (a, b) =>
+            Date.parse(String(a.SystemModstamp)) - Date.parse(String(b.SystemModstamp)) ||
+            String(a.Id).localeCompare(String(b.Id)),
+        );
       return this.#batch(rows, 0);
     }
     if (route === 'more') {
       const key = url.pathname.split('/').pop() ?? '';
       const cursor = this.#cursors.get(key);
-      if (!cursor) return { status: 400, body: [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }] };
+      if (!cursor)
+        return { status: 400, body: [{ message: 'invalid query locator', errorCode: 'INVALID_QUERY_LOCATOR' }] };
       return this.#batch(cursor.rows, cursor.offset);
     }
     return { status: 404, body: [{ message: 'not found', errorCode: 'NOT_FOUND' }] };
   }
 
   #batch(rows: Record<string, unknown>[], offset: number): { status: number; body: unknown } {
-    const records = rows.slice(offset, offset + this.batchSize).map((r) => ({ attributes: { type: 'x', url: `/services/data/v60.0/sobjects/x/${String(r.Id)}` }, ...r }));
+    const records = rows
+      .slice(offset, offset + this.batchSize)
+      .map((r) => ({ attributes: { type: 'x', url: `/services/data/v60.0/sobjects/x/${String(r.Id)}` }, ...r }));
     const done = offset + this.batchSize >= rows.length;
     let nextRecordsUrl: string | undefined;
     if (!done) {
@@ -376,7 +518,10 @@ export class FakeSalesforce extends FakeServer {
       this.#cursors.set(key, { rows, offset: offset + this.batchSize });
       nextRecordsUrl = `/services/data/v60.0/query/${key}`;
     }
-    return { status: 200, body: { totalSize: rows.length, done, records, ...(nextRecordsUrl ? { nextRecordsUrl } : {}) } };
+    return {
+      status: 200,
+      body: { totalSize: rows.length, done, records, ...(nextRecordsUrl ? { nextRecordsUrl } : {}) },
+    };
   }
 }
 
@@ -424,22 +569,46 @@ export class FakeGoogle extends FakeServer {
   }
 
   protected unauthorizedBody(): unknown {
-    return { error: { code: 401, message: 'Request had invalid authentication credentials.', errors: [{ reason: 'authError' }], status: 'UNAUTHENTICATED' } };
+    return {
+      error: {
+        code: 401,
+        message: 'Request had invalid authentication credentials.',
+        errors: [{ reason: 'authError' }],
+        status: 'UNAUTHENTICATED',
+      },
+    };
   }
 
   protected respond(route: string, body: unknown, url: URL): { status: number; body: unknown } {
-    if (route === 'token') return this.auth.token(formOf(body), { expires_in: 3599, scope: 'https://www.googleapis.com/auth/calendar.readonly' });
+    if (route === 'token')
+      return this.auth.token(formOf(body), {
+        expires_in: 3599,
+        scope: 'https://www.googleapis.com/auth/calendar.readonly',
+      });
     const p = url.searchParams;
     const syncToken = p.get('syncToken');
     let since = 0;
     if (syncToken) {
       since = Number(syncToken.replace('sync-', ''));
-      if (since < this.expireSyncTokensBefore) return { status: 410, body: { error: { code: 410, message: 'Sync token is no longer valid, a full sync is required.', errors: [{ reason: 'fullSyncRequired' }] } } };
+      if (since < this.expireSyncTokensBefore)
+        return {
+          status: 410,
+          body: {
+            error: {
+              code: 410,
+              message: 'Sync token is no longer valid, a full sync is required.',
+              errors: [{ reason: 'fullSyncRequired' }],
+            },
+          },
+        };
     }
     const timeMin = p.get('timeMin');
     const matching = this.events
       .filter((e) => (syncToken ? e.version > since : e.status !== 'cancelled'))
-      .filter((e) => syncToken || !timeMin || Date.parse(e.end?.dateTime ?? e.end?.date ?? '9999-01-01') >= Date.parse(timeMin))
+      .filter(
+        (e) =>
+          syncToken || !timeMin || Date.parse(e.end?.dateTime ?? e.end?.date ?? '9999-01-01') >= Date.parse(timeMin),
+      )
       .sort((a, b) => a.version - b.version);
     const offset = Number(p.get('pageToken') ?? 0);
     const page = matching.slice(offset, offset + this.pageSize);
@@ -517,7 +686,12 @@ export class FakeBluesky extends FakeServer {
     return {
       uri: p.uri,
       cid: `cid-${p.uri.split('/').at(-1)}`,
-      author: { did: author.did, handle: author.handle, ...(author.displayName ? { displayName: author.displayName } : {}), labels: [] },
+      author: {
+        did: author.did,
+        handle: author.handle,
+        ...(author.displayName ? { displayName: author.displayName } : {}),
+        labels: [],
+      },
       record: {
         $type: 'app.bsky.feed.post',
         text: p.text,
@@ -555,7 +729,12 @@ export class FakeBluesky extends FakeServer {
   }
 
   #tree(p: BlueskyFakePost, depth: number): unknown {
-    const replies = depth <= 0 ? undefined : this.posts.filter((r) => r.parentUri === p.uri && !r.repostedBy && !r.deleted).map((r) => this.#tree(r, depth - 1));
+    const replies =
+      depth <= 0
+        ? undefined
+        : this.posts
+            .filter((r) => r.parentUri === p.uri && !r.repostedBy && !r.deleted)
+            .map((r) => this.#tree(r, depth - 1));
     return { $type: 'app.bsky.feed.defs#threadViewPost', post: this.#view(p), ...(replies ? { replies } : {}) };
   }
 
@@ -564,7 +743,17 @@ export class FakeBluesky extends FakeServer {
     if (route === 'profile') {
       const account = this.#actor(q.get('actor'));
       if (!account) return { status: 400, body: { error: 'InvalidRequest', message: 'Profile not found' } };
-      return { status: 200, body: { did: account.did, handle: account.handle, displayName: account.displayName, followersCount: 10, followsCount: 3, postsCount: this.posts.filter((p) => p.authorDid === account.did).length } };
+      return {
+        status: 200,
+        body: {
+          did: account.did,
+          handle: account.handle,
+          displayName: account.displayName,
+          followersCount: 10,
+          followsCount: 3,
+          postsCount: this.posts.filter((p) => p.authorDid === account.did).length,
+        },
+      };
     }
     if (route === 'feed') {
       const account = this.#actor(q.get('actor'));
@@ -583,7 +772,14 @@ export class FakeBluesky extends FakeServer {
           feed: page.map((p) => {
             if (p.repostedBy) {
               const original = this.#post(p.uri);
-              return { post: this.#view(original ?? p), reason: { $type: 'app.bsky.feed.defs#reasonRepost', by: { did: account.did, handle: account.handle }, indexedAt: p.indexedAt } };
+              return {
+                post: this.#view(original ?? p),
+                reason: {
+                  $type: 'app.bsky.feed.defs#reasonRepost',
+                  by: { did: account.did, handle: account.handle },
+                  indexedAt: p.indexedAt,
+                },
+              };
             }
             const parent = this.#post(p.parentUri);
             const root = this.#rootOf(p);

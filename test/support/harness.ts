@@ -84,7 +84,11 @@ export interface SeededWorkspace {
   editor: Member;
   viewer: Member;
   /** Mint another key for a member. */
-  keyFor(member: Member, bundle: Bundle, options?: { expiresAt?: Date | null; name?: string }): Promise<{ key: string; keyId: string }>;
+  keyFor(
+    member: Member,
+    bundle: Bundle,
+    options?: { expiresAt?: Date | null; name?: string },
+  ): Promise<{ key: string; keyId: string }>;
   /** Mint an OAuth access token with exactly these scopes for a member. */
   tokenFor(member: Member, scopes: readonly Scope[], options?: { ttlSeconds?: number }): Promise<string>;
 }
@@ -145,11 +149,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
   if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));
 
   const fetchApp = async (input: string | Request, init?: RequestInit): Promise<Response> => {
-    const request = typeof input === 'string' ? new Request(input.startsWith('http') ? input : `${config.publicUrl}${input}`, init) : input;
+    const request =
+      typeof input === 'string'
+        ? new Request(input.startsWith('http') ? input : `${config.publicUrl}${input}`, init)
+        : input;
     return app.fetch(request);
   };
 
-  const request = async <T,>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> => {
+  const request = async <T>(method: string, path: string, opts: RequestOptions = {}): Promise<TestResponse<T>> => {
     const headers: Record<string, string> = { ...opts.headers };
     if (opts.key) headers['x-api-key'] = opts.key;
     if (opts.bearer) headers.authorization = `Bearer ${opts.bearer}`;
@@ -159,9 +166,17 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       headers['content-type'] ??= 'application/json';
     }
     const qs = opts.query
-      ? `?${new URLSearchParams(Object.entries(opts.query).filter((e): e is [string, string | number | boolean] => e[1] !== undefined).map(([k, v]) => [k, String(v)]))}`
+      ? `?${new URLSearchParams(
+          Object.entries(opts.query)
+            .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
+            .map(([k, v]) => [k, String(v)]),
+        )}`
       : '';
-    const response = await fetchApp(`${API_PREFIX}${path}${qs}`, { method, headers, ...(body === undefined ? {} : { body }) });
+    const response = await fetchApp(`${API_PREFIX}${path}${qs}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
     const text = await response.text();
     let parsed: unknown = text;
     try {
@@ -180,7 +195,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       const email = `${role}-${tag}@${workspaceId.slice(0, 8)}.test`;
       const userId = await ensureUser(database.db, email);
       await ensureMembership(database.db, workspaceId, userId, role);
-      const { key } = await createApiKey(database.db, { workspaceId, userId, name: `${role} key`, bundle, role, expiresAt: null });
+      const { key } = await createApiKey(database.db, {
+        workspaceId,
+        userId,
+        name: `${role} key`,
+        bundle,
+        role,
+        expiresAt: null,
+      });
       return { userId, email, role, key };
     };
     const admin = await member('admin', 'full_admin');
@@ -195,10 +217,20 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
       editor,
       viewer,
       keyFor: async (m, bundle, o = {}) =>
-        createApiKey(database.db, { workspaceId, userId: m.userId, name: o.name ?? 'extra key', bundle, role: m.role, expiresAt: o.expiresAt ?? null }),
+        createApiKey(database.db, {
+          workspaceId,
+          userId: m.userId,
+          name: o.name ?? 'extra key',
+          bundle,
+          role: m.role,
+          expiresAt: o.expiresAt ?? null,
+        }),
       tokenFor: async (m, scopes, o = {}) => {
         if (!clientCreated) {
-          await database.db.insert(oauthClients).values({ id: clientId, name: 'test client', redirectUris: ['http://localhost/cb'] }).onConflictDoNothing();
+          await database.db
+            .insert(oauthClients)
+            .values({ id: clientId, name: 'test client', redirectUris: ['http://localhost/cb'] })
+            .onConflictDoNothing();
           clientCreated = true;
         }
         const { accessToken } = await issueAccessToken(database.db, services.credentials.oauth, {

@@ -27,7 +27,11 @@ export class ScriptedModel implements ModelProvider {
 }
 
 /** A step calling one tool. */
-export const callTool = (id: string, name: string, args: Record<string, unknown> = {}): StepResult => ({ content: null, tool_calls: [{ id, name, arguments: args }], usage: null });
+export const callTool = (id: string, name: string, args: Record<string, unknown> = {}): StepResult => ({
+  content: null,
+  tool_calls: [{ id, name, arguments: args }],
+  usage: null,
+});
 
 /** A step answering with plain text (no blocks). */
 export const answerWith = (text: string): StepResult => ({

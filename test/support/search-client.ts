@@ -15,14 +15,21 @@ export function searchClient(h: Harness, clock: ManualClock, defaultKey: () => s
     await clock.advance(120_000);
     return h.request('POST', '/search/query', { key, body });
   };
-  const ok = async (body: unknown, key?: string): Promise<SearchResponse & { job?: { job_id: string; status: string; poll?: string } }> => {
+  const ok = async (
+    body: unknown,
+    key?: string,
+  ): Promise<SearchResponse & { job?: { job_id: string; status: string; poll?: string } }> => {
     const res = await search(body, key);
     expect(res.status, res.text.slice(0, 800)).toBe(200);
     expect(res.body.data.success).toBe(true);
     return res.body.data;
   };
   /** A 400 invalid_argument whose details name `field`. */
-  const rejects = async (body: unknown, field: string, key?: string): Promise<{ field: string; problem: string; code?: string }> => {
+  const rejects = async (
+    body: unknown,
+    field: string,
+    key?: string,
+  ): Promise<{ field: string; problem: string; code?: string }> => {
     const res = await search(body, key);
     expect(res.status, res.text.slice(0, 800)).toBe(400);
     expect(res.body.error.code).toBe('invalid_argument');
@@ -48,7 +55,9 @@ export function failingDb(base: Database, fails: (text: string) => boolean): Dat
         }
         if (prop === 'transaction') {
           return (fn: (tx: unknown) => Promise<unknown>, config?: unknown) =>
-            (t as unknown as { transaction(f: (tx: object) => Promise<unknown>, c?: unknown): Promise<unknown> }).transaction((tx) => fn(guard(tx)), config);
+            (
+              t as unknown as { transaction(f: (tx: object) => Promise<unknown>, c?: unknown): Promise<unknown> }
+            ).transaction((tx) => fn(guard(tx)), config);
         }
         const value = Reflect.get(t, prop, t) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(t) : value;

@@ -6,7 +6,7 @@ import { ensureMembership, ensureUser, removeMembership } from '../../functions/
 import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
 import type { Operation } from '../../functions/registry.js';
 import type { ManualClock } from '../../platform/clock.js';
-import { apiKeys, memberships, oauthTokens } from '../../schema/index.js';
+import { apiKeys, oauthTokens } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } from './harness.js';
 
@@ -67,7 +67,8 @@ export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'identity_provider'] as con
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
 /** The credential kinds an operation accepts (`authMethods`; all of them when it does not say). */
-export const acceptedKinds = (op: Operation): CredentialKind[] => CREDENTIAL_KINDS.filter((k) => !op.authMethods || op.authMethods.includes(k));
+export const acceptedKinds = (op: Operation): CredentialKind[] =>
+  CREDENTIAL_KINDS.filter((k) => !op.authMethods || op.authMethods.includes(k));
 
 /** Signs identity-provider JWTs the way an external IdP configured with IDP_JWT_SECRET (HS256) would. */
 export interface IdpSigner {
@@ -97,7 +98,12 @@ export interface IdpSignOptions {
   secret?: string;
 }
 
-export function hsIdpSigner(config: { issuer: string; audience: string; secret: string; clock: { now(): Date } }): IdpSigner {
+export function hsIdpSigner(config: {
+  issuer: string;
+  audience: string;
+  secret: string;
+  clock: { now(): Date };
+}): IdpSigner {
   return {
     issuer: config.issuer,
     audience: config.audience,
@@ -146,7 +152,14 @@ export async function createSecurityContext(h: Harness, clock: ManualClock, idp:
   const email = `removed-${ws.id.slice(0, 8)}@leavers.test`;
   const userId = await ensureUser(h.database.db, email);
   await ensureMembership(h.database.db, ws.id, userId, 'admin');
-  const { key } = await createApiKey(h.database.db, { workspaceId: ws.id, userId, name: 'leaver', bundle: 'full_admin', role: 'admin', expiresAt: null });
+  const { key } = await createApiKey(h.database.db, {
+    workspaceId: ws.id,
+    userId,
+    name: 'leaver',
+    bundle: 'full_admin',
+    role: 'admin',
+    expiresAt: null,
+  });
   const leaver: Member = { userId, email, role: 'admin', key };
   const removed: Record<CredentialKind, RequestOptions> = {
     api_key: { key },
@@ -157,7 +170,11 @@ export async function createSecurityContext(h: Harness, clock: ManualClock, idp:
   return { h, clock, ws, other, idp, removed };
 }
 
-const KEY_BUNDLE_FOR_ROLE: Record<Role, Bundle> = { admin: 'full_admin', editor: 'internal_agent', viewer: 'customer_agent' };
+const KEY_BUNDLE_FOR_ROLE: Record<Role, Bundle> = {
+  admin: 'full_admin',
+  editor: 'internal_agent',
+  viewer: 'customer_agent',
+};
 
 /**
  * A credential of `member` (of `ws`) carrying exactly `scopes`. API keys get their scopes from a
@@ -173,7 +190,10 @@ export async function credentialWith(
   switch (kind) {
     case 'api_key': {
       const { key, keyId } = await ws.keyFor(member, KEY_BUNDLE_FOR_ROLE[member.role]);
-      await ctx.h.database.db.update(apiKeys).set({ scopes: [...scopes] }).where(eq(apiKeys.id, keyId));
+      await ctx.h.database.db
+        .update(apiKeys)
+        .set({ scopes: [...scopes] })
+        .where(eq(apiKeys.id, keyId));
       return { key };
     }
     case 'oauth':
@@ -218,12 +238,18 @@ const ROLE_BELOW: Record<Role, Role[]> = { viewer: [], editor: ['viewer'], admin
 export function pathFor(op: Operation, params: Record<string, string> | undefined): string {
   return op.path.replace(/\{(\w+)\}/g, (_, name: string) => {
     const value = params?.[name];
-    if (value === undefined) throw new Error(`security fixture for ${op.id} gives no value for path parameter "${name}"`);
+    if (value === undefined)
+      throw new Error(`security fixture for ${op.id} gives no value for path parameter "${name}"`);
     return encodeURIComponent(value);
   });
 }
 
-export function sendOperation(h: Harness, op: Operation, req: OperationRequest, auth: RequestOptions): Promise<TestResponse<any>> {
+export function sendOperation(
+  h: Harness,
+  op: Operation,
+  req: OperationRequest,
+  auth: RequestOptions,
+): Promise<TestResponse<any>> {
   return h.request(op.method.toUpperCase(), pathFor(op, req.params), {
     ...auth,
     ...(req.query ? { query: req.query } : {}),
@@ -246,19 +272,37 @@ export interface McpToolResult {
 }
 
 /** Call an operation's MCP tool (stateless Streamable HTTP, JSON response). */
-export async function callMcpTool(h: Harness, op: Operation, req: OperationRequest, auth: RequestOptions): Promise<McpToolResult> {
+export async function callMcpTool(
+  h: Harness,
+  op: Operation,
+  req: OperationRequest,
+  auth: RequestOptions,
+): Promise<McpToolResult> {
   if (!op.mcp) throw new Error(`${op.id} has no MCP binding`);
-  const args = { ...req.params, ...req.query, ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}), action: op.mcp.action };
+  const args = {
+    ...req.params,
+    ...req.query,
+    ...(req.body && typeof req.body === 'object' ? (req.body as Record<string, unknown>) : {}),
+    action: op.mcp.action,
+  };
   const res = await h.request('POST', '/mcp', {
     ...auth,
     headers: { accept: 'application/json, text/event-stream', ...auth.headers },
     body: { jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: op.mcp.tool, arguments: args } },
   });
-  const result = (res.body as { result?: { isError?: boolean; structuredContent?: { error?: { code?: string } } } } | undefined)?.result;
-  return { status: res.status, isError: result?.isError === true, code: result?.structuredContent?.error?.code, text: res.text };
+  const result = (
+    res.body as { result?: { isError?: boolean; structuredContent?: { error?: { code?: string } } } } | undefined
+  )?.result;
+  return {
+    status: res.status,
+    isError: result?.isError === true,
+    code: result?.structuredContent?.error?.code,
+    text: res.text,
+  };
 }
 
-const mcpExposes = (op: Operation): boolean => Boolean(op.mcp) && op.visibility === 'public' && op.stability !== 'coming_soon';
+const mcpExposes = (op: Operation): boolean =>
+  Boolean(op.mcp) && op.visibility === 'public' && op.stability !== 'coming_soon';
 
 /**
  * Register the security cases of one operation. `get` returns the file's shared context (built in
@@ -273,7 +317,8 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
     const ctx = get();
     return fixture.request({ h: ctx.h, ws: ws ?? ctx.ws });
   };
-  const send = async (auth: RequestOptions, req?: OperationRequest): Promise<TestResponse<any>> => sendOperation(get().h, op, req ?? (await valid()), auth);
+  const send = async (auth: RequestOptions, req?: OperationRequest): Promise<TestResponse<any>> =>
+    sendOperation(get().h, op, req ?? (await valid()), auth);
   /** Every scope the service knows except those listed. */
   const allScopesBut = (missing: readonly Scope[]): Scope[] => SCOPES.filter((s) => !missing.includes(s));
 
@@ -285,10 +330,17 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
 
     it('401 invalid_token for a malformed or unknown credential', async () => {
       const ctx = get();
-      for (const { label: l, headers } of MALFORMED_CREDENTIALS) expectError(await send({ headers }), 401, 'invalid_token', l);
-      const foreignIssuer = await ctx.idp.sign({ workspaceId: ctx.ws.id, email: ctx.ws.admin.email }, { issuer: 'https://someone-else.example' });
+      for (const { label: l, headers } of MALFORMED_CREDENTIALS)
+        expectError(await send({ headers }), 401, 'invalid_token', l);
+      const foreignIssuer = await ctx.idp.sign(
+        { workspaceId: ctx.ws.id, email: ctx.ws.admin.email },
+        { issuer: 'https://someone-else.example' },
+      );
       expectError(await send({ bearer: foreignIssuer }), 401, 'invalid_token', 'JWT from an unconfigured issuer');
-      const forged = await ctx.idp.sign({ workspaceId: ctx.ws.id, email: ctx.ws.admin.email, scope: SCOPES.join(' ') }, { secret: 'forged-secret-forged-secret-forged-1234' });
+      const forged = await ctx.idp.sign(
+        { workspaceId: ctx.ws.id, email: ctx.ws.admin.email, scope: SCOPES.join(' ') },
+        { secret: 'forged-secret-forged-secret-forged-1234' },
+      );
       expectError(await send({ bearer: forged }), 401, 'invalid_token', 'IdP JWT with a forged signature');
     });
 
@@ -308,7 +360,10 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       }
       expectError(await send({ bearer: token }), 401, 'expired_token', 'expired OAuth token');
 
-      const idpToken = await idp.sign({ workspaceId: ws.id, email: ws.admin.email, scope: SCOPES.join(' ') }, { now: new Date(now.getTime() - 2 * 3600_000), ttlSeconds: 60 });
+      const idpToken = await idp.sign(
+        { workspaceId: ws.id, email: ws.admin.email, scope: SCOPES.join(' ') },
+        { now: new Date(now.getTime() - 2 * 3600_000), ttlSeconds: 60 },
+      );
       expectError(await send({ bearer: idpToken }), 401, 'expired_token', 'expired IdP token');
     });
 
@@ -318,13 +373,17 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       await h.revokeKey(keyId);
       expectError(await send({ key }), 401, 'invalid_token', 'revoked API key');
       const token = await ws.tokenFor(ws.admin, SCOPES);
-      await h.database.db.update(oauthTokens).set({ revokedAt: clock.now() }).where(eq(oauthTokens.id, decodeJwt(token).jti as string));
+      await h.database.db
+        .update(oauthTokens)
+        .set({ revokedAt: clock.now() })
+        .where(eq(oauthTokens.id, decodeJwt(token).jti as string));
       expectError(await send({ bearer: token }), 401, 'invalid_token', 'revoked OAuth token');
     });
 
     it('403 forbidden once the credential owner is no longer a member (API key, OAuth, IdP alike)', async () => {
       const { removed } = get();
-      for (const kind of CREDENTIAL_KINDS) expectError(await send(removed[kind]), 403, 'forbidden', `removed member, ${kind}`);
+      for (const kind of CREDENTIAL_KINDS)
+        expectError(await send(removed[kind]), 403, 'forbidden', `removed member, ${kind}`);
     });
 
     it('judges the caller before the input: a refused caller with a garbage payload gets 401/403, never 400', async () => {
@@ -333,7 +392,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       expectError(await send({}, garbage), 401, 'unauthenticated', 'no credential, garbage input');
       expectError(await send(ctx.removed.oauth, garbage), 403, 'forbidden', 'removed member, garbage input');
       if (consoleOnly) {
-        expectError(await send({ key: ctx.ws.admin.key }, garbage), 403, 'not_on_public_api', 'console only, garbage input');
+        expectError(
+          await send({ key: ctx.ws.admin.key }, garbage),
+          403,
+          'not_on_public_api',
+          'console only, garbage input',
+        );
       } else if (op.scopes.length > 0) {
         const auth = await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes));
         expectError(await send(auth, garbage), 403, 'scope_denied', 'missing scope, garbage input');
@@ -348,7 +412,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         const ctx = get();
         expectError(await send({ key: ctx.ws.admin.key }), 403, 'not_on_public_api', 'full_admin key');
         for (const kind of CREDENTIAL_KINDS) {
-          expectError(await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES)), 403, 'not_on_public_api', `${kind}, all scopes`);
+          expectError(
+            await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES)),
+            403,
+            'not_on_public_api',
+            `${kind}, all scopes`,
+          );
         }
       });
       if (op.mcp) {
@@ -383,9 +452,13 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         for (const kind of refused) {
           const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES));
           expectError(res, 403, 'forbidden', `${kind}, full admin`);
-          expect(res.body.error.details).toMatchObject({ auth_method: kind, allowed_auth_methods: [...op.authMethods!] });
+          expect(res.body.error.details).toMatchObject({
+            auth_method: kind,
+            allowed_auth_methods: [...op.authMethods!],
+          });
         }
-        if (!acceptedKinds(op).includes('api_key')) expectError(await send({ bearer: ctx.ws.admin.key }), 403, 'forbidden', 'full_admin API key as bearer');
+        if (!acceptedKinds(op).includes('api_key'))
+          expectError(await send({ bearer: ctx.ws.admin.key }), 403, 'forbidden', 'full_admin API key as bearer');
       });
     }
 
@@ -398,7 +471,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           expect(res.body.error.details?.missing_scopes).toEqual([scope]);
         }
         for (const kind of CREDENTIAL_KINDS) {
-          expectError(await send(await credentialWith(ctx, kind, ctx.ws.admin, allScopesBut(op.scopes))), 403, 'scope_denied', `${kind} without [${op.scopes.join(', ')}]`);
+          expectError(
+            await send(await credentialWith(ctx, kind, ctx.ws.admin, allScopesBut(op.scopes))),
+            403,
+            'scope_denied',
+            `${kind} without [${op.scopes.join(', ')}]`,
+          );
         }
       });
     }
@@ -427,7 +505,11 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           expect(res.text).not.toContain(ctx.other.name);
         }
         // The owner still reaches it: the 404 is about the tenant, not a broken fixture.
-        expectOk(await send(await credentialWith(ctx, 'oauth', ctx.other.admin, SCOPES, ctx.other), foreign), okStatus, 'owner of the resource');
+        expectOk(
+          await send(await credentialWith(ctx, 'oauth', ctx.other.admin, SCOPES, ctx.other), foreign),
+          okStatus,
+          'owner of the resource',
+        );
       });
     } else if (tenancy.kind === 'by_id_null') {
       it("answers another workspace's resource with data: null, for a full admin of the caller's workspace", async () => {
@@ -450,7 +532,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           [ctx.ws, ctx.other],
           [ctx.other, ctx.ws],
         ] as const) {
-          const res = await sendOperation(ctx.h, op, await valid(mine), await credentialWith(ctx, 'oauth', mine.admin, SCOPES, mine));
+          const res = await sendOperation(
+            ctx.h,
+            op,
+            await valid(mine),
+            await credentialWith(ctx, 'oauth', mine.admin, SCOPES, mine),
+          );
           expectOk(res, okStatus, `admin of ${mine.name}`);
           expect(res.text).not.toContain(theirs.id);
           expect(res.text).not.toContain(theirs.name);
@@ -462,18 +549,36 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
     if (op.stream) {
       it('the event-stream form (Accept: text/event-stream) refuses the same callers with the same JSON errors', async () => {
         const ctx = get();
-        const sse = (auth: RequestOptions): RequestOptions => ({ ...auth, headers: { accept: 'text/event-stream', ...auth.headers } });
+        const sse = (auth: RequestOptions): RequestOptions => ({
+          ...auth,
+          headers: { accept: 'text/event-stream', ...auth.headers },
+        });
         expectError(await send(sse({})), 401, 'unauthenticated', 'stream, no credential');
         expectError(await send(sse(ctx.removed.oauth)), 403, 'forbidden', 'stream, removed member');
         if (op.scopes.length > 0) {
-          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)))), 403, 'scope_denied', 'stream, missing scope');
+          expectError(
+            await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)))),
+            403,
+            'scope_denied',
+            'stream, missing scope',
+          );
         }
         for (const role of ROLE_BELOW[op.minRole]) {
-          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES))), 403, 'insufficient_role', `stream, ${role}`);
+          expectError(
+            await send(sse(await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES))),
+            403,
+            'insufficient_role',
+            `stream, ${role}`,
+          );
         }
         if (tenancy.kind === 'by_id') {
           const foreign = await tenancy.foreign({ h: ctx.h, ws: ctx.other });
-          expectError(await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES)), foreign), 404, 'not_found', 'stream, other tenant');
+          expectError(
+            await send(sse(await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES)), foreign),
+            404,
+            'not_found',
+            'stream, other tenant',
+          );
         }
       });
     }
@@ -483,14 +588,29 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         const ctx = get();
         const noCredential = await callMcpTool(ctx.h, op, await valid(), {});
         expect(noCredential.status, noCredential.text).toBe(401);
-        const ok = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws[op.minRole], op.scopes));
+        const ok = await callMcpTool(
+          ctx.h,
+          op,
+          await valid(),
+          await credentialWith(ctx, 'oauth', ctx.ws[op.minRole], op.scopes),
+        );
         expect(ok.isError, ok.text).toBe(false);
         if (op.scopes.length > 0) {
-          const res = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)));
+          const res = await callMcpTool(
+            ctx.h,
+            op,
+            await valid(),
+            await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut(op.scopes)),
+          );
           expect(res.code, res.text).toBe('scope_denied');
         }
         for (const role of ROLE_BELOW[op.minRole]) {
-          const res = await callMcpTool(ctx.h, op, await valid(), await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES));
+          const res = await callMcpTool(
+            ctx.h,
+            op,
+            await valid(),
+            await credentialWith(ctx, 'oauth', ctx.ws[role], SCOPES),
+          );
           expect(res.code, res.text).toBe('insufficient_role');
         }
         if (!acceptedKinds(op).includes('api_key')) {

@@ -65,7 +65,8 @@ export const testOperations: Operation[] = [
     params: z.object({ id: uuidParam('id') }),
     output: ThingSchema,
     async handler(_ctx, input) {
-      if (!(THING_IDS as readonly string[]).includes(input.id)) throw new ApiError('not_found', `No thing ${input.id}.`, { id: input.id });
+      if (!(THING_IDS as readonly string[]).includes(input.id))
+        throw new ApiError('not_found', `No thing ${input.id}.`, { id: input.id });
       return { id: input.id, label: `thing ${input.id.slice(-1)}` };
     },
   }),
@@ -85,7 +86,12 @@ export const testOperations: Operation[] = [
     async handler(_ctx, input) {
       const rows = THING_IDS.map((id) => ({ id, label: `thing ${id.slice(-1)}` }));
       if (input.order === 'desc') rows.reverse();
-      return { rows: rows.slice(input.offset, input.offset + input.limit), limit: input.limit, offset: input.offset, total: rows.length };
+      return {
+        rows: rows.slice(input.offset, input.offset + input.limit),
+        limit: input.limit,
+        offset: input.offset,
+        total: rows.length,
+      };
     },
   }),
   defineOperation({

@@ -147,7 +147,10 @@ describe('SSRF: webhook urls are refused at registration', () => {
     expect(new Set(REFUSED.map(([url]) => url)).size).toBe(REFUSED.length);
     expect(REFUSED.length).toBeGreaterThanOrEqual(30);
     for (const [url, reason] of REFUSED) {
-      const res = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url, events: ['session.completed'] } });
+      const res = await h.request('POST', '/webhooks', {
+        key: ws.admin.key,
+        body: { url, events: ['session.completed'] },
+      });
       expectRefused(res, url, reason);
     }
     expect((await h.request('GET', '/webhooks', { key: ws.admin.key })).body.data.total).toBe(0);
@@ -159,14 +162,20 @@ describe('SSRF: webhook urls are refused at registration', () => {
 
   it('accepts public destinations (201)', async () => {
     for (const url of ACCEPTED) {
-      const res = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url, events: ['artifact.created'] } });
+      const res = await h.request('POST', '/webhooks', {
+        key: ws.admin.key,
+        body: { url, events: ['artifact.created'] },
+      });
       expect(res.status, `${url}: ${res.text}`).toBe(201);
       expect(res.body.data.url).toBe(new URL(url).toString());
     }
   });
 
   it('refuses a forbidden url on PATCH the same way and leaves the webhook unchanged', async () => {
-    const created = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url: 'https://public.example.com/patch-me', events: ['session.completed'] } });
+    const created = await h.request('POST', '/webhooks', {
+      key: ws.admin.key,
+      body: { url: 'https://public.example.com/patch-me', events: ['session.completed'] },
+    });
     expect(created.status).toBe(201);
     const id = created.body.data.id as string;
     for (const [url, reason] of [
@@ -185,7 +194,10 @@ describe('SSRF: webhook urls are refused at registration', () => {
     }
     const after = await h.request('GET', `/webhooks/${id}`, { key: ws.admin.key });
     expect(after.body.data).toMatchObject({ url: 'https://public.example.com/patch-me', active: true });
-    const ok = await h.request('PATCH', `/webhooks/${id}`, { key: ws.admin.key, body: { url: 'https://public-v6.example.com/moved' } });
+    const ok = await h.request('PATCH', `/webhooks/${id}`, {
+      key: ws.admin.key,
+      body: { url: 'https://public-v6.example.com/moved' },
+    });
     expect(ok.status, ok.text).toBe(200);
     expect(ok.body.data.url).toBe('https://public-v6.example.com/moved');
   });
@@ -194,23 +206,42 @@ describe('SSRF: webhook urls are refused at registration', () => {
 describe('the url policy, unit level', () => {
   it('requires https, except to loopback when loopback is explicitly allowed', () => {
     const production = { allowLoopback: false };
-    expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', production)).toThrow(expect.objectContaining({ code: 'invalid_argument', details: expect.objectContaining({ reason: 'scheme' }) }));
+    expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', production)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument', details: expect.objectContaining({ reason: 'scheme' }) }),
+    );
     expect(checkWebhookUrlSyntax('https://93.184.216.34/', production).toString()).toBe('https://93.184.216.34/');
-    expect(() => checkWebhookUrlSyntax('https://127.0.0.1/', production)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => checkWebhookUrlSyntax('https://127.0.0.1/', production)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
 
     const localDev = { allowLoopback: true };
     expect(checkWebhookUrlSyntax('http://127.0.0.1:8080/', localDev).toString()).toBe('http://127.0.0.1:8080/');
     expect(checkWebhookUrlSyntax('http://localhost:8080/', localDev).toString()).toBe('http://localhost:8080/');
-    expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', localDev)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => checkWebhookUrlSyntax('http://93.184.216.34/', localDev)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
     // Allowing loopback allows nothing else private.
-    expect(() => checkWebhookUrlSyntax('https://10.0.0.1/', localDev)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => checkWebhookUrlSyntax('https://[::ffff:127.0.0.1]/', localDev)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
-    expect(() => checkWebhookUrlSyntax(`https://example.com/${'a'.repeat(2100)}`, localDev)).toThrow(expect.objectContaining({ code: 'invalid_argument' }));
+    expect(() => checkWebhookUrlSyntax('https://10.0.0.1/', localDev)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => checkWebhookUrlSyntax('https://[::ffff:127.0.0.1]/', localDev)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
+    expect(() => checkWebhookUrlSyntax(`https://example.com/${'a'.repeat(2100)}`, localDev)).toThrow(
+      expect.objectContaining({ code: 'invalid_argument' }),
+    );
   });
 
   it('blocks a forbidden IP literal at send time too (the outbound port itself)', async () => {
     for (const url of ['http://127.0.0.1:9/', 'http://10.0.0.1/', 'http://[::1]:9/', 'http://169.254.169.254/']) {
-      const result = await nodeOutboundHttp.send({ method: 'POST', url, headers: {}, body: '{}', timeoutMs: 1_000, allowLoopback: false });
+      const result = await nodeOutboundHttp.send({
+        method: 'POST',
+        url,
+        headers: {},
+        body: '{}',
+        timeoutMs: 1_000,
+        allowLoopback: false,
+      });
       expect(result, url).toMatchObject({ ok: false, error: 'blocked_address' });
     }
   });

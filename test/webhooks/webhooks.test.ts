@@ -10,7 +10,7 @@ import { ManualClock } from '../../platform/clock.js';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
 import { RETRY_SCHEDULE_SECONDS } from '../../queues/webhook-delivery.js';
 import { loadRun } from '../../queues/run-store.js';
-import { LocalTransport } from '../../queues/transport/local.js';
+import type { LocalTransport } from '../../queues/transport/local.js';
 import { runs, webhooks } from '../../schema/index.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { startFakeServer, type FakeServer } from '../support/fake-http-server.js';
@@ -66,7 +66,11 @@ interface CreatedHook {
   created_at: string;
 }
 
-async function register(path: string, events: string[] = ['session.completed'], key = ws.admin.key): Promise<CreatedHook> {
+async function register(
+  path: string,
+  events: string[] = ['session.completed'],
+  key = ws.admin.key,
+): Promise<CreatedHook> {
   const res = await h.request('POST', '/webhooks', { key, body: { url: `${base}${path}`, events } });
   expect(res.status, res.text).toBe(201);
   return res.body.data as CreatedHook;
@@ -76,7 +80,15 @@ const deliveries = async (id: string, key = ws.admin.key, query: Record<string, 
   const res = await h.request('GET', `/webhooks/${id}/deliveries`, { key, query });
   expect(res.status, res.text).toBe(200);
   return res.body.data as {
-    deliveries: Array<{ id: string; event_id: string; event: string; payload: EventEnvelope; status_code: number | null; attempt: number; error: string | null }>;
+    deliveries: Array<{
+      id: string;
+      event_id: string;
+      event: string;
+      payload: EventEnvelope;
+      status_code: number | null;
+      attempt: number;
+      error: string | null;
+    }>;
     total: number;
   };
 };
@@ -102,7 +114,11 @@ const expectInvalid = (res: { status: number; body: any; text: string }, field: 
 
 /** The independent implementation's own signature for a received delivery. */
 const expectedSignature = (secret: string, r: Received) =>
-  new StandardWebhook(secret).sign(String(r.headers['webhook-id']), new Date(Number(r.headers['webhook-timestamp']) * 1000), r.body);
+  new StandardWebhook(secret).sign(
+    String(r.headers['webhook-id']),
+    new Date(Number(r.headers['webhook-timestamp']) * 1000),
+    r.body,
+  );
 
 const deleteHook = async (id: string) => {
   const res = await h.request('DELETE', `/webhooks/${id}`, { key: ws.admin.key });
@@ -116,10 +132,21 @@ describe('webhook CRUD over REST', () => {
     const crud = await h.seedWorkspace();
     const key = crud.admin.key;
     const created: CreatedHook[] = [];
-    for (const [i, events] of [['session.completed'], ['artifact.created', 'artifact.updated'], ['artifact.status_changed']].entries()) {
+    for (const [i, events] of [
+      ['session.completed'],
+      ['artifact.created', 'artifact.updated'],
+      ['artifact.status_changed'],
+    ].entries()) {
       const res = await h.request('POST', '/webhooks', { key, body: { url: `${base}/crud/${i}`, events } });
       expect(res.status, res.text).toBe(201);
-      expect(res.body.data).toMatchObject({ business_id: crud.id, user_id: crud.admin.userId, url: `${base}/crud/${i}`, events, active: true, disabled_reason: null });
+      expect(res.body.data).toMatchObject({
+        business_id: crud.id,
+        user_id: crud.admin.userId,
+        url: `${base}/crud/${i}`,
+        events,
+        active: true,
+        disabled_reason: null,
+      });
       expect(res.body.data.secret).toMatch(/^whsec_[A-Za-z0-9+/]+=*$/);
       created.push(res.body.data);
       await clock.advance(1_000);
@@ -153,18 +180,32 @@ describe('webhook CRUD over REST', () => {
       body: { url: `${base}/crud/moved`, events: ['artifact.created', 'session.completed'], active: false },
     });
     expect(patched.status, patched.text).toBe(200);
-    expect(patched.body.data).toMatchObject({ id: first.id, url: `${base}/crud/moved`, events: ['artifact.created', 'session.completed'], active: false });
+    expect(patched.body.data).toMatchObject({
+      id: first.id,
+      url: `${base}/crud/moved`,
+      events: ['artifact.created', 'session.completed'],
+      active: false,
+    });
     expect(patched.body.data).not.toHaveProperty('secret');
     expect(patched.text).not.toContain('whsec_');
     expect(Date.parse(patched.body.data.updated_at)).toBeGreaterThan(Date.parse(first.created_at));
     const partial = await h.request('PATCH', `/webhooks/${first.id}`, { key, body: { active: true } });
-    expect(partial.body.data).toMatchObject({ url: `${base}/crud/moved`, events: ['artifact.created', 'session.completed'], active: true });
+    expect(partial.body.data).toMatchObject({
+      url: `${base}/crud/moved`,
+      events: ['artifact.created', 'session.completed'],
+      active: true,
+    });
     expect((await h.request('GET', `/webhooks/${first.id}`, { key })).body.data).toEqual(partial.body.data);
 
     const deleted = await h.request('DELETE', `/webhooks/${first.id}`, { key });
     expect(deleted.status).toBe(200);
     expect(deleted.body.data).toEqual({ deleted: true });
-    for (const [method, path] of [['GET', ''], ['DELETE', ''], ['GET', '/deliveries'], ['POST', '/ping']] as const) {
+    for (const [method, path] of [
+      ['GET', ''],
+      ['DELETE', ''],
+      ['GET', '/deliveries'],
+      ['POST', '/ping'],
+    ] as const) {
       const res = await h.request(method, `/webhooks/${first.id}${path}`, { key });
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.error.code).toBe('not_found');
@@ -181,7 +222,12 @@ describe('webhook CRUD over REST', () => {
 
     expectInvalid(await post({ url, events: [] }), 'events');
     const unknown = expectInvalid(await post({ url, events: ['session.finished'] }), 'events.0');
-    expect(unknown.allowed).toEqual(['artifact.created', 'artifact.updated', 'artifact.status_changed', 'session.completed']);
+    expect(unknown.allowed).toEqual([
+      'artifact.created',
+      'artifact.updated',
+      'artifact.status_changed',
+      'session.completed',
+    ]);
     const repeated = expectInvalid(await post({ url, events: ['session.completed', 'session.completed'] }), 'events');
     expect(repeated.problem).toMatch(/repeat/);
     const extra = expectInvalid(await post({ url, events: ['session.completed'], secret: 'whsec_mine' }), 'secret');
@@ -191,7 +237,11 @@ describe('webhook CRUD over REST', () => {
     expectInvalid(await post({ url: `${base}/${'x'.repeat(2100)}`, events: ['session.completed'] }), 'url');
     expectInvalid(await post({ url: 'not a url', events: ['session.completed'] }), 'url');
 
-    const badJson = await h.request('POST', '/webhooks', { key, body: '{"url": "http://127.0.0.1/", "events": [', headers: { 'content-type': 'application/json' } });
+    const badJson = await h.request('POST', '/webhooks', {
+      key,
+      body: '{"url": "http://127.0.0.1/", "events": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(badJson.status, badJson.text).toBe(400);
     expect(badJson.body.error.code).toBe('invalid_argument');
 
@@ -203,23 +253,38 @@ describe('webhook CRUD over REST', () => {
     expectInvalid(await h.request('PATCH', `/webhooks/${hook.id}`, { key, body: { events: [] } }), 'events');
     expectInvalid(await h.request('PATCH', `/webhooks/${hook.id}`, { key, body: { active: 'yes' } }), 'active');
     expectInvalid(await h.request('PATCH', `/webhooks/${hook.id}`, { key, body: { secret: 'x' } }), 'secret');
-    expectInvalid(await h.request('PATCH', `/webhooks/${hook.id}`, { key, body: { url: `${base}/${'y'.repeat(2100)}` } }), 'url');
+    expectInvalid(
+      await h.request('PATCH', `/webhooks/${hook.id}`, { key, body: { url: `${base}/${'y'.repeat(2100)}` } }),
+      'url',
+    );
     expectInvalid(await h.request('GET', '/webhooks/not-a-uuid', { key }), 'id');
     // Nothing changed.
-    expect((await h.request('GET', `/webhooks/${hook.id}`, { key })).body.data).toMatchObject({ url: `${base}/valid`, events: ['session.completed'], active: true });
+    expect((await h.request('GET', `/webhooks/${hook.id}`, { key })).body.data).toMatchObject({
+      url: `${base}/valid`,
+      events: ['session.completed'],
+      active: true,
+    });
     await deleteHook(hook.id);
   });
 
   it('limits a workspace to 20 webhooks: the 21st is 409 conflict', async () => {
     const full = await h.seedWorkspace();
     for (let i = 0; i < 20; i++) {
-      const res = await h.request('POST', '/webhooks', { key: full.admin.key, body: { url: `${base}/limit/${i}`, events: ['session.completed'] } });
+      const res = await h.request('POST', '/webhooks', {
+        key: full.admin.key,
+        body: { url: `${base}/limit/${i}`, events: ['session.completed'] },
+      });
       expect(res.status, res.text).toBe(201);
     }
-    const over = await h.request('POST', '/webhooks', { key: full.admin.key, body: { url: `${base}/limit/20`, events: ['session.completed'] } });
+    const over = await h.request('POST', '/webhooks', {
+      key: full.admin.key,
+      body: { url: `${base}/limit/20`, events: ['session.completed'] },
+    });
     expect(over.status, over.text).toBe(409);
     expect(over.body.error).toMatchObject({ code: 'conflict', details: { limit: 20 } });
-    expect((await h.request('GET', '/webhooks', { key: full.admin.key, query: { limit: 1 } })).body.data.total).toBe(20);
+    expect((await h.request('GET', '/webhooks', { key: full.admin.key, query: { limit: 1 } })).body.data.total).toBe(
+      20,
+    );
     // The limit is per workspace.
     const elsewhere = await register('/limit/other');
     await deleteHook(elsewhere.id);
@@ -240,7 +305,10 @@ describe('webhook CRUD over REST', () => {
     }
     // A viewer holding webhooks:write still lacks the editor role to write; it may read.
     const viewerToken = await ws.tokenFor(ws.viewer, ['webhooks:read', 'webhooks:write']);
-    const denied = await h.request('POST', '/webhooks', { bearer: viewerToken, body: { url: `${base}/x`, events: ['session.completed'] } });
+    const denied = await h.request('POST', '/webhooks', {
+      bearer: viewerToken,
+      body: { url: `${base}/x`, events: ['session.completed'] },
+    });
     expect(denied.status, denied.text).toBe(403);
     expect(denied.body.error.code).toBe('insufficient_role');
     for (const [method, path, body] of [
@@ -257,7 +325,10 @@ describe('webhook CRUD over REST', () => {
     expect(read.body.data.active).toBe(true);
     // An editor with the scopes may write.
     const editorToken = await ws.tokenFor(ws.editor, ['webhooks:read', 'webhooks:write']);
-    const editorCreates = await h.request('POST', '/webhooks', { bearer: editorToken, body: { url: `${base}/editor`, events: ['session.completed'] } });
+    const editorCreates = await h.request('POST', '/webhooks', {
+      bearer: editorToken,
+      body: { url: `${base}/editor`, events: ['session.completed'] },
+    });
     expect(editorCreates.status, editorCreates.text).toBe(201);
     expect(editorCreates.body.data.user_id).toBe(ws.editor.userId);
     await deleteHook(editorCreates.body.data.id);
@@ -274,20 +345,35 @@ describe('webhook CRUD over REST', () => {
     await client.connect(transport);
     try {
       type ToolResult = { isError?: boolean; structuredContent?: Record<string, any> };
-      const created = (await client.callTool({ name: 'webhooks', arguments: { action: 'create', url: `${base}/mcp`, events: ['artifact.created'] } })) as ToolResult;
+      const created = (await client.callTool({
+        name: 'webhooks',
+        arguments: { action: 'create', url: `${base}/mcp`, events: ['artifact.created'] },
+      })) as ToolResult;
       expect(created.isError).toBeFalsy();
-      expect(created.structuredContent).toMatchObject({ business_id: mcpWs.id, url: `${base}/mcp`, events: ['artifact.created'], active: true });
+      expect(created.structuredContent).toMatchObject({
+        business_id: mcpWs.id,
+        url: `${base}/mcp`,
+        events: ['artifact.created'],
+        active: true,
+      });
       expect(created.structuredContent?.secret).toMatch(/^whsec_/);
       const listed = (await client.callTool({ name: 'webhooks', arguments: { action: 'list' } })) as ToolResult;
       expect(listed.isError).toBeFalsy();
       expect(listed.structuredContent).toMatchObject({ total: 1, limit: 50, offset: 0 });
-      expect(listed.structuredContent?.webhooks.map((w: { id: string }) => w.id)).toEqual([created.structuredContent?.id]);
+      expect(listed.structuredContent?.webhooks.map((w: { id: string }) => w.id)).toEqual([
+        created.structuredContent?.id,
+      ]);
       expect(JSON.stringify(listed.structuredContent)).not.toContain('whsec_');
       const rest = await h.request('GET', '/webhooks', { key: mcpWs.admin.key });
       expect(listed.structuredContent).toEqual(rest.body.data);
-      const bad = (await client.callTool({ name: 'webhooks', arguments: { action: 'create', url: `${base}/mcp`, events: [] } })) as ToolResult;
+      const bad = (await client.callTool({
+        name: 'webhooks',
+        arguments: { action: 'create', url: `${base}/mcp`, events: [] },
+      })) as ToolResult;
       expect(bad.isError).toBe(true);
-      expect(bad.structuredContent).toMatchObject({ error: { code: 'invalid_argument', details: { fields: [{ field: 'events' }] } } });
+      expect(bad.structuredContent).toMatchObject({
+        error: { code: 'invalid_argument', details: { fields: [{ field: 'events' }] } },
+      });
     } finally {
       await client.close();
     }
@@ -302,7 +388,13 @@ describe('deliveries to a local receiver', () => {
   it('pings: one signed POST of the envelope that verifies with standardwebhooks, recorded as a delivery', async () => {
     const hook = await register('/ping');
     const queued = await ping(hook.id);
-    expect(queued).toMatchObject({ webhook_id: hook.id, event: 'webhook.ping', status: 'queued', run_id: expect.any(String), event_id: expect.stringMatching(/^evt_/) });
+    expect(queued).toMatchObject({
+      webhook_id: hook.id,
+      event: 'webhook.ping',
+      status: 'queued',
+      run_id: expect.any(String),
+      event_id: expect.stringMatching(/^evt_/),
+    });
     await drain();
 
     const hits = hitsAt('/ping');
@@ -324,16 +416,33 @@ describe('deliveries to a local receiver', () => {
 
     // The independent implementation verifies it ...
     const verifier = new StandardWebhook(hook.secret);
-    const headers = { 'webhook-id': String(hit.headers['webhook-id']), 'webhook-timestamp': String(hit.headers['webhook-timestamp']), 'webhook-signature': String(hit.headers['webhook-signature']) };
+    const headers = {
+      'webhook-id': String(hit.headers['webhook-id']),
+      'webhook-timestamp': String(hit.headers['webhook-timestamp']),
+      'webhook-signature': String(hit.headers['webhook-signature']),
+    };
     expect(verifier.verify(hit.body, headers)).toEqual(envelope);
     // ... and refuses a tampered body, a tampered id, or another secret.
     expect(() => verifier.verify(hit.body.replace('webhook.ping', 'webhook.pong'), headers)).toThrow();
     expect(() => verifier.verify(hit.body, { ...headers, 'webhook-id': 'evt_other' })).toThrow();
-    expect(() => new StandardWebhook('whsec_' + Buffer.from('another secret entirely').toString('base64')).verify(hit.body, headers)).toThrow();
+    expect(() =>
+      new StandardWebhook(`whsec_${Buffer.from('another secret entirely').toString('base64')}`).verify(
+        hit.body,
+        headers,
+      ),
+    ).toThrow();
 
     const list = await deliveries(hook.id);
     expect(list.total).toBe(1);
-    expect(list.deliveries[0]).toMatchObject({ webhook_id: hook.id, event_id: queued.event_id, event: 'webhook.ping', status_code: 200, attempt: 1, error: null, payload: envelope });
+    expect(list.deliveries[0]).toMatchObject({
+      webhook_id: hook.id,
+      event_id: queued.event_id,
+      event: 'webhook.ping',
+      status_code: 200,
+      attempt: 1,
+      error: null,
+      payload: envelope,
+    });
     const run = await runRow(queued.run_id);
     expect(run.status).toBe('complete');
     expect(run.outputs).toMatchObject({ deliver: { outcome: 'delivered', status_code: 200 } });
@@ -357,10 +466,14 @@ describe('deliveries to a local receiver', () => {
       expect(res.status, `${method} ${path}`).toBe(404);
       expect(res.body.error.code).toBe('not_found');
     }
-    expect((await h.request('GET', '/webhooks', { key })).body.data.webhooks.map((w: { id: string }) => w.id)).not.toContain(hook.id);
+    expect(
+      (await h.request('GET', '/webhooks', { key })).body.data.webhooks.map((w: { id: string }) => w.id),
+    ).not.toContain(hook.id);
     // A delivery id under a different webhook of the right workspace is not found either.
     const sibling = await register('/sibling');
-    const crossed = await h.request('POST', `/webhooks/${sibling.id}/deliveries/${deliveryId}/redeliver`, { key: ws.admin.key });
+    const crossed = await h.request('POST', `/webhooks/${sibling.id}/deliveries/${deliveryId}/redeliver`, {
+      key: ws.admin.key,
+    });
     expect(crossed.status).toBe(404);
     // Still intact for its owner.
     expect((await h.request('GET', `/webhooks/${hook.id}`, { key: ws.admin.key })).body.data.active).toBe(true);
@@ -377,24 +490,36 @@ describe('the event bus', () => {
     const subscribed = await register('/bus/subscribed', ['session.completed', 'artifact.created']);
     const unsubscribed = await register('/bus/unsubscribed', ['artifact.created']);
     const inactive = await register('/bus/inactive', ['session.completed']);
-    expect((await h.request('PATCH', `/webhooks/${inactive.id}`, { key: ws.admin.key, body: { active: false } })).status).toBe(200);
+    expect(
+      (await h.request('PATCH', `/webhooks/${inactive.id}`, { key: ws.admin.key, body: { active: false } })).status,
+    ).toBe(200);
     const foreign = await register('/bus/foreign', ['session.completed'], other.admin.key);
 
     const data = { session_id: '0195f0c4-0000-7000-8000-000000000001', summary: 'done' };
-    const emitted = await h.services.engine.transaction((scope) => emitEvent(scope, { workspaceId: ws.id, type: 'session.completed', data, at: clock.now() }));
+    const emitted = await h.services.engine.transaction((scope) =>
+      emitEvent(scope, { workspaceId: ws.id, type: 'session.completed', data, at: clock.now() }),
+    );
     expect(emitted.deliveries).toBe(1);
     await drain();
 
     const hits = hitsAt('/bus/subscribed');
     expect(hits).toHaveLength(1);
     const envelope = JSON.parse(hits[0]!.body) as EventEnvelope;
-    expect(envelope).toEqual({ id: emitted.eventId, type: 'session.completed', created_at: clock.now().toISOString(), business_id: ws.id, data });
+    expect(envelope).toEqual({
+      id: emitted.eventId,
+      type: 'session.completed',
+      created_at: clock.now().toISOString(),
+      business_id: ws.id,
+      data,
+    });
     expect(hits[0]!.body).toBe(JSON.stringify(envelope));
     expect(hits[0]!.headers['webhook-signature']).toBe(expectedSignature(subscribed.secret, hits[0]!));
     expect(hitsAt('/bus/unsubscribed')).toHaveLength(0);
     expect(hitsAt('/bus/inactive')).toHaveLength(0);
     expect(hitsAt('/bus/foreign')).toHaveLength(0);
-    expect((await deliveries(subscribed.id)).deliveries).toMatchObject([{ event_id: emitted.eventId, event: 'session.completed', status_code: 200, attempt: 1 }]);
+    expect((await deliveries(subscribed.id)).deliveries).toMatchObject([
+      { event_id: emitted.eventId, event: 'session.completed', status_code: 200, attempt: 1 },
+    ]);
     expect((await deliveries(unsubscribed.id)).total).toBe(0);
     expect((await deliveries(inactive.id)).total).toBe(0);
 
@@ -402,7 +527,12 @@ describe('the event bus', () => {
     const runsBefore = (await h.services.db.select({ id: runs.id }).from(runs)).length;
     await expect(
       h.services.engine.transaction(async (scope) => {
-        const result = await emitEvent(scope, { workspaceId: ws.id, type: 'artifact.created', data: { artifact_id: 'a1' }, at: clock.now() });
+        const result = await emitEvent(scope, {
+          workspaceId: ws.id,
+          type: 'artifact.created',
+          data: { artifact_id: 'a1' },
+          at: clock.now(),
+        });
         expect(result.deliveries).toBe(2);
         throw new Error('the artifact write failed');
       }),
@@ -413,7 +543,9 @@ describe('the event bus', () => {
     expect((await h.services.db.select({ id: runs.id }).from(runs)).length).toBe(runsBefore);
 
     // The other workspace's event reaches its own webhook only.
-    const foreignEvent = await h.services.engine.transaction((scope) => emitEvent(scope, { workspaceId: other.id, type: 'session.completed', data: {}, at: clock.now() }));
+    const foreignEvent = await h.services.engine.transaction((scope) =>
+      emitEvent(scope, { workspaceId: other.id, type: 'session.completed', data: {}, at: clock.now() }),
+    );
     expect(foreignEvent.deliveries).toBe(1);
     await drain();
     expect(hitsAt('/bus/foreign')).toHaveLength(1);
@@ -466,15 +598,28 @@ describe('retries', () => {
     const list = await deliveries(hook.id);
     expect(list.total).toBe(8);
     expect(list.deliveries.map((d) => d.attempt)).toEqual([8, 7, 6, 5, 4, 3, 2, 1]);
-    for (const d of list.deliveries) expect(d).toMatchObject({ status_code: 500, error: 'HTTP 500', event_id: queued.event_id, event: 'webhook.ping' });
+    for (const d of list.deliveries)
+      expect(d).toMatchObject({
+        status_code: 500,
+        error: 'HTTP 500',
+        event_id: queued.event_id,
+        event: 'webhook.ping',
+      });
     const paged = await deliveries(hook.id, ws.admin.key, { limit: 3, offset: 3 });
     expect(paged.deliveries.map((d) => d.attempt)).toEqual([5, 4, 3]);
 
     // The receiver is fixed; redelivering continues the event's attempt count with the same event.
     respond = (_req, res) => res.writeHead(204).end();
-    const redelivered = await h.request('POST', `/webhooks/${hook.id}/deliveries/${list.deliveries[0]!.id}/redeliver`, { key: ws.admin.key });
+    const redelivered = await h.request('POST', `/webhooks/${hook.id}/deliveries/${list.deliveries[0]!.id}/redeliver`, {
+      key: ws.admin.key,
+    });
     expect(redelivered.status, redelivered.text).toBe(202);
-    expect(redelivered.body.data).toMatchObject({ webhook_id: hook.id, event_id: queued.event_id, event: 'webhook.ping', status: 'queued' });
+    expect(redelivered.body.data).toMatchObject({
+      webhook_id: hook.id,
+      event_id: queued.event_id,
+      event: 'webhook.ping',
+      status: 'queued',
+    });
     expect(redelivered.body.data.run_id).not.toBe(queued.run_id);
     await drain();
     const hits = hitsAt('/retry');
@@ -506,7 +651,9 @@ describe('failures', () => {
 
     await clock.advance(RETRY_SCHEDULE_SECONDS[0] * 1000 + 1);
     await drain();
-    const emitted = await h.services.engine.transaction((scope) => emitEvent(scope, { workspaceId: ws.id, type: 'session.completed', data: {}, at: clock.now() }));
+    const emitted = await h.services.engine.transaction((scope) =>
+      emitEvent(scope, { workspaceId: ws.id, type: 'session.completed', data: {}, at: clock.now() }),
+    );
     expect(emitted.deliveries).toBe(0);
     await drain();
     expect(hitsAt('/gone')).toHaveLength(1);
@@ -529,7 +676,14 @@ describe('failures', () => {
     });
     try {
       const started = Date.now();
-      const result = await nodeOutboundHttp.send({ method: 'POST', url: `${silent.url}/`, headers: {}, body: '{}', timeoutMs: 200, allowLoopback: true });
+      const result = await nodeOutboundHttp.send({
+        method: 'POST',
+        url: `${silent.url}/`,
+        headers: {},
+        body: '{}',
+        timeoutMs: 200,
+        allowLoopback: true,
+      });
       expect(result).toMatchObject({ ok: false, error: 'timeout' });
       expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
@@ -540,20 +694,28 @@ describe('failures', () => {
   it('records a refused connection with a null status code and retries it', async () => {
     const closed = await startFakeServer(() => {});
     await closed.close();
-    const res = await h.request('POST', '/webhooks', { key: ws.admin.key, body: { url: `${closed.url}/refused`, events: ['session.completed'] } });
+    const res = await h.request('POST', '/webhooks', {
+      key: ws.admin.key,
+      body: { url: `${closed.url}/refused`, events: ['session.completed'] },
+    });
     expect(res.status).toBe(201);
     const hook = res.body.data as CreatedHook;
     const queued = await ping(hook.id);
     await drain();
     let list = await deliveries(hook.id);
-    expect(list.deliveries).toMatchObject([{ status_code: null, attempt: 1, error: expect.stringMatching(/^connection_failed/) }]);
+    expect(list.deliveries).toMatchObject([
+      { status_code: null, attempt: 1, error: expect.stringMatching(/^connection_failed/) },
+    ]);
     const run = await runRow(queued.run_id);
     expect(run.status).toBe('running');
     expect(run.stage).toBe('deliver');
     await clock.advance(5_000);
     await drain();
     list = await deliveries(hook.id);
-    expect(list.deliveries.map((d) => [d.attempt, d.status_code])).toEqual([[2, null], [1, null]]);
+    expect(list.deliveries.map((d) => [d.attempt, d.status_code])).toEqual([
+      [2, null],
+      [1, null],
+    ]);
     // Deleting the webhook drops what is pending: the next attempt is skipped.
     await deleteHook(hook.id);
     await clock.advance(300_000);
@@ -582,12 +744,33 @@ describe('failures', () => {
 
   it('guards DNS at connect time: a name resolving to loopback is blocked when loopback is not allowed', async () => {
     const port = Number(new URL(base).port);
-    const blocked = await nodeOutboundHttp.send({ method: 'POST', url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
+    const blocked = await nodeOutboundHttp.send({
+      method: 'POST',
+      url: `http://localhost:${port}/dns-guard`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2_000,
+      allowLoopback: false,
+    });
     expect(blocked).toMatchObject({ ok: false, error: 'blocked_address' });
-    const literal = await nodeOutboundHttp.send({ method: 'POST', url: `http://127.0.0.1:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: false });
+    const literal = await nodeOutboundHttp.send({
+      method: 'POST',
+      url: `http://127.0.0.1:${port}/dns-guard`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2_000,
+      allowLoopback: false,
+    });
     expect(literal).toMatchObject({ ok: false, error: 'blocked_address' });
     expect(hitsAt('/dns-guard')).toHaveLength(0);
-    const allowed = await nodeOutboundHttp.send({ method: 'POST', url: `http://localhost:${port}/dns-guard`, headers: {}, body: '{}', timeoutMs: 2_000, allowLoopback: true });
+    const allowed = await nodeOutboundHttp.send({
+      method: 'POST',
+      url: `http://localhost:${port}/dns-guard`,
+      headers: {},
+      body: '{}',
+      timeoutMs: 2_000,
+      allowLoopback: true,
+    });
     expect(allowed).toMatchObject({ ok: true, status: 200 });
     expect(hitsAt('/dns-guard')).toHaveLength(1);
   });

@@ -31,7 +31,9 @@ export interface PolicyContext {
 export type Result = { ok: true; output: unknown } | { ok: false; error: { code: string; message: string } };
 
 export function readContext(request: StepRequest): PolicyContext {
-  const users = request.messages.filter((m): m is Extract<AgentMessage, { role: 'user' }> => m.role === 'user').map((m) => m.content);
+  const users = request.messages
+    .filter((m): m is Extract<AgentMessage, { role: 'user' }> => m.role === 'user')
+    .map((m) => m.content);
   const system = request.messages.find((m) => m.role === 'system')?.content ?? '';
   const tools = new Set(request.tools.map((t) => t.name));
   const results = new Map<string, Result>();
@@ -67,15 +69,31 @@ export function rowsOf(result: Result | undefined): Record<string, unknown>[] {
 }
 
 /** What a search said about itself: its message, why it is empty, whether data is behind. */
-export function searchNotes(result: Result | undefined): { message: string | null; emptyReason: string | null; stale: boolean } {
+export function searchNotes(result: Result | undefined): {
+  message: string | null;
+  emptyReason: string | null;
+  stale: boolean;
+} {
   if (!result?.ok) return { message: result ? result.error.message : null, emptyReason: null, stale: false };
-  const out = result.output as { detail?: { message?: string; coverage?: { is_stale?: boolean } | null }; corpus?: { empty_reason?: string } } | null;
-  return { message: out?.detail?.message ?? null, emptyReason: out?.corpus?.empty_reason ?? null, stale: out?.detail?.coverage?.is_stale === true };
+  const out = result.output as {
+    detail?: { message?: string; coverage?: { is_stale?: boolean } | null };
+    corpus?: { empty_reason?: string };
+  } | null;
+  return {
+    message: out?.detail?.message ?? null,
+    emptyReason: out?.corpus?.empty_reason ?? null,
+    stale: out?.detail?.coverage?.is_stale === true,
+  };
 }
 
 /** The accounts the fuzzy lane matched for each company the ask named. */
-export function matchedAccounts(result: Result | undefined): { asked: string; matched: { id: string; name: string }[] }[] {
+export function matchedAccounts(
+  result: Result | undefined,
+): { asked: string; matched: { id: string; name: string }[] }[] {
   if (!result?.ok) return [];
-  const plan = (result.output as { detail?: { internal?: { plan?: { accounts?: unknown } } } } | null)?.detail?.internal?.plan;
-  return Array.isArray(plan?.accounts) ? (plan.accounts as { asked: string; matched: { id: string; name: string }[] }[]) : [];
+  const plan = (result.output as { detail?: { internal?: { plan?: { accounts?: unknown } } } } | null)?.detail?.internal
+    ?.plan;
+  return Array.isArray(plan?.accounts)
+    ? (plan.accounts as { asked: string; matched: { id: string; name: string }[] }[])
+    : [];
 }

@@ -26,10 +26,24 @@ export function withCoverage(ctx: PolicyContext, intent: Intent, step: StepResul
   const names = step.tool_calls.map((c) => c.name);
   if (names.includes(FINAL_ANSWER)) {
     const answer = step.tool_calls[0]!.arguments as unknown as AnswerDraft;
-    return { ...step, tool_calls: [{ ...step.tool_calls[0]!, arguments: appendCoverage(ctx, intent, answer) as unknown as Record<string, unknown> }] };
+    return {
+      ...step,
+      tool_calls: [
+        {
+          ...step.tool_calls[0]!,
+          arguments: appendCoverage(ctx, intent, answer) as unknown as Record<string, unknown>,
+        },
+      ],
+    };
   }
   if (ctx.results.has('coverage') || names.includes(ASK_USER) || step.tool_calls.length === 0) return step;
-  return { ...step, tool_calls: [...step.tool_calls, { id: `s${ctx.step}_coverage`, name: 'search_query', arguments: coverageQuery(intent) }] };
+  return {
+    ...step,
+    tool_calls: [
+      ...step.tool_calls,
+      { id: `s${ctx.step}_coverage`, name: 'search_query', arguments: coverageQuery(intent) },
+    ],
+  };
 }
 
 function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft): AnswerDraft {
@@ -42,7 +56,9 @@ function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft)
   const to = day(row.max_occurred_at);
   const lines = ['', '### What this rests on'];
   if (!count) {
-    lines.push(`There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting, email or post'} data in this workspace yet, so nothing above can rest on it.`);
+    lines.push(
+      `There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting, email or post'} data in this workspace yet, so nothing above can rest on it.`,
+    );
   } else {
     lines.push(
       surface === 'deals'
@@ -51,12 +67,22 @@ function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft)
     );
   }
   const stale = [...ctx.results.values()].some((r) => searchNotes(r).stale);
-  if (stale) lines.push(`The synced data is behind: the newest ${surface === 'deals' ? 'deal' : 'interaction'} is from ${to}, so the latest activity may be missing.`);
-  const columns: [string, string][] = [['count', surface === 'deals' ? 'Deals' : 'Interactions'], ['min_occurred_at', 'Earliest'], ['max_occurred_at', 'Latest']];
+  if (stale)
+    lines.push(
+      `The synced data is behind: the newest ${surface === 'deals' ? 'deal' : 'interaction'} is from ${to}, so the latest activity may be missing.`,
+    );
+  const columns: [string, string][] = [
+    ['count', surface === 'deals' ? 'Deals' : 'Interactions'],
+    ['min_occurred_at', 'Earliest'],
+    ['max_occurred_at', 'Latest'],
+  ];
   return {
     ...answer,
     text: `${answer.text}\n${lines.join('\n')}`,
-    content_blocks: [...answer.content_blocks, tableBlock(`What the ${surface} searched cover`, columns, [row], coverageQuery(intent))],
+    content_blocks: [
+      ...answer.content_blocks,
+      tableBlock(`What the ${surface} searched cover`, columns, [row], coverageQuery(intent)),
+    ],
   };
 }
 
@@ -73,13 +99,28 @@ export function withDocument(ctx: PolicyContext, step: StepResult): StepResult {
   const saved = ctx.results.get('doc');
   if (!saved) {
     const title = ctx.ask.split('\n')[0]!.trim().slice(0, 120) || 'Routine findings';
-    return { content: null, tool_calls: [{ id: `s${ctx.step}_doc`, name: WRITE_DOC, arguments: { title, markdown: answer.text, content_blocks: answer.content_blocks } }], usage: null };
+    return {
+      content: null,
+      tool_calls: [
+        {
+          id: `s${ctx.step}_doc`,
+          name: WRITE_DOC,
+          arguments: { title, markdown: answer.text, content_blocks: answer.content_blocks },
+        },
+      ],
+      usage: null,
+    };
   }
   const out = saved.ok ? (saved.output as { version?: { status?: string } }).version : null;
   const note = !saved.ok
     ? `\n\nThe findings were not saved as a document: ${saved.error.message}`
     : out?.status === 'published'
       ? '\n\nThese findings are saved as a published document.'
-      : '\n\nThese findings are saved as a document proposed for an editor to review (not every figure could be verified, or the agent is the workspace\'s own).';
-  return { ...step, tool_calls: [{ ...final, arguments: { ...answer, text: `${answer.text}${note}` } as unknown as Record<string, unknown> }] };
+      : "\n\nThese findings are saved as a document proposed for an editor to review (not every figure could be verified, or the agent is the workspace's own).";
+  return {
+    ...step,
+    tool_calls: [
+      { ...final, arguments: { ...answer, text: `${answer.text}${note}` } as unknown as Record<string, unknown> },
+    ],
+  };
 }

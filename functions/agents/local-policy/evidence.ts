@@ -58,7 +58,13 @@ export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock[
   return {
     kind: 'quote',
     text: bestExcerpt(c.text, topic),
-    source: { interaction_id: c.interactionId, turn_id: c.turnId, speaker: c.speaker, occurred_at: c.occurredAt, account: c.account },
+    source: {
+      interaction_id: c.interactionId,
+      turn_id: c.turnId,
+      speaker: c.speaker,
+      occurred_at: c.occurredAt,
+      account: c.account,
+    },
     stance,
   };
 }
@@ -84,7 +90,11 @@ export function externalTurnsOf(rows: readonly Row[], limit: number): QuoteCandi
 }
 
 /** Hydrated semantic rows (one per turn), distinct texts, with account names looked up separately. */
-export function semanticTurnsOf(rows: readonly Row[], accounts: ReadonlyMap<string, string | null>, limit: number): QuoteCandidate[] {
+export function semanticTurnsOf(
+  rows: readonly Row[],
+  accounts: ReadonlyMap<string, string | null>,
+  limit: number,
+): QuoteCandidate[] {
   const seen = new Set<string>();
   const out: QuoteCandidate[] = [];
   for (const row of rows) {
@@ -107,7 +117,12 @@ export function semanticTurnsOf(rows: readonly Row[], accounts: ReadonlyMap<stri
 }
 
 /** A table of rows exactly as the query returned them, on the given columns. */
-export function tableBlock(title: string, columns: [key: string, label: string][], rows: readonly Row[], query: Record<string, unknown>): TableBlock {
+export function tableBlock(
+  title: string,
+  columns: [key: string, label: string][],
+  rows: readonly Row[],
+  query: Record<string, unknown>,
+): TableBlock {
   return {
     kind: 'table',
     title,
@@ -118,14 +133,18 @@ export function tableBlock(title: string, columns: [key: string, label: string][
 }
 
 /** "$80,800" for an amount cell (the verifier reads it back as 80800). */
-export const money = (value: unknown): string | null => (typeof value === 'number' ? `$${Math.round(value).toLocaleString('en-US')}` : null);
+export const money = (value: unknown): string | null =>
+  typeof value === 'number' ? `$${Math.round(value).toLocaleString('en-US')}` : null;
 
 /** "2026-11-20" from a timestamp cell (its digits are the cell's own). */
-export const day = (value: unknown): string | null => (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null);
+export const day = (value: unknown): string | null =>
+  typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
 
 /** Words that recur across quotes (stems shared by at least two), for a plain summary line. */
 export function recurringWords(texts: readonly string[], topic: string, max = 5): string[] {
-  const skip = stems(`${topic} the and that this with have will would could should about they them their there what when your been just really also very much more some like know think going want need`);
+  const skip = stems(
+    `${topic} the and that this with have will would could should about they them their there what when your been just really also very much more some like know think going want need`,
+  );
   const counts = new Map<string, { n: number; word: string }>();
   for (const text of texts) {
     const seen = new Set<string>();

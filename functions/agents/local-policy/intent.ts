@@ -12,7 +12,14 @@ export type Intent =
   | { kind: 'no_search' }
   | { kind: 'account_brief'; account: string }
   | { kind: 'account_topic'; account: string }
-  | { kind: 'activity_count'; account: string | null; interaction: InteractionKind | null; since: string | null; until: string | null; windowPhrase: string | null }
+  | {
+      kind: 'activity_count';
+      account: string | null;
+      interaction: InteractionKind | null;
+      since: string | null;
+      until: string | null;
+      windowPhrase: string | null;
+    }
   | { kind: 'deals'; want: 'list' | 'count' | 'sum'; filters: DealFilter[]; described: string[] }
   | { kind: 'voice'; topic: string }
   /** What a segment with two readings in the data says ("prospects": the CRM's type, or deals still early). */
@@ -27,11 +34,13 @@ export interface DealFilter {
 
 /** People words: an ask about them is about customers in general, not one account. */
 const CROWD = /\b(customers?|buyers?|prospects?|clients?|people|anyone|everyone|users|accounts)\b/i;
-const BRIEF = /\b(prep(are)?|brief|briefing|get me ready|going on with|status of|update on|catch me up|overview of|before my (call|meeting))\b/i;
+const BRIEF =
+  /\b(prep(are)?|brief|briefing|get me ready|going on with|status of|update on|catch me up|overview of|before my (call|meeting))\b/i;
 const COUNT = /\bhow many\b|\bnumber of\b|\bcount of\b/i;
 const SUM = /\b(total|sum|how much)\b/i;
 const DEALS = /\b(deals?|pipeline|opportunit(y|ies))\b/i;
-const VOICE = /\b(why|objections?|push ?back|pushing back|worr(y|ied|ies)|complain\w*|concerns?|say(ing)?|said|feel|think|ask(ing)? (for|about)|come up|mention\w*|pain points?|feedback|themes?)\b/i;
+const VOICE =
+  /\b(why|objections?|push ?back|pushing back|worr(y|ied|ies)|complain\w*|concerns?|say(ing)?|said|feel|think|ask(ing)? (for|about)|come up|mention\w*|pain points?|feedback|themes?)\b/i;
 const FOLLOW_UP = /^\s*(and|also|what about|how about|same for)\b/i;
 
 const STAGES = ['prospecting', 'discovery', 'evaluation', 'proposal', 'negotiation'] as const;
@@ -55,8 +64,12 @@ export function readIntent(ask: string, earlierAsks: readonly string[], today: s
     };
   }
   if (carried && BRIEF.test(ask)) return { kind: 'account_brief', account: carried };
-  if (carried && !CROWD.test(ask)) return topicWords(ask).length > 0 ? { kind: 'account_topic', account: carried } : { kind: 'account_brief', account: carried };
-  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask))) return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
+  if (carried && !CROWD.test(ask))
+    return topicWords(ask).length > 0
+      ? { kind: 'account_topic', account: carried }
+      : { kind: 'account_brief', account: carried };
+  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)))
+    return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
   if (VOICE.test(ask) || CROWD.test(ask)) return { kind: 'voice', topic: voiceTopic(ask) };
   return { kind: 'general' };
 }
@@ -88,18 +101,26 @@ export function voiceTopic(ask: string): string {
 export function topicWords(ask: string): string[] {
   const plan = planLocally({ query: ask, max_subqueries: 5, now: '2000-01-01T00:00:00.000Z' });
   const accountWords = new Set((plan.subqueries[0]?.accounts ?? []).flatMap((a) => a.toLowerCase().split(/\s+/)));
-  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter((t) => !accountWords.has(t) && !/^(say|said|what|going|status|update|prep|brief)$/.test(t));
+  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter(
+    (t) => !accountWords.has(t) && !/^(say|said|what|going|status|update|prep|brief)$/.test(t),
+  );
 }
 
 function readDeals(ask: string, account: string | null, today: string): Intent {
   const lower = ask.toLowerCase();
   const filters: DealFilter[] = [];
   const described: string[] = [];
-  const amount = /\b(over|above|more than|greater than|at least|under|below|less than|at most)\s+\$?\s?(\d[\d,]*(?:\.\d+)?)\s*([km])?\b/i.exec(ask);
+  const amount =
+    /\b(over|above|more than|greater than|at least|under|below|less than|at most)\s+\$?\s?(\d[\d,]*(?:\.\d+)?)\s*([km])?\b/i.exec(
+      ask,
+    );
   if (amount) {
-    const value = Number(amount[2]!.replace(/,/g, '')) * (amount[3]?.toLowerCase() === 'k' ? 1_000 : amount[3]?.toLowerCase() === 'm' ? 1_000_000 : 1);
+    const value =
+      Number(amount[2]!.replace(/,/g, '')) *
+      (amount[3]?.toLowerCase() === 'k' ? 1_000 : amount[3]?.toLowerCase() === 'm' ? 1_000_000 : 1);
     const word = amount[1]!.toLowerCase();
-    const op = word === 'at least' ? 'gte' : word === 'at most' ? 'lte' : /over|above|more|greater/.test(word) ? 'gt' : 'lt';
+    const op =
+      word === 'at least' ? 'gte' : word === 'at most' ? 'lte' : /over|above|more|greater/.test(word) ? 'gt' : 'lt';
     filters.push({ field: 'amount', op, value });
     described.push(`${word} ${amount[0].slice(amount[1]!.length).trim()}`);
   }
@@ -122,7 +143,8 @@ function readDeals(ask: string, account: string | null, today: string): Intent {
   if (closing) {
     const [from, to] = period(today, closing[2] as 'this' | 'next', closing[3] as 'month' | 'quarter' | 'year');
     filters.push({ field: 'close_date', op: 'gte', value: from }, { field: 'close_date', op: 'lt', value: to });
-    if (!filters.some((f) => f.field === 'is_closed' || f.field === 'is_won')) filters.push({ field: 'is_closed', op: 'eq', value: false });
+    if (!filters.some((f) => f.field === 'is_closed' || f.field === 'is_won'))
+      filters.push({ field: 'is_closed', op: 'eq', value: false });
     described.push(`closing ${closing[2]} ${closing[3]}`);
   }
   if (account) {
@@ -137,8 +159,18 @@ function readDeals(ask: string, account: string | null, today: string): Intent {
 function period(today: string, which: 'this' | 'next', unit: 'month' | 'quarter' | 'year'): [string, string] {
   const [y, m] = today.split('-').map(Number) as [number, number];
   const month = m - 1;
-  const start = unit === 'month' ? Date.UTC(y, month + (which === 'next' ? 1 : 0), 1) : unit === 'quarter' ? Date.UTC(y, Math.floor(month / 3) * 3 + (which === 'next' ? 3 : 0), 1) : Date.UTC(y + (which === 'next' ? 1 : 0), 0, 1);
+  const start =
+    unit === 'month'
+      ? Date.UTC(y, month + (which === 'next' ? 1 : 0), 1)
+      : unit === 'quarter'
+        ? Date.UTC(y, Math.floor(month / 3) * 3 + (which === 'next' ? 3 : 0), 1)
+        : Date.UTC(y + (which === 'next' ? 1 : 0), 0, 1);
   const d = new Date(start);
-  const end = unit === 'month' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1) : unit === 'quarter' ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1) : Date.UTC(d.getUTCFullYear() + 1, 0, 1);
+  const end =
+    unit === 'month'
+      ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
+      : unit === 'quarter'
+        ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1)
+        : Date.UTC(d.getUTCFullYear() + 1, 0, 1);
   return [new Date(start).toISOString().slice(0, 10), new Date(end).toISOString().slice(0, 10)];
 }

@@ -18,14 +18,27 @@ import { withCoverage, withDocument } from './coverage.js';
 const SEARCH = 'search_query';
 type Query = Record<string, unknown>;
 
-export const call = (ctx: PolicyContext, purpose: string, args: Query, tool = SEARCH): ToolCall => ({ id: `s${ctx.step}_${purpose}`, name: tool, arguments: args });
+export const call = (ctx: PolicyContext, purpose: string, args: Query, tool = SEARCH): ToolCall => ({
+  id: `s${ctx.step}_${purpose}`,
+  name: tool,
+  arguments: args,
+});
 export const calls = (...toolCalls: ToolCall[]): StepResult => ({ content: null, tool_calls: toolCalls, usage: null });
-export const finish = (answer: AnswerDraft): StepResult => ({ content: null, tool_calls: [{ id: 'final', name: FINAL_ANSWER, arguments: answer }], usage: null });
+export const finish = (answer: AnswerDraft): StepResult => ({
+  content: null,
+  tool_calls: [{ id: 'final', name: FINAL_ANSWER, arguments: answer }],
+  usage: null,
+});
 
 /** The request a result was produced by, read back from the transcript is not needed: each plan rebuilds it identically. */
 const QUERIES = {
   resolve: (name: string): Query => ({ query: name, mode: 'fuzzy', limit: 1 }),
-  recent: (account: string): Query => ({ surface: 'interactions', filters: [{ field: 'account_name', op: 'eq', value: account }], order_by: { field: 'occurred_at', dir: 'desc' }, limit: 5 }),
+  recent: (account: string): Query => ({
+    surface: 'interactions',
+    filters: [{ field: 'account_name', op: 'eq', value: account }],
+    order_by: { field: 'occurred_at', dir: 'desc' },
+    limit: 5,
+  }),
   openDeals: (account: string): Query => ({
     surface: 'deals',
     filters: [
@@ -35,9 +48,24 @@ const QUERIES = {
     order_by: { field: 'close_date', dir: 'asc' },
     limit: 10,
   }),
-  accountVoice: (account: string): Query => ({ query: `${account}: pricing, budget, security, renewal, timeline`, mode: 'fuzzy', max_subqueries: 5, limit: 8 }),
-  voice: (topic: string): Query => ({ query: topic, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 8 }),
-  accountsOf: (ids: string[]): Query => ({ surface: 'interactions', filters: [{ field: 'id', op: 'in', value: ids }], limit: ids.length }),
+  accountVoice: (account: string): Query => ({
+    query: `${account}: pricing, budget, security, renewal, timeline`,
+    mode: 'fuzzy',
+    max_subqueries: 5,
+    limit: 8,
+  }),
+  voice: (topic: string): Query => ({
+    query: topic,
+    mode: 'semantic',
+    hydrate: true,
+    audience: 'customer_voice',
+    limit: 8,
+  }),
+  accountsOf: (ids: string[]): Query => ({
+    surface: 'interactions',
+    filters: [{ field: 'id', op: 'in', value: ids }],
+    limit: ids.length,
+  }),
   fuzzy: (text: string): Query => ({ query: text, mode: 'fuzzy', limit: 8 }),
 };
 
@@ -99,20 +127,34 @@ function accountStep(ctx: PolicyContext, intent: AccountIntent): StepResult {
     resolution = { name: (exact ?? matches[0]!).name, note: null };
   } else if (reply?.ok) {
     const answer = reply.output as { answer?: string; option_id?: string | null };
-    const chosen = matches.find((m) => m.id === answer.option_id) ?? matches.find((m) => m.name.toLowerCase() === String(answer.answer ?? '').trim().toLowerCase());
+    const chosen =
+      matches.find((m) => m.id === answer.option_id) ??
+      matches.find(
+        (m) =>
+          m.name.toLowerCase() ===
+          String(answer.answer ?? '')
+            .trim()
+            .toLowerCase(),
+      );
     resolution = { name: chosen?.name ?? String(answer.answer ?? '').trim(), note: null };
   } else if (ctx.mayAsk && !reply && !ctx.mustFinish) {
     return calls(
       call(
         ctx,
         'ask',
-        { question: `"${asked}" matches ${matches.map((m) => m.name).join(' and ')} in your CRM. Which one do you mean?`, options: matches.map((m) => ({ id: m.id, label: m.name })) },
+        {
+          question: `"${asked}" matches ${matches.map((m) => m.name).join(' and ')} in your CRM. Which one do you mean?`,
+          options: matches.map((m) => ({ id: m.id, label: m.name })),
+        },
         ASK_USER,
       ),
     );
   } else {
     const [first, ...others] = matches;
-    resolution = { name: first!.name, note: `I took "${asked}" to mean **${first!.name}**; ${others.map((o) => o.name).join(' and ')} also ${others.length === 1 ? 'matches' : 'match'}. Ask again with the full name for ${others.length === 1 ? 'it' : 'them'}.` };
+    resolution = {
+      name: first!.name,
+      note: `I took "${asked}" to mean **${first!.name}**; ${others.map((o) => o.name).join(' and ')} also ${others.length === 1 ? 'matches' : 'match'}. Ask again with the full name for ${others.length === 1 ? 'it' : 'them'}.`,
+    };
   }
   const name = resolution.name ?? asked;
   if (intent.kind === 'account_brief') return briefStep(ctx, name, resolution.note);
@@ -127,45 +169,90 @@ function briefStep(ctx: PolicyContext, account: string, note: string | null): St
   const deals = ctx.results.get('deals');
   const voice = ctx.results.get('voice');
   if (!recent && !ctx.mustFinish) {
-    return calls(call(ctx, 'recent', QUERIES.recent(account)), call(ctx, 'deals', QUERIES.openDeals(account)), call(ctx, 'voice', QUERIES.accountVoice(account)));
+    return calls(
+      call(ctx, 'recent', QUERIES.recent(account)),
+      call(ctx, 'deals', QUERIES.openDeals(account)),
+      call(ctx, 'voice', QUERIES.accountVoice(account)),
+    );
   }
   const blocks: BlockDraft[] = [];
   const lines: string[] = [];
   if (note) lines.push(note, '');
   const recentRows = rowsOf(recent);
   const dealRows = rowsOf(deals);
-  const quotes = externalTurnsOf(rowsOf(voice), 4).map((c) => quoteBlock(c, 'pricing budget security renewal timeline concern', 'context'));
+  const quotes = externalTurnsOf(rowsOf(voice), 4).map((c) =>
+    quoteBlock(c, 'pricing budget security renewal timeline concern', 'context'),
+  );
 
   lines.push(`### Where things stand with ${account}`);
   if (recentRows.length === 0) {
-    lines.push(`I found no calls, meetings, emails or posts with ${account} in this workspace. ${staleNote(recent)}`.trim());
+    lines.push(
+      `I found no calls, meetings, emails or posts with ${account} in this workspace. ${staleNote(recent)}`.trim(),
+    );
   } else {
     const last = recentRows[0]!;
-    lines.push(`The latest touchpoint is the ${String(last.kind)} **${String(last.title)}** on ${day(last.occurred_at) ?? 'an unknown date'}. The most recent interactions are in the table below.`);
-    blocks.push(tableBlock(`Recent interactions with ${account}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title']], recentRows, QUERIES.recent(account)));
+    lines.push(
+      `The latest touchpoint is the ${String(last.kind)} **${String(last.title)}** on ${day(last.occurred_at) ?? 'an unknown date'}. The most recent interactions are in the table below.`,
+    );
+    blocks.push(
+      tableBlock(
+        `Recent interactions with ${account}`,
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+        ],
+        recentRows,
+        QUERIES.recent(account),
+      ),
+    );
   }
   lines.push('', '### Open deals');
   if (dealRows.length === 0) {
-    lines.push(deals?.ok ? `No open deals are recorded for ${account}.` : `I could not read ${account}'s deals: ${whyEmpty(deals)}.`);
+    lines.push(
+      deals?.ok
+        ? `No open deals are recorded for ${account}.`
+        : `I could not read ${account}'s deals: ${whyEmpty(deals)}.`,
+    );
   } else {
-    for (const d of dealRows) lines.push(`- **${String(d.name)}**: ${String(d.stage)}${money(d.amount) ? `, ${money(d.amount)}` : ', amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
-    blocks.push(tableBlock(`Open deals with ${account}`, [['name', 'Deal'], ['stage', 'Stage'], ['amount', 'Amount'], ['close_date', 'Close date']], dealRows, QUERIES.openDeals(account)));
+    for (const d of dealRows)
+      lines.push(
+        `- **${String(d.name)}**: ${String(d.stage)}${money(d.amount) ? `, ${money(d.amount)}` : ', amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`,
+      );
+    blocks.push(
+      tableBlock(
+        `Open deals with ${account}`,
+        [
+          ['name', 'Deal'],
+          ['stage', 'Stage'],
+          ['amount', 'Amount'],
+          ['close_date', 'Close date'],
+        ],
+        dealRows,
+        QUERIES.openDeals(account),
+      ),
+    );
   }
   lines.push('', '### What they said');
   if (quotes.length === 0) {
-    lines.push(`I found no customer-side remarks from ${account} about pricing, budget, security, renewal or timelines in the transcripts, so the call should find out where they stand.`);
+    lines.push(
+      `I found no customer-side remarks from ${account} about pricing, budget, security, renewal or timelines in the transcripts, so the call should find out where they stand.`,
+    );
   } else {
     lines.push(`In their own words, from recent conversations (customer side only):`);
     for (const q of quotes) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
     blocks.push(...quotes);
   }
-  if (ctx.mustFinish) lines.push('', '_I ran out of turns before every search finished; this brief may be incomplete._');
+  if (ctx.mustFinish)
+    lines.push('', '_I ran out of turns before every search finished; this brief may be incomplete._');
   return finish({
     text: lines.join('\n'),
     content_blocks: blocks,
     follow_ups: [
       `What are ${account}'s decision criteria and who signs off?`,
-      dealRows.length > 0 ? `What could push the open deal's close date?` : `Is there a new opportunity to open with ${account}?`,
+      dealRows.length > 0
+        ? `What could push the open deal's close date?`
+        : `Is there a new opportunity to open with ${account}?`,
       `Which concerns from the last call are still open?`,
       `What do other customers like ${account} say about pricing?`,
     ],
@@ -190,37 +277,86 @@ function accountTopicStep(ctx: PolicyContext, account: string, note: string | nu
       const span = rowsOf(ctx.results.get('coverage'))[0];
       const held = span ? ` The data runs from ${day(span.min_occurred_at)} to ${day(span.max_occurred_at)}.` : '';
       return calls(
-        call(ctx, 'period', { question: `There is no data for "${window}".${held} Which period should I use?`, options: [{ id: 'all', label: 'All the data there is' }] }, ASK_USER),
+        call(
+          ctx,
+          'period',
+          {
+            question: `There is no data for "${window}".${held} Which period should I use?`,
+            options: [{ id: 'all', label: 'All the data there is' }],
+          },
+          ASK_USER,
+        ),
       );
     }
     const reply = period?.ok ? (period.output as { answer?: string; option_id?: string | null }) : null;
     const replacement = reply && reply.option_id !== 'all' && reply.answer ? reply.answer : ' ';
-    return calls(call(ctx, 'widen', QUERIES.fuzzy(question.replace(new RegExp(escapeRegExp(window), 'i'), replacement).replace(/\s+/g, ' ').trim())));
+    return calls(
+      call(
+        ctx,
+        'widen',
+        QUERIES.fuzzy(
+          question
+            .replace(new RegExp(escapeRegExp(window), 'i'), replacement)
+            .replace(/\s+/g, ' ')
+            .trim(),
+        ),
+      ),
+    );
   }
   const lines: string[] = [];
   if (note) lines.push(note, '');
   const blocks: BlockDraft[] = [];
   const matchedRows = rowsOf(found);
   if (inWindow.length > 0) {
-    lines.push(`Here is what people at **${account}** said about ${topic}${window ? ` (${said(window)})` : ''}, verbatim from the transcripts:`);
+    lines.push(
+      `Here is what people at **${account}** said about ${topic}${window ? ` (${said(window)})` : ''}, verbatim from the transcripts:`,
+    );
     for (const c of inWindow) {
       const q = quoteBlock(c, topic);
       lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(q);
     }
     lines.push('', `The conversations these come from are in the table.`);
-    blocks.push(tableBlock(`Interactions with ${account} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title']], matchedRows, QUERIES.fuzzy(question)));
+    blocks.push(
+      tableBlock(
+        `Interactions with ${account} about ${topic}`,
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+        ],
+        matchedRows,
+        QUERIES.fuzzy(question),
+      ),
+    );
   } else if (matchedRows.length > 0) {
     // The topic came up (in titles or summaries) but nobody on the customer side said it in a transcript turn.
     lines.push(
       `No one on **${account}**'s side said anything about ${topic}${window ? ` ${said(window)}` : ''} in a transcript I can quote. The topic does come up in these interactions' titles or summaries (in the table), so they are the place to look.`,
     );
-    blocks.push(tableBlock(`Interactions with ${account} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['summary', 'Summary']], matchedRows, QUERIES.fuzzy(question)));
+    blocks.push(
+      tableBlock(
+        `Interactions with ${account} about ${topic}`,
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['summary', 'Summary'],
+        ],
+        matchedRows,
+        QUERIES.fuzzy(question),
+      ),
+    );
   } else {
-    lines.push(`I found nothing that people at **${account}** said about ${topic}${window ? ` ${said(window)}` : ''}: ${whyEmpty(found)}. ${staleNote(found)}`.trim());
+    lines.push(
+      `I found nothing that people at **${account}** said about ${topic}${window ? ` ${said(window)}` : ''}: ${whyEmpty(found)}. ${staleNote(found)}`.trim(),
+    );
     const outside = externalTurnsOf(rowsOf(widened), 3);
     if (outside.length > 0) {
-      lines.push('', ctx.results.get('period')?.ok ? `Over the period you chose, they said:` : `Outside that window, they did say:`);
+      lines.push(
+        '',
+        ctx.results.get('period')?.ok ? `Over the period you chose, they said:` : `Outside that window, they did say:`,
+      );
       for (const c of outside) {
         const q = quoteBlock(c, topic, 'context');
         lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
@@ -228,12 +364,20 @@ function accountTopicStep(ctx: PolicyContext, account: string, note: string | nu
       }
     }
   }
-  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`Prep me for my next call with ${account}`, `What do other customers say about ${topic}?`] });
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: [`Prep me for my next call with ${account}`, `What do other customers say about ${topic}?`],
+  });
 }
 
 // ---- counts of activity ------------------------------------------------------------------------
 
-function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activity_count' }>, account: { name: string; note: string | null } | null): StepResult {
+function activityStep(
+  ctx: PolicyContext,
+  intent: Extract<Intent, { kind: 'activity_count' }>,
+  account: { name: string; note: string | null } | null,
+): StepResult {
   const filters: Query[] = [];
   if (intent.interaction) filters.push({ field: 'kind', op: 'eq', value: intent.interaction });
   if (account) filters.push({ field: 'account_name', op: 'eq', value: account.name });
@@ -241,10 +385,19 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
   if (intent.until) filters.push({ field: 'occurred_at', op: 'lt', value: intent.until });
   if (filters.length === 0) filters.push({ field: 'kind', op: 'in', value: [...INTERACTION_KINDS] });
   const countQuery: Query = { surface: 'interactions', filters, metrics: [{ fn: 'count' }] };
-  const listQuery: Query = { surface: 'interactions', filters, order_by: { field: 'occurred_at', dir: 'desc' }, limit: 10 };
+  const listQuery: Query = {
+    surface: 'interactions',
+    filters,
+    order_by: { field: 'occurred_at', dir: 'desc' },
+    limit: 10,
+  };
   const counted = ctx.results.get('count');
   if (!counted && !ctx.mustFinish) {
-    return calls(call(ctx, 'count', countQuery), call(ctx, 'list', listQuery), ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name))] : []));
+    return calls(
+      call(ctx, 'count', countQuery),
+      call(ctx, 'list', listQuery),
+      ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name))] : []),
+    );
   }
   const n = rowsOf(counted)[0]?.count;
   const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings, emails and posts'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${said(intent.windowPhrase)}` : ''}`;
@@ -254,17 +407,40 @@ function activityStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'activ
     lines.push(`I could not count the ${what}: ${whyEmpty(counted)}.`);
   } else {
     blocks.push({ kind: 'metric', label: capitalize(what), value: n, column: 'count', query: countQuery });
-    lines.push(n === 0 ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim() : `There ${n === 1 ? 'was' : 'were'} **${n}** ${what}.`);
+    lines.push(
+      n === 0
+        ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim()
+        : `There ${n === 1 ? 'was' : 'were'} **${n}** ${what}.`,
+    );
     const rows = rowsOf(ctx.results.get('list'));
-    if (rows.length > 0) blocks.push(tableBlock(`Most recent ${what}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, listQuery));
-    const said = externalTurnsOf(rowsOf(ctx.results.get('voice')), 2).map((c) => quoteBlock(c, 'pricing budget security renewal timeline', 'context'));
+    if (rows.length > 0)
+      blocks.push(
+        tableBlock(
+          `Most recent ${what}`,
+          [
+            ['occurred_at', 'When'],
+            ['kind', 'Kind'],
+            ['title', 'Title'],
+            ['account_name', 'Account'],
+          ],
+          rows,
+          listQuery,
+        ),
+      );
+    const said = externalTurnsOf(rowsOf(ctx.results.get('voice')), 2).map((c) =>
+      quoteBlock(c, 'pricing budget security renewal timeline', 'context'),
+    );
     if (account && said.length > 0) {
       lines.push('', `What people at ${account.name} said recently:`);
       for (const q of said) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(...said);
     }
   }
-  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: account ? [`Prep me for my next call with ${account.name}`] : [] });
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: account ? [`Prep me for my next call with ${account.name}`] : [],
+  });
 }
 
 // ---- deals -----------------------------------------------------------------------------------
@@ -281,7 +457,8 @@ function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }
   const sum = typeof row?.sum_amount === 'number' ? row.sum_amount : null;
   const rows = rowsOf(ctx.results.get('list'));
   const topAccount = typeof rows[0]?.account_name === 'string' ? (rows[0].account_name as string) : null;
-  if (count !== null && count > 0 && topAccount && !ctx.results.has('buyers') && !ctx.mustFinish) return calls(call(ctx, 'buyers', QUERIES.accountVoice(topAccount)));
+  if (count !== null && count > 0 && topAccount && !ctx.results.has('buyers') && !ctx.mustFinish)
+    return calls(call(ctx, 'buyers', QUERIES.accountVoice(topAccount)));
   const blocks: BlockDraft[] = [];
   const lines: string[] = [];
   if (count === null) {
@@ -292,39 +469,93 @@ function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }
   if (count === 0) {
     lines.push(`No deals match (${describeFilters(intent.filters)}). ${staleNote(totals)}`.trim());
   } else {
-    blocks.push({ kind: 'metric', label: `Total amount of deals ${described}`, value: sum, column: 'sum_amount', query: totalsQuery });
+    blocks.push({
+      kind: 'metric',
+      label: `Total amount of deals ${described}`,
+      value: sum,
+      column: 'sum_amount',
+      query: totalsQuery,
+    });
     lines.push(
       `**${count}** deal${count === 1 ? '' : 's'} ${count === 1 ? 'matches' : 'match'} (${describeFilters(intent.filters)})${sum !== null ? `, **${money(sum)}** in total` : ' (their amounts are not recorded)'}.`,
     );
     if (intent.want !== 'count' || count <= 25) {
       lines.push('', rows.length < count ? `The largest ones, by amount:` : `By amount:`);
-      for (const d of rows.slice(0, 10)) lines.push(`- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
-      blocks.push(tableBlock(`Deals ${described}`, [['name', 'Deal'], ['account_name', 'Account'], ['stage', 'Stage'], ['amount', 'Amount'], ['close_date', 'Close date']], rows, listQuery));
+      for (const d of rows.slice(0, 10))
+        lines.push(
+          `- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`,
+        );
+      blocks.push(
+        tableBlock(
+          `Deals ${described}`,
+          [
+            ['name', 'Deal'],
+            ['account_name', 'Account'],
+            ['stage', 'Stage'],
+            ['amount', 'Amount'],
+            ['close_date', 'Close date'],
+          ],
+          rows,
+          listQuery,
+        ),
+      );
     }
-    const buyers = externalTurnsOf(rowsOf(ctx.results.get('buyers')), 2).map((c) => quoteBlock(c, 'pricing budget timeline decision', 'context'));
+    const buyers = externalTurnsOf(rowsOf(ctx.results.get('buyers')), 2).map((c) =>
+      quoteBlock(c, 'pricing budget timeline decision', 'context'),
+    );
     if (topAccount && buyers.length > 0) {
       lines.push('', `What the buyer side at ${topAccount}, on the largest of these deals, said recently:`);
       for (const q of buyers) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(...buyers);
     }
   }
-  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: count > 0 ? ['Which of these deals are at risk of slipping?', 'What did the buyers on these deals say about pricing?'] : [] });
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups:
+      count > 0
+        ? ['Which of these deals are at risk of slipping?', 'What did the buyers on these deals say about pricing?']
+        : [],
+  });
 }
 
 function describeFilters(filters: readonly DealFilter[]): string {
-  const ops: Record<DealFilter['op'], string> = { eq: 'is', gt: 'over', gte: 'on or after', lt: 'before', lte: 'at most' };
+  const ops: Record<DealFilter['op'], string> = {
+    eq: 'is',
+    gt: 'over',
+    gte: 'on or after',
+    lt: 'before',
+    lte: 'at most',
+  };
   return filters
     .map((f) => {
       if (f.field === 'is_closed') return f.value ? 'closed' : 'open';
       if (f.field === 'is_won') return f.value ? 'won' : 'not won';
-      if (f.field === 'amount' && typeof f.value === 'number') return `amount ${f.op === 'gt' ? 'over' : f.op === 'lt' ? 'under' : f.op === 'gte' ? 'at least' : 'at most'} ${money(f.value)}`;
+      if (f.field === 'amount' && typeof f.value === 'number')
+        return `amount ${f.op === 'gt' ? 'over' : f.op === 'lt' ? 'under' : f.op === 'gte' ? 'at least' : 'at most'} ${money(f.value)}`;
       return `${f.field.replace(/_/g, ' ')} ${ops[f.op]} ${String(f.value)}`;
     })
     .join(', ');
 }
 
 /** Generic words of a voice question that say nothing about its subject. */
-const NOT_TOPIC = new Set(['push', 'back', 'pushback', 'objection', 'objections', 'worried', 'worry', 'anyone', 'top', 'come', 'comes', 'main', 'biggest', 'most', 'common']);
+const NOT_TOPIC = new Set([
+  'push',
+  'back',
+  'pushback',
+  'objection',
+  'objections',
+  'worried',
+  'worry',
+  'anyone',
+  'top',
+  'come',
+  'comes',
+  'main',
+  'biggest',
+  'most',
+  'common',
+]);
 
 function sharesTopicWord(text: string, topic: string): boolean {
   const words = (topic.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !NOT_TOPIC.has(w)).map(stemWord);
@@ -342,8 +573,14 @@ function voiceStep(ctx: PolicyContext, topic: string): StepResult {
   const ids = [...new Set(rows.map((r) => String(r.interaction_id)))];
   const named = ctx.results.get('accounts');
   if (ids.length > 0 && !named && !ctx.mustFinish) return calls(call(ctx, 'accounts', QUERIES.accountsOf(ids)));
-  const accounts = new Map(rowsOf(named).map((r) => [String(r.id), typeof r.account_name === 'string' ? r.account_name : null]));
-  const subject = (voiceTopic(ctx.ask).split(' ').filter((w) => !NOT_TOPIC.has(w.toLowerCase())).join(' ') || voiceTopic(ctx.ask));
+  const accounts = new Map(
+    rowsOf(named).map((r) => [String(r.id), typeof r.account_name === 'string' ? r.account_name : null]),
+  );
+  const subject =
+    voiceTopic(ctx.ask)
+      .split(' ')
+      .filter((w) => !NOT_TOPIC.has(w.toLowerCase()))
+      .join(' ') || voiceTopic(ctx.ask);
   // The local embedder matches words, not meaning: keep the turns that share a content word with the
   // topic ("sync back" is not "push back"), unless that would leave almost nothing.
   const all = semanticTurnsOf(rows, accounts, 12);
@@ -357,19 +594,49 @@ function voiceStep(ctx: PolicyContext, topic: string): StepResult {
     });
   }
   const quotes = candidates.map((c) => quoteBlock(c, topic));
-  const lines = [`What customers said about ${subject}, in their own words (closest matches first; buyers only, not investors, vendors or partners):`, ''];
-  for (const q of quotes) lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
-  const recurring = recurringWords(quotes.map((q) => q.text), topic);
+  const lines = [
+    `What customers said about ${subject}, in their own words (closest matches first; buyers only, not investors, vendors or partners):`,
+    '',
+  ];
+  for (const q of quotes)
+    lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
+  const recurring = recurringWords(
+    quotes.map((q) => q.text),
+    topic,
+  );
   if (recurring.length > 0) lines.push('', `Words that come back across these quotes: ${recurring.join(', ')}.`);
-  if (quotes.length < 3) lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
+  if (quotes.length < 3)
+    lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
   const blocks: BlockDraft[] = [...quotes];
   const sources = rowsOf(named);
   if (sources.length > 0) {
     lines.push('', `The conversations the closest matches come from are in the table.`);
-    blocks.push(tableBlock(`Conversations behind these quotes`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], sources, QUERIES.accountsOf(ids)));
+    blocks.push(
+      tableBlock(
+        `Conversations behind these quotes`,
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['account_name', 'Account'],
+        ],
+        sources,
+        QUERIES.accountsOf(ids),
+      ),
+    );
   }
-  lines.push('', `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`);
-  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`Which accounts raise ${subject} most often?`, `How has talk about ${subject} changed over the last quarter?`] });
+  lines.push(
+    '',
+    `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`,
+  );
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: [
+      `Which accounts raise ${subject} most often?`,
+      `How has talk about ${subject} changed over the last quarter?`,
+    ],
+  });
 }
 
 // ---- a segment with two readings ---------------------------------------------------------------
@@ -388,14 +655,19 @@ function segmentStep(ctx: PolicyContext, topic: string): StepResult {
       call(
         ctx,
         'segment',
-        { question: '"Prospects" can mean two different groups in your data. Which one do you mean?', options: Object.entries(PROSPECT_READINGS).map(([id, r]) => ({ id, label: r.label })) },
+        {
+          question: '"Prospects" can mean two different groups in your data. Which one do you mean?',
+          options: Object.entries(PROSPECT_READINGS).map(([id, r]) => ({ id, label: r.label })),
+        },
         ASK_USER,
       ),
     );
   }
   const chosen = reply?.ok ? (reply.output as { option_id?: string | null }).option_id : null;
   const reading: Reading = chosen === 'early_deals' ? 'early_deals' : 'crm_type';
-  const note = reply ? null : `"Prospects" can mean two groups in the data; I took it to mean ${PROSPECT_READINGS.crm_type.label.toLowerCase()}, not ${PROSPECT_READINGS.early_deals.label.toLowerCase()}.`;
+  const note = reply
+    ? null
+    : `"Prospects" can mean two groups in the data; I took it to mean ${PROSPECT_READINGS.crm_type.label.toLowerCase()}, not ${PROSPECT_READINGS.early_deals.label.toLowerCase()}.`;
   const query = QUERIES.fuzzy(`${topic} ${PROSPECT_READINGS[reading].phrase}`);
   const found = ctx.results.get('segment_search');
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'segment_search', query));
@@ -407,11 +679,33 @@ function segmentStep(ctx: PolicyContext, topic: string): StepResult {
   if (rows.length === 0) {
     lines.push(`Nothing from ${group} matched ${topic}: ${whyEmpty(found)}.`);
   } else {
-    lines.push(quotes.length > 0 ? `What ${group} said about ${topic}, in their own words:` : `Conversations with ${group} touch on ${topic} (in the table), but nobody on their side said it in a transcript I can quote.`);
-    for (const q of quotes) lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
-    blocks.push(...quotes, tableBlock(`Conversations with ${group} about ${topic}`, [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, query));
+    lines.push(
+      quotes.length > 0
+        ? `What ${group} said about ${topic}, in their own words:`
+        : `Conversations with ${group} touch on ${topic} (in the table), but nobody on their side said it in a transcript I can quote.`,
+    );
+    for (const q of quotes)
+      lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
+    blocks.push(
+      ...quotes,
+      tableBlock(
+        `Conversations with ${group} about ${topic}`,
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['account_name', 'Account'],
+        ],
+        rows,
+        query,
+      ),
+    );
   }
-  return finish({ text: lines.join('\n'), content_blocks: blocks, follow_ups: [`What do existing customers say about ${topic}?`] });
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: [`What do existing customers say about ${topic}?`],
+  });
 }
 
 // ---- anything else ----------------------------------------------------------------------------
@@ -422,19 +716,39 @@ function generalStep(ctx: PolicyContext): StepResult {
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'search', query));
   const rows = rowsOf(found);
   if (rows.length === 0) {
-    return finish({ text: `Nothing in the workspace's calls, meetings, emails or posts matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(), content_blocks: [], follow_ups: [] });
+    return finish({
+      text: `Nothing in the workspace's calls, meetings, emails or posts matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(),
+      content_blocks: [],
+      follow_ups: [],
+    });
   }
   const topic = topicWords(ctx.ask).join(' ');
   const quotes = externalTurnsOf(rows, 4).map((c) => quoteBlock(c, topic, 'context'));
   const lines = [`These calls, meetings, emails and posts match best (most relevant first):`, ''];
-  for (const r of rows.slice(0, 8)) lines.push(`- ${day(r.occurred_at) ?? ''} ${String(r.kind)} **${String(r.title)}**${r.account_name ? ` (${String(r.account_name)})` : ''}`);
+  for (const r of rows.slice(0, 8))
+    lines.push(
+      `- ${day(r.occurred_at) ?? ''} ${String(r.kind)} **${String(r.title)}**${r.account_name ? ` (${String(r.account_name)})` : ''}`,
+    );
   if (quotes.length > 0) {
     lines.push('', 'What customers said in them:');
     for (const q of quotes) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
   }
   return finish({
     text: lines.join('\n'),
-    content_blocks: [tableBlock('Matching interactions', [['occurred_at', 'When'], ['kind', 'Kind'], ['title', 'Title'], ['account_name', 'Account']], rows, query), ...quotes],
+    content_blocks: [
+      tableBlock(
+        'Matching interactions',
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['account_name', 'Account'],
+        ],
+        rows,
+        query,
+      ),
+      ...quotes,
+    ],
     follow_ups: [],
   });
 }
@@ -442,7 +756,11 @@ function generalStep(ctx: PolicyContext): StepResult {
 // ---- small helpers -----------------------------------------------------------------------------
 
 function nothingYet(ctx: PolicyContext): AnswerDraft {
-  return { text: `I ran out of turns before I could search for an answer to "${ctx.ask}". Ask again with a larger budget (depth standard or deep).`, content_blocks: [], follow_ups: [] };
+  return {
+    text: `I ran out of turns before I could search for an answer to "${ctx.ask}". Ask again with a larger budget (depth standard or deep).`,
+    content_blocks: [],
+    follow_ups: [],
+  };
 }
 
 /**
@@ -470,7 +788,8 @@ function staleNote(result: Result | undefined): string {
 
 function planOf(result: Result | undefined): { date_phrase: string | null } {
   if (!result?.ok) return { date_phrase: null };
-  const plan = (result.output as { detail?: { internal?: { plan?: { date_phrase?: string | null } } } }).detail?.internal?.plan;
+  const plan = (result.output as { detail?: { internal?: { plan?: { date_phrase?: string | null } } } }).detail
+    ?.internal?.plan;
   return { date_phrase: plan?.date_phrase ?? null };
 }
 

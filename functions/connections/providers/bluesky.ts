@@ -12,7 +12,9 @@ import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from '.
  * and `RateLimit-Reset` as an epoch second.
  */
 
-const Actor = z.object({ did: z.string().min(1), handle: z.string().min(1), displayName: z.string().nullish() }).passthrough();
+const Actor = z
+  .object({ did: z.string().min(1), handle: z.string().min(1), displayName: z.string().nullish() })
+  .passthrough();
 const PostRecord = z.object({ text: z.string().default(''), createdAt: z.string().nullish() }).passthrough();
 const PostView = z
   .object({
@@ -81,7 +83,11 @@ export interface BlueskyFeedItem {
 export const THREAD_DEPTH = 100;
 export const FEED_PAGE_SIZE = 50;
 
-const actorOf = (a: z.infer<typeof Actor>): BlueskyActor => ({ did: a.did, handle: a.handle, displayName: a.displayName?.trim() || null });
+const actorOf = (a: z.infer<typeof Actor>): BlueskyActor => ({
+  did: a.did,
+  handle: a.handle,
+  displayName: a.displayName?.trim() || null,
+});
 const postOf = (p: z.infer<typeof PostView>): BlueskyPost => ({
   uri: p.uri,
   author: actorOf(p.author),
@@ -117,8 +123,13 @@ export class BlueskyClient {
       `The account ${actor}`,
     );
     const parsed = AuthorFeed.safeParse(json);
-    if (!parsed.success) throw new ProviderError('unknown', 'Bluesky sent a feed page in an unexpected shape; it will be read again.');
-    const items = parsed.data.feed.map((item) => ({ post: postOf(item.post), rootUri: item.reply?.root.uri ?? null, shared: Boolean(item.reason) }));
+    if (!parsed.success)
+      throw new ProviderError('unknown', 'Bluesky sent a feed page in an unexpected shape; it will be read again.');
+    const items = parsed.data.feed.map((item) => ({
+      post: postOf(item.post),
+      rootUri: item.reply?.root.uri ?? null,
+      shared: Boolean(item.reason),
+    }));
     // The AppView ends a feed with an absent cursor; an empty page with a cursor would loop.
     return { items, next: items.length > 0 ? (parsed.data.cursor ?? null) : null };
   }
@@ -130,13 +141,18 @@ export class BlueskyClient {
   async thread(uri: string): Promise<BlueskyPost[] | null> {
     let json: unknown;
     try {
-      json = await this.query('app.bsky.feed.getPostThread', { uri, depth: String(THREAD_DEPTH), parentHeight: '0' }, 'The post');
+      json = await this.query(
+        'app.bsky.feed.getPostThread',
+        { uri, depth: String(THREAD_DEPTH), parentHeight: '0' },
+        'The post',
+      );
     } catch (error) {
       if (error instanceof BlueskyNotFound) return null;
       throw error;
     }
     const parsed = PostThread.safeParse(json);
-    if (!parsed.success) throw new ProviderError('unknown', 'Bluesky sent a thread in an unexpected shape; it will be read again.');
+    if (!parsed.success)
+      throw new ProviderError('unknown', 'Bluesky sent a thread in an unexpected shape; it will be read again.');
     if (!parsed.data.thread.post) return null;
     const posts: BlueskyPost[] = [];
     const pending: ThreadNode[] = [parsed.data.thread];
@@ -154,7 +170,11 @@ export class BlueskyClient {
     const url = `${this.options.baseUrl.replace(/\/+$/, '')}/xrpc/${nsid}?${new URLSearchParams(params).toString()}`;
     let response: Response;
     try {
-      response = await fetchImpl(url, { method: 'GET', headers: { accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+      response = await fetchImpl(url, {
+        method: 'GET',
+        headers: { accept: 'application/json' },
+        signal: AbortSignal.timeout(30_000),
+      });
     } catch {
       throw new ProviderError('transient', 'Bluesky could not be reached; the page will be tried again.');
     }
@@ -162,13 +182,20 @@ export class BlueskyClient {
       // XRPC names the error: its name (and for InvalidRequest, whether it says "not found") is read; its text is never passed on.
       const body = XrpcError.safeParse(await response.json().catch(() => null));
       const name = body.success ? body.data.error : undefined;
-      if (name === 'NotFound' || (name === 'InvalidRequest' && /not found/i.test(body.success ? (body.data.message ?? '') : ''))) throw new BlueskyNotFound(subject);
-      if (name === 'AccountTakedown' || name === 'AccountDeactivated') throw new ProviderError('config', `${subject} is suspended or deactivated on Bluesky.`);
+      if (
+        name === 'NotFound' ||
+        (name === 'InvalidRequest' && /not found/i.test(body.success ? (body.data.message ?? '') : ''))
+      )
+        throw new BlueskyNotFound(subject);
+      if (name === 'AccountTakedown' || name === 'AccountDeactivated')
+        throw new ProviderError('config', `${subject} is suspended or deactivated on Bluesky.`);
       throw new ProviderError('config', `Bluesky refused the request (${name ?? 'HTTP 400'}).`);
     }
     return providerJson('Bluesky', response, () => {
       const now = this.options.now?.() ?? new Date();
-      return retryAfterOf(response.headers.get('retry-after'), now) ?? resetIn(response.headers.get('ratelimit-reset'), now);
+      return (
+        retryAfterOf(response.headers.get('retry-after'), now) ?? resetIn(response.headers.get('ratelimit-reset'), now)
+      );
     });
   }
 }

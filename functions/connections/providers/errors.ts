@@ -30,17 +30,34 @@ export function retryAfterOf(value: string | null, now: Date): number | null {
 
 /** Map a provider's HTTP status to a reason, in the provider's name. */
 export function errorForStatus(provider: string, status: number, retryAfter: number | null): ProviderError {
-  if (status === 401 || status === 403) return new ProviderError('auth', `${provider} refused the credentials (HTTP ${status}): reconnect with a valid key or token.`);
-  if (status === 429) return new ProviderError('rate_limit', `${provider} is rate limiting this connection${retryAfter ? `; it asked to wait ${retryAfter} s` : ''}.`, retryAfter ?? 60);
-  if (status >= 500) return new ProviderError('transient', `${provider} answered HTTP ${status}; the page will be tried again.`);
-  return new ProviderError('config', `${provider} refused the request (HTTP ${status}); check the connection's permissions.`);
+  if (status === 401 || status === 403)
+    return new ProviderError(
+      'auth',
+      `${provider} refused the credentials (HTTP ${status}): reconnect with a valid key or token.`,
+    );
+  if (status === 429)
+    return new ProviderError(
+      'rate_limit',
+      `${provider} is rate limiting this connection${retryAfter ? `; it asked to wait ${retryAfter} s` : ''}.`,
+      retryAfter ?? 60,
+    );
+  if (status >= 500)
+    return new ProviderError('transient', `${provider} answered HTTP ${status}; the page will be tried again.`);
+  return new ProviderError(
+    'config',
+    `${provider} refused the request (HTTP ${status}); check the connection's permissions.`,
+  );
 }
 
 /**
  * The JSON body of a provider's answer. A refusal is classified by its status, with the wait the
  * provider asked for (read from its headers by `retryAfter`, each provider names it its own way).
  */
-export async function providerJson(provider: string, response: Response, retryAfter: () => number | null): Promise<unknown> {
+export async function providerJson(
+  provider: string,
+  response: Response,
+  retryAfter: () => number | null,
+): Promise<unknown> {
   if (!response.ok) {
     const wait = retryAfter();
     await response.body?.cancel();

@@ -41,8 +41,15 @@ const Call = z
   .passthrough();
 const CallsPage = z.object({ records: Records.optional(), calls: z.array(Call) });
 const Sentence = z.object({ start: z.number(), end: z.number(), text: z.string() });
-const Monologue = z.object({ speakerId: z.string().nullish(), topic: z.string().nullish(), sentences: z.array(Sentence) });
-const TranscriptsPage = z.object({ records: Records.optional(), callTranscripts: z.array(z.object({ callId: z.string(), transcript: z.array(Monologue) })) });
+const Monologue = z.object({
+  speakerId: z.string().nullish(),
+  topic: z.string().nullish(),
+  sentences: z.array(Sentence),
+});
+const TranscriptsPage = z.object({
+  records: Records.optional(),
+  callTranscripts: z.array(z.object({ callId: z.string(), transcript: z.array(Monologue) })),
+});
 
 export type GongCall = z.infer<typeof Call>;
 export type GongParty = z.infer<typeof Party>;
@@ -57,7 +64,15 @@ export interface GongCursor {
 const NO_CALLS = 404;
 
 export class GongClient {
-  constructor(private readonly options: { baseUrl: string; accessKey: string; accessKeySecret: string; fetch?: ProviderFetch; now?: () => Date }) {}
+  constructor(
+    private readonly options: {
+      baseUrl: string;
+      accessKey: string;
+      accessKeySecret: string;
+      fetch?: ProviderFetch;
+      now?: () => Date;
+    },
+  ) {}
 
   /** Check the key pair before a connection is stored (one page of users). */
   async validate(): Promise<void> {
@@ -73,7 +88,8 @@ export class GongClient {
     });
     if (json === null) return { calls: [], next: null };
     const parsed = CallsPage.safeParse(json);
-    if (!parsed.success) throw new ProviderError('unknown', 'Gong sent a calls page in an unexpected shape; it will be read again.');
+    if (!parsed.success)
+      throw new ProviderError('unknown', 'Gong sent a calls page in an unexpected shape; it will be read again.');
     return { calls: parsed.data.calls, next: parsed.data.records?.cursor ?? null };
   }
 
@@ -83,10 +99,14 @@ export class GongClient {
     if (callIds.length === 0) return out;
     let cursor: string | undefined;
     do {
-      const json = await this.call('POST', '/v2/calls/transcript', { ...(cursor ? { cursor } : {}), filter: { callIds: [...callIds] } });
+      const json = await this.call('POST', '/v2/calls/transcript', {
+        ...(cursor ? { cursor } : {}),
+        filter: { callIds: [...callIds] },
+      });
       if (json === null) break;
       const parsed = TranscriptsPage.safeParse(json);
-      if (!parsed.success) throw new ProviderError('unknown', 'Gong sent transcripts in an unexpected shape; they will be read again.');
+      if (!parsed.success)
+        throw new ProviderError('unknown', 'Gong sent transcripts in an unexpected shape; they will be read again.');
       for (const t of parsed.data.callTranscripts) out.set(t.callId, t.transcript);
       cursor = parsed.data.records?.cursor;
     } while (cursor);
@@ -101,7 +121,11 @@ export class GongClient {
     try {
       response = await fetchImpl(`${this.options.baseUrl.replace(/\/+$/, '')}${path}`, {
         method,
-        headers: { authorization: `Basic ${basic}`, accept: 'application/json', ...(body ? { 'content-type': 'application/json' } : {}) },
+        headers: {
+          authorization: `Basic ${basic}`,
+          accept: 'application/json',
+          ...(body ? { 'content-type': 'application/json' } : {}),
+        },
         ...(body ? { body: JSON.stringify(body) } : {}),
         signal: AbortSignal.timeout(30_000),
       });
@@ -112,6 +136,8 @@ export class GongClient {
       await response.body?.cancel();
       return null;
     }
-    return providerJson('Gong', response, () => retryAfterOf(response.headers.get('retry-after'), this.options.now?.() ?? new Date()));
+    return providerJson('Gong', response, () =>
+      retryAfterOf(response.headers.get('retry-after'), this.options.now?.() ?? new Date()),
+    );
   }
 }

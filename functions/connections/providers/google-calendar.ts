@@ -10,7 +10,15 @@ import type { OAuthSession } from './oauth.js';
  * Gone: the read starts over in full. Quota errors are 403 `rateLimitExceeded` /
  * `userRateLimitExceeded` or 429.
  */
-const Attendee = z.object({ email: z.string().optional(), displayName: z.string().optional(), self: z.boolean().optional(), organizer: z.boolean().optional(), resource: z.boolean().optional() }).passthrough();
+const Attendee = z
+  .object({
+    email: z.string().optional(),
+    displayName: z.string().optional(),
+    self: z.boolean().optional(),
+    organizer: z.boolean().optional(),
+    resource: z.boolean().optional(),
+  })
+  .passthrough();
 const When = z.object({ dateTime: z.string().optional(), date: z.string().optional() }).passthrough();
 const Event = z
   .object({
@@ -26,8 +34,14 @@ const Event = z
     organizer: z.object({ email: z.string().optional(), self: z.boolean().optional() }).passthrough().optional(),
   })
   .passthrough();
-const EventsPage = z.object({ items: z.array(Event).default([]), nextPageToken: z.string().optional(), nextSyncToken: z.string().optional() });
-const GoogleError = z.object({ error: z.object({ errors: z.array(z.object({ reason: z.string() })).optional() }).passthrough() });
+const EventsPage = z.object({
+  items: z.array(Event).default([]),
+  nextPageToken: z.string().optional(),
+  nextSyncToken: z.string().optional(),
+});
+const GoogleError = z.object({
+  error: z.object({ errors: z.array(z.object({ reason: z.string() })).optional() }).passthrough(),
+});
 
 export type CalendarEvent = z.infer<typeof Event>;
 
@@ -50,7 +64,9 @@ export class GoogleCalendarClient {
     private readonly now: () => Date = () => new Date(),
   ) {}
 
-  async page(cursor: CalendarCursor): Promise<{ events: CalendarEvent[]; nextPageToken: string | null; nextSyncToken: string | null }> {
+  async page(
+    cursor: CalendarCursor,
+  ): Promise<{ events: CalendarEvent[]; nextPageToken: string | null; nextSyncToken: string | null }> {
     const params = new URLSearchParams({ singleEvents: 'true', maxResults: '250' });
     if (cursor.syncToken) params.set('syncToken', cursor.syncToken);
     else {
@@ -58,7 +74,9 @@ export class GoogleCalendarClient {
       if (cursor.timeMin) params.set('timeMin', cursor.timeMin);
     }
     if (cursor.pageToken) params.set('pageToken', cursor.pageToken);
-    const response = await this.session.fetch(`${this.baseUrl.replace(/\/+$/, '')}/calendar/v3/calendars/primary/events?${params}`);
+    const response = await this.session.fetch(
+      `${this.baseUrl.replace(/\/+$/, '')}/calendar/v3/calendars/primary/events?${params}`,
+    );
     const text = await response.text();
     if (response.status === 410) throw new SyncTokenExpired('the sync token expired');
     if (!response.ok) throw this.#error(response, text);
@@ -66,9 +84,16 @@ export class GoogleCalendarClient {
     try {
       parsed = EventsPage.parse(JSON.parse(text));
     } catch {
-      throw new ProviderError('unknown', 'Google Calendar sent a page of events in an unexpected shape; it will be read again.');
+      throw new ProviderError(
+        'unknown',
+        'Google Calendar sent a page of events in an unexpected shape; it will be read again.',
+      );
     }
-    return { events: parsed.items, nextPageToken: parsed.nextPageToken ?? null, nextSyncToken: parsed.nextSyncToken ?? null };
+    return {
+      events: parsed.items,
+      nextPageToken: parsed.nextPageToken ?? null,
+      nextSyncToken: parsed.nextSyncToken ?? null,
+    };
   }
 
   #error(response: Response, text: string): ProviderError {

@@ -84,14 +84,24 @@ export const OAUTH_SOURCES: Record<string, OAuthSource> = {
   },
 };
 
-async function tokenRequest(source: OAuthSource, config: AppConfig, form: Record<string, string>, now: Date, fetchImpl?: ProviderFetch): Promise<TokenSet> {
+async function tokenRequest(
+  source: OAuthSource,
+  config: AppConfig,
+  form: Record<string, string>,
+  now: Date,
+  fetchImpl?: ProviderFetch,
+): Promise<TokenSet> {
   const doFetch = fetchImpl ?? ((url: string, init: RequestInit) => fetch(url, init));
   let response: Response;
   try {
     response = await doFetch(source.tokenUrl(config), {
       method: 'POST',
       headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-      body: new URLSearchParams({ ...form, client_id: source.clientId(config), client_secret: source.clientSecret(config) }).toString(),
+      body: new URLSearchParams({
+        ...form,
+        client_id: source.clientId(config),
+        client_secret: source.clientSecret(config),
+      }).toString(),
       signal: AbortSignal.timeout(30_000),
     });
   } catch {
@@ -124,15 +134,43 @@ async function tokenRequest(source: OAuthSource, config: AppConfig, form: Record
   };
 }
 
-export function exchangeCode(source: OAuthSource, config: AppConfig, p: { code: string; verifier: string; redirectUri: string }, now: Date, fetchImpl?: ProviderFetch): Promise<TokenSet> {
-  return tokenRequest(source, config, { grant_type: 'authorization_code', code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri }, now, fetchImpl);
+export function exchangeCode(
+  source: OAuthSource,
+  config: AppConfig,
+  p: { code: string; verifier: string; redirectUri: string },
+  now: Date,
+  fetchImpl?: ProviderFetch,
+): Promise<TokenSet> {
+  return tokenRequest(
+    source,
+    config,
+    { grant_type: 'authorization_code', code: p.code, code_verifier: p.verifier, redirect_uri: p.redirectUri },
+    now,
+    fetchImpl,
+  );
 }
 
 /** A new access token from the refresh token; the refresh token (and Salesforce's instance) carry over when not re-issued. */
-export async function refreshTokens(source: OAuthSource, config: AppConfig, current: TokenSet, now: Date, fetchImpl?: ProviderFetch): Promise<TokenSet> {
+export async function refreshTokens(
+  source: OAuthSource,
+  config: AppConfig,
+  current: TokenSet,
+  now: Date,
+  fetchImpl?: ProviderFetch,
+): Promise<TokenSet> {
   if (!current.refresh_token) throw new ProviderError('auth', `${source.name} issued no refresh token; connect again.`);
-  const next = await tokenRequest(source, config, { grant_type: 'refresh_token', refresh_token: current.refresh_token }, now, fetchImpl);
-  return { ...next, refresh_token: next.refresh_token ?? current.refresh_token, instance_url: next.instance_url ?? current.instance_url };
+  const next = await tokenRequest(
+    source,
+    config,
+    { grant_type: 'refresh_token', refresh_token: current.refresh_token },
+    now,
+    fetchImpl,
+  );
+  return {
+    ...next,
+    refresh_token: next.refresh_token ?? current.refresh_token,
+    instance_url: next.instance_url ?? current.instance_url,
+  };
 }
 
 /**
@@ -142,7 +180,13 @@ export async function refreshTokens(source: OAuthSource, config: AppConfig, curr
 export class OAuthSession {
   constructor(
     private tokens: TokenSet,
-    private readonly options: { source: OAuthSource; config: AppConfig; now: () => Date; onRefresh(tokens: TokenSet): Promise<void>; fetch?: ProviderFetch },
+    private readonly options: {
+      source: OAuthSource;
+      config: AppConfig;
+      now: () => Date;
+      onRefresh(tokens: TokenSet): Promise<void>;
+      fetch?: ProviderFetch;
+    },
   ) {}
 
   get instanceUrl(): string | null {
@@ -151,9 +195,18 @@ export class OAuthSession {
 
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
     const doFetch = this.options.fetch ?? ((u: string, i: RequestInit) => fetch(u, i));
-    if (this.tokens.expires_at !== null && this.tokens.expires_at - 60_000 <= this.options.now().getTime()) await this.#refresh();
+    if (this.tokens.expires_at !== null && this.tokens.expires_at - 60_000 <= this.options.now().getTime())
+      await this.#refresh();
     const send = () =>
-      doFetch(url, { ...init, headers: { ...(init.headers as Record<string, string>), authorization: `Bearer ${this.tokens.access_token}`, accept: 'application/json' }, signal: AbortSignal.timeout(30_000) });
+      doFetch(url, {
+        ...init,
+        headers: {
+          ...(init.headers as Record<string, string>),
+          authorization: `Bearer ${this.tokens.access_token}`,
+          accept: 'application/json',
+        },
+        signal: AbortSignal.timeout(30_000),
+      });
     let response: Response;
     try {
       response = await send();
@@ -164,13 +217,22 @@ export class OAuthSession {
       }
     } catch (error) {
       if (error instanceof ProviderError) throw error;
-      throw new ProviderError('transient', `${this.options.source.name} could not be reached; the page will be tried again.`);
+      throw new ProviderError(
+        'transient',
+        `${this.options.source.name} could not be reached; the page will be tried again.`,
+      );
     }
     return response;
   }
 
   async #refresh(): Promise<void> {
-    this.tokens = await refreshTokens(this.options.source, this.options.config, this.tokens, this.options.now(), this.options.fetch);
+    this.tokens = await refreshTokens(
+      this.options.source,
+      this.options.config,
+      this.tokens,
+      this.options.now(),
+      this.options.fetch,
+    );
     await this.options.onRefresh(this.tokens);
   }
 }

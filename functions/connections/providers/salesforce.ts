@@ -16,13 +16,39 @@ export const SALESFORCE_STREAMS = ['accounts', 'contacts', 'opportunities'] as c
 export type SalesforceStream = (typeof SALESFORCE_STREAMS)[number];
 
 const QUERIES: Record<SalesforceStream, { object: string; fields: string[] }> = {
-  accounts: { object: 'Account', fields: ['Id', 'Name', 'Website', 'Industry', 'NumberOfEmployees', 'Type', 'CreatedDate', 'SystemModstamp'] },
-  contacts: { object: 'Contact', fields: ['Id', 'FirstName', 'LastName', 'Email', 'Title', 'AccountId', 'CreatedDate', 'SystemModstamp'] },
-  opportunities: { object: 'Opportunity', fields: ['Id', 'Name', 'StageName', 'Amount', 'CloseDate', 'Probability', 'IsClosed', 'IsWon', 'AccountId', 'CreatedDate', 'SystemModstamp'] },
+  accounts: {
+    object: 'Account',
+    fields: ['Id', 'Name', 'Website', 'Industry', 'NumberOfEmployees', 'Type', 'CreatedDate', 'SystemModstamp'],
+  },
+  contacts: {
+    object: 'Contact',
+    fields: ['Id', 'FirstName', 'LastName', 'Email', 'Title', 'AccountId', 'CreatedDate', 'SystemModstamp'],
+  },
+  opportunities: {
+    object: 'Opportunity',
+    fields: [
+      'Id',
+      'Name',
+      'StageName',
+      'Amount',
+      'CloseDate',
+      'Probability',
+      'IsClosed',
+      'IsWon',
+      'AccountId',
+      'CreatedDate',
+      'SystemModstamp',
+    ],
+  },
 };
 
 const SfRecord = z.object({ Id: z.string(), SystemModstamp: z.string() }).catchall(z.unknown());
-const QueryAnswer = z.object({ totalSize: z.number(), done: z.boolean(), nextRecordsUrl: z.string().optional(), records: z.array(SfRecord) });
+const QueryAnswer = z.object({
+  totalSize: z.number(),
+  done: z.boolean(),
+  nextRecordsUrl: z.string().optional(),
+  records: z.array(SfRecord),
+});
 const SfErrors = z.array(z.object({ errorCode: z.string(), message: z.string().optional() }));
 export type SalesforceRecord = z.infer<typeof SfRecord>;
 
@@ -48,11 +74,21 @@ export class SalesforceClient {
     return `SELECT ${q.fields.join(', ')} FROM ${q.object}${where} ORDER BY SystemModstamp ASC, Id ASC`;
   }
 
-  async page(stream: SalesforceStream, cursor: SalesforceCursor): Promise<{ records: SalesforceRecord[]; next: string | null }> {
+  async page(
+    stream: SalesforceStream,
+    cursor: SalesforceCursor,
+  ): Promise<{ records: SalesforceRecord[]; next: string | null }> {
     const base = this.session.instanceUrl;
-    if (!base) throw new ProviderError('config', 'Salesforce did not say which instance this org is on; connect again.');
-    const path = cursor.next ?? `/services/data/${API_VERSION}/query?${new URLSearchParams({ q: SalesforceClient.soql(stream, cursor.since) })}`;
-    if (!path.startsWith('/services/data/')) throw new ProviderError('unknown', 'Salesforce sent a next-batch link outside its API; the stream will be read again.');
+    if (!base)
+      throw new ProviderError('config', 'Salesforce did not say which instance this org is on; connect again.');
+    const path =
+      cursor.next ??
+      `/services/data/${API_VERSION}/query?${new URLSearchParams({ q: SalesforceClient.soql(stream, cursor.since) })}`;
+    if (!path.startsWith('/services/data/'))
+      throw new ProviderError(
+        'unknown',
+        'Salesforce sent a next-batch link outside its API; the stream will be read again.',
+      );
     const response = await this.session.fetch(`${base.replace(/\/+$/, '')}${path}`);
     const text = await response.text();
     if (!response.ok) throw this.#error(response, text);
@@ -60,7 +96,10 @@ export class SalesforceClient {
     try {
       parsed = QueryAnswer.parse(JSON.parse(text));
     } catch {
-      throw new ProviderError('unknown', `Salesforce sent a ${stream} batch in an unexpected shape; it will be read again.`);
+      throw new ProviderError(
+        'unknown',
+        `Salesforce sent a ${stream} batch in an unexpected shape; it will be read again.`,
+      );
     }
     return { records: parsed.records, next: parsed.done ? null : (parsed.nextRecordsUrl ?? null) };
   }
@@ -73,10 +112,17 @@ export class SalesforceClient {
       codes = [];
     }
     if (codes.includes('REQUEST_LIMIT_EXCEEDED')) {
-      return new ProviderError('rate_limit', 'Salesforce says the org has used its API allowance for now.', retryAfterOf(response.headers.get('retry-after'), this.now()) ?? DAILY_LIMIT_WAIT_SECONDS);
+      return new ProviderError(
+        'rate_limit',
+        'Salesforce says the org has used its API allowance for now.',
+        retryAfterOf(response.headers.get('retry-after'), this.now()) ?? DAILY_LIMIT_WAIT_SECONDS,
+      );
     }
     if (codes.includes('INVALID_FIELD') || codes.includes('INVALID_TYPE') || codes.includes('INSUFFICIENT_ACCESS')) {
-      return new ProviderError('config', 'Salesforce refused the query: the connected user cannot read this object or one of its fields.');
+      return new ProviderError(
+        'config',
+        'Salesforce refused the query: the connected user cannot read this object or one of its fields.',
+      );
     }
     return errorForStatus('Salesforce', response.status, retryAfterOf(response.headers.get('retry-after'), this.now()));
   }

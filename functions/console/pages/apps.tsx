@@ -9,13 +9,21 @@ export interface AppRow {
   authorized_at: string;
 }
 
-export function AppsPage(props: { nonce: string; session: HeaderSession; apps: AppRow[]; notice?: string | undefined; error?: string | undefined }) {
+export function AppsPage(props: {
+  nonce: string;
+  session: HeaderSession;
+  apps: AppRow[];
+  notice?: string | undefined;
+  error?: string | undefined;
+}) {
   return (
     <Layout title="Authorized applications" nonce={props.nonce} session={props.session} active="apps">
       <h1>Authorized applications</h1>
       <Flash error={props.error} notice={props.notice} />
       <section class="card">
-        <p class="hint">Applications you let act for you in this workspace with OAuth. Revoking one stops its tokens at once.</p>
+        <p class="hint">
+          Applications you let act for you in this workspace with OAuth. Revoking one stops its tokens at once.
+        </p>
         {props.apps.length === 0 ? (
           <p>You have not authorized any application in this workspace.</p>
         ) : (
@@ -43,7 +51,11 @@ export function AppsPage(props: { nonce: string; session: HeaderSession; apps: A
                   </td>
                   <td>{a.authorized_at.slice(0, 10)}</td>
                   <td>
-                    <RevokeButton action={`/console/apps/${a.id}/revoke`} csrf={props.session.csrf} label={`Revoke ${a.client_name}`} />
+                    <RevokeButton
+                      action={`/console/apps/${a.id}/revoke`}
+                      csrf={props.session.csrf}
+                      label={`Revoke ${a.client_name}`}
+                    />
                   </td>
                 </tr>
               ))}

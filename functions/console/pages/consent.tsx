@@ -9,7 +9,13 @@ export interface ConsentPageProps {
   redirectHost: string;
   resource: string;
   /** Per workspace the member may pick: the scopes their role there lets them grant, and those it does not. */
-  workspaces: { id: string; name: string; role: string; granted: { scope: string; description: string }[]; withheld: string[] }[];
+  workspaces: {
+    id: string;
+    name: string;
+    role: string;
+    granted: { scope: string; description: string }[];
+    withheld: string[];
+  }[];
   parameters: AuthorizationParameters;
 }
 
@@ -24,10 +30,12 @@ export function ConsentPage(props: ConsentPageProps) {
       <h1>Allow {props.clientName} to access your data?</h1>
       <section class="card">
         <p>
-          <strong>{props.clientName}</strong> wants to act as <strong>{props.session.email}</strong>. After you answer, you go back to{' '}
-          <strong>{props.redirectHost}</strong>.
+          <strong>{props.clientName}</strong> wants to act as <strong>{props.session.email}</strong>. After you answer,
+          you go back to <strong>{props.redirectHost}</strong>.
         </p>
-        <p class="hint">Only approve applications you trust. You can revoke access later under Authorized applications.</p>
+        <p class="hint">
+          Only approve applications you trust. You can revoke access later under Authorized applications.
+        </p>
         <form method="post" action={props.action}>
           <input type="hidden" name="csrf_token" value={props.session.csrf} />
           {Object.entries(props.parameters).map(([name, value]) => (

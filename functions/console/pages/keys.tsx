@@ -37,7 +37,10 @@ export function KeysPage(props: KeysPageProps) {
       {props.created ? (
         <section class="card" aria-labelledby="created-heading">
           <h2 id="created-heading">Key "{props.created.name}" created</h2>
-          <p>Copy it now: this is the only time it is shown. The service keeps only a hash; a lost key is replaced, not recovered.</p>
+          <p>
+            Copy it now: this is the only time it is shown. The service keeps only a hash; a lost key is replaced, not
+            recovered.
+          </p>
           <label for="new-key">Your new API key</label>
           <input type="text" id="new-key" class="secret" readonly value={props.created.key} />
           <div class="actions">
@@ -80,7 +83,11 @@ export function KeysPage(props: KeysPageProps) {
                   <td>{k.expired ? `expired ${day(k.expires_at, '')}` : day(k.expires_at, 'never')}</td>
                   <td>{day(k.last_used_at, 'never')}</td>
                   <td>
-                    <RevokeButton action={`/console/keys/${k.id}/revoke`} csrf={props.session.csrf} label={`Revoke key ${k.name}`} />
+                    <RevokeButton
+                      action={`/console/keys/${k.id}/revoke`}
+                      csrf={props.session.csrf}
+                      label={`Revoke key ${k.name}`}
+                    />
                   </td>
                 </tr>
               ))}

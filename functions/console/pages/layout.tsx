@@ -44,7 +44,13 @@ label.inline-label { display: inline; margin: 0 0.25rem 0 0; font-weight: 400; }
 select.compact { width: auto; }
 `;
 
-export function Layout(props: { title: string; nonce: string; session?: HeaderSession | undefined; active?: 'keys' | 'apps' | undefined; children: Child }) {
+export function Layout(props: {
+  title: string;
+  nonce: string;
+  session?: HeaderSession | undefined;
+  active?: 'keys' | 'apps' | undefined;
+  children: Child;
+}) {
   const { session } = props;
   return (
     <html lang="en">
@@ -61,20 +67,30 @@ export function Layout(props: { title: string; nonce: string; session?: HeaderSe
           {session ? (
             <>
               <nav aria-label="Console">
-                <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>API keys</a>
-                <a href="/console/apps" aria-current={props.active === 'apps' ? 'page' : undefined}>Authorized applications</a>
+                <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>
+                  API keys
+                </a>
+                <a href="/console/apps" aria-current={props.active === 'apps' ? 'page' : undefined}>
+                  Authorized applications
+                </a>
               </nav>
               <div class="who">
                 {session.memberships.length > 1 && session.current ? (
                   <form method="post" action="/console/workspace" class="inline">
                     <input type="hidden" name="csrf_token" value={session.csrf} />
-                    <label for="workspace-switch" class="inline-label">Workspace</label>
+                    <label for="workspace-switch" class="inline-label">
+                      Workspace
+                    </label>
                     <select id="workspace-switch" name="workspace_id" class="compact">
                       {session.memberships.map((m) => (
-                        <option value={m.workspaceId} selected={m.workspaceId === session.current?.workspaceId}>{m.workspaceName}</option>
+                        <option value={m.workspaceId} selected={m.workspaceId === session.current?.workspaceId}>
+                          {m.workspaceName}
+                        </option>
                       ))}
                     </select>{' '}
-                    <button type="submit" class="secondary">Switch</button>
+                    <button type="submit" class="secondary">
+                      Switch
+                    </button>
                   </form>
                 ) : session.current ? (
                   <span>{session.current.workspaceName}</span>
@@ -82,7 +98,9 @@ export function Layout(props: { title: string; nonce: string; session?: HeaderSe
                 <span>{session.email}</span>
                 <form method="post" action="/console/sign-out" class="inline">
                   <input type="hidden" name="csrf_token" value={session.csrf} />
-                  <button type="submit" class="secondary">Sign out</button>
+                  <button type="submit" class="secondary">
+                    Sign out
+                  </button>
                 </form>
               </div>
             </>
@@ -94,7 +112,14 @@ export function Layout(props: { title: string; nonce: string; session?: HeaderSe
   );
 }
 
-export function MessagePage(props: { nonce: string; title: string; message: string; kind?: 'error' | 'notice'; link?: { href: string; text: string }; session?: HeaderSession | undefined }) {
+export function MessagePage(props: {
+  nonce: string;
+  title: string;
+  message: string;
+  kind?: 'error' | 'notice';
+  link?: { href: string; text: string };
+  session?: HeaderSession | undefined;
+}) {
   return (
     <Layout title={props.title} nonce={props.nonce} session={props.session}>
       <h1>{props.title}</h1>

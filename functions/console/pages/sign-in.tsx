@@ -32,14 +32,22 @@ export function SignInPage(props: SignInPageProps) {
         <section class="card">
           <h2>Sign in with a one-time link</h2>
           <p class="hint">
-            An administrator of this service creates one with <code>npm run admin -- login-link --email you@example.com</code>. A link works once, for 15
-            minutes.
+            An administrator of this service creates one with{' '}
+            <code>npm run admin -- login-link --email you@example.com</code>. A link works once, for 15 minutes.
           </p>
           <form method="post" action="/console/sign-in/link">
             <input type="hidden" name="csrf_token" value={props.csrf} />
             <input type="hidden" name="return_to" value={props.returnTo} />
             <label for="sign-in-link">Sign-in link</label>
-            <input type="text" id="sign-in-link" name="link" required autocomplete="off" spellcheck={false} placeholder="http://…/console/sign-in/link?token=…" />
+            <input
+              type="text"
+              id="sign-in-link"
+              name="link"
+              required
+              autocomplete="off"
+              spellcheck={false}
+              placeholder="http://…/console/sign-in/link?token=…"
+            />
             <div class="actions">
               <button type="submit">Sign in</button>
             </div>
@@ -48,7 +56,8 @@ export function SignInPage(props: SignInPageProps) {
       ) : null}
       {!props.linksEnabled && !props.identityProviderHost ? (
         <div class="error" role="alert">
-          No sign-in method is configured. Set CONSOLE_OIDC_ISSUER and CONSOLE_OIDC_CLIENT_ID, or enable CONSOLE_SIGN_IN_LINKS.
+          No sign-in method is configured. Set CONSOLE_OIDC_ISSUER and CONSOLE_OIDC_CLIENT_ID, or enable
+          CONSOLE_SIGN_IN_LINKS.
         </div>
       ) : null}
     </Layout>

@@ -41,7 +41,12 @@ export class ThemeAccumulator {
     if (s.examples.some((e) => e.text === utterance.text)) return;
     const oldest = s.examples[s.examples.length - 1];
     if (s.examples.length < EXAMPLES_PER_THEME || (oldest && utterance.occurredAt > oldest.at)) {
-      s.examples.push({ text: utterance.text, utteranceId: utterance.id, interactionId: utterance.interactionId, at: utterance.occurredAt });
+      s.examples.push({
+        text: utterance.text,
+        utteranceId: utterance.id,
+        interactionId: utterance.interactionId,
+        at: utterance.occurredAt,
+      });
       s.examples.sort((a, b) => b.at.getTime() - a.at.getTime() || a.utteranceId.localeCompare(b.utteranceId));
       s.examples.length = Math.min(s.examples.length, EXAMPLES_PER_THEME);
     }

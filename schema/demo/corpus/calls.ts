@@ -1,33 +1,72 @@
 /** Calls and meetings: who attends, what is said (turns and utterances), and the interaction row. */
 import { buyerSentence, fill, repSentence, wordCount } from './text.js';
-import { contact, member, chooseTopics, clampIngest, fresh, joinPhrases, slotsFor, speakerKey, unused, voiceFor, VOICE, THEME_LABEL, type ConversationContext, type ConversationPlan, type Line, type Speaker } from './conversation-kit.js';
+import {
+  contact,
+  member,
+  chooseTopics,
+  clampIngest,
+  fresh,
+  joinPhrases,
+  slotsFor,
+  speakerKey,
+  unused,
+  voiceFor,
+  VOICE,
+  THEME_LABEL,
+  type ConversationContext,
+  type ConversationPlan,
+  type Line,
+  type Speaker,
+} from './conversation-kit.js';
 import type { Rng } from './prng.js';
 import type { InteractionRow } from './rows.js';
 import { FRAMING, SCENARIOS, type Scenario } from './scenarios.js';
 import type { Topic } from './topics.js';
 import { FIRST_NAMES, LAST_NAMES, SELLER } from './vocabulary.js';
 
-function attendees(ctx: ConversationContext, plan: ConversationPlan, scenario: Scenario, topics: readonly Topic[]): { internal: Speaker[]; external: Speaker[] } {
+function attendees(
+  ctx: ConversationContext,
+  plan: ConversationPlan,
+  scenario: Scenario,
+  topics: readonly Topic[],
+): { internal: Speaker[]; external: Speaker[] } {
   const { rng } = ctx;
   const internal = [member(plan.account.owner)];
   const ses = ctx.team.filter((m) => m.role === 'se');
   const managers = ctx.team.filter((m) => m.role === 'sales_manager' || m.role === 'executive');
   if (topics.some((t) => t.technical) && ses.length > 0 && rng.chance(0.7)) internal.push(member(rng.pick(ses)));
-  if ((plan.scenario === 'executive' || plan.scenario === 'pricing' || plan.scenario === 'at_risk') && managers.length > 0 && rng.chance(0.5)) internal.push(member(rng.pick(managers)));
+  if (
+    (plan.scenario === 'executive' || plan.scenario === 'pricing' || plan.scenario === 'at_risk') &&
+    managers.length > 0 &&
+    rng.chance(0.5)
+  )
+    internal.push(member(rng.pick(managers)));
 
   if (plan.rescueContact) return { internal, external: [contact(plan.rescueContact)] };
-  const present = plan.account.contacts.filter((c) => (!c.row.leftAt || c.row.leftAt > plan.at) && (scenario.buyer ? c.row.isBuyer : !c.row.isBuyer));
+  const present = plan.account.contacts.filter(
+    (c) => (!c.row.leftAt || c.row.leftAt > plan.at) && (scenario.buyer ? c.row.isBuyer : !c.row.isBuyer),
+  );
   const pool = present.length > 0 ? present : plan.account.contacts;
   const wanted = scenario.buyer ? rng.int(1, Math.min(3, pool.length)) : rng.int(1, Math.min(2, pool.length));
   // Bring the personas the topics call for first, then whoever else.
   const voices = new Set(topics.flatMap((t) => Object.keys(t.buyer).flatMap((k) => VOICE[k] ?? [])));
-  const ranked = rng.shuffle(pool).sort((a, b) => Number(voices.has(b.persona ?? '')) - Number(voices.has(a.persona ?? '')));
+  const ranked = rng
+    .shuffle(pool)
+    .sort((a, b) => Number(voices.has(b.persona ?? '')) - Number(voices.has(a.persona ?? '')));
   const external = ranked.slice(0, wanted).map(contact);
   if (rng.chance(0.08)) {
     // A guest the CRM does not know: a participant with no contact behind it.
     const first = rng.pick(FIRST_NAMES);
     const last = rng.pick(LAST_NAMES);
-    external.push({ name: `${first} ${last}`, email: `${first}.${last}@${plan.account.row.domain}`.toLowerCase(), side: 'external', role: 'guest', persona: null, contactId: null, firstName: first });
+    external.push({
+      name: `${first} ${last}`,
+      email: `${first}.${last}@${plan.account.row.domain}`.toLowerCase(),
+      side: 'external',
+      role: 'guest',
+      persona: null,
+      contactId: null,
+      firstName: first,
+    });
   }
   return { internal, external };
 }
@@ -43,7 +82,8 @@ export function buildCall(ctx: ConversationContext, plan: ConversationPlan): voi
   const owner = internal[0] as Speaker;
   const se = internal.find((s) => s.role === 'se');
   const lines: Line[] = [];
-  const say = (speaker: Speaker, text: string, themeKey: string | null = null) => lines.push({ speaker, text, themeKey });
+  const say = (speaker: Speaker, text: string, themeKey: string | null = null) =>
+    lines.push({ speaker, text, themeKey });
   const concerns: string[] = [];
 
   const topicPhrases = topics.map((t) => fill(rng.pick(t.summary), slots));
@@ -57,7 +97,8 @@ export function buildCall(ctx: ConversationContext, plan: ConversationPlan): voi
     const themeKey = rng.pick(themeKeys);
     const speaker = voiceFor(rng, external, themeKey);
     const n = rng.int(1, 3);
-    for (let k = 0; k < n; k++) say(speaker, buyerSentence(rng, fresh(rng, topic.buyer[themeKey] ?? [], used), slots, used), themeKey);
+    for (let k = 0; k < n; k++)
+      say(speaker, buyerSentence(rng, fresh(rng, topic.buyer[themeKey] ?? [], used), slots, used), themeKey);
     concerns.push(themeKey);
     for (let k = rng.int(1, 2); k > 0; k--) {
       const answer = unused(rng, topic.answers[themeKey] ?? [], used);
@@ -78,7 +119,9 @@ export function buildCall(ctx: ConversationContext, plan: ConversationPlan): voi
 
   const kind = rng.chance(0.6) ? 'call' : 'meeting';
   const source = kind === 'call' ? 'gong' : rng.chance(0.7) ? 'zoom' : 'google_meet';
-  const scheduled = rng.pick(plan.scenario === 'qbr' || plan.scenario === 'security_review' ? [45, 60] : [30, 30, 45, 60]);
+  const scheduled = rng.pick(
+    plan.scenario === 'qbr' || plan.scenario === 'security_review' ? [45, 60] : [30, 30, 45, 60],
+  );
   const durationSeconds = Math.round(scheduled * 60 * rng.around(0.85, 0.2, 0.5, 1.1));
   const interactionId = ctx.id('interaction');
   const everyone = [...internal, ...external];
@@ -86,7 +129,9 @@ export function buildCall(ctx: ConversationContext, plan: ConversationPlan): voi
   const lead = concerns[0] ? external.find((s) => s.side === 'external') : undefined;
   const summary =
     `${scenario.label} with ${plan.account.row.name}: discussed ${joinPhrases(topicPhrases)}.` +
-    (lead && concerns[0] ? ` ${lead.firstName} raised ${(THEME_LABEL.get(concerns[0]) ?? concerns[0]).toLowerCase()}.` : '') +
+    (lead && concerns[0]
+      ? ` ${lead.firstName} raised ${(THEME_LABEL.get(concerns[0]) ?? concerns[0]).toLowerCase()}.`
+      : '') +
     ` Next step: ${rng.pick(NEXT_STEPS)}.`;
   const ingestedAt = clampIngest(ctx.now, plan.at, durationSeconds + rng.int(10, 90) * 60);
   const row: InteractionRow = {
@@ -111,13 +156,28 @@ export function buildCall(ctx: ConversationContext, plan: ConversationPlan): voi
   out.interactions.push(row);
   ctx.freshness.add(source, 'interactions', plan.at, ingestedAt);
   for (const p of everyone) {
-    out.participants.push({ id: ctx.id('participant'), workspaceId: ctx.workspaceId, interactionId, contactId: p.contactId, name: p.name, email: p.email, side: p.side, role: p.role });
+    out.participants.push({
+      id: ctx.id('participant'),
+      workspaceId: ctx.workspaceId,
+      interactionId,
+      contactId: p.contactId,
+      name: p.name,
+      email: p.email,
+      side: p.side,
+      role: p.role,
+    });
   }
   writeTranscript(ctx, interactionId, plan.at, durationSeconds, lines);
 }
 
 /** Merge consecutive lines of one speaker into turns; pace them across the call's duration. */
-function writeTranscript(ctx: ConversationContext, interactionId: string, at: Date, durationSeconds: number, lines: readonly Line[]): void {
+function writeTranscript(
+  ctx: ConversationContext,
+  interactionId: string,
+  at: Date,
+  durationSeconds: number,
+  lines: readonly Line[],
+): void {
   const turns: { speaker: Speaker; lines: Line[] }[] = [];
   for (const line of lines) {
     const last = turns[turns.length - 1];
@@ -147,7 +207,8 @@ function writeTranscript(ctx: ConversationContext, interactionId: string, at: Da
         text: line.text,
         occurredAt: at,
       });
-      if (line.themeKey && turn.speaker.side === 'external') ctx.themes.add(line.themeKey, { id: utteranceId, interactionId, text: line.text, occurredAt: at });
+      if (line.themeKey && turn.speaker.side === 'external')
+        ctx.themes.add(line.themeKey, { id: utteranceId, interactionId, text: line.text, occurredAt: at });
       clock += speech(line.text);
     }
     ctx.out.turns.push({

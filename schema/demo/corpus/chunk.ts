@@ -51,9 +51,28 @@ export function generateChunk(input: ChunkInput): CorpusChunk {
     counters.set(kind, n + 1);
     return input.ids(kind, chunkIndex * 2 ** 28 + n);
   };
-  const out: CorpusChunk = { index: chunkIndex, accounts: [], contacts: [], deals: [], qualification: [], interactions: [], participants: [], turns: [], utterances: [], excluded: [] };
+  const out: CorpusChunk = {
+    index: chunkIndex,
+    accounts: [],
+    contacts: [],
+    deals: [],
+    qualification: [],
+    interactions: [],
+    participants: [],
+    turns: [],
+    utterances: [],
+    excluded: [],
+  };
 
-  const accounts = planAccounts({ rng: rng.fork('accounts'), chunkIndex, count: input.accountCount, team: input.team, timeline, id, workspaceId });
+  const accounts = planAccounts({
+    rng: rng.fork('accounts'),
+    chunkIndex,
+    count: input.accountCount,
+    team: input.team,
+    timeline,
+    id,
+    workspaceId,
+  });
   const dealRng = rng.fork('deals');
   const activities: Activity[] = accounts.map((account) => {
     const deals = planDeals({ rng: dealRng, account, timeline, id, workspaceId });
@@ -66,12 +85,29 @@ export function generateChunk(input: ChunkInput): CorpusChunk {
     }
     return activityOf(account, deals, timeline);
   });
-  for (const q of out.qualification) input.freshness.add('salesforce', 'deal_qualification', q.occurredAt, q.occurredAt);
+  for (const q of out.qualification)
+    input.freshness.add('salesforce', 'deal_qualification', q.occurredAt, q.occurredAt);
 
-  const ctx: ConversationContext = { rng: rng.fork('conversations'), workspaceId, id, team: input.team, now: timeline.end, themes: input.themes, freshness: input.freshness, out };
+  const ctx: ConversationContext = {
+    rng: rng.fork('conversations'),
+    workspaceId,
+    id,
+    team: input.team,
+    now: timeline.end,
+    themes: input.themes,
+    freshness: input.freshness,
+    out,
+  };
   const pickRng = rng.fork('pick');
-  const callTimes = spreadEventTimes(timeline, Math.round(CALLS_PER_CHUNK * input.fraction), rng.fork('call-times'), { weekdaysOnly: true });
-  const emailTimes = spreadEventTimes(timeline, Math.round(EMAILS_PER_CHUNK * input.fraction), rng.fork('email-times'), { weekdaysOnly: false });
+  const callTimes = spreadEventTimes(timeline, Math.round(CALLS_PER_CHUNK * input.fraction), rng.fork('call-times'), {
+    weekdaysOnly: true,
+  });
+  const emailTimes = spreadEventTimes(
+    timeline,
+    Math.round(EMAILS_PER_CHUNK * input.fraction),
+    rng.fork('email-times'),
+    { weekdaysOnly: false },
+  );
   const threads = new Map<string, EmailThread>();
   // Merge both streams in time order so threads see earlier mail first.
   let c = 0;
@@ -99,7 +135,10 @@ export function generateChunk(input: ChunkInput): CorpusChunk {
   const wanted = Math.max(1, Math.round(EXCLUDED_PER_CHUNK * input.fraction));
   const calls = out.interactions.filter((i) => i.kind !== 'email');
   const emails = out.interactions.filter((i) => i.kind === 'email');
-  const picked = [...exclusionRng.sample(calls, Math.ceil(wanted * 0.6)), ...exclusionRng.sample(emails, Math.floor(wanted * 0.4))];
+  const picked = [
+    ...exclusionRng.sample(calls, Math.ceil(wanted * 0.6)),
+    ...exclusionRng.sample(emails, Math.floor(wanted * 0.4)),
+  ];
   const admin = input.team.find((m) => m.role === 'sales_manager') ?? input.team[0];
   for (const interaction of picked) {
     const excludedAt = addDays(interaction.occurredAt, exclusionRng.int(1, 20));
@@ -127,7 +166,13 @@ function activityOf(account: AccountPlan, deals: DealPlan[], timeline: CorpusTim
     const allClosed = deals.every((d) => d.outcome !== 'open');
     const last = deals[deals.length - 1] as DealPlan;
     const to = allClosed ? addDays(last.closeAt, 30) : end;
-    return { account, deals, from: addDays(first.createdAt, -10), to: to > end ? end : to, weight: account.type === null ? 0.7 : 1.3 };
+    return {
+      account,
+      deals,
+      from: addDays(first.createdAt, -10),
+      to: to > end ? end : to,
+      weight: account.type === null ? 0.7 : 1.3,
+    };
   }
   return { account, deals, from: start, to: end, weight: 0.3 };
 }
@@ -153,19 +198,43 @@ function conversationPlan(rng: ReturnType<typeof createRng>, activity: Activity,
   }
   const isCustomerNow = account.type === 'customer' && account.customerSince !== null && at >= account.customerSince;
   if (!isCustomerNow) {
-    const scenario: ScenarioKey = deal ? rng.weighted(SCENARIOS_BY_STAGE[stageAt(deal, at)]) : rng.pick(['intro', 'discovery'] as const);
+    const scenario: ScenarioKey = deal
+      ? rng.weighted(SCENARIOS_BY_STAGE[stageAt(deal, at)])
+      : rng.pick(['intro', 'discovery'] as const);
     return { ...base, scenario };
   }
   return { ...base, scenario: customerScenario(rng, account, deal, at) };
 }
 
-function customerScenario(rng: ReturnType<typeof createRng>, account: AccountPlan, deal: DealPlan | null, at: Date): ScenarioKey {
+function customerScenario(
+  rng: ReturnType<typeof createRng>,
+  account: AccountPlan,
+  deal: DealPlan | null,
+  at: Date,
+): ScenarioKey {
   const since = account.customerSince as Date;
-  if (account.championLeftAt && at >= account.championLeftAt && daysBetween(account.championLeftAt, at) < 75 && rng.chance(0.6)) return 'transition';
-  if (account.churnedAt && daysBetween(at, account.churnedAt) < 120 && rng.chance(0.7)) return rng.pick(['at_risk', 'renewal'] as const);
-  if (deal?.kind === 'renewal') return rng.weighted([['renewal', 3], account.atRisk ? ['at_risk', 3] : ['qbr', 1], ['check_in', 1]] as const);
-  if (deal?.kind === 'expansion') return rng.weighted([['expansion', 3], ['security_review', 1], ['check_in', 1]] as const);
-  if (daysBetween(since, at) < 45) return rng.weighted([['onboarding', 3], ['check_in', 1]] as const);
+  if (
+    account.championLeftAt &&
+    at >= account.championLeftAt &&
+    daysBetween(account.championLeftAt, at) < 75 &&
+    rng.chance(0.6)
+  )
+    return 'transition';
+  if (account.churnedAt && daysBetween(at, account.churnedAt) < 120 && rng.chance(0.7))
+    return rng.pick(['at_risk', 'renewal'] as const);
+  if (deal?.kind === 'renewal')
+    return rng.weighted([['renewal', 3], account.atRisk ? ['at_risk', 3] : ['qbr', 1], ['check_in', 1]] as const);
+  if (deal?.kind === 'expansion')
+    return rng.weighted([
+      ['expansion', 3],
+      ['security_review', 1],
+      ['check_in', 1],
+    ] as const);
+  if (daysBetween(since, at) < 45)
+    return rng.weighted([
+      ['onboarding', 3],
+      ['check_in', 1],
+    ] as const);
   return rng.weighted([
     ['check_in', 4],
     ['qbr', 2],

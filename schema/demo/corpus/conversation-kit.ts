@@ -30,7 +30,9 @@ export interface ConversationPlan {
   rescueContact: ContactPlan | null;
 }
 
-export const TOPIC_BY_KEY = new Map<string, Topic>([...TOPICS, ...Object.values(NON_BUYER_TOPICS)].map((t) => [t.key, t]));
+export const TOPIC_BY_KEY = new Map<string, Topic>(
+  [...TOPICS, ...Object.values(NON_BUYER_TOPICS)].map((t) => [t.key, t]),
+);
 export const THEME_LABEL = new Map(THEMES.map((t) => [t.key, t.label]));
 
 /** Which buyer persona usually voices a theme. */
@@ -70,7 +72,15 @@ export interface Speaker {
 
 export const speakerKey = (s: Speaker): string => `${s.side}:${s.email ?? s.name}`;
 
-export const member = (m: TeamMember): Speaker => ({ name: m.name, email: m.email, side: 'internal', role: m.role, persona: null, contactId: null, firstName: m.name.split(' ')[0] ?? m.name });
+export const member = (m: TeamMember): Speaker => ({
+  name: m.name,
+  email: m.email,
+  side: 'internal',
+  role: m.role,
+  persona: null,
+  contactId: null,
+  firstName: m.name.split(' ')[0] ?? m.name,
+});
 export const contact = (c: ContactPlan): Speaker => ({
   name: c.row.name,
   email: c.row.email ?? null,

@@ -1,12 +1,35 @@
 /** Emails: inbound in the buyer's words, outbound in the rep's, threaded per account. */
 import { buyerSentence, fill, repSentence } from './text.js';
-import { chooseTopics, clampIngest, contact, fresh, member, slotsFor, unused, type ConversationContext, type ConversationPlan, type Speaker } from './conversation-kit.js';
+import {
+  chooseTopics,
+  clampIngest,
+  contact,
+  fresh,
+  member,
+  slotsFor,
+  unused,
+  type ConversationContext,
+  type ConversationPlan,
+  type Speaker,
+} from './conversation-kit.js';
 import type { ContactPlan } from './people.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 
 const EMAIL_OPENINGS = {
-  inbound: ['Following up on our call.', 'A couple of things came up internally.', 'Quick note before our next meeting.', 'Thanks for the time last week.', 'Circling back on this.'],
-  outbound: ['Thanks again for the time today.', 'Following up on your questions.', 'As promised, a quick update.', 'Hope your week is going well.', 'Circling back on our conversation.'],
+  inbound: [
+    'Following up on our call.',
+    'A couple of things came up internally.',
+    'Quick note before our next meeting.',
+    'Thanks for the time last week.',
+    'Circling back on this.',
+  ],
+  outbound: [
+    'Thanks again for the time today.',
+    'Following up on your questions.',
+    'As promised, a quick update.',
+    'Hope your week is going well.',
+    'Circling back on our conversation.',
+  ],
 } as const;
 
 export interface EmailThread {
@@ -24,7 +47,11 @@ export function buildEmail(ctx: ConversationContext, plan: ConversationPlan, thr
   const { rng, out } = ctx;
   const scenario: Scenario = SCENARIOS[plan.scenario];
   const [topic] = chooseTopics(rng, { ...scenario, topicCount: [1, 1] });
-  const contactPool = plan.rescueContact ? [plan.rescueContact] : plan.account.contacts.filter((c) => (!c.row.leftAt || c.row.leftAt > plan.at) && (scenario.buyer ? c.row.isBuyer : !c.row.isBuyer));
+  const contactPool = plan.rescueContact
+    ? [plan.rescueContact]
+    : plan.account.contacts.filter(
+        (c) => (!c.row.leftAt || c.row.leftAt > plan.at) && (scenario.buyer ? c.row.isBuyer : !c.row.isBuyer),
+      );
   const counterpart = thread?.contact ?? rng.pick(contactPool.length > 0 ? contactPool : plan.account.contacts);
   const owner = plan.account.owner;
   const them = contact(counterpart);
@@ -35,7 +62,8 @@ export function buildEmail(ctx: ConversationContext, plan: ConversationPlan, thr
   if (topic) {
     if (inbound) {
       const keys = Object.keys(topic.buyer);
-      for (let k = rng.int(1, 2); k > 0; k--) sentences.push(buyerSentence(rng, fresh(rng, topic.buyer[rng.pick(keys)] ?? [], used), slots, used));
+      for (let k = rng.int(1, 2); k > 0; k--)
+        sentences.push(buyerSentence(rng, fresh(rng, topic.buyer[rng.pick(keys)] ?? [], used), slots, used));
     } else {
       const answers = topic.answers[rng.pick(Object.keys(topic.answers))] ?? [];
       for (let k = rng.int(1, 2); k > 0; k--) {
@@ -50,13 +78,21 @@ export function buildEmail(ctx: ConversationContext, plan: ConversationPlan, thr
     ? `Hi ${ownerFirst},\n\n${opening} ${sentences.join(' ')}\n\nThanks,\n${counterpart.firstName}`
     : `Hi ${counterpart.firstName},\n\n${opening} ${sentences.join(' ')}\n\nBest,\n${ownerFirst}`;
   const newSubject = fill(rng.pick(topic?.subjects ?? ['Following up']), slots).replace(/^Re: /, '');
-  const subject = thread ? (thread.subject.startsWith('Re: ') ? thread.subject : `Re: ${thread.subject}`) : newSubject.charAt(0).toUpperCase() + newSubject.slice(1);
+  const subject = thread
+    ? thread.subject.startsWith('Re: ')
+      ? thread.subject
+      : `Re: ${thread.subject}`
+    : newSubject.charAt(0).toUpperCase() + newSubject.slice(1);
   const interactionId = ctx.id('interaction');
   const threadId = thread?.threadId ?? `thread-${interactionId.slice(-12)}`;
   const source = owner.mailSource;
   const ingestedAt = clampIngest(ctx.now, plan.at, rng.int(1, 15) * 60);
   const cc = !inbound && rng.chance(0.3) ? ctx.team.find((m) => m.role === 'sales_manager') : undefined;
-  const people: Speaker[] = [inbound ? them : member(owner), inbound ? member(owner) : them, ...(cc ? [member(cc)] : [])];
+  const people: Speaker[] = [
+    inbound ? them : member(owner),
+    inbound ? member(owner) : them,
+    ...(cc ? [member(cc)] : []),
+  ];
   out.interactions.push({
     id: interactionId,
     workspaceId: ctx.workspaceId,

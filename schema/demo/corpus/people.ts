@@ -2,7 +2,20 @@ import type { AccountType } from '../../warehouse-accounts.js';
 import type { AccountRow, ContactRow } from './rows.js';
 import type { IdKind, Rng } from './prng.js';
 import { addDays, type CorpusTimeline } from './timeline.js';
-import { BUYER_TITLES, companyName, COMPETITORS, FIRST_NAMES, INDUSTRIES, INTERNAL_ROLES, LAST_NAMES, NON_BUYER_TITLES, REGIONS, SELLER, type BuyerPersona, type InternalRole } from './vocabulary.js';
+import {
+  BUYER_TITLES,
+  companyName,
+  COMPETITORS,
+  FIRST_NAMES,
+  INDUSTRIES,
+  INTERNAL_ROLES,
+  LAST_NAMES,
+  NON_BUYER_TITLES,
+  REGIONS,
+  SELLER,
+  type BuyerPersona,
+  type InternalRole,
+} from './vocabulary.js';
 
 /** A member of the workspace's own team. */
 export interface TeamMember {
@@ -50,7 +63,19 @@ const TYPE_MIX: readonly (AccountType | null)[] = [
   ...Array<AccountType>(21).fill('customer'),
   ...Array<AccountType>(20).fill('sales_target'),
   ...Array<null>(6).fill(null),
-  'investor', 'investor', 'advisor', 'media', 'media', 'competitor', 'competitor', 'vendor', 'vendor', 'partner', 'partner', 'reseller', 'other',
+  'investor',
+  'investor',
+  'advisor',
+  'media',
+  'media',
+  'competitor',
+  'competitor',
+  'vendor',
+  'vendor',
+  'partner',
+  'partner',
+  'reseller',
+  'other',
 ];
 export const ACCOUNTS_PER_CHUNK = TYPE_MIX.length;
 
@@ -69,7 +94,12 @@ export function buildTeam(rng: Rng, scale: number): TeamMember[] {
       key = `${first}.${last}`.toLowerCase();
     } while (used.has(key) && used.size < FIRST_NAMES.length * LAST_NAMES.length);
     used.add(key);
-    team.push({ name: `${first} ${last}`, email: `${key}@${SELLER.domain}`, role: INTERNAL_ROLES[i % INTERNAL_ROLES.length] as InternalRole, mailSource: rng.chance(0.7) ? 'gmail' : 'outlook' });
+    team.push({
+      name: `${first} ${last}`,
+      email: `${key}@${SELLER.domain}`,
+      role: INTERNAL_ROLES[i % INTERNAL_ROLES.length] as InternalRole,
+      mailSource: rng.chance(0.7) ? 'gmail' : 'outlook',
+    });
   }
   return team;
 }
@@ -94,7 +124,8 @@ const NON_BUYER_ROLE: Record<string, string> = {
 };
 
 /** Types whose accounts talk to us as buyers (untyped accounts are mostly prospects missing a type). */
-export const isBuyerType = (type: AccountType | null): boolean => type === 'customer' || type === 'sales_target' || type === null;
+export const isBuyerType = (type: AccountType | null): boolean =>
+  type === 'customer' || type === 'sales_target' || type === null;
 
 export interface AccountsInput {
   rng: Rng;
@@ -126,7 +157,8 @@ export function planAccounts(input: AccountsInput): AccountPlan[] {
     const atRisk = isCustomer && rng.chance(0.25);
     // Every fourth customer is churn-prone; a third of those actually churn at a renewal.
     const churnedAt = atRisk && customerOrdinal++ % 3 === 0 ? addDays(timeline.end, -rng.int(30, 200)) : null;
-    const owner = isCustomer && rng.chance(0.5) && csms.length > 0 ? rng.pick(csms) : rng.pick(owners.length > 0 ? owners : team);
+    const owner =
+      isCustomer && rng.chance(0.5) && csms.length > 0 ? rng.pick(csms) : rng.pick(owners.length > 0 ? owners : team);
     const createdAt = addDays(customerSince ?? timeline.start, -rng.int(30, 400));
     const seats = Math.max(8, Math.min(400, Math.round(employeeCount * rng.around(0.08, 0.05, 0.02, 0.3))));
     const plan: AccountPlan = {
@@ -171,7 +203,13 @@ export function planAccounts(input: AccountsInput): AccountPlan[] {
   });
 }
 
-function planContacts(rng: Rng, account: AccountPlan, id: (kind: IdKind) => string, workspaceId: string, rescue: boolean): ContactPlan[] {
+function planContacts(
+  rng: Rng,
+  account: AccountPlan,
+  id: (kind: IdKind) => string,
+  workspaceId: string,
+  rescue: boolean,
+): ContactPlan[] {
   const used = new Set<string>();
   const person = () => {
     let first: string;
@@ -183,7 +221,12 @@ function planContacts(rng: Rng, account: AccountPlan, id: (kind: IdKind) => stri
     used.add(`${first} ${last}`);
     return { first, last };
   };
-  const make = (persona: BuyerPersona | null, role: string, title: string, flags: { isBuyer: boolean; isChampion: boolean }): ContactPlan => {
+  const make = (
+    persona: BuyerPersona | null,
+    role: string,
+    title: string,
+    flags: { isBuyer: boolean; isChampion: boolean },
+  ): ContactPlan => {
     const { first, last } = person();
     const row = {
       id: id('contact'),
@@ -208,7 +251,9 @@ function planContacts(rng: Rng, account: AccountPlan, id: (kind: IdKind) => stri
   }
   const kind = account.type ?? 'other';
   const titles = NON_BUYER_TITLES[kind] ?? ['Manager'];
-  const people = Array.from({ length: rng.int(1, 3) }, () => make(null, NON_BUYER_ROLE[kind] ?? 'other', rng.pick(titles), { isBuyer: false, isChampion: false }));
+  const people = Array.from({ length: rng.int(1, 3) }, () =>
+    make(null, NON_BUYER_ROLE[kind] ?? 'other', rng.pick(titles), { isBuyer: false, isChampion: false }),
+  );
   if (rescue) {
     // Someone at a partner (or reseller, or vendor) who is evaluating our product for their own team.
     people.push(make('champion', 'champion', rng.pick(BUYER_TITLES.champion), { isBuyer: true, isChampion: false }));

@@ -37,5 +37,15 @@ export interface CorpusTail {
   freshness: FreshnessRow[];
 }
 
-export const CHUNK_TABLES = ['accounts', 'contacts', 'deals', 'qualification', 'interactions', 'participants', 'turns', 'utterances', 'excluded'] as const;
+export const CHUNK_TABLES = [
+  'accounts',
+  'contacts',
+  'deals',
+  'qualification',
+  'interactions',
+  'participants',
+  'turns',
+  'utterances',
+  'excluded',
+] as const;
 export type ChunkTable = (typeof CHUNK_TABLES)[number];

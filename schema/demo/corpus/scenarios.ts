@@ -12,26 +12,145 @@ export interface Scenario {
   buyer: boolean;
 }
 
-const s = (key: string, label: string, topics: Scenario['topics'], topicCount: Scenario['topicCount'] = [2, 3], buyer = true): Scenario => ({ key, label, topics, topicCount, buyer });
+const s = (
+  key: string,
+  label: string,
+  topics: Scenario['topics'],
+  topicCount: Scenario['topicCount'] = [2, 3],
+  buyer = true,
+): Scenario => ({ key, label, topics, topicCount, buyer });
 
 export const SCENARIOS = {
-  intro: s('intro', 'Intro call', [['value', 3], ['competition', 2], ['budget', 1], ['crm_integration', 1]]),
-  discovery: s('discovery', 'Discovery call', [['value', 3], ['competition', 2], ['crm_integration', 2], ['implementation', 1], ['budget', 1], ['adoption', 1]]),
-  demo: s('demo', 'Product demo', [['crm_integration', 3], ['data_integrations', 2], ['adoption', 2], ['competition', 2], ['platform', 1], ['value', 1]]),
-  technical: s('technical', 'Technical deep dive', [['security', 3], ['crm_integration', 2], ['data_integrations', 2], ['platform', 2], ['privacy', 1]]),
-  security_review: s('security_review', 'Security review', [['security', 4], ['privacy', 3], ['platform', 1]], [2, 2]),
-  pricing: s('pricing', 'Pricing discussion', [['pricing', 5], ['budget', 2], ['competition', 2], ['procurement', 1], ['value', 1]]),
-  proposal: s('proposal', 'Proposal review', [['pricing', 4], ['procurement', 2], ['value', 2], ['implementation', 2], ['competition', 1]]),
-  legal: s('legal', 'Legal and procurement sync', [['privacy', 3], ['procurement', 3], ['pricing', 1]], [2, 2]),
-  executive: s('executive', 'Executive alignment', [['value', 3], ['procurement', 2], ['pricing', 2], ['implementation', 1]]),
-  onboarding: s('onboarding', 'Onboarding kickoff', [['implementation', 4], ['crm_integration', 2], ['adoption', 2], ['security', 1]]),
-  check_in: s('check_in', 'Customer check-in', [['adoption', 3], ['platform', 3], ['data_integrations', 1], ['value', 1], ['renewal', 1]]),
-  qbr: s('qbr', 'Quarterly business review', [['value', 3], ['adoption', 3], ['renewal', 1], ['platform', 2], ['competition', 1]]),
-  renewal: s('renewal', 'Renewal discussion', [['renewal', 5], ['pricing', 3], ['budget', 2], ['competition', 1], ['adoption', 1], ['champion', 0.5]]),
-  at_risk: s('at_risk', 'Account health review', [['renewal', 4], ['platform', 2], ['adoption', 2], ['competition', 2], ['budget', 1], ['champion', 1]]),
-  expansion: s('expansion', 'Expansion discussion', [['value', 4], ['pricing', 3], ['security', 1], ['adoption', 1]]),
-  escalation: s('escalation', 'Support escalation', [['platform', 5], ['renewal', 1]], [1, 2]),
-  transition: s('transition', 'Account transition', [['champion', 5], ['adoption', 2], ['renewal', 2]], [2, 2]),
+  intro: s('intro', 'Intro call', [
+    ['value', 3],
+    ['competition', 2],
+    ['budget', 1],
+    ['crm_integration', 1],
+  ]),
+  discovery: s('discovery', 'Discovery call', [
+    ['value', 3],
+    ['competition', 2],
+    ['crm_integration', 2],
+    ['implementation', 1],
+    ['budget', 1],
+    ['adoption', 1],
+  ]),
+  demo: s('demo', 'Product demo', [
+    ['crm_integration', 3],
+    ['data_integrations', 2],
+    ['adoption', 2],
+    ['competition', 2],
+    ['platform', 1],
+    ['value', 1],
+  ]),
+  technical: s('technical', 'Technical deep dive', [
+    ['security', 3],
+    ['crm_integration', 2],
+    ['data_integrations', 2],
+    ['platform', 2],
+    ['privacy', 1],
+  ]),
+  security_review: s(
+    'security_review',
+    'Security review',
+    [
+      ['security', 4],
+      ['privacy', 3],
+      ['platform', 1],
+    ],
+    [2, 2],
+  ),
+  pricing: s('pricing', 'Pricing discussion', [
+    ['pricing', 5],
+    ['budget', 2],
+    ['competition', 2],
+    ['procurement', 1],
+    ['value', 1],
+  ]),
+  proposal: s('proposal', 'Proposal review', [
+    ['pricing', 4],
+    ['procurement', 2],
+    ['value', 2],
+    ['implementation', 2],
+    ['competition', 1],
+  ]),
+  legal: s(
+    'legal',
+    'Legal and procurement sync',
+    [
+      ['privacy', 3],
+      ['procurement', 3],
+      ['pricing', 1],
+    ],
+    [2, 2],
+  ),
+  executive: s('executive', 'Executive alignment', [
+    ['value', 3],
+    ['procurement', 2],
+    ['pricing', 2],
+    ['implementation', 1],
+  ]),
+  onboarding: s('onboarding', 'Onboarding kickoff', [
+    ['implementation', 4],
+    ['crm_integration', 2],
+    ['adoption', 2],
+    ['security', 1],
+  ]),
+  check_in: s('check_in', 'Customer check-in', [
+    ['adoption', 3],
+    ['platform', 3],
+    ['data_integrations', 1],
+    ['value', 1],
+    ['renewal', 1],
+  ]),
+  qbr: s('qbr', 'Quarterly business review', [
+    ['value', 3],
+    ['adoption', 3],
+    ['renewal', 1],
+    ['platform', 2],
+    ['competition', 1],
+  ]),
+  renewal: s('renewal', 'Renewal discussion', [
+    ['renewal', 5],
+    ['pricing', 3],
+    ['budget', 2],
+    ['competition', 1],
+    ['adoption', 1],
+    ['champion', 0.5],
+  ]),
+  at_risk: s('at_risk', 'Account health review', [
+    ['renewal', 4],
+    ['platform', 2],
+    ['adoption', 2],
+    ['competition', 2],
+    ['budget', 1],
+    ['champion', 1],
+  ]),
+  expansion: s('expansion', 'Expansion discussion', [
+    ['value', 4],
+    ['pricing', 3],
+    ['security', 1],
+    ['adoption', 1],
+  ]),
+  escalation: s(
+    'escalation',
+    'Support escalation',
+    [
+      ['platform', 5],
+      ['renewal', 1],
+    ],
+    [1, 2],
+  ),
+  transition: s(
+    'transition',
+    'Account transition',
+    [
+      ['champion', 5],
+      ['adoption', 2],
+      ['renewal', 2],
+    ],
+    [2, 2],
+  ),
   investor_update: s('investor_update', 'Investor update', [['investor', 1]], [1, 1], false),
   advisor_session: s('advisor_session', 'Advisor session', [['advisor', 1]], [1, 1], false),
   press: s('press', 'Press interview', [['media', 1]], [1, 1], false),
@@ -42,11 +161,30 @@ export type ScenarioKey = keyof typeof SCENARIOS;
 
 /** What a prospect's call is about, from the stage its deal was in at the time. */
 export const SCENARIOS_BY_STAGE: Record<DealStage, readonly (readonly [ScenarioKey, number])[]> = {
-  prospecting: [['intro', 2], ['discovery', 2]],
-  discovery: [['discovery', 3], ['demo', 2]],
-  evaluation: [['demo', 2], ['technical', 2], ['security_review', 2]],
-  proposal: [['proposal', 2], ['pricing', 2], ['executive', 1], ['security_review', 1]],
-  negotiation: [['pricing', 3], ['legal', 2], ['executive', 1]],
+  prospecting: [
+    ['intro', 2],
+    ['discovery', 2],
+  ],
+  discovery: [
+    ['discovery', 3],
+    ['demo', 2],
+  ],
+  evaluation: [
+    ['demo', 2],
+    ['technical', 2],
+    ['security_review', 2],
+  ],
+  proposal: [
+    ['proposal', 2],
+    ['pricing', 2],
+    ['executive', 1],
+    ['security_review', 1],
+  ],
+  negotiation: [
+    ['pricing', 3],
+    ['legal', 2],
+    ['executive', 1],
+  ],
   closed_won: [['onboarding', 1]],
   closed_lost: [['discovery', 1]],
 };
@@ -64,8 +202,17 @@ export const NON_BUYER_SCENARIO: Record<string, ScenarioKey> = {
 
 /** Generic lines that frame a conversation. */
 export const FRAMING = {
-  greeting: ['Thanks for making the time today, {name}.', 'Good to see you again, {name}.', 'Hi everyone, thanks for joining.', 'Thanks for hopping on, {name}.'],
-  agenda: ['I would like to cover {agenda} today and leave time for questions.', 'On the agenda: {agenda}.', 'Let us start with {agenda}, if that works.'],
+  greeting: [
+    'Thanks for making the time today, {name}.',
+    'Good to see you again, {name}.',
+    'Hi everyone, thanks for joining.',
+    'Thanks for hopping on, {name}.',
+  ],
+  agenda: [
+    'I would like to cover {agenda} today and leave time for questions.',
+    'On the agenda: {agenda}.',
+    'Let us start with {agenda}, if that works.',
+  ],
   context: [
     'Sure. For context, we have about {seats} people on the sales team, mostly in {region}.',
     'Happy to. The team has grown a lot this year and we are at around {seats} reps now.',

@@ -26,7 +26,7 @@ export function buyerSentence(rng: Rng, template: string, slots: Slots, used: Se
 
 function varied(rng: Rng, options: readonly string[], used: Set<string>): string {
   const choice = rng.pick(options);
-  if (choice === '' ) return choice;
+  if (choice === '') return choice;
   if (used.has(choice)) return '';
   used.add(choice);
   return choice;
@@ -39,7 +39,20 @@ export function repSentence(template: string, slots: Slots): string {
 /** Word count, for pacing transcript timestamps. */
 export const wordCount = (s: string): number => s.split(/\s+/).filter(Boolean).length;
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** A month name `ahead` months after `t`, and the calendar quarter of `t`. */
 export function calendarSlots(t: Date, ahead: number): { month: string; quarter: string } {

@@ -31,7 +31,12 @@ export function corpusTimeline(now: Date): CorpusTimeline {
  * toward the present (the team grew), a business-hours time of day, and calls moved off weekends.
  * Returned in ascending order.
  */
-export function spreadEventTimes(timeline: CorpusTimeline, count: number, rng: Rng, options: { weekdaysOnly: boolean }): Date[] {
+export function spreadEventTimes(
+  timeline: CorpusTimeline,
+  count: number,
+  rng: Rng,
+  options: { weekdaysOnly: boolean },
+): Date[] {
   const start = timeline.start.getTime();
   const quietStart = timeline.quietStart.getTime();
   const quietLength = timeline.quietEnd.getTime() - quietStart;
@@ -41,7 +46,7 @@ export function spreadEventTimes(timeline: CorpusTimeline, count: number, rng: R
   for (let i = 0; i < count; i++) {
     const u = (i + rng.next()) / count;
     // Growth: density rises about 1.6x from the first month to the last.
-    const warped = Math.pow(u, 0.8);
+    const warped = u ** 0.8;
     let t = start + warped * activeLength;
     if (t >= quietStart) t += quietLength;
     times.push(placeInWorkday(t, rng, options.weekdaysOnly, timeline));
@@ -58,7 +63,7 @@ function placeInWorkday(t: number, rng: Rng, weekdaysOnly: boolean, timeline: Co
     dayStart += weekday === 6 ? -DAY_MS : DAY_MS;
   }
   // 13:00-22:00 UTC: US business hours, where most of this team's customers are.
-  const placed = dayStart + 13 * 3_600_000 + Math.floor(rng.next() * 9 * 3_600_000 / 60_000) * 60_000;
+  const placed = dayStart + 13 * 3_600_000 + Math.floor((rng.next() * 9 * 3_600_000) / 60_000) * 60_000;
   return clampOutsideQuiet(placed, timeline);
 }
 

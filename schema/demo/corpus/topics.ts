@@ -30,40 +30,222 @@ export interface Topic {
 }
 
 export const THEMES: readonly ThemeSpec[] = [
-  { key: 'pricing_too_high', label: 'Per-seat price above budget', summary: 'Buyers say the per-seat price is higher than what they budgeted or what alternatives cost, and push for a lower price before signing.', customerVoice: true },
-  { key: 'discount_ask', label: 'Discount asks and multi-year terms', summary: 'Buyers ask for discounts, end-of-quarter concessions, or a lower rate in exchange for a multi-year commitment.', customerVoice: true },
-  { key: 'budget_freeze', label: 'Budget freezes and delayed spend', summary: 'Purchases slip because of hiring and budget freezes, CFO spend reviews, or reallocated budget.', customerVoice: true },
-  { key: 'soc2_report', label: 'SOC 2 report and security questionnaires', summary: 'Security teams ask for the SOC 2 Type II report, pen test results and answers to long security questionnaires before approval.', customerVoice: true },
-  { key: 'sso_saml', label: 'SSO, SAML and SCIM provisioning', summary: 'IT requires single sign-on through Okta or Azure AD with SAML, plus SCIM user provisioning, often as a hard requirement.', customerVoice: true },
-  { key: 'data_residency', label: 'EU data residency', summary: 'European buyers need their data stored and processed in the EU and ask where recordings and transcripts live.', customerVoice: true },
-  { key: 'dpa_legal', label: 'DPA and legal redlines', summary: 'Legal teams send redlines on the data processing agreement, liability caps and sub-processor lists, slowing signature.', customerVoice: true },
-  { key: 'salesforce_sync', label: 'Salesforce integration and sync', summary: 'Buyers need activity and fields to sync with Salesforce reliably, including custom objects, and worry about duplicate records.', customerVoice: true },
-  { key: 'hubspot_sync', label: 'HubSpot integration', summary: 'HubSpot shops ask whether deals, contacts and call notes sync both ways and how mapping works.', customerVoice: true },
-  { key: 'slack_alerts', label: 'Slack notifications and workflows', summary: 'Teams want deal alerts, call summaries and risk notifications pushed into Slack channels.', customerVoice: true },
-  { key: 'warehouse_export', label: 'Snowflake and warehouse export', summary: 'Data teams want raw data exported to Snowflake or BigQuery on a schedule to join with their own models.', customerVoice: true },
-  { key: 'competitor_comparison', label: 'Comparison with competitors', summary: 'Buyers are evaluating named competitors side by side and ask how we differ on price, features and accuracy.', customerVoice: true },
-  { key: 'competitor_switch', label: 'Switching from an incumbent tool', summary: 'Buyers are unhappy with their current tool and want to know the effort and risk of switching.', customerVoice: true },
-  { key: 'renewal_risk', label: 'Renewal negotiation and risk', summary: 'At renewal, customers question the value received, ask for price holds or fewer seats, and threaten not to renew.', customerVoice: true },
-  { key: 'churn_risk', label: 'Low adoption and churn signals', summary: 'Customers report low usage, reps not logging in, and say they are considering cancelling.', customerVoice: true },
-  { key: 'champion_departure', label: 'Champion leaving the account', summary: 'The internal champion is leaving or has left, and the remaining team is unsure who owns the tool.', customerVoice: true },
-  { key: 'implementation_timeline', label: 'Implementation timeline and go-live', summary: 'Buyers ask how long implementation takes, who does the work, and whether go-live can happen before a deadline.', customerVoice: true },
-  { key: 'adoption_training', label: 'User training and adoption', summary: 'Customers want training for reps and managers and help driving day-to-day adoption.', customerVoice: true },
-  { key: 'procurement_process', label: 'Procurement and vendor onboarding', summary: 'Procurement adds steps: vendor onboarding forms, insurance certificates, purchase orders and signature routing.', customerVoice: true },
-  { key: 'roi_business_case', label: 'ROI and business case', summary: 'Buyers need numbers for a business case: time saved, win-rate lift and payback period to take to leadership.', customerVoice: true },
-  { key: 'reporting_dashboards', label: 'Reporting and dashboards', summary: 'Managers ask for custom dashboards, pipeline reports and exports for their weekly forecast meetings.', customerVoice: true },
-  { key: 'api_limits', label: 'API access and rate limits', summary: 'Engineering teams ask about API coverage, rate limits and webhooks for building their own workflows.', customerVoice: true },
-  { key: 'reliability_outage', label: 'Reliability and outages', summary: 'Customers raise outages, missing recordings or slow sync, and ask about uptime commitments.', customerVoice: true },
-  { key: 'seat_expansion', label: 'Seat expansion to new teams', summary: 'Customers want to roll out to more teams or regions and ask how pricing works for added seats.', customerVoice: true },
-  { key: 'executive_alignment', label: 'Executive sponsor and sign-off', summary: 'Deals wait on an executive sponsor or economic buyer who has not yet seen the proposal.', customerVoice: true },
-  { key: 'data_migration', label: 'Migrating historical data', summary: 'Buyers ask whether historical calls and notes can be migrated from their previous system.', customerVoice: true },
-  { key: 'ai_accuracy', label: 'Transcription and AI accuracy', summary: 'Buyers question transcription accuracy for accents and jargon and whether AI summaries can be trusted.', customerVoice: true },
-  { key: 'permissions_roles', label: 'Permissions and role-based access', summary: 'Admins need role-based access so managers see their team only and sensitive calls stay private.', customerVoice: true },
-  { key: 'support_responsiveness', label: 'Support responsiveness', summary: 'Customers complain about slow support tickets and ask for a named contact or faster SLAs.', customerVoice: true },
-  { key: 'investor_metrics', label: 'Investor questions on growth metrics', summary: 'Investors ask about net revenue retention, burn, pipeline coverage and the next fundraise.', customerVoice: false },
-  { key: 'press_interview', label: 'Press and podcast interviews', summary: 'Reporters and hosts ask about market trends and the company story for articles and episodes.', customerVoice: false },
-  { key: 'vendor_pitch', label: 'Vendors pitching their tools', summary: 'Vendors pitch their own products to the team, with their pricing and discount offers.', customerVoice: false },
-  { key: 'partnership_talks', label: 'Partnership and co-selling talks', summary: 'Partners, resellers and competitors discuss co-selling, referrals, deal registration and integrations.', customerVoice: false },
-  { key: 'advisor_feedback', label: 'Advisor feedback', summary: 'Advisors share feedback on positioning, hiring and go-to-market plans.', customerVoice: false },
+  {
+    key: 'pricing_too_high',
+    label: 'Per-seat price above budget',
+    summary:
+      'Buyers say the per-seat price is higher than what they budgeted or what alternatives cost, and push for a lower price before signing.',
+    customerVoice: true,
+  },
+  {
+    key: 'discount_ask',
+    label: 'Discount asks and multi-year terms',
+    summary:
+      'Buyers ask for discounts, end-of-quarter concessions, or a lower rate in exchange for a multi-year commitment.',
+    customerVoice: true,
+  },
+  {
+    key: 'budget_freeze',
+    label: 'Budget freezes and delayed spend',
+    summary: 'Purchases slip because of hiring and budget freezes, CFO spend reviews, or reallocated budget.',
+    customerVoice: true,
+  },
+  {
+    key: 'soc2_report',
+    label: 'SOC 2 report and security questionnaires',
+    summary:
+      'Security teams ask for the SOC 2 Type II report, pen test results and answers to long security questionnaires before approval.',
+    customerVoice: true,
+  },
+  {
+    key: 'sso_saml',
+    label: 'SSO, SAML and SCIM provisioning',
+    summary:
+      'IT requires single sign-on through Okta or Azure AD with SAML, plus SCIM user provisioning, often as a hard requirement.',
+    customerVoice: true,
+  },
+  {
+    key: 'data_residency',
+    label: 'EU data residency',
+    summary:
+      'European buyers need their data stored and processed in the EU and ask where recordings and transcripts live.',
+    customerVoice: true,
+  },
+  {
+    key: 'dpa_legal',
+    label: 'DPA and legal redlines',
+    summary:
+      'Legal teams send redlines on the data processing agreement, liability caps and sub-processor lists, slowing signature.',
+    customerVoice: true,
+  },
+  {
+    key: 'salesforce_sync',
+    label: 'Salesforce integration and sync',
+    summary:
+      'Buyers need activity and fields to sync with Salesforce reliably, including custom objects, and worry about duplicate records.',
+    customerVoice: true,
+  },
+  {
+    key: 'hubspot_sync',
+    label: 'HubSpot integration',
+    summary: 'HubSpot shops ask whether deals, contacts and call notes sync both ways and how mapping works.',
+    customerVoice: true,
+  },
+  {
+    key: 'slack_alerts',
+    label: 'Slack notifications and workflows',
+    summary: 'Teams want deal alerts, call summaries and risk notifications pushed into Slack channels.',
+    customerVoice: true,
+  },
+  {
+    key: 'warehouse_export',
+    label: 'Snowflake and warehouse export',
+    summary: 'Data teams want raw data exported to Snowflake or BigQuery on a schedule to join with their own models.',
+    customerVoice: true,
+  },
+  {
+    key: 'competitor_comparison',
+    label: 'Comparison with competitors',
+    summary:
+      'Buyers are evaluating named competitors side by side and ask how we differ on price, features and accuracy.',
+    customerVoice: true,
+  },
+  {
+    key: 'competitor_switch',
+    label: 'Switching from an incumbent tool',
+    summary: 'Buyers are unhappy with their current tool and want to know the effort and risk of switching.',
+    customerVoice: true,
+  },
+  {
+    key: 'renewal_risk',
+    label: 'Renewal negotiation and risk',
+    summary:
+      'At renewal, customers question the value received, ask for price holds or fewer seats, and threaten not to renew.',
+    customerVoice: true,
+  },
+  {
+    key: 'churn_risk',
+    label: 'Low adoption and churn signals',
+    summary: 'Customers report low usage, reps not logging in, and say they are considering cancelling.',
+    customerVoice: true,
+  },
+  {
+    key: 'champion_departure',
+    label: 'Champion leaving the account',
+    summary: 'The internal champion is leaving or has left, and the remaining team is unsure who owns the tool.',
+    customerVoice: true,
+  },
+  {
+    key: 'implementation_timeline',
+    label: 'Implementation timeline and go-live',
+    summary:
+      'Buyers ask how long implementation takes, who does the work, and whether go-live can happen before a deadline.',
+    customerVoice: true,
+  },
+  {
+    key: 'adoption_training',
+    label: 'User training and adoption',
+    summary: 'Customers want training for reps and managers and help driving day-to-day adoption.',
+    customerVoice: true,
+  },
+  {
+    key: 'procurement_process',
+    label: 'Procurement and vendor onboarding',
+    summary:
+      'Procurement adds steps: vendor onboarding forms, insurance certificates, purchase orders and signature routing.',
+    customerVoice: true,
+  },
+  {
+    key: 'roi_business_case',
+    label: 'ROI and business case',
+    summary:
+      'Buyers need numbers for a business case: time saved, win-rate lift and payback period to take to leadership.',
+    customerVoice: true,
+  },
+  {
+    key: 'reporting_dashboards',
+    label: 'Reporting and dashboards',
+    summary: 'Managers ask for custom dashboards, pipeline reports and exports for their weekly forecast meetings.',
+    customerVoice: true,
+  },
+  {
+    key: 'api_limits',
+    label: 'API access and rate limits',
+    summary: 'Engineering teams ask about API coverage, rate limits and webhooks for building their own workflows.',
+    customerVoice: true,
+  },
+  {
+    key: 'reliability_outage',
+    label: 'Reliability and outages',
+    summary: 'Customers raise outages, missing recordings or slow sync, and ask about uptime commitments.',
+    customerVoice: true,
+  },
+  {
+    key: 'seat_expansion',
+    label: 'Seat expansion to new teams',
+    summary: 'Customers want to roll out to more teams or regions and ask how pricing works for added seats.',
+    customerVoice: true,
+  },
+  {
+    key: 'executive_alignment',
+    label: 'Executive sponsor and sign-off',
+    summary: 'Deals wait on an executive sponsor or economic buyer who has not yet seen the proposal.',
+    customerVoice: true,
+  },
+  {
+    key: 'data_migration',
+    label: 'Migrating historical data',
+    summary: 'Buyers ask whether historical calls and notes can be migrated from their previous system.',
+    customerVoice: true,
+  },
+  {
+    key: 'ai_accuracy',
+    label: 'Transcription and AI accuracy',
+    summary: 'Buyers question transcription accuracy for accents and jargon and whether AI summaries can be trusted.',
+    customerVoice: true,
+  },
+  {
+    key: 'permissions_roles',
+    label: 'Permissions and role-based access',
+    summary: 'Admins need role-based access so managers see their team only and sensitive calls stay private.',
+    customerVoice: true,
+  },
+  {
+    key: 'support_responsiveness',
+    label: 'Support responsiveness',
+    summary: 'Customers complain about slow support tickets and ask for a named contact or faster SLAs.',
+    customerVoice: true,
+  },
+  {
+    key: 'investor_metrics',
+    label: 'Investor questions on growth metrics',
+    summary: 'Investors ask about net revenue retention, burn, pipeline coverage and the next fundraise.',
+    customerVoice: false,
+  },
+  {
+    key: 'press_interview',
+    label: 'Press and podcast interviews',
+    summary: 'Reporters and hosts ask about market trends and the company story for articles and episodes.',
+    customerVoice: false,
+  },
+  {
+    key: 'vendor_pitch',
+    label: 'Vendors pitching their tools',
+    summary: 'Vendors pitch their own products to the team, with their pricing and discount offers.',
+    customerVoice: false,
+  },
+  {
+    key: 'partnership_talks',
+    label: 'Partnership and co-selling talks',
+    summary: 'Partners, resellers and competitors discuss co-selling, referrals, deal registration and integrations.',
+    customerVoice: false,
+  },
+  {
+    key: 'advisor_feedback',
+    label: 'Advisor feedback',
+    summary: 'Advisors share feedback on positioning, hiring and go-to-market plans.',
+    customerVoice: false,
+  },
 ];
 
 export const TOPICS: readonly Topic[] = [
@@ -108,7 +290,12 @@ export const TOPICS: readonly Topic[] = [
       ],
     },
     summary: ['pricing and discount terms', 'pushback on per-seat price', 'commercial terms of the proposal'],
-    subjects: ['Updated pricing proposal', 'Re: pricing for {seats} seats', 'Discount request for {company}', 'Commercial terms before end of {quarter}'],
+    subjects: [
+      'Updated pricing proposal',
+      'Re: pricing for {seats} seats',
+      'Discount request for {company}',
+      'Commercial terms before end of {quarter}',
+    ],
   },
   {
     key: 'budget',
@@ -122,11 +309,14 @@ export const TOPICS: readonly Topic[] = [
         'we might be able to revisit this next fiscal year when budgets reset',
       ],
     },
-    prompts: ['Where are things with budget for this project?', 'Has anything changed on the budget side since we last spoke?'],
+    prompts: [
+      'Where are things with budget for this project?',
+      'Has anything changed on the budget side since we last spoke?',
+    ],
     answers: {
       budget_freeze: [
         'Understood. Would a smaller starting footprint fit inside what is already approved?',
-        'We could push the start date and lock in today\'s pricing for you.',
+        "We could push the start date and lock in today's pricing for you.",
         'Let me send a one-page business case your CFO can use in the spend review.',
       ],
     },
@@ -153,7 +343,11 @@ export const TOPICS: readonly Topic[] = [
         'without SCIM, offboarding reps becomes a manual process and IT will say no',
       ],
     },
-    prompts: ['Where are we with the security review?', 'What does your security team need from us to sign off?', 'Can we go through the IT requirements?'],
+    prompts: [
+      'Where are we with the security review?',
+      'What does your security team need from us to sign off?',
+      'Can we go through the IT requirements?',
+    ],
     answers: {
       soc2_report: [
         'I will send our SOC 2 Type II report under NDA today, along with the pen test letter.',
@@ -167,7 +361,12 @@ export const TOPICS: readonly Topic[] = [
       ],
     },
     summary: ['the security review and SOC 2 report', 'SSO and SAML requirements', 'the security questionnaire'],
-    subjects: ['SOC 2 report and security questionnaire', 'Re: SSO / SAML setup', 'Security review for {company}', 'Pen test summary request'],
+    subjects: [
+      'SOC 2 report and security questionnaire',
+      'Re: SSO / SAML setup',
+      'Security review for {company}',
+      'Pen test summary request',
+    ],
   },
   {
     key: 'privacy',
@@ -202,7 +401,12 @@ export const TOPICS: readonly Topic[] = [
       ],
     },
     summary: ['EU data residency', 'DPA redlines from legal', 'data processing and privacy terms'],
-    subjects: ['DPA redlines', 'Re: data residency question', 'Sub-processor list for legal review', 'Privacy review for {company}'],
+    subjects: [
+      'DPA redlines',
+      'Re: data residency question',
+      'Sub-processor list for legal review',
+      'Privacy review for {company}',
+    ],
   },
   {
     key: 'crm_integration',
@@ -540,7 +744,13 @@ export const TOPICS: readonly Topic[] = [
         'Enterprise plans include a four-hour response time, and we can add that for you.',
       ],
     },
-    summary: ['API access and limits', 'recent reliability issues', 'permissions and private calls', 'transcription accuracy', 'support response times'],
+    summary: [
+      'API access and limits',
+      'recent reliability issues',
+      'permissions and private calls',
+      'transcription accuracy',
+      'support response times',
+    ],
     subjects: ['API documentation and limits', 'Re: missing recordings', 'Permissions setup', 'Support escalation'],
   },
 ];
@@ -578,9 +788,7 @@ export const NON_BUYER_TOPICS: Record<string, Topic> = {
     },
     prompts: ['Thanks for having us on.'],
     answers: {
-      press_interview: [
-        'The biggest shift is that teams finally listen to what customers actually say.',
-      ],
+      press_interview: ['The biggest shift is that teams finally listen to what customers actually say.'],
     },
     summary: ['a press interview'],
     subjects: ['Interview request', 'Re: podcast recording'],
@@ -597,9 +805,7 @@ export const NON_BUYER_TOPICS: Record<string, Topic> = {
     },
     prompts: ['Thanks, what did you want to show us?'],
     answers: {
-      vendor_pitch: [
-        'We are not looking at new tools right now, but send the deck over.',
-      ],
+      vendor_pitch: ['We are not looking at new tools right now, but send the deck over.'],
     },
     summary: ['a vendor pitch'],
     subjects: ['Quick intro', 'Re: following up on our demo'],
@@ -616,9 +822,7 @@ export const NON_BUYER_TOPICS: Record<string, Topic> = {
     },
     prompts: ['Let us review the joint pipeline.'],
     answers: {
-      partnership_talks: [
-        'We can share a list of overlapping accounts and set up referral terms.',
-      ],
+      partnership_talks: ['We can share a list of overlapping accounts and set up referral terms.'],
     },
     summary: ['the partnership and joint pipeline'],
     subjects: ['Joint pipeline review', 'Re: deal registration'],
@@ -634,9 +838,7 @@ export const NON_BUYER_TOPICS: Record<string, Topic> = {
     },
     prompts: ['I wanted your take on our go-to-market plan.'],
     answers: {
-      advisor_feedback: [
-        'That is helpful; we will revisit the hiring plan.',
-      ],
+      advisor_feedback: ['That is helpful; we will revisit the hiring plan.'],
     },
     summary: ['advisor feedback on go-to-market'],
     subjects: ['Advisor sync', 'Re: GTM plan feedback'],
