@@ -1,10 +1,10 @@
 import { ApiError } from '../../platform/errors.js';
 import type { Services } from '../services.js';
 import type { ConnectorSpec } from './catalog.js';
-import { ProviderError } from './providers/errors.js';
-import { BlueskyClient } from './providers/bluesky.js';
-import { GongClient } from './providers/gong.js';
-import { HubSpotClient } from './providers/hubspot.js';
+import { ProviderError } from './provider-errors.js';
+import { BlueskyClient } from './connectors/bluesky/client.js';
+import { GongClient } from './connectors/gong/client.js';
+import { HubSpotClient } from './connectors/hubspot/client.js';
 
 /**
  * The connect fields of a request, checked against the catalog entry: every declared field is

@@ -10,8 +10,8 @@ import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { renderError } from '../http/errors.js';
 import type { Services } from '../services.js';
 import type { ConnectorSpec } from './catalog.js';
-import { ProviderError } from './providers/errors.js';
-import { exchangeCode, OAUTH_SOURCES } from './providers/oauth.js';
+import { ProviderError } from './provider-errors.js';
+import { exchangeCode, OAUTH_SOURCES } from './oauth-client.js';
 import { updateConnection, type ConnectionRow } from './repository.js';
 import { startSync, syncIntervalMs } from './sync.js';
 

@@ -35,7 +35,7 @@ import {
   SyncRunSchema,
   UpdateConnectionBody,
 } from './schemas.js';
-import { ingestUrl } from './push-ingest.js';
+import { ingestUrl } from './connectors/call-webhook/ingest.js';
 import { isPushed, pausedReason } from './sync-sources.js';
 import { generateWebhookSecret } from '../webhooks/signing.js';
 import { isSyncing, startSync, syncIntervalMs } from './sync.js';

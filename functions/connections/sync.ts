@@ -5,7 +5,7 @@ import { connections, runs, sourceFreshness } from '../../schema/index.js';
 import type { CommitScope, StageResult, TypedStageContext } from '../../queues/pipeline.js';
 import type { Queryable } from '../../platform/db/port.js';
 import type { Services } from '../services.js';
-import { ProviderError } from './providers/errors.js';
+import { ProviderError } from './provider-errors.js';
 import { CONNECTION_SYNC_KIND, getConnection, updateConnection, type ConnectionRow } from './repository.js';
 import { openSyncSource, pausedReason, type SyncSource } from './sync-sources.js';
 

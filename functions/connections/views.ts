@@ -7,7 +7,7 @@ import { catalogEntry, findConnector, type ConnectorSpec } from './catalog.js';
 import { configOf } from './filters.js';
 import { healthOf, syncRunView, type SyncRunView } from './health.js';
 import { latestRun, type ConnectionRow } from './repository.js';
-import { webhookSource } from './push-ingest.js';
+import { webhookSource } from './connectors/call-webhook/ingest.js';
 import { pausedReason } from './sync-sources.js';
 import { syncIntervalMs } from './sync.js';
 import type { ConnectionSummarySchema } from './schemas.js';

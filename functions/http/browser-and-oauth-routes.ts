@@ -1,5 +1,5 @@
 import { connectionOAuthRoutes } from '../connections/oauth-flow.js';
-import { connectionIngestRoutes } from '../connections/push-ingest.js';
+import { connectionIngestRoutes } from '../connections/connectors/call-webhook/ingest.js';
 import { consoleRoutes } from '../console/routes.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import type { OperationRegistry } from '../registry.js';

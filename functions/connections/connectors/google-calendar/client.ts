@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errorForStatus, ProviderError, retryAfterOf } from './errors.js';
-import type { OAuthSession } from './oauth.js';
+import { errorForStatus, ProviderError, retryAfterOf } from '../../provider-errors.js';
+import type { OAuthSession } from '../../oauth-client.js';
 
 /**
  * A Google Calendar client, written against the Calendar API v3 reference: `events.list` on the

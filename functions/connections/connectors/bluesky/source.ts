@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../services.js';
+import type { Services } from '../../../services.js';
 import {
   heldSince,
   heldThreadsPage,
@@ -8,12 +8,12 @@ import {
   SOURCE,
   threadRoots,
   workspaceBlueskyAccounts,
-} from './bluesky-ingest.js';
-import { BlueskyClient, type BlueskyPost } from './providers/bluesky.js';
-import { ProviderError } from './providers/errors.js';
-import type { ConnectionRow } from './repository.js';
-import type { SyncSource } from './sync-sources.js';
-import { historyStart } from './sync-window.js';
+} from './ingest.js';
+import { BlueskyClient, type BlueskyPost } from './client.js';
+import { ProviderError } from '../../provider-errors.js';
+import type { ConnectionRow } from '../../repository.js';
+import type { SyncSource } from '../../sync-sources.js';
+import { historyStart } from '../../sync-window.js';
 
 /**
  * A Bluesky account's sync, one stream (`threads`) in two passes, a stage per page:

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from '../../provider-errors.js';
 
 /**
  * A Bluesky client, written against the AT Protocol lexicons the public AppView serves without

@@ -1,6 +1,6 @@
-import type { Queryable } from '../../platform/db/port.js';
-import type { PlannedPage } from './crm-ingest.js';
-import { domainOf, judgeCall, type CommsFilter } from './filters.js';
+import type { Queryable } from '../../../../platform/db/port.js';
+import type { PlannedPage } from '../../crm-ingest.js';
+import { domainOf, judgeCall, type CommsFilter } from '../../filters.js';
 import {
   holdInteractions,
   linkRosters,
@@ -8,8 +8,8 @@ import {
   writeInteractions,
   type InteractionDraft,
   type RosterMember,
-} from './interaction-ingest.js';
-import type { CalendarEvent } from './providers/google-calendar.js';
+} from '../../interaction-ingest.js';
+import type { CalendarEvent } from './client.js';
 
 /**
  * A member's calendar into the warehouse: each timed event with people on it becomes a `meeting`

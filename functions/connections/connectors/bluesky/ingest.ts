@@ -1,8 +1,8 @@
 import { and, asc, eq, gt, gte, inArray, sql } from 'drizzle-orm';
-import { connections, interactionHolders, interactions, transcriptTurns } from '../../schema/index.js';
-import type { Queryable } from '../../platform/db/port.js';
-import type { Embedder } from '../../platform/model/port.js';
-import type { PlannedPage } from './crm-ingest.js';
+import { connections, interactionHolders, interactions, transcriptTurns } from '../../../../schema/index.js';
+import type { Queryable } from '../../../../platform/db/port.js';
+import type { Embedder } from '../../../../platform/model/port.js';
+import type { PlannedPage } from '../../crm-ingest.js';
 import {
   holdInteractions,
   pruneOrphanVectors,
@@ -12,8 +12,8 @@ import {
   type InteractionDraft,
   type RosterLinks,
   type RosterMember,
-} from './interaction-ingest.js';
-import type { BlueskyFeedItem, BlueskyPost } from './providers/bluesky.js';
+} from '../../interaction-ingest.js';
+import type { BlueskyFeedItem, BlueskyPost } from './client.js';
 import {
   embedTranscripts,
   sentencesOf,
@@ -21,7 +21,7 @@ import {
   writeTranscripts,
   type EmbeddedTranscript,
   type SpokenTurn,
-} from './transcript-ingest.js';
+} from '../../transcript-ingest.js';
 
 /**
  * Public Bluesky conversations into the warehouse: one `post` interaction per thread the connected

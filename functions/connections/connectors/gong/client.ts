@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from '../../provider-errors.js';
 
 /**
  * A Gong client, written against Gong's public API v2: Basic auth with the access key and its

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { errorForStatus, ProviderError, retryAfterOf } from './errors.js';
-import type { OAuthSession } from './oauth.js';
+import { errorForStatus, ProviderError, retryAfterOf } from '../../provider-errors.js';
+import type { OAuthSession } from '../../oauth-client.js';
 
 /**
  * A Salesforce client, written against the REST API reference: SOQL through

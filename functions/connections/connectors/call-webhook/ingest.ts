@@ -1,28 +1,28 @@
 import { Hono } from 'hono';
 import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { timingSafeEqual } from '../../platform/crypto.js';
-import { ApiError } from '../../platform/errors.js';
-import { isUuid } from '../../platform/ids.js';
-import { parseOrThrow } from '../../platform/validation.js';
-import { connections } from '../../schema/index.js';
-import { API_PREFIX, type AppEnv } from '../http/env.js';
-import { readBodyBytes } from '../http/json-body.js';
-import type { Services } from '../services.js';
-import { signWebhook } from '../webhooks/signing.js';
-import { DEFAULT_COMMS_FILTER } from './calendar-ingest.js';
-import { configOf, judgeCall, type CallVerdict } from './filters.js';
-import { updateConnection } from './repository.js';
-import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from './interaction-ingest.js';
-import { pausedReason, SealedCredentials } from './sync-sources.js';
-import { touchFreshness } from './sync.js';
+import { timingSafeEqual } from '../../../../platform/crypto.js';
+import { ApiError } from '../../../../platform/errors.js';
+import { isUuid } from '../../../../platform/ids.js';
+import { parseOrThrow } from '../../../../platform/validation.js';
+import { connections } from '../../../../schema/index.js';
+import { API_PREFIX, type AppEnv } from '../../../http/env.js';
+import { readBodyBytes } from '../../../http/json-body.js';
+import type { Services } from '../../../services.js';
+import { signWebhook } from '../../../webhooks/signing.js';
+import { DEFAULT_COMMS_FILTER } from '../google-calendar/ingest.js';
+import { configOf, judgeCall, type CallVerdict } from '../../filters.js';
+import { updateConnection } from '../../repository.js';
+import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from '../../interaction-ingest.js';
+import { pausedReason, SealedCredentials } from '../../sync-sources.js';
+import { touchFreshness } from '../../sync.js';
 import {
   embedTranscripts,
   sentencesOf,
   withTranscripts,
   writeTranscripts,
   type EmbeddedTranscript,
-} from './transcript-ingest.js';
+} from '../../transcript-ingest.js';
 
 /**
  * The webhook source: a workspace's own systems push calls (with transcripts) and emails to the

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import type { AppConfig } from '../../../platform/config.js';
-import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import type { AppConfig } from '../../platform/config.js';
+import { errorForStatus, ProviderError, retryAfterOf, type ProviderFetch } from './provider-errors.js';
 
 /**
  * The OAuth 2.0 authorization-code flow with PKCE (RFC 6749, RFC 7636) against a source's

@@ -1,7 +1,7 @@
-import type { AccountType } from '../../schema/warehouse-accounts.js';
-import type { DealStage } from '../../schema/warehouse-deals.js';
-import { domainFromWebsite, num, percent, str, time, type CrmPage } from './crm-ingest.js';
-import type { SalesforceRecord, SalesforceStream } from './providers/salesforce.js';
+import type { AccountType } from '../../../../schema/warehouse-accounts.js';
+import type { DealStage } from '../../../../schema/warehouse-deals.js';
+import { domainFromWebsite, num, percent, str, time, type CrmPage } from '../../crm-ingest.js';
+import type { SalesforceRecord, SalesforceStream } from './client.js';
 
 /** Salesforce's records in the warehouse's CRM shapes (crm-ingest.ts writes them). */
 export const SOURCE = 'salesforce';

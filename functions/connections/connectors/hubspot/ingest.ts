@@ -1,7 +1,16 @@
-import type { AccountType } from '../../schema/warehouse-accounts.js';
-import type { DealStage } from '../../schema/warehouse-deals.js';
-import { num, percent, str, time, type CrmCompany, type CrmContact, type CrmDeal, type CrmPage } from './crm-ingest.js';
-import type { HubSpotObject, HubSpotRecord } from './providers/hubspot.js';
+import type { AccountType } from '../../../../schema/warehouse-accounts.js';
+import type { DealStage } from '../../../../schema/warehouse-deals.js';
+import {
+  num,
+  percent,
+  str,
+  time,
+  type CrmCompany,
+  type CrmContact,
+  type CrmDeal,
+  type CrmPage,
+} from '../../crm-ingest.js';
+import type { HubSpotObject, HubSpotRecord } from './client.js';
 
 /** HubSpot's records in the warehouse's CRM shapes (crm-ingest.ts writes them). */
 export const SOURCE = 'hubspot';

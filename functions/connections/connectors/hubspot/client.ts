@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from './errors.js';
+import { providerJson, ProviderError, retryAfterOf, type ProviderFetch } from '../../provider-errors.js';
 
 /**
  * A HubSpot CRM client, written against HubSpot's public API (v3 objects search, v4 associations):

@@ -1,22 +1,22 @@
-import type { Queryable } from '../../platform/db/port.js';
-import type { Embedder } from '../../platform/model/port.js';
-import type { PlannedPage } from './crm-ingest.js';
-import { domainOf, judgeCall, type CallFilters, type CallVerdict } from './filters.js';
+import type { Queryable } from '../../../../platform/db/port.js';
+import type { Embedder } from '../../../../platform/model/port.js';
+import type { PlannedPage } from '../../crm-ingest.js';
+import { domainOf, judgeCall, type CallFilters, type CallVerdict } from '../../filters.js';
 import {
   linkRosters,
   writeInteractions,
   type InteractionDraft,
   type RosterLinks,
   type RosterMember,
-} from './interaction-ingest.js';
-import type { GongCall, GongMonologue, GongParty } from './providers/gong.js';
+} from '../../interaction-ingest.js';
+import type { GongCall, GongMonologue, GongParty } from './client.js';
 import {
   embedTranscripts,
   withTranscripts,
   writeTranscripts,
   type EmbeddedTranscript,
   type SpokenTurn,
-} from './transcript-ingest.js';
+} from '../../transcript-ingest.js';
 
 /**
  * Gong calls into the warehouse: one interaction per call (upserted on the Gong call id), its
