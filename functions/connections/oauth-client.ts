@@ -35,6 +35,7 @@ const TokenAnswer = z.object({
   instance_url: z.string().url().optional(),
 });
 
+/** A source's OAuth authorization server and this deployment's client (a connector's `oauth`). */
 export interface OAuthSource {
   type: string;
   name: string;
@@ -43,46 +44,6 @@ export interface OAuthSource {
   clientId(config: AppConfig): string;
   clientSecret(config: AppConfig): string;
 }
-
-export const OAUTH_SOURCES: Record<string, OAuthSource> = {
-  salesforce: {
-    type: 'salesforce',
-    name: 'Salesforce',
-    authorizeUrl: (config, p) =>
-      `${config.SALESFORCE_LOGIN_URL.replace(/\/+$/, '')}/services/oauth2/authorize?${new URLSearchParams({
-        response_type: 'code',
-        client_id: config.SALESFORCE_CLIENT_ID ?? '',
-        redirect_uri: p.redirectUri,
-        state: p.state,
-        scope: 'api refresh_token',
-        code_challenge: p.challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    tokenUrl: (config) => `${config.SALESFORCE_LOGIN_URL.replace(/\/+$/, '')}/services/oauth2/token`,
-    clientId: (config) => config.SALESFORCE_CLIENT_ID ?? '',
-    clientSecret: (config) => config.SALESFORCE_CLIENT_SECRET ?? '',
-  },
-  google_calendar: {
-    type: 'google_calendar',
-    name: 'Google Calendar',
-    authorizeUrl: (config, p) =>
-      `${config.GOOGLE_ACCOUNTS_URL.replace(/\/+$/, '')}/o/oauth2/v2/auth?${new URLSearchParams({
-        response_type: 'code',
-        client_id: config.GOOGLE_CLIENT_ID ?? '',
-        redirect_uri: p.redirectUri,
-        state: p.state,
-        scope: 'https://www.googleapis.com/auth/calendar.readonly',
-        access_type: 'offline',
-        prompt: 'consent',
-        include_granted_scopes: 'true',
-        code_challenge: p.challenge,
-        code_challenge_method: 'S256',
-      })}`,
-    tokenUrl: (config) => config.GOOGLE_TOKEN_URL,
-    clientId: (config) => config.GOOGLE_CLIENT_ID ?? '',
-    clientSecret: (config) => config.GOOGLE_CLIENT_SECRET ?? '',
-  },
-};
 
 async function tokenRequest(
   source: OAuthSource,

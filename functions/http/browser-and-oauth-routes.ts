@@ -1,5 +1,5 @@
 import { connectionOAuthRoutes } from '../connections/oauth-flow.js';
-import { connectionIngestRoutes } from '../connections/connectors/call-webhook/ingest.js';
+import { connectionIngestRoutes } from '../connections/push-route.js';
 import { consoleRoutes } from '../console/routes.js';
 import { oauthRoutes } from '../oauth/routes.js';
 import type { OperationRegistry } from '../registry.js';
@@ -10,7 +10,7 @@ import { globalRateLimit } from './global-limit.js';
  * The routes that are not operations, in one place: OAuth discovery, registration, authorize (with
  * its consent page), token and revocation, the console's pages, and the return from a source's
  * OAuth consent (functions/connections/oauth-flow.ts) and pushes to a webhook source's signed ingest
- * URL (functions/connections/push-ingest.ts). They do not fit the
+ * URL (functions/connections/push-route.ts). They do not fit the
  * `{data}`-wrapped JSON operations: OAuth endpoints answer in the RFCs' formats (`{error,
  * error_description}`) and console pages are HTML with cookie sessions and CSRF tokens. They are
  * mounted before the API's credential check (a person or client arrives here without an API

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { Services } from '../../../services.js';
+import type { ConnectorServices } from '../../connector.js';
 import {
   heldSince,
   heldThreadsPage,
@@ -12,7 +12,7 @@ import {
 import { BlueskyClient, type BlueskyPost } from './client.js';
 import { ProviderError } from '../../provider-errors.js';
 import type { ConnectionRow } from '../../repository.js';
-import type { SyncSource } from '../../sync-sources.js';
+import type { SyncSource } from '../../sync-source.js';
 import { historyStart } from '../../sync-window.js';
 
 /**
@@ -44,7 +44,7 @@ const Saved = z.object({
 });
 type Saved = z.infer<typeof Saved>;
 
-export function blueskySource(services: Services, connection: ConnectionRow): SyncSource {
+export function blueskySource(services: ConnectorServices, connection: ConnectionRow): SyncSource {
   const client = new BlueskyClient({ baseUrl: services.config.BLUESKY_API_BASE_URL, now: () => services.clock.now() });
   const did = connection.fields.account_did;
   const scope = { workspaceId: connection.workspaceId, connectionId: connection.id };

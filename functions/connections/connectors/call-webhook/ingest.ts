@@ -1,20 +1,9 @@
-import { Hono } from 'hono';
-import { eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { timingSafeEqual } from '../../../../platform/crypto.js';
-import { ApiError } from '../../../../platform/errors.js';
-import { isUuid } from '../../../../platform/ids.js';
 import { parseOrThrow } from '../../../../platform/validation.js';
-import { connections } from '../../../../schema/index.js';
-import { API_PREFIX, type AppEnv } from '../../../http/env.js';
-import { readBodyBytes } from '../../../http/json-body.js';
-import type { Services } from '../../../services.js';
-import { signWebhook } from '../../../webhooks/signing.js';
-import { DEFAULT_COMMS_FILTER } from '../google-calendar/ingest.js';
-import { configOf, judgeCall, type CallVerdict } from '../../filters.js';
-import { updateConnection } from '../../repository.js';
+import type { ConnectorServices, PushOutcome } from '../../connector.js';
+import { configOf, DEFAULT_COMMS_FILTER, judgeCall } from '../../filters.js';
 import { linkRosters, writeInteractions, type InteractionDraft, type RosterMember } from '../../interaction-ingest.js';
-import { pausedReason, SealedCredentials } from '../../sync-sources.js';
+import { updateConnection, type ConnectionRow } from '../../repository.js';
 import { touchFreshness } from '../../sync.js';
 import {
   embedTranscripts,
@@ -25,22 +14,14 @@ import {
 } from '../../transcript-ingest.js';
 
 /**
- * The webhook source: a workspace's own systems push calls (with transcripts) and emails to the
- * connection's ingest URL, signed with the connection's secret the Standard Webhooks way
- * (`webhook-id`, `webhook-timestamp`, `webhook-signature: v1,<base64 HMAC-SHA256>`; the secret is
- * shown once, at connect or reconnect). The signature is the credential: no API key is needed,
- * and anything unverifiable is refused before the body is read as data. Items are upserted on their
+ * The webhook source's pushes (verified by push-route.ts): calls (with transcripts) and emails the
+ * workspace's own systems send. Items are upserted on their
  * `id` (a redelivered push changes nothing), filtered like synced ones (call filters for calls,
  * the comms filter for emails), written in one transaction with their transcripts embedded, and
- * counted in the answer. A paused source (no call filter decision yet) refuses pushes with 409.
+ * counted in the answer.
  */
 /** Each webhook connection is its own source: two pushing systems may well use the same ids. */
 export const webhookSource = (connectionId: string) => `webhook:${connectionId}`;
-export const INGEST_PATH = `${API_PREFIX}/connections/:id/ingest`;
-export const ingestUrl = (services: Services, id: string) =>
-  `${services.config.publicUrl}${API_PREFIX}/connections/${id}/ingest`;
-/** Pushes older or newer than this (replays, skewed clocks) are refused. */
-const TOLERANCE_SECONDS = 5 * 60;
 const MAX_ITEMS = 100;
 
 const Participant = z
@@ -94,43 +75,9 @@ export const PushBody = z
   .strict();
 export type PushItem = z.infer<typeof PushBody>['items'][number];
 
-async function verify(
-  services: Services,
-  secret: string,
-  headers: { id?: string; timestamp?: string; signature?: string },
-  body: string,
-): Promise<void> {
-  if (!headers.id || !headers.timestamp || !headers.signature) {
-    throw new ApiError(
-      'unauthenticated',
-      'A push must be signed: webhook-id, webhook-timestamp and webhook-signature headers (Standard Webhooks).',
-      { required_headers: ['webhook-id', 'webhook-timestamp', 'webhook-signature'] },
-    );
-  }
-  const timestamp = Number(headers.timestamp);
-  const now = Math.floor(services.clock.now().getTime() / 1000);
-  if (!Number.isInteger(timestamp) || Math.abs(now - timestamp) > TOLERANCE_SECONDS) {
-    throw new ApiError('invalid_token', `webhook-timestamp is more than ${TOLERANCE_SECONDS} s away from now.`, {
-      reason: 'timestamp',
-    });
-  }
-  const expected = await signWebhook(secret, headers.id, timestamp, body);
-  const offered = headers.signature.split(' ').filter((s) => s.startsWith('v1,'));
-  if (!offered.some((s) => timingSafeEqual(s, expected)))
-    throw new ApiError('invalid_token', 'webhook-signature does not match this connection\u2019s secret.', {
-      reason: 'signature',
-    });
-}
-
-export interface PushOutcome {
-  accepted: number;
-  written: number;
-  dropped: Partial<Record<Exclude<CallVerdict, { keep: true }>['reason'], number>>;
-}
-
 export async function ingestPush(
-  services: Services,
-  connection: typeof connections.$inferSelect,
+  services: ConnectorServices,
+  connection: ConnectionRow,
   items: readonly PushItem[],
 ): Promise<PushOutcome> {
   const SOURCE = webhookSource(connection.id);
@@ -251,50 +198,11 @@ export async function ingestPush(
   return { accepted: items.length, written: kept.length, dropped };
 }
 
-/** `POST /connections/{id}/ingest`: outside the API's credential check (the signature is the credential). */
-export function connectionIngestRoutes(): Hono<AppEnv> {
-  const app = new Hono<AppEnv>();
-  app.post(INGEST_PATH, async (c) => {
-    const services = c.get('services');
-    const id = c.req.param('id');
-    // One answer for an unknown id, another workspace's, a disconnected one, or a source that is not pushed.
-    const notFound = new ApiError('not_found', 'No webhook connection at this URL.', { id });
-    const [connection] = isUuid(id) ? await services.db.select().from(connections).where(eq(connections.id, id)) : [];
-    if (
-      connection?.connectorType !== 'call_webhook' ||
-      connection.status !== 'connected' ||
-      !connection.credentialsSealed
-    )
-      throw notFound;
-    const secret = SealedCredentials.parse(
-      JSON.parse(await services.secretBox.open(connection.credentialsSealed)),
-    ).signing_secret;
-    if (!secret) throw notFound;
-    const body = new TextDecoder().decode(await readBodyBytes(c));
-    await verify(
-      services,
-      secret,
-      {
-        id: c.req.header('webhook-id'),
-        timestamp: c.req.header('webhook-timestamp'),
-        signature: c.req.header('webhook-signature'),
-      },
-      body,
-    );
-    if (pausedReason(connection))
-      throw new ApiError(
-        'conflict',
-        'This source is paused until a workspace admin saves a call filter decision (PUT /connections/{id}/call-filters); push again after.',
-        { paused_reason: pausedReason(connection) },
-      );
-    let json: unknown;
-    try {
-      json = JSON.parse(body);
-    } catch {
-      throw new ApiError('invalid_argument', 'The push body is not JSON.', { body: 'malformed_json' });
-    }
-    const push = parseOrThrow(PushBody, json);
-    return c.json({ data: await ingestPush(services, connection, push.items) }, 200);
-  });
-  return app;
+/** A verified push's body: parsed (a bad item is 400 naming it, and nothing is written), then ingested. */
+export function receiveCallsAndEmails(
+  services: ConnectorServices,
+  connection: ConnectionRow,
+  body: unknown,
+): Promise<PushOutcome> {
+  return ingestPush(services, connection, parseOrThrow(PushBody, body).items);
 }

@@ -22,7 +22,7 @@ import {
  * Gong calls into the warehouse: one interaction per call (upserted on the Gong call id), its
  * participants, and its transcript (Gong's monologues as turns, their sentences as utterances).
  * A call whose transcript was not ready at its first sync gets it when a later sync reads the call
- * again (syncs re-read a day back, see sync-sources.ts). `prepareGongPage` reads, filters and
+ * again (syncs re-read a day back, see source.ts). `prepareGongPage` reads, filters and
  * embeds before the page's commit; `plannedGongPage` writes in it.
  */
 export const SOURCE = 'gong';

@@ -1,6 +1,6 @@
 import type { Queryable } from '../../../../platform/db/port.js';
 import type { PlannedPage } from '../../crm-ingest.js';
-import { domainOf, judgeCall, type CommsFilter } from '../../filters.js';
+import { DEFAULT_COMMS_FILTER, domainOf, judgeCall, type CommsFilter } from '../../filters.js';
 import {
   holdInteractions,
   linkRosters,
@@ -23,8 +23,6 @@ import type { CalendarEvent } from './client.js';
  * meeting is removed once no calendar holds it.
  */
 export const SOURCE = 'google_calendar';
-
-export const DEFAULT_COMMS_FILTER: CommsFilter = { external_only: true, exclude_participants: [], exclude_domains: [] };
 
 const externalIdOf = (e: CalendarEvent): string => {
   const uid = e.iCalUID ?? e.id;
