@@ -1,18 +1,21 @@
-import { z } from 'zod';
+import { crmCursor } from '../../crm-cursor.js';
 import { planCrmPage } from '../../crm-ingest.js';
-import type { ConnectorServices } from '../../connector.js';
 import { configOf, crmCutoff } from '../../filters.js';
+import type { ConnectorServices } from '../../connector.js';
 import type { ConnectionRow } from '../../repository.js';
 import type { SyncSource } from '../../sync-source.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './client.js';
 import { hubspotPage, SOURCE } from './ingest.js';
 
-const HubSpotSaved = z.object({
-  since: z.string().nullable(),
-  after: z.string().nullable(),
-  high: z.string().nullable().default(null),
-});
+/** HubSpot writes `hs_lastmodifieddate` as epoch ms or ISO; the cursor keeps epoch ms. */
+const modifiedAt = (value: string | null | undefined): number => {
+  if (!value) return Number.NaN;
+  return /^\d+$/.test(value) ? Number(value) : Date.parse(value);
+};
 
+const cursor = crmCursor({ tokenKey: 'after', parse: modifiedAt, write: (at) => String(at.getTime()) });
+
+/** Companies, contacts, then deals, each read by `hs_lastmodifieddate` through HubSpot's search. */
 export function hubspotSource(
   services: ConnectorServices,
   connection: ConnectionRow,
@@ -31,21 +34,16 @@ export function hubspotSource(
     async fetch(stream, saved, now) {
       const object = stream as HubSpotObject;
       const cutoff = crmCutoff(config.crm_recency, now);
-      const prior = HubSpotSaved.safeParse(saved);
-      const start = prior.success ? prior.data : { since: null, after: null, high: null };
       // The recency window is pushed down to HubSpot and applied again at ingest.
-      const since =
-        cutoff && (!start.since || Number(start.since) < cutoff.getTime()) && !start.after
-          ? String(cutoff.getTime())
-          : start.since;
-      const { records, next } = await client.page(object, { since, after: start.after });
+      const start = cursor.start(saved, cutoff);
+      const { records, next } = await client.page(object, { since: start.since, after: start.token });
       const fresh = cutoff
         ? records.filter((r) => modifiedAt(r.properties.hs_lastmodifieddate) >= cutoff.getTime())
         : records;
-      const high = records.reduce<string | null>((h, r) => {
-        const ms = modifiedAt(r.properties.hs_lastmodifieddate);
-        return Number.isFinite(ms) && (!h || ms > Number(h)) ? String(ms) : h;
-      }, start.high);
+      const modified = records
+        .map((r) => modifiedAt(r.properties.hs_lastmodifieddate))
+        .filter((ms) => Number.isFinite(ms))
+        .map(String);
       const dealCompanies =
         object === 'deals' ? await client.dealCompanies(fresh.map((r) => r.id)) : new Map<string, string>();
       const planned = await planCrmPage(
@@ -57,7 +55,7 @@ export function hubspotSource(
       );
       return {
         // Done: the next sync reads what changed since the newest modification seen.
-        cursor: next ? { ...next, high } : { since: high ?? since, after: null, high: null },
+        cursor: cursor.after(start, next ? { since: next.since, token: next.after } : null, modified),
         done: next === null,
         result: { ...planned.result, skipped: planned.result.skipped + (records.length - fresh.length) },
         write: planned.write,
@@ -65,8 +63,3 @@ export function hubspotSource(
     },
   };
 }
-
-const modifiedAt = (value: string | null | undefined): number => {
-  if (!value) return Number.NaN;
-  return /^\d+$/.test(value) ? Number(value) : Date.parse(value);
-};

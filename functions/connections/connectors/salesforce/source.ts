@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { crmCursor } from '../../crm-cursor.js';
 import { planCrmPage } from '../../crm-ingest.js';
 import type { ConnectorServices } from '../../connector.js';
 import { configOf, crmCutoff } from '../../filters.js';
@@ -9,12 +9,10 @@ import { SALESFORCE_STREAMS, SalesforceClient, type SalesforceStream } from './c
 import { salesforcePage, SOURCE } from './ingest.js';
 import { salesforceOAuth } from './oauth.js';
 
-const SalesforceSaved = z.object({
-  since: z.string().nullable(),
-  next: z.string().nullable(),
-  high: z.string().nullable().default(null),
-});
+/** Salesforce's SystemModstamp is an ISO instant; the cursor keeps it as Salesforce wrote it. */
+const cursor = crmCursor({ tokenKey: 'next', parse: Date.parse, write: (at) => at.toISOString() });
 
+/** Accounts, contacts, then opportunities, each read by SystemModstamp through SOQL. */
 export function salesforceSource(
   services: ConnectorServices,
   connection: ConnectionRow,
@@ -30,17 +28,12 @@ export function salesforceSource(
     surfaceOf: (stream) => (stream === 'opportunities' ? 'deals' : null),
     async fetch(stream, saved, now) {
       const cutoff = crmCutoff(config.crm_recency, now);
-      const prior = SalesforceSaved.safeParse(saved);
-      const start = prior.success ? prior.data : { since: null, next: null, high: null };
-      const since =
-        cutoff && !start.next && (!start.since || Date.parse(start.since) < cutoff.getTime())
-          ? cutoff.toISOString()
-          : start.since;
-      const { records, next } = await client.page(stream as SalesforceStream, { since, next: start.next });
-      const high = records.reduce<string | null>(
-        (h, r) => (!h || Date.parse(r.SystemModstamp) > Date.parse(h) ? r.SystemModstamp : h),
-        start.high,
-      );
+      // The recency window is pushed down to the query.
+      const start = cursor.start(saved, cutoff);
+      const { records, next } = await client.page(stream as SalesforceStream, {
+        since: start.since,
+        next: start.token,
+      });
       const planned = await planCrmPage(
         services.db,
         connection.workspaceId,
@@ -49,7 +42,11 @@ export function salesforceSource(
         now,
       );
       return {
-        cursor: next ? { since, next, high } : { since: high ?? since, next: null, high: null },
+        cursor: cursor.after(
+          start,
+          next ? { since: start.since, token: next } : null,
+          records.map((r) => r.SystemModstamp),
+        ),
         done: next === null,
         ...planned,
       };
