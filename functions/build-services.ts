@@ -17,7 +17,7 @@ import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../
 import { RunEngine } from '../queues/engine.js';
 import { RunNotifier } from '../queues/notifier.js';
 import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines } from './pipelines.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
