@@ -29,7 +29,7 @@ import type { Database } from '../platform/db/port.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import type { RateLimiter, RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
 import { createLogger } from '../platform/log.js';
-import { allPipelines } from '../functions/pipelines.js';
+import { allPipelines } from '../functions/modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
 
