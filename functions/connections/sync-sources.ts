@@ -16,7 +16,7 @@ import { ownerDomainOf, planCalendarPage, SOURCE as CALENDAR_SOURCE } from './ca
 import { salesforcePage, SOURCE as SALESFORCE_SOURCE } from './salesforce-ingest.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './providers/hubspot.js';
 import { updateConnection, type ConnectionRow } from './repository.js';
-import type { FetchedPage, SyncSource } from './sync-source.js';
+import type { SyncSource } from './sync-source.js';
 
 /** The secret fields of a connection, as sealed at connect. */
 export const SealedCredentials = z.record(z.string(), z.string());
