@@ -31,7 +31,7 @@ import type { RateLimiter, RateLimitResult, RateLimitRule } from '../platform/li
 import { createLogger } from '../platform/log.js';
 import { allPipelines } from '../functions/modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
-import { loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
+import { loadDemoCorpus, type LoadCorpusResult } from '../functions/embedded/demo/load-corpus.js';
 
 /** The corpus ends here (18 months back from it); every benchmark's clock stands at it. */
 export const BENCH_NOW = new Date('2026-03-01T12:00:00Z');
