@@ -17,7 +17,7 @@ import {
 } from './run-state.js';
 import type { Caller } from '../identity/caller.js';
 import { runCallerOf } from '../identity/run-caller.js';
-import { API_PREFIX } from '../http/env.js';
+import { API_PREFIX } from '../api-prefix.js';
 import type { Services } from '../services.js';
 import type { CommitScope } from '../../queues/pipeline.js';
 import { appendChatMessage, chatMessagesOf, getChatOrThrow, insertChat } from './threads.js';

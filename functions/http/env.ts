@@ -18,4 +18,4 @@ export interface AppEnv {
 /** The service's Hono app (functions/app.ts builds it). */
 export type App = OpenAPIHono<AppEnv>;
 
-export const API_PREFIX = '/api/platform/v1';
+export { API_PREFIX } from '../api-prefix.js';
