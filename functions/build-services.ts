@@ -17,7 +17,7 @@ import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../
 import { RunEngine } from '../queues/engine.js';
 import { RunNotifier } from '../queues/notifier.js';
 import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines, defaultRegistry } from './modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
@@ -28,7 +28,6 @@ import type { Connector } from './connections/connector.js';
 import { ConnectorList } from './connections/connector-list.js';
 import { allConnectors } from './connections/connectors/index.js';
 import type { Services } from './services.js';
-import { defaultRegistry } from './operations.js';
 import type { OperationRegistry } from './registry.js';
 
 /**
