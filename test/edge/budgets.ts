@@ -15,10 +15,23 @@ export const BUDGETS = {
   firstAuthenticatedRead: { connections: 1, queries: 3 },
   /** The same key again (credential cached in the isolate): the quota read. */
   steadyAuthenticatedRead: { connections: 1, queries: 1 },
-  /** POST /search/query on the filter lane: the coverage reads run on a second connection in parallel. */
-  filterSearch: { connections: 2, queries: 7 },
+  /** POST /search/query on the filter lane (key cached): the coverage reads run on a second connection in parallel. */
+  filterSearch: { connections: 2, queries: 5 },
   /** No credential: answered before any database work. */
   unauthenticated: { connections: 0, queries: 0 },
-  /** GET /agents/{unknown id}: the quota read and the lookup that finds nothing. */
-  notFound: { connections: 1, queries: 3 },
+  /** GET /agents/{unknown id} (key cached): one statement, finding nothing. */
+  notFound: { connections: 1, queries: 1 },
+  /** POST /oauth/token, authorization_code: redeem the code, activate the grant, mint the tokens. */
+  codeExchange: { connections: 1, queries: 9 },
+} as const;
+
+/**
+ * Whole asynchronous flows, from the request (or the cron) until every delivery they set off is
+ * done: each stage delivery opens its own pool, so connections grow with the deliveries.
+ */
+export const RUN_BUDGETS = {
+  /** POST /chat with the local model: the request, 3 agent-run stage deliveries, the session.completed webhook's. */
+  chatRun: { connections: 8, queries: 104, deliveries: 4 },
+  /** One cron tick with one routine due: the tick, the fire run, the chat run it starts (6 deliveries). */
+  routineFire: { connections: 11, queries: 162, deliveries: 6 },
 } as const;
