@@ -26,6 +26,8 @@ export interface RedisStandin {
   counters(): RedisStandinCounters;
   resetCounters(): void;
   setOneWayDelay(ms: number): void;
+  /** Forget every key (FLUSHALL): a bench repeating a request past its limit starts each sample afresh. */
+  flush(): void;
   close(): Promise<void>;
 }
 
@@ -121,6 +123,7 @@ export async function startRedisStandin(options: { token: string; oneWayDelayMs?
     setOneWayDelay: (ms) => {
       oneWayDelayMs = ms;
     },
+    flush: () => store.clear(),
     close: () => closeServer(server),
   };
 }
