@@ -33,6 +33,8 @@ export interface EdgeStackOptions {
   logLevel?: string;
   /** Extra worker variables. */
   vars?: Record<string, string>;
+  /** Told how long each start-up phase took (the edge tier prints them: most of its minute is here). */
+  onPhase?: (phase: string, ms: number) => void;
 }
 
 export interface EdgeStack {
@@ -66,6 +68,12 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
     }
     cleanups.length = 0;
   };
+  let phaseStart = performance.now();
+  const phase = (name: string) => {
+    const now = performance.now();
+    options.onPhase?.(name, Math.round(now - phaseStart));
+    phaseStart = now;
+  };
   try {
     const lock = acquireDataDirLock(options.dataDir, 'npm run start:edge');
     cleanups.push(() => lock.release());
@@ -74,9 +82,12 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
 
     const handle = await openPglite({ dataDir: options.dataDir });
     cleanups.push(() => handle.close());
+    phase('open PGlite');
     await migrateDatabase(handle);
     await ensureVectorIndexes(handle.db);
+    phase('migrate');
     const demo = await bootstrapDemo(handle.db);
+    phase('demo workspace');
 
     const pgServer = new PGLiteSocketServer({ db: handle.client, host: '127.0.0.1', port: 0, maxConnections: 1000 });
     await pgServer.start();
@@ -128,6 +139,7 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
       },
     });
     cleanups.push(() => worker.stop());
+    phase('wrangler dev ready');
 
     const uncountedWsProxy = `127.0.0.1:${relay.port}/uncounted`;
     const control: ControlServer = await startControlServer({ relay, qstash, redis });

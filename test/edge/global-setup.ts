@@ -20,7 +20,11 @@ declare module 'vitest' {
 /** One stack (and one workerd) for the whole tier: a fresh data folder with the demo workspace. */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const dataDir = mkdtempSync(join(tmpdir(), 'cip-edge-data-'));
-  const stack = await startEdgeStack({ dataDir, logLevel: 'error' });
+  const stack = await startEdgeStack({
+    dataDir,
+    logLevel: 'error',
+    onPhase: (phase, ms) => process.stderr.write(`edge stack: ${phase} ${ms} ms\n`),
+  });
   if (!stack.adminKey) throw new Error('a new data folder must mint the demo admin key');
   project.provide('edge', {
     url: stack.url,
