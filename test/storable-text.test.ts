@@ -261,6 +261,67 @@ describe('text the database cannot store is refused at the boundary, for every o
     expect(key.body.error.details.fields).toMatchObject([{ field: 'bad\\u0000', code: 'nul_character' }]);
   });
 
+  it('the routes that are not operations refuse it too, each in its own format, never with a 500', async () => {
+    const form = (fields: Record<string, string>) => ({
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams(fields).toString(),
+    });
+    const oauthJson = async (res: Response, label: string) => {
+      expect(res.status, label).toBe(400);
+      const body = (await res.json()) as { error: string; error_description: string };
+      expect(body.error, label).toBe('invalid_request');
+      return body.error_description;
+    };
+    const prefix = '/api/platform/v1';
+    expect(
+      await oauthJson(
+        await h.fetch(
+          `${prefix}/oauth/token`,
+          form({ grant_type: 'authorization_code', code: 'a\u0000b', client_id: 'c' }),
+        ),
+        'token',
+      ),
+    ).toContain('code: contains a NUL character');
+    expect(
+      await oauthJson(await h.fetch(`${prefix}/oauth/revoke`, form({ token: 'x\u0000', client_id: 'c' })), 'revoke'),
+    ).toContain('token:');
+    expect(
+      await oauthJson(
+        await h.fetch(`${prefix}/oauth/register`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ client_name: 'x\udfff', redirect_uris: ['http://127.0.0.1/cb'] }),
+        }),
+        'register',
+      ),
+    ).toContain('client_name: contains an unpaired UTF-16 surrogate');
+
+    const consent = await h.fetch(`${prefix}/oauth/authorize?client_id=a%00b&response_type=code`);
+    expect(consent.status).toBe(400);
+    expect(consent.headers.get('content-type')).toContain('text/html');
+    expect(await consent.text()).toContain('client_id: contains a NUL character');
+
+    for (const request of [
+      new Request(`${h.services.config.publicUrl}/console/sign-in/link?token=a%00b`),
+      new Request(`${h.services.config.publicUrl}/console/sign-in/link`, {
+        ...form({ token: 'a\u0000b' }),
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin: h.services.config.publicUrl },
+      }),
+    ]) {
+      const page = await h.fetch(request);
+      expect(page.status, `${request.method} ${request.url}`).toBe(400);
+      expect(await page.text()).toContain('token: contains a NUL character');
+    }
+
+    const callback = await h.request('GET', '/connections/oauth/callback', { query: { state: 'a\u0000b', code: 'c' } });
+    expect(callback.status, callback.text).toBe(400);
+    expect(callback.body.error).toMatchObject({
+      code: 'invalid_argument',
+      details: { fields: [expect.objectContaining({ field: 'state', code: 'nul_character' })] },
+    });
+  });
+
   it('keeps well-formed text whole: astral characters (a surrogate pair) and other control characters pass', () => {
     expect(findUnstorableText({ a: 'emoji 😀 and 𝄞', b: ['tab\tnew\nline\u0001'], c: { d: '\ud83d\ude00' } })).toEqual(
       [],

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { timingSafeEqual } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { assertStorableText } from '../../platform/storable-text.js';
 import { parseOrThrow } from '../../platform/validation.js';
 import { connections } from '../../schema/index.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
@@ -293,6 +294,9 @@ export function connectionIngestRoutes(): Hono<AppEnv> {
     } catch {
       throw new ApiError('invalid_argument', 'The push body is not JSON.', { body: 'malformed_json' });
     }
+    // After the signature (an unsigned push learns nothing), before anything is written: text the
+    // database cannot store is a 400 naming the field, not a failed insert.
+    assertStorableText(json);
     const push = parseOrThrow(PushBody, json);
     return c.json({ data: await ingestPush(services, connection, push.items) }, 200);
   });
