@@ -292,14 +292,19 @@ describe('per-operation limits and monthly quotas', () => {
         const res = await searchAs(key, VALID);
         expect(res.status, res.text).toBe(200);
         expectRateLimitHeaders(res, 10, 9 - i, clock.now(), `valid call ${i + 1}`);
-        // A refusal in between shows what is left and takes nothing.
-        const refused = await searchAs(key, REFUSED[i % REFUSED.length]?.body);
+        // A refusal in between shows what is left and takes nothing. (One the handler itself refuses
+        // is judged only with a unit in hand, which it then gives back: after the 10th valid call the
+        // budget is spent, so the last probe is one the schema refuses.)
+        const refused = await searchAs(key, REFUSED[i === 9 ? 0 : i % REFUSED.length]?.body);
         expectError(refused, 400, 'invalid_argument', `refusal after valid call ${i + 1}`);
         expectRateLimitHeaders(refused, 10, 9 - i, clock.now(), `refusal after valid call ${i + 1}`);
       }
       const limited = await searchAs(key, VALID);
       expectError(limited, 429, 'rate_limited', '11th valid call');
       expectRateLimitHeaders(limited, 10, 0, clock.now(), '429');
+      const stillInvalid = await searchAs(key, REFUSED[0]?.body);
+      expectError(stillInvalid, 400, 'invalid_argument', 'schema refusal with the budget spent');
+      expectRateLimitHeaders(stillInvalid, 10, 0, clock.now(), 'schema refusal with the budget spent');
       await clock.advance(2 * WINDOW_MS);
     });
   });
