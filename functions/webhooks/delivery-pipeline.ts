@@ -1,15 +1,15 @@
 import { and, eq } from 'drizzle-orm';
 import { z } from 'zod';
-import { newId } from '../platform/ids.js';
-import { checkWebhookUrlSyntax } from '../platform/net/webhook-url.js';
-import { ApiError } from '../platform/errors.js';
-import { webhookDeliveries, webhooks } from '../schema/webhooks.js';
-import { DeliveryRunInputSchema, WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from '../functions/webhooks/events.js';
-import { attemptsSoFar } from '../functions/webhooks/repository.js';
-import { webhookHeaders } from '../functions/webhooks/signing.js';
-import { urlPolicyFor } from '../functions/webhooks/url-policy.js';
-import type { Services } from '../functions/services.js';
-import { definePipeline, type StageResult, type TypedStageContext } from './pipeline.js';
+import { newId } from '../../platform/ids.js';
+import { checkWebhookUrlSyntax } from '../../platform/net/webhook-url.js';
+import { ApiError } from '../../platform/errors.js';
+import { webhookDeliveries, webhooks } from '../../schema/webhooks.js';
+import { DeliveryRunInputSchema, WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from './events.js';
+import { attemptsSoFar } from './repository.js';
+import { webhookHeaders } from './signing.js';
+import { urlPolicyFor } from './url-policy.js';
+import type { Services } from '../services.js';
+import { definePipeline, type StageResult, type TypedStageContext } from '../../queues/pipeline.js';
 
 /** Each attempt waits this long for a 2xx. */
 export const DELIVERY_TIMEOUT_MS = 15_000;

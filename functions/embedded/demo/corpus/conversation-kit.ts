@@ -1,5 +1,5 @@
 /** What calls and emails share: the plan of one conversation, its speakers, slots and topic choice. */
-import type { Side } from '../../warehouse-columns.js';
+import type { Side } from '../../../../schema/warehouse-columns.js';
 import type { FreshnessAccumulator, ThemeAccumulator } from './accumulators.js';
 import type { DealPlan } from './deals.js';
 import type { AccountPlan, ContactPlan, TeamMember } from './people.js';

@@ -1,14 +1,7 @@
-import type { Services } from '../functions/services.js';
-import { CONNECTION_SYNC_KIND } from '../functions/connections/repository.js';
-import {
-  SYNC_RETRY,
-  syncStage,
-  SyncInputSchema,
-  SyncStateSchema,
-  type SyncInput,
-  type SyncState,
-} from '../functions/connections/sync.js';
-import { definePipeline } from './pipeline.js';
+import type { Services } from '../services.js';
+import { CONNECTION_SYNC_KIND } from './repository.js';
+import { SYNC_RETRY, syncStage, SyncInputSchema, SyncStateSchema, type SyncInput, type SyncState } from './sync.js';
+import { definePipeline } from '../../queues/pipeline.js';
 
 /**
  * One sync of a connection (functions/connections/sync.ts): the `page` stage runs once per page of

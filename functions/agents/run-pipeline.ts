@@ -1,6 +1,6 @@
-import { agentTurn } from '../functions/agents/loop.js';
-import { replySchemaForPendingInput } from '../functions/agents/pauses.js';
-import { onAgentRunEnded } from '../functions/agents/run-end.js';
+import { agentTurn } from './loop.js';
+import { replySchemaForPendingInput } from './pauses.js';
+import { onAgentRunEnded } from './run-end.js';
 import {
   AGENT_RUN_KIND,
   AgentRunInputSchema,
@@ -8,9 +8,9 @@ import {
   AgentRunStateSchema,
   type AgentRunInput,
   type AgentRunState,
-} from '../functions/agents/run-state.js';
-import type { Services } from '../functions/services.js';
-import { definePipeline } from './pipeline.js';
+} from './run-state.js';
+import type { Services } from '../services.js';
+import { definePipeline } from '../../queues/pipeline.js';
 
 /**
  * An agent run: chat turns, research jobs, routine fires and delegated sub-tasks (agents.md). One

@@ -6,18 +6,18 @@
  */
 import { eq, getTableName, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { bulkWriterFor, type TableWriter } from '../../platform/db/bulk-write.js';
-import type { Database } from '../../platform/db/port.js';
-import { ensureVectorIndexes, type VectorIndexReport } from '../../platform/db/vector-indexes.js';
-import { LocalHashEmbedder } from '../../platform/model/local.js';
-import type { Embedder } from '../../platform/model/port.js';
-import { demoCorpusLoads } from '../demo-corpus-loads.js';
-import { accounts, contacts } from '../warehouse-accounts.js';
-import { dealQualification, deals } from '../warehouse-deals.js';
-import { interactions, participants, transcriptTurns } from '../warehouse-interactions.js';
-import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
-import { textHash } from '../../platform/text-hash.js';
-import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
+import { bulkWriterFor, type TableWriter } from '../../../platform/db/bulk-write.js';
+import type { Database } from '../../../platform/db/port.js';
+import { ensureVectorIndexes, type VectorIndexReport } from '../../../platform/db/vector-indexes.js';
+import { LocalHashEmbedder } from '../../../platform/model/local.js';
+import type { Embedder } from '../../../platform/model/port.js';
+import { demoCorpusLoads } from '../../../schema/demo-corpus-loads.js';
+import { accounts, contacts } from '../../../schema/warehouse-accounts.js';
+import { dealQualification, deals } from '../../../schema/warehouse-deals.js';
+import { interactions, participants, transcriptTurns } from '../../../schema/warehouse-interactions.js';
+import { themes, utterances, utteranceVectors } from '../../../schema/warehouse-semantic.js';
+import { textHash } from '../../../platform/text-hash.js';
+import { excludedInteractions, sourceFreshness } from '../../../schema/warehouse-settings.js';
 import {
   DEFAULT_CORPUS_SEED,
   MAX_CORPUS_SCALE,

@@ -1,18 +1,18 @@
-import { ApiError } from '../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import {
   EVAL_RUN_KIND,
   EvalRunInputSchema,
   EvalRunStateSchema,
   type EvalRunInput,
   type EvalRunState,
-} from '../functions/evals/run-state.js';
-import { EvidenceUnavailable, gatherEvidence, type Evidence } from '../functions/evals/evidence.js';
-import { gradeRun } from '../functions/evals/verdict.js';
-import type { EvalDefinition } from '../functions/evals/definition.js';
-import { invocationForRun } from '../functions/runs/invocation.js';
-import type { Services } from '../functions/services.js';
-import { NonRetryableError, definePipeline } from './pipeline.js';
-import { loadWorkspaceRun } from './run-store.js';
+} from './run-state.js';
+import { EvidenceUnavailable, gatherEvidence, type Evidence } from './evidence.js';
+import { gradeRun } from './verdict.js';
+import type { EvalDefinition } from './definition.js';
+import { invocationForRun } from '../runs/invocation.js';
+import type { Services } from '../services.js';
+import { NonRetryableError, definePipeline } from '../../queues/pipeline.js';
+import { loadWorkspaceRun } from '../../queues/run-store.js';
 
 /** What the quotes should be about: the audience and the graded text (the message before the prompt that writes it). */
 function topicOf(input: EvalRunInput): string {

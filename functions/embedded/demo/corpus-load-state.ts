@@ -3,13 +3,13 @@
  * marker, whether other warehouse data is there, and removing a half-finished load.
  */
 import { and, eq, sql } from 'drizzle-orm';
-import type { Database, Queryable } from '../../platform/db/port.js';
-import { demoCorpusLoads } from '../demo-corpus-loads.js';
-import { accounts, contacts } from '../warehouse-accounts.js';
-import { dealQualification, deals } from '../warehouse-deals.js';
-import { interactions, participants, transcriptTurns } from '../warehouse-interactions.js';
-import { themes, utterances, utteranceVectors } from '../warehouse-semantic.js';
-import { excludedInteractions, sourceFreshness } from '../warehouse-settings.js';
+import type { Database, Queryable } from '../../../platform/db/port.js';
+import { demoCorpusLoads } from '../../../schema/demo-corpus-loads.js';
+import { accounts, contacts } from '../../../schema/warehouse-accounts.js';
+import { dealQualification, deals } from '../../../schema/warehouse-deals.js';
+import { interactions, participants, transcriptTurns } from '../../../schema/warehouse-interactions.js';
+import { themes, utterances, utteranceVectors } from '../../../schema/warehouse-semantic.js';
+import { excludedInteractions, sourceFreshness } from '../../../schema/warehouse-settings.js';
 
 /** Every table the corpus writes, children first (the order a purge deletes in). */
 export const CORPUS_TABLES = [

@@ -3,9 +3,9 @@ import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { chats } from '../../schema/agents.js';
 import { runs } from '../../schema/runs.js';
-import { initialAgentState, type ThreadTurn } from '../agents/prompt.js';
-import { DEFAULT_AGENT_SLUG } from '../agents/library.js';
-import { findAgent, toResolvedAgent } from '../agents/repository.js';
+import { initialAgentState, type ThreadTurn } from './prompt.js';
+import { DEFAULT_AGENT_SLUG } from './library.js';
+import { findAgent, toResolvedAgent } from './repository.js';
 import type { Queryable } from '../../platform/db/port.js';
 import {
   AGENT_KINDS,
@@ -14,13 +14,13 @@ import {
   type Depth,
   type OnQuestion,
   type Trigger,
-} from '../agents/run-state.js';
+} from './run-state.js';
 import type { Caller } from '../identity/caller.js';
 import { runCallerOf } from '../identity/run-caller.js';
-import { API_PREFIX } from '../http/env.js';
+import { API_PREFIX } from '../api-prefix.js';
 import type { Services } from '../services.js';
 import type { CommitScope } from '../../queues/pipeline.js';
-import { appendChatMessage, chatMessagesOf, getChatOrThrow, insertChat } from './repository.js';
+import { appendChatMessage, chatMessagesOf, getChatOrThrow, insertChat } from './threads.js';
 
 /**
  * Agent runs a workspace may have working at once (queued or running; paused runs hold nothing).

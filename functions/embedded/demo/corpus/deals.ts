@@ -3,7 +3,7 @@ import {
   type DealStage,
   type QualificationCriterion,
   type QualificationStatus,
-} from '../../warehouse-deals.js';
+} from '../../../../schema/warehouse-deals.js';
 import type { AccountPlan } from './people.js';
 import { isBuyerType } from './people.js';
 import type { IdKind, Rng } from './prng.js';

@@ -1,4 +1,4 @@
-import type { DealStage } from '../../warehouse-deals.js';
+import type { DealStage } from '../../../../schema/warehouse-deals.js';
 
 /** A kind of conversation: its title and which topics it tends to cover. */
 export interface Scenario {

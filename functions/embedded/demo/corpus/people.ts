@@ -1,4 +1,4 @@
-import type { AccountType } from '../../warehouse-accounts.js';
+import type { AccountType } from '../../../../schema/warehouse-accounts.js';
 import type { AccountRow, ContactRow } from './rows.js';
 import type { IdKind, Rng } from './prng.js';
 import { addDays, type CorpusTimeline } from './timeline.js';

@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import {
-  RoutineFireInputSchema,
-  runScheduledFire,
-  ROUTINE_FIRE_KIND,
-  type RoutineFireInput,
-} from '../functions/routines/fire.js';
-import type { Services } from '../functions/services.js';
-import { definePipeline } from './pipeline.js';
+import { RoutineFireInputSchema, runScheduledFire, ROUTINE_FIRE_KIND, type RoutineFireInput } from './fire.js';
+import type { Services } from '../services.js';
+import { definePipeline } from '../../queues/pipeline.js';
 
 /**
  * One scheduled fire of a routine, claimed by the scheduler's tick: its one stage starts the fire's

@@ -1,4 +1,4 @@
-import type { BuyerParticipantRole } from '../../warehouse-interactions.js';
+import type { BuyerParticipantRole } from '../../../../schema/warehouse-interactions.js';
 
 /**
  * Word lists for the demo corpus: the seller, people, companies, and the named things buyers talk

@@ -1,8 +1,8 @@
-import type { accounts, contacts } from '../../warehouse-accounts.js';
-import type { dealQualification, deals } from '../../warehouse-deals.js';
-import type { interactions, participants, transcriptTurns } from '../../warehouse-interactions.js';
-import type { themes, utterances } from '../../warehouse-semantic.js';
-import type { excludedInteractions, sourceFreshness } from '../../warehouse-settings.js';
+import type { accounts, contacts } from '../../../../schema/warehouse-accounts.js';
+import type { dealQualification, deals } from '../../../../schema/warehouse-deals.js';
+import type { interactions, participants, transcriptTurns } from '../../../../schema/warehouse-interactions.js';
+import type { themes, utterances } from '../../../../schema/warehouse-semantic.js';
+import type { excludedInteractions, sourceFreshness } from '../../../../schema/warehouse-settings.js';
 
 /** Insert shapes of the warehouse tables: what the generator produces and the loader writes. */
 export type AccountRow = typeof accounts.$inferInsert;

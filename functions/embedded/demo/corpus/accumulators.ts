@@ -1,5 +1,5 @@
-import type { ThemeExample } from '../../warehouse-semantic.js';
-import type { WarehouseSurface } from '../../warehouse-settings.js';
+import type { ThemeExample } from '../../../../schema/warehouse-semantic.js';
+import type { WarehouseSurface } from '../../../../schema/warehouse-settings.js';
 import type { IdKind } from './prng.js';
 import type { FreshnessRow, ThemeRow } from './rows.js';
 import { THEMES } from './topics.js';

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { assembleResponse } from '../functions/search/assemble.js';
-import { runFuzzyLane } from '../functions/search/fuzzy-lane.js';
-import { SEARCH_JOB_KIND, SearchJobInputSchema } from '../functions/search/jobs.js';
-import type { Services } from '../functions/services.js';
-import { definePipeline } from './pipeline.js';
+import { assembleResponse } from './assemble.js';
+import { runFuzzyLane } from './fuzzy-lane.js';
+import { SEARCH_JOB_KIND, SearchJobInputSchema } from './jobs.js';
+import type { Services } from '../services.js';
+import { definePipeline } from '../../queues/pipeline.js';
 
 /**
  * An async fuzzy search (up to 12 subqueries): one stage runs the lane and stores the whole
