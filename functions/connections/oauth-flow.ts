@@ -8,6 +8,7 @@ import { connections } from '../../schema/index.js';
 import type { Caller } from '../identity/caller.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { renderError } from '../http/errors.js';
+import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import type { Services } from '../services.js';
 import type { Connector } from './connector.js';
 import { ProviderError } from './provider-errors.js';
@@ -166,6 +167,17 @@ async function completeOAuth(services: Services, query: Record<string, string | 
 /** The provider's redirect lands here (no API credential: the state is the proof). */
 export function connectionOAuthRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(
+    CALLBACK_PATH,
+    refuseUnstorableText((c, problem) =>
+      renderError(
+        c,
+        new ApiError('invalid_argument', `Invalid request: ${problem.field}: ${problem.problem}`, {
+          fields: [problem],
+        }),
+      ),
+    ),
+  );
   app.get(CALLBACK_PATH, async (c) => {
     const services = c.get('services');
     try {

@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { timingSafeEqual } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { assertStorableText } from '../../platform/storable-text.js';
 import { connections } from '../../schema/index.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { readBodyBytes } from '../http/json-body.js';
@@ -93,6 +94,9 @@ export function connectionIngestRoutes(): Hono<AppEnv> {
     } catch {
       throw new ApiError('invalid_argument', 'The push body is not JSON.', { body: 'malformed_json' });
     }
+    // After the signature (an unsigned push learns nothing), before anything is written: text the
+    // database cannot store is a 400 naming the field, not a failed insert.
+    assertStorableText(json);
     return c.json({ data: await connector.receivePush(services, connection, json) }, 200);
   });
   return app;

@@ -123,7 +123,9 @@ describe('NEON_WS_PROXY', () => {
   it('points the driver at ws://<proxy>/v2 without TLS elsewhere', () => {
     const options = localProxyOptions('127.0.0.1:9000');
     expect(options.useSecureWebSocket).toBe(false);
-    expect(options.wsProxy?.('db.example', 5432)).toBe('127.0.0.1:9000/v2?address=db.example:5432');
+    const wsProxy = options.wsProxy;
+    if (typeof wsProxy !== 'function') throw new Error('expected a wsProxy function');
+    expect(wsProxy('db.example', 5432)).toBe('127.0.0.1:9000/v2?address=db.example:5432');
     expect(localProxyOptions(undefined)).toEqual({});
   });
 });
