@@ -126,6 +126,9 @@ describe('research with an OpenAI-compatible model', () => {
       expect.arrayContaining(['search_query', 'ask_user', 'final_answer']),
     );
     expect(stepBodies[0]!.messages[0]!.content).toContain('Agent: researcher');
+    // The deep tier's instructions: plan the facets, answer with a sectioned report.
+    expect(stepBodies[0]!.messages[0]!.content).toContain('Depth: deep');
+    expect(stepBodies[0]!.messages[0]!.content).toContain('What this rests on');
 
     await h.request('POST', `/research/${waiting.research_id}/respond`, {
       key: ws.editor.key,
@@ -187,11 +190,12 @@ describe('research with an OpenAI-compatible model', () => {
       .data;
     expect(done.status).toBe('complete');
     expect(done.answer).toMatchObject({ partial: true, partial_reason: 'turn_limit' });
-    expect(stepBodies).toHaveLength(51);
+    // Research runs at the deep tier: 75 turns, then one that may only answer.
+    expect(stepBodies).toHaveLength(76);
     expect(stepBodies.at(-1)!.tools!.map((t) => t.function.name)).toEqual(['final_answer']);
     const run = (await h.request('GET', `/chat/runs/${done.research_id}`, { key: ws.viewer.key })).body.data;
-    expect(run.usage).toEqual({ turns_used: 51, turn_budget: 50, input_tokens: 5100, output_tokens: 1020 });
-  });
+    expect(run.usage).toEqual({ turns_used: 76, turn_budget: 75, input_tokens: 7600, output_tokens: 1520 });
+  }, 120_000);
 
   it('fails with a clear error when nothing can be written', async () => {
     script = (body) =>
@@ -210,5 +214,5 @@ describe('research with an OpenAI-compatible model', () => {
       answer: null,
       error: expect.stringMatching(/without (writing )?an answer/),
     });
-  });
+  }, 120_000);
 });
