@@ -153,3 +153,44 @@ describe('research goes deeper than chat on the same question', () => {
     expect(totals.research.size).toBeGreaterThan(totals.chat.size);
   });
 });
+
+describe('choosing another library agent changes what the local model does', () => {
+  const ask = async (input: string, agent: string) => {
+    const started = await h.request('POST', '/chat', { key: ws.editor.key, body: { input, agent } });
+    expect(started.status, started.text).toBe(202);
+    await drain();
+    const run = (await h.request('GET', `/chat/runs/${started.body.data.run_id}`, { key: ws.viewer.key })).body.data;
+    expect(run.status).toBe('complete');
+    expect(run.answer.grounding).toMatchObject({ verified: true, numbers: { unverified: [] } });
+    return run.answer as Answer;
+  };
+
+  it('call prep briefs on the account a question names; the researcher answers the narrow question', async () => {
+    const question = 'What did Acme Health say about pricing?';
+    const researcher = await ask(question, 'researcher');
+    const prep = await ask(question, 'call-prep');
+    expect(researcher.text).not.toContain('### Where things stand with');
+    expect(prep.text).toContain('### Where things stand with Acme Health');
+    expect(prep.text).toContain('### Open deals');
+  });
+
+  it('deal review adds the pipeline facets and qualification gaps to a deal question', async () => {
+    const question = 'Which open deals are in the proposal stage?';
+    const researcher = await ask(question, 'researcher');
+    const review = await ask(question, 'deal-review');
+    expect(researcher.text).not.toContain('### Qualification gaps');
+    expect(review.text).toContain('### Qualification gaps');
+    const tables = (a: Answer) => a.content_blocks.filter((b) => b.kind === 'table').length;
+    expect(tables(review)).toBeGreaterThan(tables(researcher));
+  });
+
+  it('voice of the customer groups wider evidence by theme', async () => {
+    const question = 'Why do customers push back on pricing?';
+    const researcher = await ask(question, 'researcher');
+    const voice = await ask(question, 'voice-of-customer');
+    expect(researcher.text).not.toContain('### Evidence by theme');
+    expect(voice.text).toContain('### Evidence by theme');
+    const quotes = (a: Answer) => a.content_blocks.filter((b) => b.kind === 'quote').length;
+    expect(quotes(voice)).toBeGreaterThan(quotes(researcher));
+  });
+});
