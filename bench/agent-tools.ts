@@ -14,7 +14,7 @@ import { LIBRARY_AGENTS } from '../functions/agents/library.js';
 import { buildToolbox, offeredTools } from '../functions/agents/tools.js';
 import type { Caller } from '../functions/identity/caller.js';
 import { SCOPES } from '../functions/identity/scopes.js';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { OperationRegistry } from '../functions/registry.js';
 import { printTable } from './report.js';
 

@@ -28,7 +28,6 @@ import { call, calls, finish, nextStep } from './plans.js';
  */
 
 type Query = Record<string, unknown>;
-type Row = Record<string, unknown>;
 type QuoteBlock = Extract<BlockDraft, { kind: 'quote' }>;
 
 /** The section the coverage step (coverage.ts) appends; the report keeps it last. */
