@@ -102,49 +102,53 @@ describe('research goes deeper than chat on the same question', () => {
   const totals = { chat: new Set<string>(), research: new Set<string>() };
   const moreQuotes: string[] = [];
 
-  it.each(QUESTIONS)('%s', async (question) => {
-    const chatStarted = await h.request('POST', '/chat', { key: ws.editor.key, body: { input: question } });
-    const researchStarted = await h.request('POST', '/research', {
-      key: ws.editor.key,
-      body: { question, allow_questions: false },
-    });
-    expect(chatStarted.status, chatStarted.text).toBe(202);
-    expect(researchStarted.status, researchStarted.text).toBe(202);
-    await drain();
-    const chatRun = (await h.request('GET', `/chat/runs/${chatStarted.body.data.run_id}`, { key: ws.viewer.key })).body
-      .data;
-    const job = (await h.request('GET', `/research/${researchStarted.body.data.research_id}`, { key: ws.viewer.key }))
-      .body.data;
-    expect(chatRun.status).toBe('complete');
-    expect(job.status).toBe('complete');
-    const chat = await coverageOf(chatRun.run_id, chatRun.answer as Answer);
-    const research = await coverageOf(job.research_id, job.answer as Answer);
-    for (const a of chat.accounts) totals.chat.add(`${question}|${a}`);
-    for (const a of research.accounts) totals.research.add(`${question}|${a}`);
+  it.each(QUESTIONS)(
+    '%s',
+    async (question) => {
+      const chatStarted = await h.request('POST', '/chat', { key: ws.editor.key, body: { input: question } });
+      const researchStarted = await h.request('POST', '/research', {
+        key: ws.editor.key,
+        body: { question, allow_questions: false },
+      });
+      expect(chatStarted.status, chatStarted.text).toBe(202);
+      expect(researchStarted.status, researchStarted.text).toBe(202);
+      await drain();
+      const chatRun = (await h.request('GET', `/chat/runs/${chatStarted.body.data.run_id}`, { key: ws.viewer.key }))
+        .body.data;
+      const job = (await h.request('GET', `/research/${researchStarted.body.data.research_id}`, { key: ws.viewer.key }))
+        .body.data;
+      expect(chatRun.status).toBe('complete');
+      expect(job.status).toBe('complete');
+      const chat = await coverageOf(chatRun.run_id, chatRun.answer as Answer);
+      const research = await coverageOf(job.research_id, job.answer as Answer);
+      for (const a of chat.accounts) totals.chat.add(`${question}|${a}`);
+      for (const a of research.accounts) totals.research.add(`${question}|${a}`);
 
-    const counts = (c: Coverage) => ({ accounts: c.accounts.size, quotes: c.quotes, searches: c.searches });
-    const detail = JSON.stringify({ chat: counts(chat), research: counts(research) });
-    expect(research.searches, detail).toBeGreaterThan(chat.searches);
-    expect(research.accounts.size, detail).toBeGreaterThan(chat.accounts.size);
-    // Never fewer quotes; more wherever the wider searches find customer remarks the chat answer did not show.
-    expect(research.quotes, detail).toBeGreaterThanOrEqual(chat.quotes);
-    if (research.quotes > chat.quotes) moreQuotes.push(question);
-    else console.log(`no further quotes for: ${question} ${detail}`);
-    // Deeper, not different: every account the chat answer named is in the report too.
-    for (const a of chat.accounts) expect(research.accounts.has(a), `${a} missing from the report`).toBe(true);
+      const counts = (c: Coverage) => ({ accounts: c.accounts.size, quotes: c.quotes, searches: c.searches });
+      const detail = JSON.stringify({ chat: counts(chat), research: counts(research) });
+      expect(research.searches, detail).toBeGreaterThan(chat.searches);
+      expect(research.accounts.size, detail).toBeGreaterThan(chat.accounts.size);
+      // Never fewer quotes; more wherever the wider searches find customer remarks the chat answer did not show.
+      expect(research.quotes, detail).toBeGreaterThanOrEqual(chat.quotes);
+      if (research.quotes > chat.quotes) moreQuotes.push(question);
+      else console.log(`no further quotes for: ${question} ${detail}`);
+      // Deeper, not different: every account the chat answer named is in the report too.
+      for (const a of chat.accounts) expect(research.accounts.has(a), `${a} missing from the report`).toBe(true);
 
-    const answer = job.answer as Answer;
-    for (const heading of SECTIONS) expect(answer.text, heading).toContain(heading);
-    const order = SECTIONS.map((s) => answer.text.indexOf(s));
-    expect([...order].sort((a, b) => a - b)).toEqual(order);
-    expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({
-      verified: true,
-      numbers: { unverified: [] },
-      problems: [],
-    });
-    await expectVerbatim(answer);
-    expect(answer.content_blocks.some((b) => b.kind === 'metric')).toBe(true);
-  });
+      const answer = job.answer as Answer;
+      for (const heading of SECTIONS) expect(answer.text, heading).toContain(heading);
+      const order = SECTIONS.map((s) => answer.text.indexOf(s));
+      expect([...order].sort((a, b) => a - b)).toEqual(order);
+      expect(answer.grounding, JSON.stringify(answer.grounding)).toMatchObject({
+        verified: true,
+        numbers: { unverified: [] },
+        problems: [],
+      });
+      await expectVerbatim(answer);
+      expect(answer.content_blocks.some((b) => b.kind === 'metric')).toBe(true);
+    },
+    180_000,
+  );
 
   it('quotes more than chat on at least eight of the questions, and names more accounts over the set', () => {
     // The demo corpus has little more to say on some topics (competitors: two distinct customer
@@ -172,7 +176,7 @@ describe('choosing another library agent changes what the local model does', () 
     expect(researcher.text).not.toContain('### Where things stand with');
     expect(prep.text).toContain('### Where things stand with Acme Health');
     expect(prep.text).toContain('### Open deals');
-  });
+  }, 180_000);
 
   it('deal review adds the pipeline facets and qualification gaps to a deal question', async () => {
     const question = 'Which open deals are in the proposal stage?';
@@ -182,7 +186,7 @@ describe('choosing another library agent changes what the local model does', () 
     expect(review.text).toContain('### Qualification gaps');
     const tables = (a: Answer) => a.content_blocks.filter((b) => b.kind === 'table').length;
     expect(tables(review)).toBeGreaterThan(tables(researcher));
-  });
+  }, 180_000);
 
   it('voice of the customer groups wider evidence by theme', async () => {
     const question = 'Why do customers push back on pricing?';
@@ -192,5 +196,5 @@ describe('choosing another library agent changes what the local model does', () 
     expect(voice.text).toContain('### Evidence by theme');
     const quotes = (a: Answer) => a.content_blocks.filter((b) => b.kind === 'quote').length;
     expect(quotes(voice)).toBeGreaterThan(quotes(researcher));
-  });
+  }, 180_000);
 });
