@@ -6,7 +6,8 @@
  *
  *   npx tsx bench/embedder-quality.ts [--verbose]
  */
-import { contentWords, embedLocally, fnv1a, LocalHashEmbedder } from '../platform/model/local.js';
+import { fnv1a } from '../platform/fnv1a.js';
+import { contentWords, embedLocally, LocalHashEmbedder } from '../platform/model/local.js';
 import { generateCorpus } from '../schema/demo/corpus-generator.js';
 import { printTable } from './report.js';
 import { LABELLED_QUERIES, precisionAt10, themeLabeller } from './semantic-labels.js';

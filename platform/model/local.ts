@@ -1,4 +1,5 @@
 import { ApiError } from '../errors.js';
+import { fnv1a } from '../fnv1a.js';
 import {
   EMBEDDING_DIMENSIONS,
   type Embedder,
@@ -43,15 +44,6 @@ const STOPWORDS = new Set(
 /** Lower-cased word tokens without stopwords; shared with lexical features elsewhere. */
 export function contentWords(text: string): string[] {
   return (text.toLowerCase().match(/[a-z0-9][a-z0-9'-]*/g) ?? []).filter((w) => !STOPWORDS.has(w) && w.length > 1);
-}
-
-export function fnv1a(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
 }
 
 /**
