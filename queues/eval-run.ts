@@ -61,7 +61,6 @@ export const evalRunPipeline = definePipeline<Services, EvalRunInput, EvalRunSta
               ? (input.inputs.reference_accounts as string[])
               : [],
             scope: input.scope ?? undefined,
-            askedAt: ctx.services.clock.now().toISOString(),
           });
         } catch (error) {
           if (error instanceof EvidenceUnavailable) {

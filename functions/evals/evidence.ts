@@ -4,11 +4,11 @@ import { accounts, deals, interactions } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { bestExcerpt, semanticTurnsOf } from '../agents/local-policy/evidence.js';
 import { verifyAnswer } from '../agents/grounding.js';
-import { isOnTopic, namesInQuestion, topicOf } from '../agents/relevance.js';
 import type { InvocationResult } from '../invoke.js';
 import { FilterSchema } from '../search/request.js';
 import { WAREHOUSE_SURFACES } from '../../schema/warehouse-settings.js';
 import type { AccountFacts, GradedQuote } from './grading-context.js';
+import { sharedStems, stemsOf } from './text.js';
 
 /**
  * Retrieval for an eval run: verbatim customer quotes about what the message or prompt is about,
@@ -76,14 +76,7 @@ export async function gatherEvidence(
   db: Queryable,
   workspaceId: string,
   invoke: Invoke,
-  input: {
-    topic: string;
-    account: string | null;
-    referenceAccounts: string[];
-    scope: EvalScope | undefined;
-    /** When the eval runs (ISO 8601): the quotes are judged against its topic as of then. */
-    askedAt: string;
-  },
+  input: { topic: string; account: string | null; referenceAccounts: string[]; scope: EvalScope | undefined },
 ): Promise<Evidence> {
   const notes: string[] = [];
   const audience = input.scope?.audience ?? 'customer_voice';
@@ -120,17 +113,10 @@ export async function gatherEvidence(
   let candidates = semanticTurnsOf(turns, new Map([...meta].map(([id, m]) => [id, m.account])), 40);
   const retrieved = candidates.length;
 
-  // The answers' relevance check (functions/agents/relevance.ts), before the best eight are taken: a
-  // statement near the text by the embedder but about something else is no evidence for grading it.
-  const topic = topicOf(input.topic, await namesInQuestion(db, workspaceId, input.topic));
-  if (topic) {
-    const onTopic = candidates.filter((c) => isOnTopic(topic, bestExcerpt(c.text, input.topic)));
-    if (onTopic.length < candidates.length)
-      notes.push(
-        `${candidates.length - onTopic.length} of the ${candidates.length} statements found were about something other than “${topic.label}” and were left out.`,
-      );
-    candidates = onTopic;
-  }
+  // The local embedder matches words, not meaning: keep statements that share a word with the topic when enough do.
+  const topicStems = stemsOf(input.topic);
+  const onTopic = candidates.filter((c) => sharedStems(stemsOf(c.text), topicStems).length > 0);
+  if (onTopic.length >= EVIDENCE_FLOOR) candidates = onTopic;
 
   if (input.referenceAccounts.length > 0) {
     const wanted = new Set(input.referenceAccounts.map((a) => a.toLowerCase()));
@@ -199,12 +185,7 @@ export async function gatherEvidence(
   }));
   const verified = await verifyAnswer(
     { text: '', content_blocks: drafts, follow_ups: [] },
-    {
-      db,
-      workspaceId,
-      rerun: async () => ({ ok: false, error: { code: 'internal', message: 'not used' } }),
-      question: { text: input.topic, asked_at: input.askedAt },
-    },
+    { db, workspaceId, rerun: async () => ({ ok: false, error: { code: 'internal', message: 'not used' } }) },
   );
   const quotes: GradedQuote[] = verified.content_blocks.flatMap((b) =>
     b.kind === 'quote'

@@ -127,7 +127,7 @@ describe('quotes judged against the question', () => {
   });
 });
 
-describe('the threshold', () => {
+describe('the threshold', { timeout: 180_000 }, () => {
   it('is the one bench/relevance-threshold.ts calibrates on the corpus topic labels, and holds its precision and recall', () => {
     const { bestAllowed, chosen } = calibrate();
     expect(RELEVANCE_THRESHOLD).toBe(bestAllowed.threshold);
