@@ -6,10 +6,10 @@
  *
  *   npx tsx bench/embedder-quality.ts [--verbose]
  */
+import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
 import { fnv1a } from '../platform/fnv1a.js';
 import { embedLocally, LocalHashEmbedder } from '../platform/model/local-embedder.js';
 import { contentWords, embeddingTerms } from '../platform/model/local-text.js';
-import { generateCorpus } from '../schema/demo/corpus-generator.js';
 import { printTable } from './report.js';
 import { LABELLED_QUERIES, precisionAt10, themeLabeller } from './semantic-labels.js';
 

@@ -9,13 +9,13 @@
  *   npx tsx bench/relevance-threshold.ts [--all]
  */
 import { RELEVANCE_THRESHOLD, relevanceScore, topicOf } from '../functions/agents/relevance.js';
-import { generateCorpus } from '../schema/demo/corpus-generator.js';
-import { TOPICS } from '../schema/demo/corpus/topics.js';
+import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
+import { TOPICS } from '../functions/embedded/demo/corpus/topics.js';
 import { themeLabeller } from './semantic-labels.js';
 
 export interface TopicQuestion {
   question: string;
-  /** The generator's topics (schema/demo/corpus/topics.ts) the question asks about. */
+  /** The generator's topics (functions/embedded/demo/corpus/topics.ts) the question asks about. */
   topics: readonly string[];
 }
 

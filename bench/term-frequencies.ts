@@ -12,7 +12,7 @@
  */
 import { writeFileSync } from 'node:fs';
 import { embeddingTerms } from '../platform/model/local-text.js';
-import { generateCorpus } from '../schema/demo/corpus-generator.js';
+import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
 
 /** Not the demo workspace's seed (20240601): the table must not be read off the corpus it is measured on. */
 export const TERM_FREQUENCY_SEED = 7;

@@ -17,7 +17,7 @@ import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../
 import { RunEngine } from '../queues/engine.js';
 import { RunNotifier } from '../queues/notifier.js';
 import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines, defaultRegistry } from './modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
@@ -25,7 +25,6 @@ import { API_PREFIX } from './http/env.js';
 import { identityProviderFromConfig } from './identity/identity-provider.js';
 import { consoleIdentityProviderFromConfig, type IdentityProviderFetch } from './console/oidc.js';
 import type { Services } from './services.js';
-import { defaultRegistry } from './operations.js';
 import type { OperationRegistry } from './registry.js';
 
 /**

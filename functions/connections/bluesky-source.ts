@@ -12,7 +12,7 @@ import {
 import { BlueskyClient, type BlueskyPost } from './providers/bluesky.js';
 import { ProviderError } from './providers/errors.js';
 import type { ConnectionRow } from './repository.js';
-import type { SyncSource } from './sync-sources.js';
+import type { SyncSource } from './sync-source.js';
 import { historyStart } from './sync-window.js';
 
 /**

@@ -1,10 +1,9 @@
 import { z } from 'zod';
-import type { WarehouseSurface } from '../../schema/warehouse-settings.js';
 import type { Services } from '../services.js';
 import { findConnector } from './catalog.js';
 import { configOf, crmCutoff } from './filters.js';
 import { plannedGongPage, prepareGongPage, SOURCE as GONG_SOURCE } from './gong-ingest.js';
-import { planCrmPage, type PlannedPage } from './crm-ingest.js';
+import { planCrmPage } from './crm-ingest.js';
 import { hubspotPage, SOURCE as HUBSPOT_SOURCE } from './hubspot-ingest.js';
 import { ProviderError } from './providers/errors.js';
 import { blueskySource } from './bluesky-source.js';
@@ -17,28 +16,7 @@ import { ownerDomainOf, planCalendarPage, SOURCE as CALENDAR_SOURCE } from './ca
 import { salesforcePage, SOURCE as SALESFORCE_SOURCE } from './salesforce-ingest.js';
 import { HUBSPOT_OBJECTS, HubSpotClient, type HubSpotObject } from './providers/hubspot.js';
 import { updateConnection, type ConnectionRow } from './repository.js';
-
-/**
- * What a sync needs from a source, whatever the provider: its streams in dependency order, and
- * one page of a stream from the cursor saved after the previous page. Fetching (and embedding) is
- * done when the page is read; `write` runs inside the stage's commit, with the cursor saved beside
- * it, so a page is either wholly in the warehouse with its cursor moved on, or not at all.
- */
-export interface FetchedPage extends PlannedPage {
-  /** Saved for the stream in the same commit as the write. */
-  cursor: unknown;
-  /** The stream has no more pages in this sync. */
-  done: boolean;
-}
-
-export interface SyncSource {
-  /** `source` of the warehouse rows it writes (and of its source_freshness rows). */
-  source: string;
-  streams: readonly string[];
-  /** The surface a stream's newest event dates (source freshness), or null. */
-  surfaceOf(stream: string): WarehouseSurface | null;
-  fetch(stream: string, saved: unknown, now: Date, signal: AbortSignal): Promise<FetchedPage>;
-}
+import type { SyncSource } from './sync-source.js';
 
 /** The secret fields of a connection, as sealed at connect. */
 export const SealedCredentials = z.record(z.string(), z.string());

@@ -7,7 +7,8 @@ import type { Queryable } from '../../platform/db/port.js';
 import type { Services } from '../services.js';
 import { ProviderError } from './providers/errors.js';
 import { CONNECTION_SYNC_KIND, getConnection, updateConnection, type ConnectionRow } from './repository.js';
-import { openSyncSource, pausedReason, type SyncSource } from './sync-sources.js';
+import type { SyncSource } from './sync-source.js';
+import { openSyncSource, pausedReason } from './sync-sources.js';
 
 /**
  * One sync of a connection, on the run engine: a stage per page of a stream, the page's rows and

@@ -14,7 +14,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { type Database, queryRows } from '../../platform/db/port.js';
 import type { Embedder } from '../../platform/model/port.js';
 import { themes, utterances, utteranceVectors } from '../../schema/index.js';
-import { themeText } from '../../schema/demo/load-corpus.js';
+import { themeText } from './demo/load-corpus.js';
 
 const LOCAL_PREFIX = 'local:';
 /** Vectors per INSERT: 384 floats each, well under the statement's parameter limit. */

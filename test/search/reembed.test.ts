@@ -7,7 +7,7 @@ import { ManualClock } from '../../platform/clock.js';
 import { queryRows } from '../../platform/db/port.js';
 import { embedLocally, LocalHashEmbedder } from '../../platform/model/local-embedder.js';
 import type { Embedder } from '../../platform/model/port.js';
-import { loadDemoCorpus } from '../../schema/demo/load-corpus.js';
+import { loadDemoCorpus } from '../../functions/embedded/demo/load-corpus.js';
 import { CORPUS_NOW } from '../support/corpus-fixture.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 

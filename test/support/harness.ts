@@ -8,7 +8,7 @@ import { createWorkspace, ensureMembership, ensureUser } from '../../functions/i
 import { issueAccessToken } from '../../functions/identity/oauth-tokens.js';
 import type { Bundle, Scope } from '../../functions/identity/scopes.js';
 import type { Pipeline } from '../../queues/pipeline.js';
-import { allPipelines } from '../../queues/pipelines.js';
+import { allPipelines } from '../../functions/modules.js';
 import { OperationRegistry, type Operation } from '../../functions/registry.js';
 import type { Services } from '../../functions/services.js';
 import type { IdentityProviderFetch } from '../../functions/console/oidc.js';
