@@ -457,6 +457,8 @@ class TurnBuilder {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
       rerun: (query) => this.invocation.invoke('search.query', query),
+      // The user's ask for this run: its quotes must be about what was asked (relevance.ts).
+      question: { text: this.ctx.input.message, asked_at: this.ctx.services.clock.now().toISOString() },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { fnv1a } from './local.js';
+import { fnv1a } from '../fnv1a.js';
 import type { StepResult, StepUsage, ToolCall } from './port.js';
 import { parseToolArguments } from './step-schema.js';
 
