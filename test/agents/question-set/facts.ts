@@ -73,14 +73,14 @@ export const facts = {
         )
       )[0]?.n,
     ),
-  /** Interactions that mention a name in a transcript turn or an email body. */
+  /** Interactions that mention a name anywhere: title, summary, email body or a transcript turn. */
   mentionCount: async (sql: Sql, name: string, period: readonly [string, string] = ['1900-01-01', '2999-01-01']) =>
     Number(
       (
         await sql<{ n: number }>(
           `select count(*)::int as n from interactions i where i.workspace_id = $1 and ${KEPT}
              and i.occurred_at >= $3::date and i.occurred_at < $4::date
-             and (i.body ilike '%' || $2 || '%' or exists (
+             and (i.title ilike '%' || $2 || '%' or i.summary ilike '%' || $2 || '%' or i.body ilike '%' || $2 || '%' or exists (
                select 1 from transcript_turns t where t.interaction_id = i.id and t.text ilike '%' || $2 || '%'))`,
           [name, period[0], period[1]],
         )
