@@ -4,6 +4,7 @@ import { interactions, themes, transcriptTurns, utterances } from '../../schema/
 import { canonicalJson } from '../http/idempotency.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
+import { keepToAskedPeriod } from './grounding-period.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -34,6 +35,8 @@ export interface GroundingContext {
    * same run. A document's digits may come from any of them, not only from its own blocks.
    */
   backing?: readonly number[];
+  /** The question the answer answers, when there is one: a period it names bounds the quotes. */
+  question?: { text: string; asked_at: string };
 }
 
 export interface VerifiedAnswer {
@@ -49,7 +52,8 @@ const tally = (): Tally => ({ checked: 0, verified: 0, removed: 0 });
 /** Whitespace runs count as one space; nothing else is forgiven (no case folding, no punctuation). */
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
+export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
+  const draft = await keepToAskedPeriod(input, ctx);
   const report = { quotes: tally(), tables: tally(), metrics: tally(), themes: tally(), problems: [] as string[] };
   const verdicts = new Map<number, boolean>();
   const [turnTexts, emailBodies, themeRows, utteranceIds, results] = await Promise.all([

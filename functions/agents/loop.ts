@@ -429,6 +429,13 @@ class TurnBuilder {
     return { ...this.#base(), pause: pendingInputFor(pending, this.state), next: 'turn' };
   }
 
+  /** The day the run's model was told it is (its system message), so the verifier reads periods as the model did. */
+  #askedAt(): string {
+    const system = this.state.messages.find((m) => m.role === 'system')?.content ?? '';
+    const day = /Today is (\d{4}-\d{2}-\d{2})/.exec(system)?.[1];
+    return day ? `${day}T12:00:00.000Z` : this.ctx.services.clock.now().toISOString();
+  }
+
   next(): TurnResult {
     return { ...this.#base(), next: 'turn' };
   }
@@ -453,6 +460,7 @@ class TurnBuilder {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
       rerun: (query) => this.invocation.invoke('search.query', query),
+      question: { text: this.ctx.input.message, asked_at: this.#askedAt() },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {
