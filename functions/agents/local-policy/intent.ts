@@ -105,11 +105,16 @@ export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
           deals: own.deals.length ? own.deals : carried.deals,
         }
       : own;
-  const intent = readOne(ctx.ask, entities, ctx.today);
-  if (!followUp || !previous || intent.kind !== 'deals') return intent;
+  const read = readOne(ctx.ask, entities, ctx.today);
+  if (!followUp || !previous) return read;
   // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
   const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
-  if (before.kind !== 'deals') return intent;
+  if (before.kind !== 'deals') return read;
+  const intent: Intent =
+    read.kind === 'general' || read.kind === 'voice' || read.kind === 'not_understood'
+      ? { kind: 'deals', ...readDeals(ctx.ask, entities, parseAskedPeriod(ctx.ask, ctx.today), ctx.today) }
+      : read;
+  if (intent.kind !== 'deals') return intent;
   const fields = new Set(intent.filters.map((f) => f.field));
   return {
     ...intent,
@@ -213,7 +218,7 @@ function understoodParts(e: Entities, period: AskedPeriod | null): string[] {
   const parts: string[] = [];
   for (const a of e.accounts) parts.push(`the account ${a.matches.join(' or ')}`);
   for (const o of e.owners) parts.push(`the deal owner ${o.name ?? o.email}`);
-  if (period) parts.push(`the period "${period.phrase}" (${period.from} to ${period.to}, end excluded)`);
+  if (period) parts.push(`the period "${period.phrase.replace(/\d/g, '#')}"`);
   return parts;
 }
 

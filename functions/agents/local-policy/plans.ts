@@ -290,9 +290,9 @@ function accountTopicStep(
   account: string,
   note: string | null,
 ): StepResult {
-  const question = withSynonyms(
-    intent.question.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account),
-  );
+  const named = intent.question.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account);
+  // A follow-up ("what did they say about pricing?") names the account only through the thread.
+  const question = withSynonyms(named.toLowerCase().includes(account.toLowerCase()) ? named : `${account}: ${named}`);
   const found = ctx.results.get('topic');
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.fuzzy(question)));
   const plan = planOf(found);

@@ -3,7 +3,7 @@ import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { day, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
-import { latestPerDeal, qualificationColumns } from './shape-qualification.js';
+import { latestAssessments, qualificationColumns } from './shape-qualification.js';
 import { call, calls, finish, whyEmpty, type Query } from './steps.js';
 
 /**
@@ -14,21 +14,15 @@ import { call, calls, finish, whyEmpty, type Query } from './steps.js';
 
 type ChurnIntent = Extract<Intent, { kind: 'churn' }>;
 const CLOSED = ['closed_won', 'closed_lost'];
-const LEFT = /\b(left|leaving|reorg|unclear|no clear)\b/i;
 
 const queries = (account: string | null) => ({
-  qualification: {
-    surface: 'deal_qualification',
-    filters: [
-      { field: 'criterion', op: 'in', value: ['champion', 'economic_buyer'] },
-      { field: 'deal_stage', op: 'not_in', value: CLOSED },
-      account
-        ? { field: 'account_name', op: 'eq', value: account }
-        : { field: 'account_type', op: 'eq', value: 'customer' },
-    ],
-    order_by: { field: 'occurred_at', dir: 'desc' },
-    limit: 1000,
-  } as Query,
+  qualification: [
+    { field: 'criterion', op: 'in', value: ['champion', 'economic_buyer'] },
+    { field: 'deal_stage', op: 'not_in', value: CLOSED },
+    account
+      ? { field: 'account_name', op: 'eq', value: account }
+      : { field: 'account_type', op: 'eq', value: 'customer' },
+  ] as Query[],
   lastTouch: {
     surface: 'interactions',
     filters: [
@@ -45,13 +39,12 @@ const queries = (account: string | null) => ({
 
 export function churnStep(ctx: PolicyContext, intent: ChurnIntent): StepResult {
   const q = queries(intent.account);
-  const found = ctx.results.get('qualification');
-  if (!found && !ctx.mustFinish)
-    return calls(call(ctx, 'qualification', q.qualification), call(ctx, 'touch', q.lastTouch));
-  const flagged = latestPerDeal(rowsOf(found)).filter(
-    (r) => r.status === 'at_risk' || LEFT.test(String(r.notes ?? '')),
-  );
-  const touches = rowsOf(ctx.results.get('touch'));
+  const touched = ctx.results.get('touch');
+  if (!touched && !ctx.mustFinish) return calls(call(ctx, 'touch', q.lastTouch));
+  const read = latestAssessments(ctx, q.qualification, 'at_risk');
+  if ('step' in read) return read.step;
+  const flagged = read.rows;
+  const touches = rowsOf(touched);
   const latest =
     touches
       .map((r) => String(r.max_occurred_at ?? ''))
@@ -68,7 +61,7 @@ export function churnStep(ctx: PolicyContext, intent: ChurnIntent): StepResult {
   ];
   if (flagged.length === 0)
     lines.push(
-      `None: ${rowsOf(found).length > 0 ? 'the latest champion and economic buyer assessments are not at risk' : whyEmpty(found)}.`,
+      `None: ${read.read?.ok ? 'the latest champion and economic buyer assessments are not at risk' : whyEmpty(read.read)}.`,
     );
   else {
     const accounts = [...new Set(flagged.map((r) => String(r.account_name)))];
@@ -77,7 +70,8 @@ export function churnStep(ctx: PolicyContext, intent: ChurnIntent): StepResult {
       lines.push(
         `- **${String(r.account_name)}**, ${String(r.deal_name)}: ${String(r.criterion).replace('_', ' ')} ${String(r.status).replace('_', ' ')}${r.notes ? ` — “${String(r.notes)}”` : ''} (${day(r.occurred_at)})`,
       );
-    blocks.push(tableBlock('Champion and economic buyer signals', qualificationColumns, flagged, q.qualification));
+    for (const part of read.parts)
+      blocks.push(tableBlock('Champion and economic buyer signals', qualificationColumns, part.rows, part.query));
   }
   lines.push('', '### No call, meeting or email in the last month');
   if (quiet.length === 0)

@@ -20,14 +20,19 @@ const CUES =
 const NOT_NAMES =
   /^(Brightwave|Salesforce|HubSpot|Slack|Snowflake|Microsoft|Zendesk|Okta|BigQuery|January|February|March|April|May|June|July|August|September|October|November|December|Q[1-4]|The|Our|We|You|It)\b/;
 const MAX_COMPETITORS = 6;
+const CUE_SEARCHES = [
+  'different from',
+  'switching from',
+  'bake-off',
+  'contract with',
+  'chose us over',
+  'looking at',
+  'liked',
+];
 
 const QUERIES = {
-  discover: (): Query => ({
-    query: 'different from, switching from, bake-off, contract with, chose us over',
-    mode: 'fuzzy',
-    max_subqueries: 5,
-    limit: 50,
-  }),
+  /** One small search per comparison cue: a tool result is cut at 8 KB, so many short reads beat one long one. */
+  discover: (cue: string): Query => ({ query: `"${cue}"`, mode: 'fuzzy', limit: 6 }),
   count: (name: string, period: AskedPeriod | null): Query => ({
     surface: 'interactions',
     filters: [
@@ -72,13 +77,16 @@ export function competitorsStep(
   let names: string[];
   if (intent.name) names = [intent.name];
   else {
-    const found = ctx.results.get('discover');
-    if (!found && !ctx.mustFinish) return calls(call(ctx, 'discover', QUERIES.discover()));
-    const texts = rowsOf(found).flatMap((r) =>
-      Array.isArray(r.matching_turns)
+    if (!ctx.results.has('discover0') && !ctx.mustFinish)
+      return calls(...CUE_SEARCHES.map((cue, i) => call(ctx, `discover${i}`, QUERIES.discover(cue))));
+    const found = CUE_SEARCHES.flatMap((_, i) => rowsOf(ctx.results.get(`discover${i}`)));
+    // Calls and meetings match in their turns; emails in their body.
+    const texts = found.flatMap((r) => [
+      ...(Array.isArray(r.matching_turns)
         ? (r.matching_turns as { text?: unknown }[]).map((t) => String(t.text ?? ''))
-        : [],
-    );
+        : []),
+      ...(typeof r.body === 'string' ? [r.body] : []),
+    ]);
     names = competitorNames(texts, known);
   }
   const when = intent.period ? ` ${said(intent.period.phrase)}` : '';

@@ -14,18 +14,33 @@ type QuietIntent = Extract<Intent, { kind: 'quiet' }>;
 const CLOSED = ['closed_won', 'closed_lost'];
 
 const QUERIES = {
-  openDeals: (owner: string | null): Query => ({
+  /** Open deals touched since the cutoff: one compact row per deal (a tool result is cut at 8 KB). */
+  touchedSince: (intent: QuietIntent): Query => ({
+    surface: 'interactions',
+    filters: [
+      { field: 'deal_stage', op: 'not_in', value: CLOSED },
+      { field: 'occurred_at', op: 'gte', value: intent.period.from },
+    ],
+    group_by: ['deal_id'],
+    metrics: [{ fn: 'count' }],
+    limit: 1000,
+  }),
+  /** The open deals not among them, grouped per deal so only the columns shown come back. */
+  quiet: (intent: QuietIntent, touched: string[]): Query => ({
     surface: 'deals',
     filters: [
       { field: 'is_closed', op: 'eq', value: false },
-      ...(owner ? [{ field: 'owner_email', op: 'eq', value: owner }] : []),
+      ...(touched.length > 0 ? [{ field: 'id', op: 'not_in', value: touched }] : []),
+      ...(intent.owner ? [{ field: 'owner_email', op: 'eq', value: intent.owner }] : []),
     ],
+    group_by: ['id', 'name', 'account_name', 'stage', 'close_date'],
+    metrics: [{ fn: 'sum', field: 'amount' }],
     order_by: { field: 'close_date', dir: 'asc' },
     limit: 1000,
   }),
-  lastTouchPerDeal: (): Query => ({
+  lastTouch: (ids: string[]): Query => ({
     surface: 'interactions',
-    filters: [{ field: 'deal_stage', op: 'not_in', value: CLOSED }],
+    filters: [{ field: 'deal_id', op: 'in', value: ids }],
     group_by: ['deal_id', 'deal_name'],
     metrics: [{ fn: 'max', field: 'occurred_at' }],
     limit: 1000,
@@ -40,34 +55,36 @@ const QUERIES = {
   }),
 };
 
+/** The window in words: no digits a cell would have to back (the cutoff is a filter of a search not shown). */
 const window = (intent: QuietIntent) =>
   /\d/.test(intent.period.phrase)
-    ? `since ${intent.period.from}`
-    : `(${intent.period.phrase}: nothing since ${intent.period.from})`;
+    ? 'in the period you asked about'
+    : `(${intent.period.phrase}: nothing in the last month)`;
 
 export function quietStep(ctx: PolicyContext, intent: QuietIntent): StepResult {
   return intent.target === 'accounts' ? quietAccounts(ctx, intent) : quietDeals(ctx, intent);
 }
 
 function quietDeals(ctx: PolicyContext, intent: QuietIntent): StepResult {
-  const open = ctx.results.get('open');
-  if (!open && !ctx.mustFinish)
-    return calls(call(ctx, 'open', QUERIES.openDeals(intent.owner)), call(ctx, 'touch', QUERIES.lastTouchPerDeal()));
-  const touches = rowsOf(ctx.results.get('touch'));
+  const touchedResult = ctx.results.get('touched');
+  if (!touchedResult && !ctx.mustFinish) return calls(call(ctx, 'touched', QUERIES.touchedSince(intent)));
+  const touched = rowsOf(touchedResult).flatMap((r) => (typeof r.deal_id === 'string' ? [r.deal_id] : []));
+  const quietQuery = QUERIES.quiet(intent, touched);
+  const found = ctx.results.get('quiet');
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'quiet', quietQuery));
+  const quiet = rowsOf(found);
+  const ids = quiet.map((d) => String(d.id));
+  const lastResult = ctx.results.get('last');
+  if (ids.length > 0 && !lastResult && !ctx.mustFinish) return calls(call(ctx, 'last', QUERIES.lastTouch(ids)));
+  const touches = rowsOf(lastResult);
   const last = new Map(
     touches.map((r) => [String(r.deal_id), typeof r.max_occurred_at === 'string' ? r.max_occurred_at : null]),
   );
-  const quiet = rowsOf(open).filter((d) => {
-    const at = last.get(String(d.id));
-    return !at || at.slice(0, 10) < intent.period.from;
-  });
-  const quietIds = new Set(quiet.map((d) => String(d.id)));
   if (quiet.length === 0) {
     return finish({
-      text:
-        rowsOf(open).length === 0
-          ? `I found no open deals: ${whyEmpty(open)}.`
-          : `Every open deal has had a call, meeting or email linked to it ${window(intent)}.`,
+      text: found?.ok
+        ? `Every open deal has had a call, meeting or email linked to it ${window(intent)}.`
+        : `I could not read the open deals: ${whyEmpty(found)}.`,
       content_blocks: [],
       follow_ups: ['Which deals are closing this quarter?'],
     });
@@ -79,7 +96,7 @@ function quietDeals(ctx: PolicyContext, intent: QuietIntent): StepResult {
   for (const d of quiet.slice(0, 20)) {
     const at = last.get(String(d.id));
     lines.push(
-      `- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}, ${at ? `last touch ${day(at)}` : 'no touch logged at all'}`,
+      `- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.sum_amount) ?? 'amount unknown'}, ${at ? `last touch ${day(at)}` : 'no touch logged at all'}`,
     );
   }
   if (quiet.length > 20) lines.push('- … the rest are in the table.');
@@ -90,16 +107,14 @@ function quietDeals(ctx: PolicyContext, intent: QuietIntent): StepResult {
         ['name', 'Deal'],
         ['account_name', 'Account'],
         ['stage', 'Stage'],
-        ['amount', 'Amount'],
+        ['sum_amount', 'Amount'],
         ['close_date', 'Close date'],
-        ['owner_email', 'Owner'],
       ],
       quiet,
-      QUERIES.openDeals(intent.owner),
+      quietQuery,
     ),
   ];
-  const touched = touches.filter((r) => quietIds.has(String(r.deal_id)));
-  if (touched.length > 0)
+  if (touches.length > 0)
     blocks.push(
       tableBlock(
         'Last touch of each quiet deal',
@@ -107,8 +122,8 @@ function quietDeals(ctx: PolicyContext, intent: QuietIntent): StepResult {
           ['deal_name', 'Deal'],
           ['max_occurred_at', 'Last touch'],
         ],
-        touched,
-        QUERIES.lastTouchPerDeal(),
+        touches,
+        QUERIES.lastTouch(ids),
       ),
     );
   return finish({

@@ -11,7 +11,18 @@ import {
   tableBlock,
   type QuoteCandidate,
 } from './evidence.js';
-import { call, calls, finish, inPeriod, said, staleNote, whyEmpty, type Query } from './steps.js';
+import {
+  call,
+  calls,
+  finish,
+  inPeriod,
+  said,
+  staleNote,
+  synonymsOf,
+  whyEmpty,
+  withSynonyms,
+  type Query,
+} from './steps.js';
 
 /**
  * What customers say about a topic: turns found by meaning (semantic lane, customer voice) and by
@@ -59,7 +70,6 @@ const VOICE_QUERIES = {
   words: (topic: string, period: AskedPeriod | null): Query => ({
     query: `${topic}${period ? ` ${period.phrase}` : ''}`,
     mode: 'fuzzy',
-    audience: 'customer_voice',
     limit: 30,
   }),
   sources: (ids: string[]): Query => ({
@@ -76,9 +86,9 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
   if (!meaning && !ctx.mustFinish)
     return calls(
       call(ctx, 'voice', VOICE_QUERIES.meaning(topic)),
-      call(ctx, 'voice_words', VOICE_QUERIES.words(topic, period)),
+      call(ctx, 'voice_words', VOICE_QUERIES.words(withSynonyms(topic), period)),
     );
-  const required = requiredStems(topic);
+  const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
   const byMeaning = semanticTurnsOf(rowsOf(meaning), new Map(), 40);
   const byWords = externalTurnsOf(rowsOf(ctx.results.get('voice_words')), 30);
   const seen = new Set<string>();
