@@ -12,9 +12,9 @@
  */
 import { z } from '@hono/zod-openapi';
 import { authenticateApiKey, createApiKey } from '../functions/identity/api-keys.js';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { defineOperation, OperationRegistry } from '../functions/registry.js';
-import { startAgentRun } from '../functions/chat/start.js';
+import { startAgentRun } from '../functions/agents/start.js';
 import type { ModelProvider, ModelTask, StepRequest, StepResult } from '../platform/model/port.js';
 import type { Pipeline } from '../queues/pipeline.js';
 import type { LocalTransport } from '../queues/transport/local.js';

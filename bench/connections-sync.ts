@@ -28,7 +28,7 @@ import { queryRows } from '../platform/db/port.js';
 import { createWorkspace } from '../functions/identity/members.js';
 import { startSync } from '../functions/connections/sync.js';
 import { connections } from '../schema/index.js';
-import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
+import { loadDemoCorpus } from '../functions/embedded/demo/load-corpus.js';
 import type { FakeProviderReady } from './fake-provider-process.js';
 import { SEED_NOW } from './fake-provider-seeds.js';
 import { openEmptyBenchApp } from './engine.js';

@@ -29,9 +29,9 @@ import type { Database } from '../platform/db/port.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import type { RateLimiter, RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
 import { createLogger } from '../platform/log.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines } from '../functions/modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
-import { loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
+import { loadDemoCorpus, type LoadCorpusResult } from '../functions/embedded/demo/load-corpus.js';
 
 /** The corpus ends here (18 months back from it); every benchmark's clock stands at it. */
 export const BENCH_NOW = new Date('2026-03-01T12:00:00Z');

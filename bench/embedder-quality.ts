@@ -7,7 +7,7 @@
  *   npx tsx bench/embedder-quality.ts [--verbose]
  */
 import { contentWords, embedLocally, fnv1a, LocalHashEmbedder } from '../platform/model/local.js';
-import { generateCorpus } from '../schema/demo/corpus-generator.js';
+import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
 import { printTable } from './report.js';
 import { LABELLED_QUERIES, precisionAt10, themeLabeller } from './semantic-labels.js';
 

@@ -16,7 +16,7 @@ import type { Pipeline, StageContext, StageResult } from '../queues/pipeline.js'
 import type { OperationRegistry } from '../functions/registry.js';
 import type { Services } from '../functions/services.js';
 import type { ModelProvider } from '../platform/model/port.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines } from '../functions/modules.js';
 import type { LocalTransport } from '../queues/transport/local.js';
 import { createWorkspace } from '../functions/identity/members.js';
 import { printTable } from './report.js';

@@ -12,8 +12,8 @@ import { createWorkspace } from '../functions/identity/members.js';
 import { queryRows, type Database } from '../platform/db/port.js';
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { LocalHashEmbedder } from '../platform/model/local.js';
-import { streamCorpus } from '../schema/demo/corpus-generator.js';
-import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
+import { streamCorpus } from '../functions/embedded/demo/corpus-generator.js';
+import { loadDemoCorpus } from '../functions/embedded/demo/load-corpus.js';
 import { BENCH_NOW, openFreshDatabase, recallAt10, type Hit } from './corpus-db.js';
 import { printTable } from './report.js';
 

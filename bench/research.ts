@@ -7,7 +7,7 @@
  */
 import { eq } from 'drizzle-orm';
 import { RESEARCH_KIND } from '../functions/agents/run-state.js';
-import { startAgentRun } from '../functions/chat/start.js';
+import { startAgentRun } from '../functions/agents/start.js';
 import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import type { LocalTransport } from '../queues/transport/local.js';
 import { runEvents } from '../schema/runs.js';

@@ -46,7 +46,7 @@ interface FuzzyCase {
 
 const [lastQuarterStart, lastQuarterEnd] = lastQuarter(BENCH_NOW);
 
-/** Account names of the generated corpus (schema/demo/corpus/vocabulary.ts), among its busiest at 1x. */
+/** Account names of the generated corpus (functions/embedded/demo/corpus/vocabulary.ts), among its busiest at 1x. */
 export const FUZZY_CASES: readonly FuzzyCase[] = [
   {
     query: 'calls with Acme Logistics about pricing last quarter',

@@ -1,12 +1,12 @@
 /**
  * A labelled query set for the semantic store, taken from the demo corpus itself: every buyer-side
- * line of the generator belongs to a theme (schema/demo/corpus/topics.ts), so an utterance's theme
+ * line of the generator belongs to a theme (functions/embedded/demo/corpus/topics.ts), so an utterance's theme
  * is known by matching it against those templates (slots like {competitor} match any text). A query
  * names the themes whose utterances answer it; top-10 precision is the share of the ten nearest
  * utterances whose theme is one of those. Used by bench/embedder-quality.ts, bench/search-semantic.ts
  * and test/search/semantic-lane.test.ts.
  */
-import { NON_BUYER_TOPICS, TOPICS } from '../schema/demo/corpus/topics.js';
+import { NON_BUYER_TOPICS, TOPICS } from '../functions/embedded/demo/corpus/topics.js';
 
 export interface LabelledQuery {
   topic: 'pricing' | 'security' | 'integrations' | 'champion' | 'competitors' | 'churn';

@@ -4,14 +4,14 @@ import { sha256Hex } from '../platform/crypto.js';
 import { requireCaller } from './http/authenticate.js';
 import { mountBrowserAndOAuthRoutes } from './http/browser-and-oauth-routes.js';
 import { correlationId } from './http/correlation.js';
-import { API_PREFIX, type AppEnv } from './http/env.js';
+import { API_PREFIX, type App, type AppEnv } from './http/env.js';
 import { notFound, onError } from './http/errors.js';
 import { globalRateLimit } from './http/global-limit.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRestOperations } from './http/rest.js';
 import { stageEndpoint } from './http/stage-endpoint.js';
 import { mcpHandler } from './mcp/server.js';
-import { defaultRegistry } from './operations.js';
+import { defaultRegistry } from './modules.js';
 import type { OperationRegistry } from './registry.js';
 import type { Services } from './services.js';
 
@@ -46,7 +46,7 @@ async function encodeStatic(publicUrl: string, body: string, precompress: boolea
   return { publicUrl, bytes, gzip, etag: `"${(await sha256Hex(bytes)).slice(0, 32)}"` };
 }
 
-export type App = OpenAPIHono<AppEnv>;
+export type { App } from './http/env.js';
 
 /**
  * The one app factory: production, the Node entry and every test build the app here, so they all

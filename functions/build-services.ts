@@ -17,15 +17,17 @@ import { WorkersAiEmbedder, WorkersAiProvider, type WorkersAiBinding } from '../
 import { RunEngine } from '../queues/engine.js';
 import { RunNotifier } from '../queues/notifier.js';
 import type { Pipeline } from '../queues/pipeline.js';
-import { allPipelines } from '../queues/pipelines.js';
+import { allPipelines, defaultRegistry } from './modules.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import { QStashTransport } from '../queues/transport/qstash.js';
 import { API_PREFIX } from './http/env.js';
 import { identityProviderFromConfig } from './identity/identity-provider.js';
 import { consoleIdentityProviderFromConfig, type IdentityProviderFetch } from './console/oidc.js';
+import type { Connector } from './connections/connector.js';
+import { ConnectorList } from './connections/connector-list.js';
+import { allConnectors } from './connections/connectors/index.js';
 import type { Services } from './services.js';
-import { defaultRegistry } from './operations.js';
 import type { OperationRegistry } from './registry.js';
 
 /**
@@ -60,6 +62,8 @@ export interface ServiceInputs {
   outbound?: OutboundHttp;
   /** How the console reaches its OIDC provider (tests route it to a fake provider in process). */
   identityProviderFetch?: IdentityProviderFetch;
+  /** The connectors offered; defaults to every connector of the service (`allConnectors`). */
+  connectors?: readonly Connector[];
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -126,6 +130,7 @@ export function buildServices(inputs: ServiceInputs): Services {
         : outboxMailer,
     consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
     pendingWork: [],
+    connectors: new ConnectorList(inputs.connectors ?? allConnectors),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

@@ -5,8 +5,17 @@ import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
 import { consumeQuota, refundQuota } from './limits/quota.js';
-import type { Operation, OperationContext, OperationOutcome, OperationRegistry } from './registry.js';
+import type {
+  InvocationOrigin,
+  Operation,
+  OperationContext,
+  OperationOutcome,
+  OperationRegistry,
+  RunContext,
+} from './registry.js';
 import type { Services } from './services.js';
+
+export type { InvocationOrigin, RunContext } from './registry.js';
 
 /**
  * The one path every caller takes into an operation (REST, MCP, agents in-process):
@@ -20,8 +29,6 @@ import type { Services } from './services.js';
  * count the same on every origin. `console` is the console's own pages acting for a signed-in
  * member: the only origin that may call operations with visibility `console`.
  */
-export type InvocationOrigin = 'rest' | 'mcp' | 'run' | 'console';
-
 export interface InvocationScope {
   registry: OperationRegistry;
   services: Services;
@@ -31,13 +38,6 @@ export interface InvocationScope {
   origin: InvocationOrigin;
   /** The run calling, for origin `run` (document and action operations read its config). */
   run?: RunContext;
-}
-
-/** What an operation may know of the run that calls it. */
-export interface RunContext {
-  id: string;
-  kind: string;
-  input: Record<string, unknown>;
 }
 
 export interface RawInput {

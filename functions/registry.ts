@@ -6,7 +6,6 @@ import type { Scope } from './identity/scopes.js';
 import type { AuthMethod } from './identity/caller.js';
 import type { QuotaFamily } from './limits/quota.js';
 import type { Services } from './services.js';
-import type { InvocationOrigin, RunContext } from './invoke.js';
 
 /**
  * The operation registry (architecture: "One operation, three callers"). Each operation is declared
@@ -24,6 +23,16 @@ type Empty = {};
 
 /** The merged input a handler receives: path params, query and body in one object. */
 export type OperationInput<P, Q, B> = InferOr<P, Empty> & InferOr<Q, Empty> & InferOr<B, Empty>;
+
+/** Which door a call came in through (a run's stage calling as its caller is `run`). */
+export type InvocationOrigin = 'rest' | 'mcp' | 'run' | 'console';
+
+/** What an operation may know of the run that calls it. */
+export interface RunContext {
+  id: string;
+  kind: string;
+  input: Record<string, unknown>;
+}
 
 export interface OperationContext {
   caller: Caller;
@@ -176,6 +185,17 @@ export interface OperationOutcome {
   status: 200 | 201 | 202;
   /** The tightest limiter that counted this call, for the X-RateLimit-* headers. */
   rateLimit?: RateLimitResult;
+}
+
+/**
+ * The services carry the registry (declared here rather than in services.ts, which would otherwise
+ * import this file while this file imports it: see Services).
+ */
+declare module './services.js' {
+  interface Services {
+    /** Every operation the service offers: REST, MCP and runs' in-process tool calls all read it. */
+    registry: OperationRegistry;
+  }
 }
 
 export class OperationRegistry {

@@ -1,21 +1,17 @@
-import { startDueSyncs } from './connections/sync.js';
-import { fireDueRoutines } from './routines/scheduler.js';
+import { featureModules } from './modules.js';
 import type { Services } from './services.js';
 
 /**
  * The one scheduled tick (platform/scheduler/port.ts): the Workers cron trigger runs it every
  * minute, the embedded default's interval timer every 30 s. It re-publishes stage deliveries that
  * were lost (a crash between a commit and its publish, a delivery the queue gave up on), so every
- * unfinished run moves on, fires the routines that are due, and starts the connection syncs that are due. Safe to run twice, concurrently or
- * late: the sweep only re-publishes, and each routine's scheduled time is claimed once.
+ * unfinished run moves on, then runs each feature's step in the module list's order (connection
+ * syncs that are due, routines that are due). Safe to run twice, concurrently or late: the sweep
+ * only re-publishes, and each step claims what it starts (a routine's scheduled time is claimed once).
  */
 export async function runScheduledTick(services: Services, at: Date): Promise<void> {
   const republished = await services.engine.sweep();
   if (republished > 0)
     services.log.info('sweeper re-published overdue runs', { count: republished, at: at.toISOString() });
-  const fired = await fireDueRoutines(services, at);
-  if (fired.due > 0)
-    services.log.info('routines fired', { due: fired.due, claimed: fired.claimed, at: at.toISOString() });
-  const syncs = await startDueSyncs(services, at);
-  if (syncs > 0) services.log.info('connection syncs started', { count: syncs, at: at.toISOString() });
+  for (const module of featureModules) await module.scheduledTick?.(services, at);
 }

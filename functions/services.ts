@@ -12,12 +12,15 @@ import type { RunEngine } from '../queues/engine.js';
 import type { RunNotifier } from '../queues/notifier.js';
 import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
-import type { OperationRegistry } from './registry.js';
 import type { ConsoleIdentityProvider } from './console/oidc.js';
+import type { ConnectorList } from './connections/connector-list.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
  * Handlers receive them through their context; nothing imports a database or a client directly.
+ * `registry` (every operation) is declared beside the registry in functions/registry.ts, which
+ * adds it to this interface: operations see the services and the services hold the operations,
+ * and declaring it there keeps that mutual reference out of the import graph (no cycle).
  */
 export interface Services extends EnginePorts {
   config: AppConfig;
@@ -37,8 +40,6 @@ export interface Services extends EnginePorts {
   runNotifier: RunNotifier;
   /** Seals secrets the service must read back (webhook signing secrets). */
   secretBox: SecretBox;
-  /** Every operation the service offers: REST, MCP and runs' in-process tool calls all read it. */
-  registry: OperationRegistry;
   /** Where actions' emails go: the outbox (kept, not sent) or an HTTP email API. */
   mailer: Mailer;
   /** Outbound HTTP (webhook deliveries), with the SSRF address policy. */
@@ -50,4 +51,6 @@ export interface Services extends EnginePorts {
   pendingWork: Promise<unknown>[];
   /** How people sign in to the console: the OIDC provider (if configured); links are a config flag. */
   consoleIdentityProvider: ConsoleIdentityProvider | null;
+  /** The sources a workspace can connect (functions/connections/connectors/index.ts, unless a test passes its own). */
+  connectors: ConnectorList;
 }

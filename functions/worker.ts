@@ -10,7 +10,7 @@
  * test/worker-bundle.test.ts bundles it with wrangler and checks.
  */
 import { ConfigError, loadConfig, type AppConfig } from '../platform/config.js';
-import { openNeon, type NeonHandle } from '../platform/db/neon.js';
+import { localProxyOptions, openNeon, type NeonHandle } from '../platform/db/neon.js';
 import { ApiError } from '../platform/errors.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import { systemClock } from '../platform/clock.js';
@@ -127,7 +127,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   // Wakes long-polls served by this isolate when a stage run by this isolate commits.
   const runNotifier = new RunNotifier();
   const openDatabase =
-    options.openDatabase ?? ((config: WorkerConfig) => openNeon({ connectionString: config.DATABASE_URL }));
+    options.openDatabase ??
+    ((config: WorkerConfig) =>
+      openNeon({ connectionString: config.DATABASE_URL, ...localProxyOptions(config.NEON_WS_PROXY) }));
 
   const prepare = (env: WorkerEnv): Prepared => {
     let entry = prepared.get(env);

@@ -51,6 +51,11 @@ export const EnvSchema = z
         .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
         .optional(),
     ),
+    /**
+     * `host:port` of a WebSocket relay the Neon driver dials instead of Neon's proxy, without TLS
+     * (`npm run start:edge` and the edge test tier relay it to a local Postgres-wire server). Refused in production.
+     */
+    NEON_WS_PROXY: optionalString,
     PUBLIC_URL: optionalUrl,
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -175,6 +180,9 @@ export const EnvSchema = z
         need('SECRETS_ENCRYPTION_KEY', 'in production');
         need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
         need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
+        if (env.NEON_WS_PROXY) {
+          ctx.addIssue({ code: 'custom', path: ['NEON_WS_PROXY'], message: 'must not be set in production' });
+        }
         if (env.ALLOW_LOOPBACK_WEBHOOKS === true) {
           ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
         }

@@ -8,7 +8,7 @@ import { ensureMembership, ensureUser, removeMembership } from '../functions/ide
 import { revokeAccessToken } from '../functions/identity/oauth-tokens.js';
 import { lastUsedRecorder } from '../functions/identity/credential-cache.js';
 import { BUNDLE_TABLE, BUNDLES, DEFAULT_BUNDLE, SCOPES, type Scope } from '../functions/identity/scopes.js';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { defineOperation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { queryRows } from '../platform/db/port.js';

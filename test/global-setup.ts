@@ -5,7 +5,7 @@ import type { TestProject } from 'vitest/node';
 import { migrateDatabase } from '../platform/db/migrate.js';
 import { openPglite } from '../platform/db/pglite.js';
 import { createWorkspaceWithId } from '../functions/identity/members.js';
-import { loadDemoCorpus } from '../schema/demo/load-corpus.js';
+import { loadDemoCorpus } from '../functions/embedded/demo/load-corpus.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './support/corpus-fixture.js';
 
 declare module 'vitest' {

@@ -1,70 +1,74 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * The house plan's layers (architecture.md, "Layout"), checked on the source: a lower layer never
- * imports code from above it.
- *
- *   schema/, platform/     import neither functions/ nor queues/ (not even types)
- *   queues/ machinery      the engine, pipeline types, run store, reads, notifier, ports and
- *                          transports import nothing from functions/ (not even types)
- *   queues/<kind>.ts       a pipeline: the one place that calls into its surface's domain logic
+ * The house plan's layers (docs/architecture.md), checked by folders with dependency-cruiser and
+ * the rules in .dependency-cruiser.cjs (the same run `npm run lint` makes): platform/ < schema/ <
+ * queues/ (the engine) < functions/; the agent loop imports no transport; no cycles.
  */
 
 const ROOT = join(import.meta.dirname, '..');
+const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
+const SOURCES = '{functions,queues,schema,platform}/**/*.{ts,tsx}';
 
-function sourceFiles(dir: string): string[] {
-  return readdirSync(join(ROOT, dir)).flatMap((name) => {
-    const path = join(dir, name);
-    if (statSync(join(ROOT, path)).isDirectory()) return name === 'migrations' ? [] : sourceFiles(path);
-    return path.endsWith('.ts') ? [path] : [];
-  });
+interface Violation {
+  from: string;
+  to: string;
+  rule: { name: string };
 }
 
-/** Every module specifier a file imports or re-exports (static and dynamic), resolved to a repo path. */
-function importsOf(file: string): string[] {
-  const text = readFileSync(join(ROOT, file), 'utf8');
-  const specifiers = [
-    ...text.matchAll(/^\s*(?:import|export)\s[^;]*?\sfrom\s+'([^']+)'/gms),
-    ...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g),
-    ...text.matchAll(/^\s*import\s+'([^']+)'/gm),
-  ].map((m) => m[1] ?? '');
-  return specifiers.filter((s) => s.startsWith('.')).map((s) => relative(ROOT, join(ROOT, file, '..', s)));
-}
-
-const violations = (files: string[], forbidden: string[]): string[] =>
-  files.flatMap((file) =>
-    importsOf(file)
-      .filter((target) => forbidden.some((top) => target.startsWith(`${top}/`)))
-      .map((target) => `${file} imports ${target}`),
+/** Cruise the tree under `cwd` with the project's rules; the violations it reports. */
+function violationsIn(cwd: string): Violation[] {
+  const out = execFileSync(
+    DEPCRUISE,
+    [SOURCES, '--config', join(ROOT, '.dependency-cruiser.cjs'), '--output-type', 'json', '--no-progress'],
+    // A violation makes depcruise exit non-zero; the JSON on stdout is what the test reads.
+    { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], maxBuffer: 64 * 1024 * 1024 },
   );
+  return (JSON.parse(out) as { summary: { violations: Violation[]; totalDependenciesCruised: number } }).summary
+    .violations;
+}
 
-/** The run engine and what it is made of; every other file in queues/ is a pipeline (or the pipeline list). */
-const QUEUE_MACHINERY = [
-  'queues/engine.ts',
-  'queues/pipeline.ts',
-  'queues/ports.ts',
-  'queues/run-store.ts',
-  'queues/run-reads.ts',
-  'queues/notifier.ts',
-];
+const scratch: string[] = [];
+afterAll(() => {
+  for (const dir of scratch) rmSync(dir, { recursive: true, force: true });
+});
+
+/** A throwaway tree with the given files, the project's Babel config and its node_modules. */
+function treeWith(files: Record<string, string>): string {
+  const dir = mkdtempSync(join(tmpdir(), 'layering-'));
+  scratch.push(dir);
+  symlinkSync(join(ROOT, 'node_modules'), join(dir, 'node_modules'));
+  cpSync(join(ROOT, 'babel.config.json'), join(dir, 'babel.config.json'));
+  for (const [path, text] of Object.entries(files)) {
+    mkdirSync(join(dir, dirname(path)), { recursive: true });
+    writeFileSync(join(dir, path), text);
+  }
+  return dir;
+}
 
 describe('layers', () => {
-  it('schema/ and platform/ import neither functions/ nor queues/', () => {
-    expect(violations([...sourceFiles('schema'), ...sourceFiles('platform')], ['functions', 'queues'])).toEqual([]);
+  it('the project has no value import against the layers and no cycle', { timeout: 120_000 }, () => {
+    expect(violationsIn(ROOT).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`)).toEqual([]);
   });
 
-  it('the engine, its run store, its ports and the transports import nothing from functions/', () => {
-    const machinery = [...QUEUE_MACHINERY, ...sourceFiles('queues/transport')];
-    for (const file of machinery) expect(statSync(join(ROOT, file)).isFile(), file).toBe(true);
-    expect(violations(machinery, ['functions'])).toEqual([]);
-  });
-
-  it('catches what it claims to catch', () => {
-    // The import scanner itself: every form of import, a type-only one included, resolved to a path.
-    const probe = importsOf('queues/search-fuzzy.ts');
-    expect(probe).toContain('functions/search/fuzzy-lane.js');
-    expect(probe).toContain('functions/services.js');
+  it('catches an engine file importing a feature, an agent importing a transport, in .ts and .tsx, any quotes', {
+    timeout: 120_000,
+  }, () => {
+    const dir = treeWith({
+      'functions/search/lane.ts': 'export const lane = 1;\n',
+      'functions/http/env.ts': 'export const prefix = "/api";\n',
+      'platform/clock.ts': 'export const now = () => 0;\n',
+      'queues/new-engine-file.ts': "import { lane } from '../functions/search/lane.js';\nexport const x = lane;\n",
+      'functions/agents/page.tsx': 'import { prefix } from "../http/env.js";\nexport const y = <b>{prefix}</b>;\n',
+      'platform/uses-engine.ts': "import { x } from '../queues/new-engine-file.js';\nexport const z = x;\n",
+    });
+    const found = violationsIn(dir).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+    expect(found).toContain('engine-imports-no-feature: queues/new-engine-file.ts -> functions/search/lane.ts');
+    expect(found).toContain('agents-import-no-transport: functions/agents/page.tsx -> functions/http/env.ts');
+    expect(found).toContain('platform-imports-nothing-above: platform/uses-engine.ts -> queues/new-engine-file.ts');
   });
 });

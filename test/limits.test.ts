@@ -2,7 +2,7 @@ import { z } from '@hono/zod-openapi';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_MONTHLY_CAPS, consumeQuota, readQuota } from '../functions/limits/quota.js';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { defineOperation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ConfigError, loadConfig } from '../platform/config.js';

@@ -1,7 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../functions/http/env.js';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { ERROR_CODES } from '../platform/errors.js';
 import { createHarness, type Harness } from './support/harness.js';
 import { withTestOperations } from './support/test-operations.js';

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allOperations } from '../functions/operations.js';
+import { allOperations } from '../functions/modules.js';
 import { defineOperation, type Operation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ApiError } from '../platform/errors.js';

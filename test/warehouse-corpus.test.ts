@@ -6,8 +6,8 @@ import type { PgliteHandle } from '../platform/db/pglite.js';
 import { queryRows } from '../platform/db/port.js';
 import { LocalHashEmbedder } from '../platform/model/local.js';
 import { ACCOUNT_TYPES, accounts, demoCorpusLoads } from '../schema/index.js';
-import { corpusTimeline, generateCorpus, THEMES, type Corpus } from '../schema/demo/corpus-generator.js';
-import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../schema/demo/load-corpus.js';
+import { corpusTimeline, generateCorpus, THEMES, type Corpus } from '../functions/embedded/demo/corpus-generator.js';
+import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../functions/embedded/demo/load-corpus.js';
 import { seedDemoWorkspace } from '../functions/embedded/demo-seed.js';
 import { openTestDatabase } from './support/harness.js';
 

@@ -1,7 +1,7 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../platform/db/port.js';
 import { interactions, themes, transcriptTurns, utterances } from '../../schema/index.js';
-import { canonicalJson } from '../http/idempotency.js';
+import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
 import { keepToAskedPeriod } from './grounding-period.js';

@@ -1,6 +1,6 @@
 import type { CommitScope, RunView } from '../../queues/pipeline.js';
 import type { RunStatus } from '../../schema/runs.js';
-import { appendChatMessage } from '../chat/repository.js';
+import { appendChatMessage } from './threads.js';
 import { emitEvent } from '../webhooks/events.js';
 import type { Answer } from './answer.js';
 import { AgentRunInputSchema } from './run-state.js';

@@ -4,7 +4,7 @@ import { AnswerSchema, ContentBlockSchema } from './answer.js';
 
 /**
  * What an agent run stores: its input (fixed at start) and its state (the transcript and the loop's
- * bookkeeping, committed with every turn). Both are parsed on every delivery (queues/agent-run.ts).
+ * bookkeeping, committed with every turn). Both are parsed on every delivery (functions/agents/run-pipeline.ts).
  */
 
 export const AGENT_RUN_KIND = 'agent_run';

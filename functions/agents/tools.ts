@@ -2,7 +2,7 @@ import { z } from 'zod';
 import type { ToolSpec } from '../../platform/model/port.js';
 import type { Caller } from '../identity/caller.js';
 import { authorizeOperation } from '../invoke.js';
-import { inputJsonSchema } from '../mcp/catalog.js';
+import { inputJsonSchema } from '../input-json-schema.js';
 import type { Operation, OperationRegistry } from '../registry.js';
 import { AnswerDraftSchema } from './answer.js';
 import { ASK_USER, AskUserArgsSchema, DELEGATE, DelegateArgsSchema, FINAL_ANSWER, toolNameFor } from './tool-names.js';

@@ -6,7 +6,8 @@ import { findAgent } from '../agents/repository.js';
 import { defineOperation } from '../registry.js';
 import { defineRunRead, defineRunStream } from '../runs/run-operations.js';
 import { outputsOf } from '../artifacts/repository.js';
-import { chatMessagesOf, getChatOrThrow, listChats, renameChat } from './repository.js';
+import { chatMessagesOf, getChatOrThrow } from '../agents/threads.js';
+import { listChats, renameChat } from './repository.js';
 import { renderChatRun, renderChatSummary, renderChatTurn, renderOutput } from './render.js';
 import {
   ChatIdParams,
@@ -18,7 +19,7 @@ import {
   RunHandlesSchema,
   StartChatBody,
 } from './schemas.js';
-import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from './start.js';
+import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from '../agents/start.js';
 
 const common = { tags: ['Chat'], stability: 'stable' as const, visibility: 'public' as const };
 const read = { ...common, scopes: ['conversations:read'] as const, minRole: 'viewer' as const };

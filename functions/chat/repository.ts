@@ -1,85 +1,10 @@
-import { and, asc, count, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { type Page, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
-import { newId } from '../../platform/ids.js';
-import { chatMessages, chats } from '../../schema/agents.js';
+import { chats } from '../../schema/agents.js';
 import { runs, type RunStatus } from '../../schema/runs.js';
-
-export type ChatRow = typeof chats.$inferSelect;
-export type ChatMessageRow = typeof chatMessages.$inferSelect;
-
-/** A chat of this workspace, or 404 (missing and another workspace's are the same answer). */
-export async function getChatOrThrow(db: Queryable, workspaceId: string, chatId: string): Promise<ChatRow> {
-  const [row] = await db
-    .select()
-    .from(chats)
-    .where(and(eq(chats.workspaceId, workspaceId), eq(chats.id, chatId)));
-  if (!row) throw new ApiError('not_found', 'No such chat in this workspace.', { chat_id: chatId });
-  return row;
-}
-
-export async function insertChat(
-  db: Queryable,
-  chat: {
-    workspaceId: string;
-    name: string;
-    agentSlug: string;
-    agentId: string | null;
-    createdBy: string;
-    routineId?: string | null;
-    now: Date;
-  },
-): Promise<ChatRow> {
-  const [row] = await db
-    .insert(chats)
-    .values({
-      id: newId(),
-      workspaceId: chat.workspaceId,
-      name: chat.name,
-      agentSlug: chat.agentSlug,
-      agentId: chat.agentId,
-      routineId: chat.routineId ?? null,
-      createdBy: chat.createdBy,
-      createdAt: chat.now,
-      lastActivityAt: chat.now,
-    })
-    .returning();
-  if (!row) throw new Error('chat insert returned nothing');
-  return row;
-}
-
-/** Append a turn to the thread (the caller holds the chat: one run at a time per chat). */
-export async function appendChatMessage(
-  db: Queryable,
-  message: {
-    workspaceId: string;
-    chatId: string;
-    runId: string;
-    role: 'user' | 'assistant';
-    content: string;
-    answer?: Record<string, unknown> | null;
-    status?: string | null;
-    now: Date;
-  },
-): Promise<void> {
-  await db.insert(chatMessages).values({
-    id: newId(),
-    workspaceId: message.workspaceId,
-    chatId: message.chatId,
-    runId: message.runId,
-    seq: sql`(select coalesce(max(${chatMessages.seq}), 0) + 1 from ${chatMessages} where ${chatMessages.chatId} = ${message.chatId})`,
-    role: message.role,
-    content: message.content,
-    answer: message.answer ?? null,
-    status: message.status ?? null,
-    createdAt: message.now,
-  });
-  await db.update(chats).set({ lastActivityAt: message.now }).where(eq(chats.id, message.chatId));
-}
-
-export async function chatMessagesOf(db: Queryable, chatId: string): Promise<ChatMessageRow[]> {
-  return db.select().from(chatMessages).where(eq(chatMessages.chatId, chatId)).orderBy(asc(chatMessages.seq));
-}
+import type { ChatRow } from '../agents/threads.js';
 
 export interface ChatListFilters {
   status?: RunStatus | undefined;
@@ -89,28 +14,23 @@ export interface ChatListFilters {
 }
 
 /** A page of the workspace's chats, newest activity first, each with its latest run's status. */
-export async function listChats(
-  db: Queryable,
-  workspaceId: string,
-  filters: ChatListFilters,
-  page: { limit: number; offset: number },
-) {
+export async function listChats(db: Queryable, workspaceId: string, filters: ChatListFilters, page: Page) {
   const conditions: (SQL | undefined)[] = [eq(chats.workspaceId, workspaceId)];
   if (filters.agentSlugs) conditions.push(inArray(chats.agentSlug, filters.agentSlugs));
   if (filters.routineId) conditions.push(eq(chats.routineId, filters.routineId));
   if (filters.subscriptionId) conditions.push(eq(chats.subscriptionId, filters.subscriptionId));
   if (filters.status) conditions.push(eq(runs.status, filters.status));
   const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(chats).leftJoin(runs, eq(runs.id, chats.lastRunId)).where(where);
-  const rows = await db
-    .select({ chat: chats, status: runs.status })
-    .from(chats)
-    .leftJoin(runs, eq(runs.id, chats.lastRunId))
-    .where(where)
-    .orderBy(desc(chats.lastActivityAt), desc(chats.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { total: Number(total?.n ?? 0), rows };
+  return pageWithTotal(
+    db
+      .select({ chat: chats, status: runs.status })
+      .from(chats)
+      .leftJoin(runs, eq(runs.id, chats.lastRunId))
+      .where(where)
+      .orderBy(desc(chats.lastActivityAt), desc(chats.id)),
+    db.select({ n: count() }).from(chats).leftJoin(runs, eq(runs.id, chats.lastRunId)).where(where),
+    page,
+  );
 }
 
 export async function renameChat(db: Queryable, workspaceId: string, chatId: string, name: string): Promise<ChatRow> {

@@ -54,6 +54,8 @@ export const CommsFilterSchema = z
   .strict()
   .openapi('CommsFilter');
 export type CommsFilter = z.infer<typeof CommsFilterSchema>;
+/** Without a saved comms filter only meetings and emails with someone from outside are kept (calendars and pushed emails alike). */
+export const DEFAULT_COMMS_FILTER: CommsFilter = { external_only: true, exclude_participants: [], exclude_domains: [] };
 
 /** `connections.config` as stored: each key present only once decided. */
 export const ConnectionConfigSchema = z.object({

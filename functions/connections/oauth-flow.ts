@@ -9,9 +9,9 @@ import type { Caller } from '../identity/caller.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { renderError } from '../http/errors.js';
 import type { Services } from '../services.js';
-import type { ConnectorSpec } from './catalog.js';
-import { ProviderError } from './providers/errors.js';
-import { exchangeCode, OAUTH_SOURCES } from './providers/oauth.js';
+import type { Connector } from './connector.js';
+import { ProviderError } from './provider-errors.js';
+import { exchangeCode } from './oauth-client.js';
 import { updateConnection, type ConnectionRow } from './repository.js';
 import { startSync, syncIntervalMs } from './sync.js';
 
@@ -45,12 +45,12 @@ export const callbackUrl = (services: Services) => `${services.config.publicUrl}
 export async function beginOAuth(
   services: Services,
   caller: Caller,
-  spec: ConnectorSpec,
+  spec: Connector,
   existing: ConnectionRow | null,
   displayName: string | null,
 ): Promise<{ row: ConnectionRow; authorizeUrl: string }> {
-  const source = OAUTH_SOURCES[spec.type];
-  if (!source) throw new Error(`no OAuth source for ${spec.type}`);
+  const source = spec.oauth;
+  if (!source) throw new Error(`no OAuth settings for ${spec.type}`);
   const state = randomToken();
   const verifier = randomToken();
   const now = services.clock.now();
@@ -121,7 +121,7 @@ async function completeOAuth(services: Services, query: Record<string, string | 
     );
   }
   const pending = parsed.data;
-  const source = OAUTH_SOURCES[row.connectorType];
+  const source = services.connectors.find(row.connectorType)?.oauth;
   if (!source) throw new ApiError('invalid_argument', 'This connection does not connect by OAuth.', { field: 'state' });
   // The state is spent whatever happens next.
   const spent = { credentialsSealed: null, updatedAt: now };

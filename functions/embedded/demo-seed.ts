@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import type { Database } from '../../platform/db/port.js';
-import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from '../../schema/demo/load-corpus.js';
+import { CorpusLoadError, loadDemoCorpus, type LoadCorpusResult } from './demo/load-corpus.js';
 import { workspaces } from '../../schema/tenancy.js';
 import { createWorkspace } from '../identity/members.js';
 

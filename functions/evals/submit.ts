@@ -9,7 +9,7 @@ import { compileFilterSearch } from '../search/filter-compiler.js';
 import { resolveSearch } from '../search/validate.js';
 import { SearchRequestSchema } from '../search/request.js';
 import type { Services } from '../services.js';
-import { canonicalJson } from '../http/idempotency.js';
+import { canonicalJson } from '../../platform/canonical-json.js';
 import { findEval } from './catalog.js';
 import { BUILTIN_EVAL_SLUG, checkInputs, type InputError } from './definition.js';
 import type { EvalScope } from './evidence.js';

@@ -1,3 +1,4 @@
+import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { RateLimitResult } from '../../platform/limiter/port.js';
 import type { Caller } from '../identity/caller.js';
 import type { Services } from '../services.js';
@@ -14,4 +15,7 @@ export interface AppEnv {
   };
 }
 
-export const API_PREFIX = '/api/platform/v1';
+/** The service's Hono app (functions/app.ts builds it). */
+export type App = OpenAPIHono<AppEnv>;
+
+export { API_PREFIX } from '../api-prefix.js';

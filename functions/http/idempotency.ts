@@ -5,6 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import { idempotencyKeys } from '../../schema/agents.js';
 import type { Caller } from '../identity/caller.js';
 import type { Operation, OperationOutcome } from '../registry.js';
+import { canonicalJson } from '../../platform/canonical-json.js';
 
 /**
  * `Idempotency-Key` on the creates that switch it on (`idempotent: true` in the registry), REST only:
@@ -153,17 +154,4 @@ export async function runIdempotently(
     .set({ status: 'done', responseStatus: outcome.status, responseBody: { data: outcome.output }, lockedUntil: null })
     .where(where);
   return { replayed: false, outcome };
-}
-
-/** JSON with object keys sorted, so the same request hashes the same whatever its key order. */
-export function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value && typeof value === 'object') {
-    return `{${Object.keys(value)
-      .filter((k) => (value as Record<string, unknown>)[k] !== undefined)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonicalJson((value as Record<string, unknown>)[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(value ?? null);
 }

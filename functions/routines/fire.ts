@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../../platform/errors.js';
 import { routineFires, routines } from '../../schema/routines.js';
 import type { RunCaller } from '../../schema/runs.js';
-import { startAgentRun, type AgentRunHandles } from '../chat/start.js';
+import { startAgentRun, type AgentRunHandles } from '../agents/start.js';
 import type { Caller } from '../identity/caller.js';
 import { resolveRunCaller } from '../identity/run-caller.js';
 import type { Services } from '../services.js';
@@ -13,7 +13,7 @@ import { effectiveConfig } from './schemas.js';
 
 export const ROUTINE_FIRE_KIND = 'routine_fire';
 
-/** A scheduled fire's run input (queues/routine-fire.ts): which routine, for which scheduled time. */
+/** A scheduled fire's run input (routines/fire-pipeline.ts): which routine, for which scheduled time. */
 export const RoutineFireInputSchema = z.object({ routine_id: z.uuid(), scheduled_for: z.iso.datetime() });
 export type RoutineFireInput = z.infer<typeof RoutineFireInputSchema>;
 
@@ -94,7 +94,7 @@ export async function fireRoutine(
 }
 
 /**
- * The stage of a scheduled fire (queues/routine-fire.ts): the tick claimed the fire; this starts
+ * The stage of a scheduled fire (routines/fire-pipeline.ts): the tick claimed the fire; this starts
  * its agent run as the routine's owner, re-checked now (a removed owner fails the fire `forbidden`).
  * A deleted or disabled routine fires nothing.
  */

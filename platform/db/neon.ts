@@ -25,6 +25,15 @@ export interface NeonHandle extends DatabaseHandle {
   readonly pool: Pool;
 }
 
+/**
+ * The driver options that point it at a local WebSocket relay (NEON_WS_PROXY, `host:port`): plain
+ * `ws://`, no TLS pipelining, no pipelined connect, as a local Postgres-wire server needs.
+ */
+export function localProxyOptions(proxy: string | undefined): Pick<NeonOptions, 'wsProxy' | 'useSecureWebSocket'> {
+  if (!proxy) return {};
+  return { wsProxy: (host, port) => `${proxy}/v2?address=${host}:${port}`, useSecureWebSocket: false };
+}
+
 export function openNeon(options: NeonOptions): NeonHandle {
   if (options.wsProxy) neonConfig.wsProxy = options.wsProxy;
   if (options.webSocketConstructor) neonConfig.webSocketConstructor = options.webSocketConstructor as typeof WebSocket;

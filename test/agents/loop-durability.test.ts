@@ -1,6 +1,6 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import type { StepRequest } from '../../platform/model/port.js';
 import type { DeliveryOutcome } from '../../queues/engine.js';
 import { loadRun } from '../../queues/run-store.js';

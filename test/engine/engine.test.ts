@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import { ApiError } from '../../platform/errors.js';
 import { ManualClock } from '../../platform/clock.js';
 import { createLogger } from '../../platform/log.js';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import { ManualClock } from '../../platform/clock.js';
 import { definePipeline, type Pipeline, type StageContext } from '../../queues/pipeline.js';
 import { loadRun, readEventsAfter } from '../../queues/run-store.js';

@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import { newId } from '../../platform/ids.js';
 import type { StepRequest } from '../../platform/model/port.js';
 import type { LocalTransport } from '../../queues/transport/local.js';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import { runCallerOf } from '../../functions/identity/run-caller.js';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import { invocationForRun } from '../../functions/runs/invocation.js';
 import type { Services } from '../../functions/services.js';
 import { definePipeline } from '../../queues/pipeline.js';

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { startAgentRun } from '../../functions/chat/start.js';
+import { startAgentRun } from '../../functions/agents/start.js';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import type { Harness, Member, SeededWorkspace } from '../support/harness.js';

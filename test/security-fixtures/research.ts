@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { expect } from 'vitest';
 import { pendingInputFor } from '../../functions/agents/pauses.js';
 import { RESEARCH_KIND } from '../../functions/agents/run-state.js';
-import { startAgentRun } from '../../functions/chat/start.js';
+import { startAgentRun } from '../../functions/agents/start.js';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import { runs } from '../../schema/index.js';
 import type { Harness, SeededWorkspace } from '../support/harness.js';

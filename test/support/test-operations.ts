@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { allOperations } from '../../functions/operations.js';
+import { allOperations } from '../../functions/modules.js';
 import { defineOperation, type Operation } from '../../functions/registry.js';
 import { pagingQuery, uuidParam } from '../../functions/schemas.js';
 import { ApiError, ERROR_CODES } from '../../platform/errors.js';

@@ -8,7 +8,7 @@ import { API_PREFIX } from '../../functions/http/env.js';
 import { emitEvent, type EventEnvelope } from '../../functions/webhooks/events.js';
 import { ManualClock } from '../../platform/clock.js';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
-import { RETRY_SCHEDULE_SECONDS } from '../../queues/webhook-delivery.js';
+import { RETRY_SCHEDULE_SECONDS } from '../../functions/webhooks/delivery-pipeline.js';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { runs, webhooks } from '../../schema/index.js';
