@@ -5,6 +5,7 @@ import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
+import { keepToAskedPeriod } from './grounding-period.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -38,7 +39,10 @@ export interface GroundingContext {
    * same run. A document's digits may come from any of them, not only from its own blocks.
    */
   backing?: readonly number[];
-  /** What was asked, when something was: quotes are then judged against its topic (relevance.ts). */
+  /**
+   * What was asked, when something was: quotes are then judged against its topic (relevance.ts),
+   * and a period it names bounds them (grounding-period.ts).
+   */
   question?: { text: string; asked_at: string };
 }
 
@@ -55,7 +59,8 @@ const tally = (): Tally => ({ checked: 0, verified: 0, removed: 0 });
 /** Whitespace runs count as one space; nothing else is forgiven (no case folding, no punctuation). */
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
-export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
+export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
+  const draft = await keepToAskedPeriod(input, ctx);
   const report = {
     quotes: { ...tally(), off_topic: 0 },
     tables: tally(),

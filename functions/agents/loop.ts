@@ -433,6 +433,13 @@ class TurnBuilder {
     return { ...this.#base(), pause: pendingInputFor(pending, this.state), next: 'turn' };
   }
 
+  /** The day the run's model was told it is (its system message), so the verifier reads periods as the model did. */
+  #askedAt(): string {
+    const system = this.state.messages.find((m) => m.role === 'system')?.content ?? '';
+    const day = /Today is (\d{4}-\d{2}-\d{2})/.exec(system)?.[1];
+    return day ? `${day}T12:00:00.000Z` : this.ctx.services.clock.now().toISOString();
+  }
+
   next(): TurnResult {
     return { ...this.#base(), next: 'turn' };
   }
@@ -457,8 +464,9 @@ class TurnBuilder {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
       rerun: (query) => this.invocation.invoke('search.query', query),
-      // The user's ask for this run: its quotes must be about what was asked (relevance.ts).
-      question: { text: this.ctx.input.message, asked_at: this.ctx.services.clock.now().toISOString() },
+      // The user's ask for this run: its quotes must be about what was asked (relevance.ts) and inside
+      // a period it names (grounding-period.ts).
+      question: { text: this.ctx.input.message, asked_at: this.#askedAt() },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {

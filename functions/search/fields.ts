@@ -131,6 +131,12 @@ const accountFields = (prefix = ''): FieldDef[] => [
       values: ACCOUNT_TYPES,
     },
   ),
+  f(`${prefix}account_industry`, 'string', true, 'Industry of the CRM account, as the CRM records it.', 'a.industry', {
+    join: 'account',
+  }),
+  f(`${prefix}account_region`, 'string', true, 'Sales region of the CRM account (e.g. EMEA).', 'a.region', {
+    join: 'account',
+  }),
 ];
 
 const INTERACTIONS: FieldDef[] = [
@@ -176,6 +182,13 @@ const INTERACTIONS: FieldDef[] = [
     true,
     'Full text of an email (calls, meetings and posts keep their words in the transcript).',
     't.body',
+  ),
+  f(
+    'said_or_written',
+    'text',
+    true,
+    'Everything the interaction says: title, summary, email body and every transcript turn (filter with contains, e.g. a competitor named in a call).',
+    "concat_ws(' ', t.title, t.summary, t.body, (select string_agg(tt.text, ' ') from transcript_turns tt where tt.interaction_id = t.id and tt.workspace_id = t.workspace_id))",
   ),
   f('participant_count', 'integer', true, 'People who took part, both sides.', 't.participant_count'),
   f('external_participant_count', 'integer', true, 'People from the customer side.', 't.external_participant_count'),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { localAgentStep } from '../../functions/agents/local-policy/index.js';
-import type { StepRequest } from '../../platform/model/port.js';
+import type { AgentMessage, StepRequest } from '../../platform/model/port.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { CORPUS_NOW } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -135,7 +135,8 @@ describe('as a function of the transcript', () => {
       tools,
     };
     expect(localAgentStep(structuredClone(request))).toEqual(localAgentStep(structuredClone(request)));
-    expect(localAgentStep(request).tool_calls.map((c) => c.id)).toEqual(['s1_totals', 's1_list', 's1_coverage']);
+    // The first step learns the workspace's vocabulary (accounts, deals, owners) the ask is read against.
+    expect(localAgentStep(request).tool_calls.map((c) => c.id)).toEqual(['s1_vocab_deals', 's1_vocab_accounts']);
   });
 
   it('answers at once, honestly, when only final_answer is offered and it must be called', () => {
@@ -159,13 +160,38 @@ describe('as a function of the transcript', () => {
         { role: 'user', content: 'prep me for my call with Tidewater Logistics' },
         { role: 'assistant', content: 'Here is the brief.' },
         { role: 'user', content: 'and what about security?' },
+        ...vocabularyExchange(2, ['Tidewater Logistics', 'Acme Logistics']),
       ],
       tools,
     });
     expect(step.tool_calls[0]).toEqual({
-      id: 's2_resolve',
+      id: 's3_resolve',
       name: 'search_query',
       arguments: { query: 'Tidewater Logistics', mode: 'fuzzy', limit: 1 },
     });
   });
 });
+
+/** The vocabulary step of a run, as the transcript holds it: the two aggregates and their rows. */
+function vocabularyExchange(step: number, accounts: string[]): AgentMessage[] {
+  const deals = `s${step}_vocab_deals`;
+  const names = `s${step}_vocab_accounts`;
+  const result = (rows: Record<string, unknown>[]) => JSON.stringify({ ok: true, output: { results: rows } });
+  return [
+    {
+      role: 'assistant',
+      content: null,
+      tool_calls: [
+        { id: deals, name: 'search_query', arguments: {} },
+        { id: names, name: 'search_query', arguments: {} },
+      ],
+    },
+    { role: 'tool', tool_call_id: deals, name: 'search_query', content: result([]) },
+    {
+      role: 'tool',
+      tool_call_id: names,
+      name: 'search_query',
+      content: result(accounts.map((a) => ({ account_name: a, count: 1 }))),
+    },
+  ];
+}

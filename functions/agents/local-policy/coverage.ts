@@ -13,7 +13,14 @@ import type { Intent } from './intent.js';
 
 type Query = Record<string, unknown>;
 
-const surfaceOf = (intent: Intent): 'interactions' | 'deals' => (intent.kind === 'deals' ? 'deals' : 'interactions');
+const surfaceOf = (intent: Intent): 'interactions' | 'deals' =>
+  intent.kind === 'deals' ||
+  intent.kind === 'qualification' ||
+  intent.kind === 'losses' ||
+  (intent.kind === 'quiet' && intent.target === 'deals') ||
+  (intent.kind === 'compare' && ['won', 'lost', 'pipeline'].includes(intent.subject))
+    ? 'deals'
+    : 'interactions';
 
 export const coverageQuery = (intent: Intent): Query => ({
   surface: surfaceOf(intent),
@@ -22,7 +29,7 @@ export const coverageQuery = (intent: Intent): Query => ({
 
 /** Add the coverage query to the run's first searches, and the coverage section to its answer. */
 export function withCoverage(ctx: PolicyContext, intent: Intent, step: StepResult): StepResult {
-  if (intent.kind === 'no_search') return step;
+  if (intent.kind === 'no_search' || intent.kind === 'not_understood') return step;
   const names = step.tool_calls.map((c) => c.name);
   if (names.includes(FINAL_ANSWER)) {
     const answer = step.tool_calls[0]!.arguments as unknown as AnswerDraft;

@@ -1,19 +1,31 @@
 import type { StepRequest, StepResult, StepTask } from '../../../platform/model/port.js';
-import { readContext } from './context.js';
+import { VOCABULARY_QUERIES, vocabularyOf } from '../understanding/vocabulary.js';
+import { readContext, rowsOf } from './context.js';
 import { readIntent } from './intent.js';
 import { focusedStep } from './agent-focus.js';
+import { nextStep } from './plans.js';
+import { call, calls } from './steps.js';
 
 /**
  * The embedded default's agent model (agents.md, "The model step", local provider): a deterministic
- * policy that does honest retrieval with the same tools a hosted model gets — read the ask, run the
- * searches that fit it, compose the answer only from what they returned — and asks a clarifying
- * question only when the data itself is ambiguous (a company name matching several accounts).
+ * policy that does honest retrieval with the same tools a hosted model gets — learn the workspace's
+ * vocabulary (accounts, deals, owners) with two searches, read the ask against it, run the searches
+ * that fit it, compose the answer only from what they returned — and asks a clarifying question
+ * only when the data itself is ambiguous (a company name matching several accounts).
  * Stateless: the next step is a pure function of the transcript.
  */
 export function localAgentStep(request: StepRequest): StepResult {
   const ctx = readContext(request);
   // When the budget is spent only final_answer is offered: that is not a missing search tool.
-  const intent = readIntent(ctx.ask, ctx.earlierAsks, ctx.today, ctx.tools.has('search_query') || ctx.mustFinish);
+  if (!ctx.tools.has('search_query') && !ctx.mustFinish) return nextStep(ctx, { kind: 'no_search' });
+  const dealRows = ctx.results.get('vocab_deals');
+  if (!dealRows && !ctx.mustFinish)
+    return calls(
+      call(ctx, 'vocab_deals', VOCABULARY_QUERIES.deals),
+      call(ctx, 'vocab_accounts', VOCABULARY_QUERIES.accounts),
+    );
+  const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
+  const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts).
   return focusedStep(ctx, intent);
 }

@@ -1,95 +1,256 @@
-import { planLocally } from '../../search/fuzzy-plan.js';
 import type { InteractionKind } from '../../../schema/warehouse-interactions.js';
+import { linkEntities, type Entities } from '../understanding/entities.js';
+import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../understanding/period.js';
+import type { Vocabulary } from '../understanding/vocabulary.js';
+import { planLocally } from '../../search/fuzzy-plan.js';
+import { readDeals, type DealAsk } from './intent-deals.js';
 
 /**
- * Reading the ask: what kind of question it is and what it names. Rules, not guesses: the fuzzy
- * planner already extracts companies, date windows and interaction kinds; this adds the few
- * shapes a sales team's questions take (a brief on an account, what customers say, deal lists and
- * totals, activity counts).
+ * Reading the ask: which shape of question it is, what it names (linked against the workspace's
+ * vocabulary, see understanding/entities.ts) and the period it asks about (understanding/period.ts).
+ * A follow-up ("And which of those close this quarter?", "What did they say about pricing?")
+ * borrows what it leaves out from the thread's earlier asks.
  */
 
 export type Intent =
   | { kind: 'no_search' }
+  | { kind: 'not_understood'; understood: string[]; missingField: string | null }
   | { kind: 'account_brief'; account: string }
-  | { kind: 'account_topic'; account: string }
+  | { kind: 'account_topic'; account: string; question: string; period: AskedPeriod | null }
+  | { kind: 'account_changes'; account: string; period: AskedPeriod }
   | {
       kind: 'activity_count';
       account: string | null;
       interaction: InteractionKind | null;
-      since: string | null;
-      until: string | null;
-      windowPhrase: string | null;
+      period: AskedPeriod | null;
     }
-  | { kind: 'deals'; want: 'list' | 'count' | 'sum'; filters: DealFilter[]; described: string[] }
-  | { kind: 'voice'; topic: string }
+  | ({ kind: 'deals' } & DealAsk)
+  | {
+      kind: 'qualification';
+      criterion: 'champion' | 'economic_buyer';
+      accounts: string[];
+      deals: string[];
+      status: string | null;
+    }
+  | { kind: 'quiet'; target: 'deals' | 'accounts'; period: AskedPeriod; owner: string | null }
+  | { kind: 'losses'; period: AskedPeriod | null; accounts: string[]; deals: string[] }
+  | { kind: 'competitors'; period: AskedPeriod | null; name: string | null }
+  | {
+      kind: 'compare';
+      periods: AskedPeriod[];
+      regions: string[];
+      subject: 'won' | 'lost' | 'pipeline' | InteractionKind | 'interactions';
+    }
+  | { kind: 'churn'; account: string | null }
+  | { kind: 'voice'; topic: string; period: AskedPeriod | null }
   /** What a segment with two readings in the data says ("prospects": the CRM's type, or deals still early). */
   | { kind: 'segment_voice'; topic: string; segment: 'prospects' }
-  | { kind: 'general' };
+  | { kind: 'general'; question: string };
 
-export interface DealFilter {
-  field: string;
-  op: 'eq' | 'gt' | 'gte' | 'lt' | 'lte';
-  value: string | number | boolean;
-}
+export type { DealFilter } from './intent-deals.js';
 
-/** People words: an ask about them is about customers in general, not one account. */
 const CROWD = /\b(customers?|buyers?|prospects?|clients?|people|anyone|everyone|users|accounts)\b/i;
 const BRIEF =
-  /\b(prep(are)?|brief|briefing|get me ready|going on with|status of|update on|catch me up|overview of|before my (call|meeting))\b/i;
+  /\b(prep(are)?|brief|briefing|get me ready|going on with|status of|update on|catch me up|overview of|before my (call|meeting)|tell me about)\b/i;
+const CHANGES = /\b(what('s| has| have)? changed|changes|what('s| is) new|anything new|what happened|happening)\b/i;
 const COUNT = /\bhow many\b|\bnumber of\b|\bcount of\b/i;
-const SUM = /\b(total|sum|how much)\b/i;
-const DEALS = /\b(deals?|pipeline|opportunit(y|ies))\b/i;
+const DEALS = /\b(deals?|pipeline|opportunit(y|ies)|closing|close this|close next|won|lost|lose|losing|booked)\b/i;
 const VOICE =
-  /\b(why|objections?|push ?back|pushing back|worr(y|ied|ies)|complain\w*|concerns?|say(ing)?|said|feel|think|ask(ing)? (for|about)|come up|mention\w*|pain points?|feedback|themes?)\b/i;
-const FOLLOW_UP = /^\s*(and|also|what about|how about|same for)\b/i;
+  /\b(objections?|push ?back|pushing back|worr(y|ied|ies)|complain\w*|concerns?|say(ing)?|said|feel|think|ask(ing|ed)? (for|about)|mention\w*|pain points?|feedback|themes?)\b/i;
+const FOLLOW_UP = /^\s*(and|also|what about|how about|same for|ok|okay|then|so)\b/i;
+const REFERS_BACK =
+  /\b(they|them|their|theirs|those|these|that account|this account|that deal|that customer|of those|it)\b/i;
+const QUALIFICATION =
+  /\b(champions?|economic buyers?|decision[- ]makers?|who signs|signs? off|sign-?off|meddpicc|qualification)\b/i;
+const CHURN = /\bchurn\w*|\bat risk of (leaving|losing)|\brisk of losing\b|\brenewal risk\b/i;
+const COMPETITION = /\bcompetit\w*|\brivals?\b/i;
+const LOSSES = /\bwhy\b.*\b(lose|lost|losing)\b|\bloss reasons?\b|\breasons? (we|for) (lost|losing|loss)/i;
+const COMPARE = /\bcompar\w*|\bvs\.?\s|\bversus\b/i;
+const OFTEN = /\bhow (often|many times|frequently)\b|\bmentions? of\b/i;
 
-const STAGES = ['prospecting', 'discovery', 'evaluation', 'proposal', 'negotiation'] as const;
+/** Asks this model cannot act on or has no data for, with the field a data answer would need. */
+const OUT_OF_SCOPE =
+  /\b(weather|forecast for|stock price|book (a|the|me)|schedule (a|the)|send (a|an|the)|draft (a|an)|remind me|translate|write (a|an) (poem|song|joke)|tell me a joke)\b/i;
+const MISSING_FIELDS: [RegExp, string][] = [
+  [
+    /\b(nrr|net revenue retention|net retention|gross retention|grr)\b/i,
+    'revenue by customer over time (no ARR or retention field)',
+  ],
+  [
+    /\b(arr|mrr|annual recurring revenue|monthly recurring revenue)\b/i,
+    'recurring revenue (deals hold one amount, no ARR field)',
+  ],
+  [/\b(nps|csat|satisfaction score)\b/i, 'survey scores (no NPS or CSAT field)'],
+  [/\b(quota|attainment)\b/i, 'quotas (no quota field for members)'],
+  [/\b(margin|profit|cost of goods)\b/i, 'costs and margins (no cost field)'],
+];
 
-export function readIntent(ask: string, earlierAsks: readonly string[], today: string, canSearch: boolean): Intent {
-  if (!canSearch) return { kind: 'no_search' };
-  const named = companiesNamed(ask, today);
-  const carried = named ?? (FOLLOW_UP.test(ask) ? lastCompany(earlierAsks, today) : null);
-
-  if (DEALS.test(ask) && !VOICE.test(ask.replace(/\bsay\b/gi, ''))) return readDeals(ask, named, today);
-  if (COUNT.test(ask)) {
-    const plan = planLocally({ query: ask, max_subqueries: 1, now: `${today}T12:00:00.000Z` });
-    const sub = plan.subqueries[0];
-    return {
-      kind: 'activity_count',
-      account: carried,
-      interaction: sub?.kinds.length === 1 ? (sub.kinds[0] ?? null) : null,
-      since: sub?.since ?? null,
-      until: sub?.until ?? null,
-      windowPhrase: plan.date_phrase,
-    };
-  }
-  if (carried && BRIEF.test(ask)) return { kind: 'account_brief', account: carried };
-  if (carried && !CROWD.test(ask))
-    return topicWords(ask).length > 0
-      ? { kind: 'account_topic', account: carried }
-      : { kind: 'account_brief', account: carried };
-  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)))
-    return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
-  if (VOICE.test(ask) || CROWD.test(ask)) return { kind: 'voice', topic: voiceTopic(ask) };
-  return { kind: 'general' };
+export interface AskContext {
+  ask: string;
+  earlierAsks: readonly string[];
+  today: string;
 }
 
-/** The first company the ask names (as the fuzzy planner reads it), or null. */
-export function companiesNamed(text: string, today: string): string | null {
-  const plan = planLocally({ query: text, max_subqueries: 1, now: `${today}T12:00:00.000Z` });
-  return plan.subqueries[0]?.accounts[0] ?? null;
+export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
+  const previous = ctx.earlierAsks.at(-1) ?? null;
+  const own = linkEntities(ctx.ask.trim(), vocab);
+  const followUp = previous !== null && (FOLLOW_UP.test(ctx.ask) || REFERS_BACK.test(ctx.ask));
+  const carried = followUp ? carryFrom(ctx.earlierAsks, vocab) : null;
+  const entities: Entities =
+    carried && own.accounts.length === 0 && own.owners.length === 0
+      ? {
+          ...own,
+          accounts: carried.accounts,
+          owners: carried.owners,
+          deals: own.deals.length ? own.deals : carried.deals,
+        }
+      : own;
+  const read = readOne(ctx.ask, entities, ctx.today);
+  if (!followUp || !previous) return read;
+  // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
+  const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
+  if (before.kind !== 'deals') return read;
+  const intent: Intent =
+    read.kind === 'general' || read.kind === 'voice' || read.kind === 'not_understood'
+      ? { kind: 'deals', ...readDeals(ctx.ask, entities, parseAskedPeriod(ctx.ask, ctx.today), ctx.today) }
+      : read;
+  if (intent.kind !== 'deals') return intent;
+  const fields = new Set(intent.filters.map((f) => f.field));
+  return {
+    ...intent,
+    filters: [...before.filters.filter((f) => !fields.has(f.field)), ...intent.filters],
+    described: [...before.described, ...intent.described.filter((d) => !before.described.includes(d))],
+  };
 }
 
-function lastCompany(asks: readonly string[], today: string): string | null {
+/** The accounts, owners and deals the latest earlier ask that named any of them named. */
+function carryFrom(asks: readonly string[], vocab: Vocabulary): Entities | null {
   for (let i = asks.length - 1; i >= 0; i--) {
-    const name = companiesNamed(asks[i] ?? '', today);
-    if (name) return name;
+    const e = linkEntities(asks[i] ?? '', vocab);
+    if (e.accounts.length > 0 || e.owners.length > 0 || e.deals.length > 0) return e;
   }
   return null;
 }
 
+const single = (e: Entities): string | null => {
+  const a = e.accounts[0];
+  if (!a) return null;
+  return a.matches.length === 1 ? a.matches[0]! : a.asked;
+};
+
+function readOne(ask: string, e: Entities, today: string): Intent {
+  const period = parseAskedPeriod(ask, today);
+  const account = single(e);
+  const understood = understoodParts(e, period);
+
+  const missing = MISSING_FIELDS.find(([pattern]) => pattern.test(ask));
+  if (missing) return { kind: 'not_understood', understood, missingField: missing[1] };
+  if (OUT_OF_SCOPE.test(ask)) return { kind: 'not_understood', understood, missingField: null };
+
+  if (QUALIFICATION.test(ask) && !/\b(worr|leav|say|said|talk)/i.test(ask)) {
+    const criterion = /econom|decision|signs?|sign-?off/i.test(ask) ? 'economic_buyer' : 'champion';
+    const status = /\b(no|not|without|missing|unknown|unclear)\b/i.test(ask)
+      ? 'unknown'
+      : /\bat risk|risky|weak\b/i.test(ask)
+        ? 'at_risk'
+        : null;
+    return { kind: 'qualification', criterion, accounts: e.accounts.flatMap((a) => a.matches), deals: e.deals, status };
+  }
+  if (CHURN.test(ask)) return { kind: 'churn', account };
+  if (LOSSES.test(ask))
+    return { kind: 'losses', period, accounts: e.accounts.flatMap((a) => a.matches), deals: e.deals };
+  if (asksForQuiet(ask) && period)
+    return {
+      kind: 'quiet',
+      target: /\b(accounts?|customers?|clients?)\b/i.test(ask) && !/\bdeals?\b/i.test(ask) ? 'accounts' : 'deals',
+      period,
+      owner: e.owners[0]?.email ?? null,
+    };
+  if (COMPETITION.test(ask) && !account) return { kind: 'competitors', period, name: null };
+  if (OFTEN.test(ask) && !account) {
+    const name = unknownName(ask, e);
+    if (name) return { kind: 'competitors', period, name };
+  }
+  if (COMPARE.test(ask)) {
+    const periods = bothPeriods(ask, today);
+    const subject = /\bwon|wins?\b/i.test(ask)
+      ? 'won'
+      : /\blost|loss(es)?\b/i.test(ask)
+        ? 'lost'
+        : /\b(pipeline|deals?)\b/i.test(ask)
+          ? 'pipeline'
+          : /\bcalls?\b/i.test(ask)
+            ? 'call'
+            : /\bmeetings?\b/i.test(ask)
+              ? 'meeting'
+              : /\bemails?\b/i.test(ask)
+                ? 'email'
+                : 'interactions';
+    if (periods.length === 2 || e.regions.length === 2)
+      return { kind: 'compare', periods, regions: e.regions, subject };
+  }
+  if (account && CHANGES.test(ask))
+    return { kind: 'account_changes', account, period: period ?? parseAskedPeriod('recently', today)! };
+  if (DEALS.test(ask) && !VOICE.test(ask.replace(/\bsay\b/gi, '')))
+    return { kind: 'deals', ...readDeals(ask, e, period, today) };
+  if (COUNT.test(ask)) {
+    const plan = planLocally({ query: ask, max_subqueries: 1, now: `${today}T12:00:00.000Z` });
+    const kinds = plan.subqueries[0]?.kinds ?? [];
+    return { kind: 'activity_count', account, interaction: kinds.length === 1 ? kinds[0]! : null, period };
+  }
+  if (account && (BRIEF.test(ask) || topicWords(e.normalized, e).length === 0))
+    return { kind: 'account_brief', account };
+  if (account && !CROWD.test(ask)) return { kind: 'account_topic', account, question: clean(e.normalized), period };
+  if (BRIEF.test(ask)) {
+    // A brief on a name the vocabulary does not hold: the account step says it found no such account.
+    const named = /\b(?:with|on|for|about)\s+((?:\p{Lu}[\p{L}\p{N}&'-]*\s?)+)/u.exec(ask)?.[1]?.trim();
+    if (named) return { kind: 'account_brief', account: named };
+  }
+  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)))
+    return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
+  if (VOICE.test(ask) || CROWD.test(ask) || /^\s*(why|any)\b/i.test(ask))
+    return { kind: 'voice', topic: voiceTopic(withoutPeriod(ask, period)), period };
+  return { kind: 'general', question: clean(e.normalized) };
+}
+
+/** What the ask was read as, in words, for an answer that could not use it. */
+function understoodParts(e: Entities, period: AskedPeriod | null): string[] {
+  const parts: string[] = [];
+  for (const a of e.accounts) parts.push(`the account ${a.matches.join(' or ')}`);
+  for (const o of e.owners) parts.push(`the deal owner ${o.name ?? o.email}`);
+  if (period) parts.push(`the period "${period.phrase.replace(/\d/g, '#')}"`);
+  return parts;
+}
+
+/** Two periods a comparison names ("this year vs last year"), each read on its own side. */
+function bothPeriods(ask: string, today: string): AskedPeriod[] {
+  const sides = ask.split(/\s+(?:vs\.?|versus|and|with|to|against)\s+/i);
+  const found: AskedPeriod[] = [];
+  for (const side of sides) {
+    const p = parseAskedPeriod(side, today);
+    if (p && !found.some((f) => f.from === p.from && f.to === p.to)) found.push(p);
+  }
+  return found.slice(0, 2);
+}
+
+/** A capitalised word the vocabulary does not hold and that is no question word: a competitor or product named. */
+function unknownName(ask: string, e: Entities): string | null {
+  const m = [...ask.matchAll(/(?<!^)\b(\p{Lu}[\p{L}\p{N}]+(?:\s\p{Lu}[\p{L}\p{N}]+)?)/gu)].map((x) => x[1]!);
+  const known = new Set(e.accounts.map((a) => a.asked.toLowerCase()));
+  return (
+    m.find((w) => !known.has(w.toLowerCase()) && !/^(How|What|Which|Who|Why|When|Did|Do|Does|Is|Are)$/.test(w)) ?? null
+  );
+}
+
+const clean = (s: string): string =>
+  s
+    .replace(/\s+/g, ' ')
+    .replace(/[\s.!?]+$/, '')
+    .trim();
+const withoutPeriod = (ask: string, p: AskedPeriod | null): string => (p ? ask.replace(p.phrase, ' ') : ask);
+
 const QUESTION_SCAFFOLD =
-  /\b(why|what|which|who|how|do|does|did|are|is|were|was|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?)\b/gi;
+  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
 
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {
@@ -97,80 +258,17 @@ export function voiceTopic(ask: string): string {
   return topic || ask.trim();
 }
 
-/** Content words of an ask once its company, kinds and scaffolding are set aside. */
-export function topicWords(ask: string): string[] {
+/** Content words of an ask once its linked names, kinds and scaffolding are set aside. */
+export function topicWords(ask: string, e?: Entities): string[] {
   const plan = planLocally({ query: ask, max_subqueries: 5, now: '2000-01-01T00:00:00.000Z' });
-  const accountWords = new Set((plan.subqueries[0]?.accounts ?? []).flatMap((a) => a.toLowerCase().split(/\s+/)));
-  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter(
-    (t) => !accountWords.has(t) && !/^(say|said|what|going|status|update|prep|brief)$/.test(t),
+  const named = new Set(
+    [...(plan.subqueries[0]?.accounts ?? []), ...(e?.accounts.flatMap((a) => [...a.matches, a.asked]) ?? [])].flatMap(
+      (a) => a.toLowerCase().split(/\s+/),
+    ),
   );
-}
-
-function readDeals(ask: string, account: string | null, today: string): Intent {
-  const lower = ask.toLowerCase();
-  const filters: DealFilter[] = [];
-  const described: string[] = [];
-  const amount =
-    /\b(over|above|more than|greater than|at least|under|below|less than|at most)\s+\$?\s?(\d[\d,]*(?:\.\d+)?)\s*([km])?\b/i.exec(
-      ask,
-    );
-  if (amount) {
-    const value =
-      Number(amount[2]!.replace(/,/g, '')) *
-      (amount[3]?.toLowerCase() === 'k' ? 1_000 : amount[3]?.toLowerCase() === 'm' ? 1_000_000 : 1);
-    const word = amount[1]!.toLowerCase();
-    const op =
-      word === 'at least' ? 'gte' : word === 'at most' ? 'lte' : /over|above|more|greater/.test(word) ? 'gt' : 'lt';
-    filters.push({ field: 'amount', op, value });
-    described.push(`${word} ${amount[0].slice(amount[1]!.length).trim()}`);
-  }
-  const stage = STAGES.find((s) => lower.includes(s));
-  if (stage) {
-    filters.push({ field: 'stage', op: 'eq', value: stage });
-    described.push(`in ${stage}`);
-  }
-  if (/\b(won|win|wins|winning|closed[- ]won)\b/.test(lower)) {
-    filters.push({ field: 'is_won', op: 'eq', value: true });
-    described.push('won');
-  } else if (/\b(lost|lose|closed[- ]lost)\b/.test(lower)) {
-    filters.push({ field: 'is_closed', op: 'eq', value: true }, { field: 'is_won', op: 'eq', value: false });
-    described.push('lost');
-  } else if (/\b(open|active|in flight|live)\b/.test(lower) || stage) {
-    filters.push({ field: 'is_closed', op: 'eq', value: false });
-    if (!stage) described.push('open');
-  }
-  const closing = /\bclos(e|es|ing)\s+(this|next)\s+(month|quarter|year)\b/.exec(lower);
-  if (closing) {
-    const [from, to] = period(today, closing[2] as 'this' | 'next', closing[3] as 'month' | 'quarter' | 'year');
-    filters.push({ field: 'close_date', op: 'gte', value: from }, { field: 'close_date', op: 'lt', value: to });
-    if (!filters.some((f) => f.field === 'is_closed' || f.field === 'is_won'))
-      filters.push({ field: 'is_closed', op: 'eq', value: false });
-    described.push(`closing ${closing[2]} ${closing[3]}`);
-  }
-  if (account) {
-    filters.push({ field: 'account_name', op: 'eq', value: account });
-    described.push(`with ${account}`);
-  }
-  const want = COUNT.test(ask) ? 'count' : SUM.test(ask) ? 'sum' : 'list';
-  return { kind: 'deals', want, filters, described };
-}
-
-/** [first day, first day after] of this or next month, quarter or year, as YYYY-MM-DD. */
-function period(today: string, which: 'this' | 'next', unit: 'month' | 'quarter' | 'year'): [string, string] {
-  const [y, m] = today.split('-').map(Number) as [number, number];
-  const month = m - 1;
-  const start =
-    unit === 'month'
-      ? Date.UTC(y, month + (which === 'next' ? 1 : 0), 1)
-      : unit === 'quarter'
-        ? Date.UTC(y, Math.floor(month / 3) * 3 + (which === 'next' ? 3 : 0), 1)
-        : Date.UTC(y + (which === 'next' ? 1 : 0), 0, 1);
-  const d = new Date(start);
-  const end =
-    unit === 'month'
-      ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 1, 1)
-      : unit === 'quarter'
-        ? Date.UTC(d.getUTCFullYear(), d.getUTCMonth() + 3, 1)
-        : Date.UTC(d.getUTCFullYear() + 1, 0, 1);
-  return [new Date(start).toISOString().slice(0, 10), new Date(end).toISOString().slice(0, 10)];
+  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter(
+    (t) =>
+      !named.has(t) &&
+      !/^(say|said|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/.test(t),
+  );
 }

@@ -1,12 +1,33 @@
-import { stemWord } from '../../../platform/model/local.js';
-import type { StepResult, ToolCall } from '../../../platform/model/port.js';
+import type { StepResult } from '../../../platform/model/port.js';
 import { INTERACTION_KINDS } from '../../../schema/warehouse-interactions.js';
 import type { AnswerDraft, BlockDraft } from '../answer.js';
-import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
+import { ASK_USER } from '../tool-names.js';
+import { changesStep } from './shape-changes.js';
+import { churnStep } from './shape-churn.js';
+import { compareStep } from './shape-compare.js';
+import { competitorsStep } from './shape-competitors.js';
+import { lossesStep } from './shape-losses.js';
+import { qualificationStep } from './shape-qualification.js';
+import { quietStep } from './shape-quiet.js';
+import { notUnderstood } from './shape-refusal.js';
+import { voiceStep } from './shape-voice.js';
+import { dealsStep } from './shape-deals.js';
+import {
+  call,
+  calls,
+  capitalize,
+  finish,
+  inPeriod,
+  said,
+  staleNote,
+  whyEmpty,
+  withSynonyms,
+  type Query,
+} from './steps.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
-import { day, externalTurnsOf, money, quoteBlock, recurringWords, semanticTurnsOf, tableBlock } from './evidence.js';
-import type { DealFilter, Intent } from './intent.js';
-import { topicWords, voiceTopic } from './intent.js';
+import { day, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
+import type { Intent } from './intent.js';
+import { topicWords } from './intent.js';
 import { withCoverage, withDocument } from './coverage.js';
 
 /**
@@ -14,21 +35,6 @@ import { withCoverage, withDocument } from './coverage.js';
  * searches' results. Every table and metric carries the exact request its cells came from; every
  * quote is cut verbatim from a turn a search returned; prose numbers come only from those cells.
  */
-
-const SEARCH = 'search_query';
-type Query = Record<string, unknown>;
-
-export const call = (ctx: PolicyContext, purpose: string, args: Query, tool = SEARCH): ToolCall => ({
-  id: `s${ctx.step}_${purpose}`,
-  name: tool,
-  arguments: args,
-});
-export const calls = (...toolCalls: ToolCall[]): StepResult => ({ content: null, tool_calls: toolCalls, usage: null });
-export const finish = (answer: AnswerDraft): StepResult => ({
-  content: null,
-  tool_calls: [{ id: 'final', name: FINAL_ANSWER, arguments: answer }],
-  usage: null,
-});
 
 /** The request a result was produced by, read back from the transcript is not needed: each plan rebuilds it identically. */
 const QUERIES = {
@@ -48,8 +54,8 @@ const QUERIES = {
     order_by: { field: 'close_date', dir: 'asc' },
     limit: 10,
   }),
-  accountVoice: (account: string): Query => ({
-    query: `${account}: pricing, budget, security, renewal, timeline`,
+  accountVoice: (account: string, period?: string): Query => ({
+    query: `${account}: pricing, budget, security, renewal, timeline${period ? ` ${period}` : ''}`,
     mode: 'fuzzy',
     max_subqueries: 5,
     limit: 8,
@@ -70,7 +76,8 @@ const QUERIES = {
 };
 
 export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
-  if (ctx.mustFinish && ctx.results.size === 0) return finish(nothingYet(ctx));
+  const searched = [...ctx.results.keys()].some((k) => !k.startsWith('vocab_'));
+  if (ctx.mustFinish && !searched && intent.kind !== 'no_search') return finish(nothingYet(ctx));
   return withDocument(ctx, withCoverage(ctx, intent, intentStep(ctx, intent)));
 }
 
@@ -90,11 +97,27 @@ function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
     case 'deals':
       return dealsStep(ctx, intent);
     case 'voice':
-      return voiceStep(ctx, intent.topic);
+      return voiceStep(ctx, intent.topic, intent.period);
     case 'segment_voice':
       return segmentStep(ctx, intent.topic);
     case 'general':
-      return generalStep(ctx);
+      return generalStep(ctx, intent.question);
+    case 'not_understood':
+      return finish(notUnderstood(intent.understood, intent.missingField));
+    case 'account_changes':
+      return changesStep(ctx, intent);
+    case 'qualification':
+      return qualificationStep(ctx, intent);
+    case 'quiet':
+      return quietStep(ctx, intent);
+    case 'losses':
+      return lossesStep(ctx, intent);
+    case 'competitors':
+      return competitorsStep(ctx, intent);
+    case 'compare':
+      return compareStep(ctx, intent);
+    case 'churn':
+      return churnStep(ctx, intent);
   }
 }
 
@@ -158,7 +181,7 @@ function accountStep(ctx: PolicyContext, intent: AccountIntent): StepResult {
   }
   const name = resolution.name ?? asked;
   if (intent.kind === 'account_brief') return briefStep(ctx, name, resolution.note);
-  if (intent.kind === 'account_topic') return accountTopicStep(ctx, name, resolution.note);
+  if (intent.kind === 'account_topic') return accountTopicStep(ctx, intent, name, resolution.note);
   return activityStep(ctx, intent, { name, note: resolution.note });
 }
 
@@ -261,14 +284,24 @@ function briefStep(ctx: PolicyContext, account: string, note: string | null): St
 
 // ---- one account, one topic, maybe a window ---------------------------------------------------
 
-function accountTopicStep(ctx: PolicyContext, account: string, note: string | null): StepResult {
-  const question = ctx.ask.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account);
+function accountTopicStep(
+  ctx: PolicyContext,
+  intent: Extract<Intent, { kind: 'account_topic' }>,
+  account: string,
+  note: string | null,
+): StepResult {
+  const named = intent.question.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account);
+  // A follow-up ("what did they say about pricing?") names the account only through the thread.
+  const question = withSynonyms(named.toLowerCase().includes(account.toLowerCase()) ? named : `${account}: ${named}`);
   const found = ctx.results.get('topic');
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.fuzzy(question)));
   const plan = planOf(found);
   const window = plan.date_phrase;
-  const topic = topicWords(ctx.ask).join(' ') || 'this';
-  const inWindow = externalTurnsOf(rowsOf(found), 5);
+  const topic = topicWords(intent.question).join(' ') || 'this';
+  const inWindow = externalTurnsOf(
+    rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
+    5,
+  );
   const widened = ctx.results.get('widen');
   if (rowsOf(found).length === 0 && window && !widened && !ctx.mustFinish) {
     const period = ctx.results.get('period');
@@ -381,8 +414,11 @@ function activityStep(
   const filters: Query[] = [];
   if (intent.interaction) filters.push({ field: 'kind', op: 'eq', value: intent.interaction });
   if (account) filters.push({ field: 'account_name', op: 'eq', value: account.name });
-  if (intent.since) filters.push({ field: 'occurred_at', op: 'gte', value: intent.since });
-  if (intent.until) filters.push({ field: 'occurred_at', op: 'lt', value: intent.until });
+  if (intent.period)
+    filters.push(
+      { field: 'occurred_at', op: 'gte', value: intent.period.from },
+      { field: 'occurred_at', op: 'lt', value: intent.period.to },
+    );
   if (filters.length === 0) filters.push({ field: 'kind', op: 'in', value: [...INTERACTION_KINDS] });
   const countQuery: Query = { surface: 'interactions', filters, metrics: [{ fn: 'count' }] };
   const listQuery: Query = {
@@ -396,11 +432,11 @@ function activityStep(
     return calls(
       call(ctx, 'count', countQuery),
       call(ctx, 'list', listQuery),
-      ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name))] : []),
+      ...(account ? [call(ctx, 'voice', QUERIES.accountVoice(account.name, intent.period?.phrase))] : []),
     );
   }
   const n = rowsOf(counted)[0]?.count;
-  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings, emails and posts'}${account ? ` with ${account.name}` : ''}${intent.windowPhrase ? ` ${said(intent.windowPhrase)}` : ''}`;
+  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings, emails and posts'}${account ? ` with ${account.name}` : ''}${intent.period ? ` ${said(intent.period.phrase)}` : ''}`;
   const lines: string[] = account?.note ? [account.note, ''] : [];
   const blocks: BlockDraft[] = [];
   if (typeof n !== 'number') {
@@ -427,9 +463,10 @@ function activityStep(
           listQuery,
         ),
       );
-    const said = externalTurnsOf(rowsOf(ctx.results.get('voice')), 2).map((c) =>
-      quoteBlock(c, 'pricing budget security renewal timeline', 'context'),
-    );
+    const said = externalTurnsOf(
+      rowsOf(ctx.results.get('voice')).filter((r) => inPeriod(r.occurred_at, intent.period)),
+      2,
+    ).map((c) => quoteBlock(c, 'pricing budget security renewal timeline', 'context'));
     if (account && said.length > 0) {
       lines.push('', `What people at ${account.name} said recently:`);
       for (const q of said) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
@@ -440,202 +477,6 @@ function activityStep(
     text: lines.join('\n'),
     content_blocks: blocks,
     follow_ups: account ? [`Prep me for my next call with ${account.name}`] : [],
-  });
-}
-
-// ---- deals -----------------------------------------------------------------------------------
-
-function dealsStep(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' }>): StepResult {
-  const filters = intent.filters as unknown as Query[];
-  const listQuery: Query = { surface: 'deals', filters, order_by: { field: 'amount', dir: 'desc' }, limit: 25 };
-  const totalsQuery: Query = { surface: 'deals', filters, metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] };
-  const totals = ctx.results.get('totals');
-  if (!totals && !ctx.mustFinish) return calls(call(ctx, 'totals', totalsQuery), call(ctx, 'list', listQuery));
-  const described = intent.described.length > 0 ? intent.described.join(', ') : 'in the pipeline';
-  const row = rowsOf(totals)[0];
-  const count = typeof row?.count === 'number' ? row.count : null;
-  const sum = typeof row?.sum_amount === 'number' ? row.sum_amount : null;
-  const rows = rowsOf(ctx.results.get('list'));
-  const topAccount = typeof rows[0]?.account_name === 'string' ? (rows[0].account_name as string) : null;
-  if (count !== null && count > 0 && topAccount && !ctx.results.has('buyers') && !ctx.mustFinish)
-    return calls(call(ctx, 'buyers', QUERIES.accountVoice(topAccount)));
-  const blocks: BlockDraft[] = [];
-  const lines: string[] = [];
-  if (count === null) {
-    lines.push(`I could not read the deals ${described}: ${whyEmpty(totals)}.`);
-    return finish({ text: lines.join('\n'), content_blocks: [], follow_ups: [] });
-  }
-  blocks.push({ kind: 'metric', label: `Deals ${described}`, value: count, column: 'count', query: totalsQuery });
-  if (count === 0) {
-    lines.push(`No deals match (${describeFilters(intent.filters)}). ${staleNote(totals)}`.trim());
-  } else {
-    blocks.push({
-      kind: 'metric',
-      label: `Total amount of deals ${described}`,
-      value: sum,
-      column: 'sum_amount',
-      query: totalsQuery,
-    });
-    lines.push(
-      `**${count}** deal${count === 1 ? '' : 's'} ${count === 1 ? 'matches' : 'match'} (${describeFilters(intent.filters)})${sum !== null ? `, **${money(sum)}** in total` : ' (their amounts are not recorded)'}.`,
-    );
-    if (intent.want !== 'count' || count <= 25) {
-      lines.push('', rows.length < count ? `The largest ones, by amount:` : `By amount:`);
-      for (const d of rows.slice(0, 10))
-        lines.push(
-          `- **${String(d.name)}** (${String(d.account_name ?? 'no account')}): ${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`,
-        );
-      blocks.push(
-        tableBlock(
-          `Deals ${described}`,
-          [
-            ['name', 'Deal'],
-            ['account_name', 'Account'],
-            ['stage', 'Stage'],
-            ['amount', 'Amount'],
-            ['close_date', 'Close date'],
-          ],
-          rows,
-          listQuery,
-        ),
-      );
-    }
-    const buyers = externalTurnsOf(rowsOf(ctx.results.get('buyers')), 2).map((c) =>
-      quoteBlock(c, 'pricing budget timeline decision', 'context'),
-    );
-    if (topAccount && buyers.length > 0) {
-      lines.push('', `What the buyer side at ${topAccount}, on the largest of these deals, said recently:`);
-      for (const q of buyers) lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
-      blocks.push(...buyers);
-    }
-  }
-  return finish({
-    text: lines.join('\n'),
-    content_blocks: blocks,
-    follow_ups:
-      count > 0
-        ? ['Which of these deals are at risk of slipping?', 'What did the buyers on these deals say about pricing?']
-        : [],
-  });
-}
-
-function describeFilters(filters: readonly DealFilter[]): string {
-  const ops: Record<DealFilter['op'], string> = {
-    eq: 'is',
-    gt: 'over',
-    gte: 'on or after',
-    lt: 'before',
-    lte: 'at most',
-  };
-  return filters
-    .map((f) => {
-      if (f.field === 'is_closed') return f.value ? 'closed' : 'open';
-      if (f.field === 'is_won') return f.value ? 'won' : 'not won';
-      if (f.field === 'amount' && typeof f.value === 'number')
-        return `amount ${f.op === 'gt' ? 'over' : f.op === 'lt' ? 'under' : f.op === 'gte' ? 'at least' : 'at most'} ${money(f.value)}`;
-      return `${f.field.replace(/_/g, ' ')} ${ops[f.op]} ${String(f.value)}`;
-    })
-    .join(', ');
-}
-
-/** Generic words of a voice question that say nothing about its subject. */
-const NOT_TOPIC = new Set([
-  'push',
-  'back',
-  'pushback',
-  'objection',
-  'objections',
-  'worried',
-  'worry',
-  'anyone',
-  'top',
-  'come',
-  'comes',
-  'main',
-  'biggest',
-  'most',
-  'common',
-]);
-
-function sharesTopicWord(text: string, topic: string): boolean {
-  const words = (topic.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).filter((w) => !NOT_TOPIC.has(w)).map(stemWord);
-  if (words.length === 0) return true;
-  const have = new Set((text.toLowerCase().match(/[a-z][a-z'-]+/g) ?? []).map(stemWord));
-  return words.some((w) => have.has(w));
-}
-
-// ---- what customers say ------------------------------------------------------------------------
-
-function voiceStep(ctx: PolicyContext, topic: string): StepResult {
-  const found = ctx.results.get('voice');
-  if (!found && !ctx.mustFinish) return calls(call(ctx, 'voice', QUERIES.voice(topic)));
-  const rows = rowsOf(found).filter((r) => r.side === 'external');
-  const ids = [...new Set(rows.map((r) => String(r.interaction_id)))];
-  const named = ctx.results.get('accounts');
-  if (ids.length > 0 && !named && !ctx.mustFinish) return calls(call(ctx, 'accounts', QUERIES.accountsOf(ids)));
-  const accounts = new Map(
-    rowsOf(named).map((r) => [String(r.id), typeof r.account_name === 'string' ? r.account_name : null]),
-  );
-  const subject =
-    voiceTopic(ctx.ask)
-      .split(' ')
-      .filter((w) => !NOT_TOPIC.has(w.toLowerCase()))
-      .join(' ') || voiceTopic(ctx.ask);
-  // The local embedder matches words, not meaning: keep the turns that share a content word with the
-  // topic ("sync back" is not "push back"), unless that would leave almost nothing.
-  const all = semanticTurnsOf(rows, accounts, 12);
-  const relevant = all.filter((c) => sharesTopicWord(c.text, topic));
-  const candidates = (relevant.length >= 2 ? relevant : all).slice(0, 6);
-  if (candidates.length === 0) {
-    return finish({
-      text: `I found no customer statements about ${subject} in this workspace's calls and meetings: ${whyEmpty(found)}. ${staleNote(found)}`.trim(),
-      content_blocks: [],
-      follow_ups: ['What do customers talk about most?'],
-    });
-  }
-  const quotes = candidates.map((c) => quoteBlock(c, topic));
-  const lines = [
-    `What customers said about ${subject}, in their own words (closest matches first; buyers only, not investors, vendors or partners):`,
-    '',
-  ];
-  for (const q of quotes)
-    lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
-  const recurring = recurringWords(
-    quotes.map((q) => q.text),
-    topic,
-  );
-  if (recurring.length > 0) lines.push('', `Words that come back across these quotes: ${recurring.join(', ')}.`);
-  if (quotes.length < 3)
-    lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
-  const blocks: BlockDraft[] = [...quotes];
-  const sources = rowsOf(named);
-  if (sources.length > 0) {
-    lines.push('', `The conversations the closest matches come from are in the table.`);
-    blocks.push(
-      tableBlock(
-        `Conversations behind these quotes`,
-        [
-          ['occurred_at', 'When'],
-          ['kind', 'Kind'],
-          ['title', 'Title'],
-          ['account_name', 'Account'],
-        ],
-        sources,
-        QUERIES.accountsOf(ids),
-      ),
-    );
-  }
-  lines.push(
-    '',
-    `These are the closest matches by meaning, not a count of how often it comes up; ask for a breakdown by account or period to size it.`,
-  );
-  return finish({
-    text: lines.join('\n'),
-    content_blocks: blocks,
-    follow_ups: [
-      `Which accounts raise ${subject} most often?`,
-      `How has talk about ${subject} changed over the last quarter?`,
-    ],
   });
 }
 
@@ -710,19 +551,14 @@ function segmentStep(ctx: PolicyContext, topic: string): StepResult {
 
 // ---- anything else ----------------------------------------------------------------------------
 
-function generalStep(ctx: PolicyContext): StepResult {
-  const query = QUERIES.fuzzy(ctx.ask);
+function generalStep(ctx: PolicyContext, question: string): StepResult {
+  const query = QUERIES.fuzzy(question);
   const found = ctx.results.get('search');
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'search', query));
   const rows = rowsOf(found);
-  if (rows.length === 0) {
-    return finish({
-      text: `Nothing in the workspace's calls, meetings, emails or posts matched that: ${whyEmpty(found)}. ${staleNote(found)}`.trim(),
-      content_blocks: [],
-      follow_ups: [],
-    });
-  }
-  const topic = topicWords(ctx.ask).join(' ');
+  const topic = topicWords(question).join(' ');
+  // Rows that match none of the ask's words (only its period, say) answer nothing: say what was understood instead.
+  if (rows.length === 0 || topic === '') return finish(notUnderstood([], null));
   const quotes = externalTurnsOf(rows, 4).map((c) => quoteBlock(c, topic, 'context'));
   const lines = [`These calls, meetings, emails and posts match best (most relevant first):`, ''];
   for (const r of rows.slice(0, 8))
@@ -763,29 +599,6 @@ function nothingYet(ctx: PolicyContext): AnswerDraft {
   };
 }
 
-/**
- * Why a search came back empty, in words. The search's own message is not repeated: it carries
- * counts that no table in the answer would back.
- */
-function whyEmpty(result: Result | undefined): string {
-  if (!result) return 'the search did not run';
-  if (!result.ok) return `the search failed (${result.error.code})`;
-  switch (searchNotes(result).emptyReason) {
-    case 'not_synced':
-      return 'nothing has been synced to this workspace yet';
-    case 'scope_disjoint':
-      return "the period asked for lies outside the data's span";
-    case 'read_failed':
-      return 'the search could not read the data (try again)';
-    default:
-      return 'nothing in the data matched';
-  }
-}
-
-function staleNote(result: Result | undefined): string {
-  return searchNotes(result).stale ? 'Note: the synced data is behind, so recent activity may be missing.' : '';
-}
-
 function planOf(result: Result | undefined): { date_phrase: string | null } {
   if (!result?.ok) return { date_phrase: null };
   const plan = (result.output as { detail?: { internal?: { plan?: { date_phrase?: string | null } } } }).detail
@@ -798,11 +611,4 @@ function matchedAsked(ctx: PolicyContext): string | null {
   return matchedAccounts(ctx.results.get('resolve'))[0]?.asked ?? null;
 }
 
-/**
- * The user's period phrase, echoed only when it holds no digits: "last quarter" reads back as is,
- * but "in 2019" would be a number in the answer that no cell backs, so it becomes words.
- */
-const said = (phrase: string): string => (/\d/.test(phrase) ? 'in the period you asked about' : phrase);
-
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const capitalize = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);

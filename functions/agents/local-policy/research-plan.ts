@@ -12,7 +12,8 @@ import {
   type QuoteCandidate,
 } from './evidence.js';
 import { topicWords, type Intent } from './intent.js';
-import { call, calls, finish, nextStep } from './plans.js';
+import { nextStep } from './plans.js';
+import { call, calls, finish } from './steps.js';
 
 /**
  * The research plan (issue 22, item 7): how a run at the deep depth tier goes further than a chat

@@ -1,0 +1,143 @@
+import type { StepResult } from '../../../platform/model/port.js';
+import type { BlockDraft } from '../answer.js';
+import type { AskedPeriod } from '../understanding/period.js';
+import { rowsOf, type PolicyContext } from './context.js';
+import { externalTurnsOf, quoteBlock, type QuoteCandidate } from './evidence.js';
+import type { Intent } from './intent.js';
+import { call, calls, finish, inPeriod, said, type Query } from './steps.js';
+
+/**
+ * Competitors: which names buyers bring up as alternatives (read from the turns where people
+ * compare, switch or run a bake-off), how many conversations mention each (a count on the filter
+ * lane over everything said or written), ranked, with a quote for the leaders.
+ */
+
+type CompetitorsIntent = Extract<Intent, { kind: 'competitors' }>;
+
+/** Where people name an alternative: the word after these is a competitor's name. */
+const CUES =
+  /\b(?:looking at|different from|switching (?:away )?from|switch from|between you and|contract with|chose us over|win against|want out of|used|migration from|compared? (?:to|with)|instead of|liked|evaluating|comparison with)\s+(\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]*)?)/gu;
+const NOT_NAMES =
+  /^(Brightwave|Salesforce|HubSpot|Slack|Snowflake|Microsoft|Zendesk|Okta|BigQuery|January|February|March|April|May|June|July|August|September|October|November|December|Q[1-4]|The|Our|We|You|It)\b/;
+const MAX_COMPETITORS = 6;
+const CUE_SEARCHES = [
+  'different from',
+  'switching from',
+  'bake-off',
+  'contract with',
+  'chose us over',
+  'looking at',
+  'liked',
+];
+
+const QUERIES = {
+  /** One small search per comparison cue: a tool result is cut at 8 KB, so many short reads beat one long one. */
+  discover: (cue: string): Query => ({ query: `"${cue}"`, mode: 'fuzzy', limit: 6 }),
+  count: (name: string, period: AskedPeriod | null): Query => ({
+    surface: 'interactions',
+    filters: [
+      { field: 'said_or_written', op: 'contains', value: name },
+      ...(period
+        ? [
+            { field: 'occurred_at', op: 'gte', value: period.from },
+            { field: 'occurred_at', op: 'lt', value: period.to },
+          ]
+        : []),
+    ],
+    metrics: [{ fn: 'count' }],
+  }),
+  quotes: (name: string, period: AskedPeriod | null): Query => ({
+    query: `"${name}"${period ? ` ${period.phrase}` : ''}`,
+    mode: 'fuzzy',
+    limit: 20,
+  }),
+};
+
+/** Names after a comparison cue, two mentions or more, most mentioned first. */
+export function competitorNames(texts: readonly string[], known: ReadonlySet<string>): string[] {
+  const counts = new Map<string, number>();
+  for (const t of texts)
+    for (const m of t.matchAll(CUES)) {
+      const name = m[1]!.trim().replace(/\s+(?:and|or)$/, '');
+      if (NOT_NAMES.test(name) || known.has(name.toLowerCase())) continue;
+      counts.set(name, (counts.get(name) ?? 0) + 1);
+    }
+  return [...counts.entries()]
+    .filter(([, n]) => n >= 2)
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([name]) => name)
+    .slice(0, MAX_COMPETITORS);
+}
+
+export function competitorsStep(
+  ctx: PolicyContext,
+  intent: CompetitorsIntent,
+  known: ReadonlySet<string> = new Set(),
+): StepResult {
+  let names: string[];
+  if (intent.name) names = [intent.name];
+  else {
+    if (!ctx.results.has('discover0') && !ctx.mustFinish)
+      return calls(...CUE_SEARCHES.map((cue, i) => call(ctx, `discover${i}`, QUERIES.discover(cue))));
+    const found = CUE_SEARCHES.flatMap((_, i) => rowsOf(ctx.results.get(`discover${i}`)));
+    // Calls and meetings match in their turns; emails in their body.
+    const texts = found.flatMap((r) => [
+      ...(Array.isArray(r.matching_turns)
+        ? (r.matching_turns as { text?: unknown }[]).map((t) => String(t.text ?? ''))
+        : []),
+      ...(typeof r.body === 'string' ? [r.body] : []),
+    ]);
+    names = competitorNames(texts, known);
+  }
+  const when = intent.period ? ` ${said(intent.period.phrase)}` : '';
+  if (names.length === 0)
+    return finish({
+      text: `I found no competitor named in the conversations where buyers compare, switch or run a bake-off${when}.`,
+      content_blocks: [],
+      follow_ups: ['What do customers say about pricing?'],
+    });
+  if (!ctx.results.has('count0') && !ctx.mustFinish)
+    return calls(
+      ...names.map((n, i) => call(ctx, `count${i}`, QUERIES.count(n, intent.period))),
+      ...names.slice(0, 3).map((n, i) => call(ctx, `quotes${i}`, QUERIES.quotes(n, intent.period))),
+    );
+  const ranked = names
+    .map((name, i) => ({ name, i, n: rowsOf(ctx.results.get(`count${i}`))[0]?.count }))
+    .filter((r): r is { name: string; i: number; n: number } => typeof r.n === 'number')
+    .sort((a, b) => b.n - a.n || a.name.localeCompare(b.name));
+  const blocks: BlockDraft[] = ranked.map((r) => ({
+    kind: 'metric' as const,
+    label: `Conversations mentioning ${r.name}${when}`,
+    value: r.n,
+    column: 'count',
+    query: QUERIES.count(r.name, intent.period),
+  }));
+  const lines = intent.name
+    ? [
+        `**${intent.name}** comes up in **${ranked[0]?.n ?? 0}** calls, meetings and emails${when} (anywhere in the title, summary, email body or transcript).`,
+      ]
+    : [
+        `Competitors buyers name, by how many calls, meetings and emails mention them${when} (anywhere in the title, summary, email body or transcript):`,
+        '',
+      ];
+  if (!intent.name) ranked.forEach((r, k) => lines.push(`${k + 1}. **${r.name}**: ${r.n}`));
+  const quotes: ReturnType<typeof quoteBlock>[] = [];
+  names.slice(0, 3).forEach((name, i) => {
+    const turns: QuoteCandidate[] = externalTurnsOf(
+      rowsOf(ctx.results.get(`quotes${i}`)).filter((r) => inPeriod(r.occurred_at, intent.period)),
+      10,
+    ).filter((c) => c.text.includes(name));
+    if (turns[0]) quotes.push(quoteBlock(turns[0], name));
+  });
+  if (quotes.length > 0) {
+    lines.push('', 'What buyers said about them:');
+    for (const q of quotes)
+      lines.push(`- **${q.source.account ?? 'No linked account'}**, ${q.source.speaker ?? 'a customer'}: “${q.text}”`);
+    blocks.push(...quotes);
+  }
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: [`What do customers say about ${ranked[0]?.name ?? names[0]}?`, 'Why did we lose deals last quarter?'],
+  });
+}

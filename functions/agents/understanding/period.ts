@@ -1,0 +1,175 @@
+import * as chrono from 'chrono-node';
+
+/**
+ * The period a question names, read once for everyone who needs it (the local model's plans, the
+ * grounding verifier's period check): `from` and `to` are ISO dates, `to` exclusive, `phrase` the
+ * words it came from. The business periods a date parser does not know come first (quarters,
+ * "this year", "recent", "gone quiet", "no touch in N days", "the next N days"); chrono-node reads
+ * the rest (a month, a date, "since March", "last week").
+ */
+export interface AskedPeriod {
+  from: string;
+  to: string;
+  phrase: string;
+}
+
+/** "Recent" means this many days back (issue 22, item 5). */
+export const RECENT_DAYS = 90;
+/** "Gone quiet" without a number means no touch in this many days. */
+export const QUIET_DAYS = 30;
+
+const DAY_MS = 86_400_000;
+const iso = (t: number): string => new Date(t).toISOString().slice(0, 10);
+const startOf = (today: string): number => Date.parse(`${today}T00:00:00Z`);
+const monthStart = (y: number, m: number): number => Date.UTC(y, m, 1);
+const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
+const WORD_NUMBERS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, six: 6, twelve: 12 };
+
+type Rule = { pattern: RegExp; read: (m: RegExpExecArray, today: number) => [number, number] | null };
+
+/** A calendar unit relative to today: offset 0 is this one, -1 the previous, +1 the next. */
+function calendar(unit: string, offset: number, today: number): [number, number] {
+  const d = new Date(today);
+  const y = d.getUTCFullYear();
+  const m = d.getUTCMonth();
+  if (unit === 'week') {
+    const monday = today - ((d.getUTCDay() + 6) % 7) * DAY_MS + offset * 7 * DAY_MS;
+    return [monday, monday + 7 * DAY_MS];
+  }
+  if (unit === 'month') return [monthStart(y, m + offset), monthStart(y, m + offset + 1)];
+  if (unit === 'quarter') {
+    const q = Math.floor(m / 3) * 3 + offset * 3;
+    return [monthStart(y, q), monthStart(y, q + 3)];
+  }
+  return [Date.UTC(y + offset, 0, 1), Date.UTC(y + offset + 1, 0, 1)];
+}
+
+const count = (word: string): number => WORD_NUMBERS[word] ?? Number(word);
+
+const RULES: Rule[] = [
+  // "gone quiet", "went dark", "no touch in 45 days", "haven't talked to in 60 days": the window with no touch.
+  {
+    pattern:
+      /(?:\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\bnot|n't)(?: \w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \w+){0,3}? (?:in|for)(?: the)?(?: last| past)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
+  },
+  {
+    pattern: /\b(?:gone|went|going|go) (?:quiet|dark|silent|cold)\b|\bstalled\b|\bstale deals?\b/,
+    read: (_m, today) => [today - QUIET_DAYS * DAY_MS, today + DAY_MS],
+  },
+  // "in the next 30 days", "over the coming two weeks"
+  {
+    pattern:
+      /\b(?:in |over |within |during )?(?:the )?(?:next|coming) (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    read: (m, today) => [today, today + (count(m[1]!) * UNIT_DAYS[m[2]!]! + 1) * DAY_MS],
+  },
+  // "in the last 60 days", "past two weeks", "last 3 months"
+  {
+    pattern:
+      /\b(?:in |over |during |within )?(?:the )?(?:last|past|previous) (\d{1,3}|two|three|four|six|twelve) (day|week|month|year)s?\b/,
+    read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
+  },
+  // "since last month": from the start of last month up to today.
+  {
+    pattern: /\bsince (?:the start of )?(last|this) (week|month|quarter|year)\b/,
+    read: (m, today) => [calendar(m[2]!, m[1] === 'last' ? -1 : 0, today)[0], today + DAY_MS],
+  },
+  {
+    pattern: /\b(this|current|last|previous|past|prior|next|coming) (week|month|quarter|year)\b/,
+    read: (m, today) => {
+      const offset = /this|current/.test(m[1]!) ? 0 : /next|coming/.test(m[1]!) ? 1 : -1;
+      return calendar(m[2]!, offset, today);
+    },
+  },
+  { pattern: /\b(?:year to date|ytd)\b/, read: (_m, today) => [calendar('year', 0, today)[0], today + DAY_MS] },
+  {
+    pattern: /\bq([1-4])(?:\s*'?((?:19|20)\d{2}))?\b/,
+    read: (m, today) => {
+      const q = Number(m[1]) - 1;
+      let y = m[2] ? Number(m[2]) : new Date(today).getUTCFullYear();
+      if (!m[2] && monthStart(y, q * 3) > today) y -= 1;
+      return [monthStart(y, q * 3), monthStart(y, q * 3 + 3)];
+    },
+  },
+  {
+    pattern: /\b(?:recent(?:ly)?|lately|latest|these days|of late)\b/,
+    read: (_m, today) => [today - RECENT_DAYS * DAY_MS, today + DAY_MS],
+  },
+  { pattern: /\bsince (\d{4}-\d{2}-\d{2})\b/, read: (m, today) => [Date.parse(`${m[1]}T00:00:00Z`), today + DAY_MS] },
+  {
+    pattern: /\b(?:in |during )((?:19|20)\d{2})\b(?!-)/,
+    read: (m) => [Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1)],
+  },
+  { pattern: /\bsince ((?:19|20)\d{2})\b(?!-)/, read: (m, today) => [Date.UTC(Number(m[1]), 0, 1), today + DAY_MS] },
+];
+
+/** The period the text names, or null. `today` is the asker's date, "YYYY-MM-DD". */
+export function parseAskedPeriod(text: string, today: string): AskedPeriod | null {
+  const t = startOf(today);
+  if (Number.isNaN(t)) return null;
+  const lower = text.toLowerCase();
+  for (const rule of RULES) {
+    const m = rule.pattern.exec(lower);
+    if (!m) continue;
+    const span = rule.read(m, t);
+    if (span)
+      return { from: iso(span[0]), to: iso(span[1]), phrase: text.slice(m.index, m.index + m[0].length).trim() };
+  }
+  return chronoPeriod(text, t);
+}
+
+/** What chrono-node reads: a day, a month (the latest one begun, unless the ask looks ahead), "since ...". */
+function chronoPeriod(text: string, today: number): AskedPeriod | null {
+  // Deal names carry years ("Renewal 2027") and "may" is a verb: only phrases chrono is sure of count.
+  const results = chrono.parse(text, { instant: new Date(today + DAY_MS / 2), timezone: 'UTC' });
+  const hit = results.find(
+    (r) => r.start.isCertain('month') || r.start.isCertain('weekday') || /day|week/i.test(r.text),
+  );
+  if (!hit) return null;
+  const start = hit.start;
+  const ahead = /\b(clos\w*|due|expected|next|upcoming|coming)\b/i.test(text);
+  let from: number;
+  let to: number;
+  if (start.isCertain('day') || start.isCertain('weekday')) {
+    const d = start.date();
+    from = Date.UTC(d.getUTCFullYear(), d.getUTCMonth(), d.getUTCDate());
+    // A bare weekday is the last one (or, asked ahead, the next one).
+    if (!start.isCertain('day') && !ahead && from > today) from -= 7 * DAY_MS;
+    to = from + DAY_MS;
+  } else {
+    const month = (start.get('month') ?? 1) - 1;
+    let year = start.isCertain('year') ? (start.get('year') ?? 0) : new Date(today).getUTCFullYear();
+    if (!start.isCertain('year')) {
+      if (!ahead && monthStart(year, month) > today) year -= 1;
+      if (ahead && monthStart(year, month + 1) <= today) year += 1;
+    }
+    from = monthStart(year, month);
+    to = monthStart(year, month + 1);
+  }
+  if (hit.end) {
+    const e = hit.end.date();
+    to = Date.UTC(
+      e.getUTCFullYear(),
+      e.getUTCMonth() + (hit.end.isCertain('day') ? 0 : 1),
+      hit.end.isCertain('day') ? e.getUTCDate() + 1 : 1,
+    );
+  }
+  const since = new RegExp(`\\b(since|after|from)\\s+${escapeRegExp(hit.text)}`, 'i').test(text);
+  if (since) to = today + DAY_MS;
+  if (to <= from) return null;
+  const phraseStart = since ? text.toLowerCase().lastIndexOf(' ', hit.index - 2) + 1 : hit.index;
+  return { from: iso(from), to: iso(to), phrase: text.slice(phraseStart, hit.index + hit.text.length).trim() };
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** Whether the ask is about an absence of touch ("gone quiet", "no touch in 45 days"), not a window of events. */
+export function asksForQuiet(text: string): boolean {
+  return /\b(gone|went|going|go) (quiet|dark|silent|cold)\b|\bstalled\b|\bno (touch|activity|contact)|(not|n't)( \w+)? (been )?(touched|talked to|heard from|spoken|contacted)/i.test(
+    text,
+  );
+}
+
+/** Whether a period is a window the answer can name in words without digits ("last quarter" yes, "in 2019" no). */
+export const periodWords = (p: AskedPeriod): string =>
+  /\d/.test(p.phrase) ? 'in the period you asked about' : p.phrase;

@@ -1,0 +1,97 @@
+import { describe, expect, it } from 'vitest';
+import { linkEntities } from '../../functions/agents/understanding/entities.js';
+import { asksForQuiet, parseAskedPeriod } from '../../functions/agents/understanding/period.js';
+import { nameFromEmail, vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
+
+/**
+ * Reading an ask: the period it names (one parser for the model and the verifier) and the names it
+ * holds, linked against a workspace's vocabulary, never guessed from capital letters.
+ */
+
+const TODAY = '2026-11-20';
+
+describe('parseAskedPeriod', () => {
+  it.each([
+    ['How many deals did we win this year?', '2026-01-01', '2027-01-01', 'this year'],
+    ['What did customers say about renewal last quarter?', '2026-07-01', '2026-10-01', 'last quarter'],
+    ['deals closing next quarter', '2027-01-01', '2027-04-01', 'next quarter'],
+    ['What changed with Acme Logistics since last month?', '2026-10-01', '2026-11-21', 'since last month'],
+    ['How many deals did we lose in the last 60 days?', '2026-09-21', '2026-11-21', 'in the last 60 days'],
+    ["What's closing in the next 30 days?", '2026-11-20', '2026-12-21', 'in the next 30 days'],
+    ['What have customers said about data privacy recently?', '2026-08-22', '2026-11-21', 'recently'],
+    ['Which deals have gone quiet?', '2026-10-21', '2026-11-21', 'gone quiet'],
+    ['Any open deals with no touch in 45 days?', '2026-10-06', '2026-11-21', 'no touch in 45 days'],
+    ['calls in March', '2026-03-01', '2026-04-01', 'March'],
+    ['since 2026-09-01', '2026-09-01', '2026-11-21', 'since 2026-09-01'],
+    ['what happened in Q3', '2026-07-01', '2026-10-01', 'Q3'],
+  ])('%s → [%s, %s)', (text, from, to, phrase) => {
+    expect(parseAskedPeriod(text, TODAY)).toEqual({ from, to, phrase });
+  });
+
+  it('reads no period from deal names, amounts or a verb "may"', () => {
+    expect(parseAskedPeriod('Why did we lose Acme Logistics - Renewal 2026', TODAY)).toBeNull();
+    expect(parseAskedPeriod('Which deals over $50K are in negotiation?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('May I see the deals in proposal?', TODAY)).toBeNull();
+  });
+
+  it('tells an absence of touch from a window of events', () => {
+    expect(asksForQuiet("Which accounts haven't we touched in 60 days?")).toBe(true);
+    expect(asksForQuiet('What happened in the last 60 days?')).toBe(false);
+  });
+});
+
+describe('linkEntities', () => {
+  const vocab = vocabularyOf(
+    [
+      {
+        name: 'Acme Logistics - Renewal 2026',
+        account_name: 'Acme Logistics',
+        owner_email: 'paula.park@brightwave.io',
+      },
+      {
+        name: 'Willow Logistics - Renewal 2026',
+        account_name: 'Willow Logistics',
+        owner_email: 'zoe.kim@brightwave.io',
+      },
+      { name: 'Prism Logistics - Pilot', account_name: 'Prism Logistics', owner_email: 'rhea.okafor@brightwave.io' },
+    ],
+    [
+      { account_name: 'Acme Health', account_industry: 'Biotech', account_region: 'EMEA' },
+      { account_name: 'Acme Logistics', account_industry: 'Logistics', account_region: 'North America' },
+      { account_name: 'Keystone Health', account_industry: 'Retail', account_region: 'EMEA' },
+      { account_name: 'Tidewater Logistics', account_industry: 'Financial Services', account_region: 'EMEA' },
+    ],
+  );
+  const accounts = (ask: string) => linkEntities(ask, vocab).accounts;
+
+  it('never takes a sentence-initial or capitalised word for a name', () => {
+    for (const ask of ['Why do customers push back on pricing?', 'Anything new?', 'And what is the total?'])
+      expect(accounts(ask)).toEqual([]);
+  });
+
+  it('links whole names with typos, lower case and a trailing full stop, and normalizes them', () => {
+    expect(accounts('brief me on Keystone Helath')).toEqual([
+      { asked: 'Keystone Helath', matches: ['Keystone Health'] },
+    ]);
+    expect(linkEntities('Prep me for my call with Tidewater Logistics.', vocab).normalized).toBe(
+      'Prep me for my call with Tidewater Logistics.',
+    );
+    expect(accounts('what did tidewater say about budget')[0]!.matches).toEqual(['Tidewater Logistics']);
+    expect(accounts('catch me up on acme logistics')[0]!.matches).toEqual(['Acme Logistics']);
+  });
+
+  it('keeps a shared first word ambiguous, and does not link a word that is only close to one', () => {
+    expect(accounts('prep me for Acme')[0]!.matches).toEqual(['Acme Health', 'Acme Logistics']);
+    expect(accounts('prep me for Zanzibar Aerospace')).toEqual([]);
+  });
+
+  it('links deal owners by name, deals by account and kind, and regions', () => {
+    const e = linkEntities("What's in Rhea Okafor's pipeline in EMEA?", vocab);
+    expect(e.owners.map((o) => o.email)).toEqual(['rhea.okafor@brightwave.io']);
+    expect(e.regions).toEqual(['EMEA']);
+    expect(linkEntities('Why did we lose the Willow Logistics renewal?', vocab).deals).toEqual([
+      'Willow Logistics - Renewal 2026',
+    ]);
+    expect(nameFromEmail('sales@brightwave.io')).toBeNull();
+  });
+});
