@@ -88,9 +88,6 @@ export function Layout(props: {
                 <a href="/console/connections" aria-current={props.active === 'connections' ? 'page' : undefined}>
                   Connections
                 </a>
-                <a href="/console/webhooks" aria-current={props.active === 'webhooks' ? 'page' : undefined}>
-                  Webhooks
-                </a>
                 <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>
                   API keys
                 </a>
