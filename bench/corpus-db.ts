@@ -115,6 +115,14 @@ export class LiftedRateLimiter implements RateLimiter {
   async limit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
     return this.#inner.limit(key, { ...rule, limit: Number.MAX_SAFE_INTEGER });
   }
+
+  async peek(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    return this.#inner.peek(key, { ...rule, limit: Number.MAX_SAFE_INTEGER });
+  }
+
+  async refund(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    return this.#inner.refund(key, { ...rule, limit: Number.MAX_SAFE_INTEGER });
+  }
 }
 
 export class SearchCallError extends Error {

@@ -1,13 +1,15 @@
 /**
  * Quality of the local embedder on the demo corpus: top-10 precision of a brute-force cosine search
  * over the external utterances of the 1x corpus, for the labelled queries of bench/semantic-labels.ts
- * (pricing, security, integrations, champion leaving, competitors, churn), v1 against the current
- * embedder. v1 is reproduced here verbatim as the baseline (it is no longer what the service runs).
+ * (pricing, security, integrations, champion leaving, competitors, churn), v1 and v2 against the
+ * current embedder. v1 and v2 are reproduced here verbatim as baselines (the service no longer runs them).
  *
  *   npx tsx bench/embedder-quality.ts [--verbose]
  */
-import { contentWords, embedLocally, fnv1a, LocalHashEmbedder } from '../platform/model/local.js';
 import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
+import { fnv1a } from '../platform/fnv1a.js';
+import { embedLocally, LocalHashEmbedder } from '../platform/model/local-embedder.js';
+import { contentWords, embeddingTerms } from '../platform/model/local-text.js';
 import { printTable } from './report.js';
 import { LABELLED_QUERIES, precisionAt10, themeLabeller } from './semantic-labels.js';
 
@@ -28,6 +30,35 @@ export function embedHashNgramV1(text: string): number[] {
     const index = fnv1a(feature) % 384;
     const sign = fnv1a(feature, 0x9747b28c) & 1 ? 1 : -1;
     vector[index] = (vector[index] ?? 0) + sign * (1 + Math.log(weight));
+  }
+  const norm = Math.sqrt(vector.reduce((s, v) => s + v * v, 0));
+  return norm === 0 ? vector : vector.map((v) => v / norm);
+}
+
+/** `local:hash-ngram-v2`, as it was: v3 without the inverse document frequency of each word. */
+export function embedHashNgramV2(text: string): number[] {
+  const { words, stems } = embeddingTerms(text);
+  const features = new Map<string, { n: number; weight: number }>();
+  const add = (feature: string, weight: number) => {
+    const seen = features.get(feature);
+    if (seen) seen.n++;
+    else features.set(feature, { n: 1, weight });
+  };
+  stems.forEach((stem, i) => {
+    add(`w:${stem}`, 1);
+    const next = stems[i + 1];
+    if (next) add(`b:${stem}_${next}`, 0.5);
+    const padded = `^${words[i]}$`;
+    const trigrams = padded.length - 2;
+    for (let j = 0; j < trigrams; j++) add(`c:${padded.slice(j, j + 3)}`, 0.3 / Math.sqrt(trigrams));
+  });
+  const vector = new Array<number>(384).fill(0);
+  for (const [feature, { n, weight }] of features) {
+    const value = weight * (1 + Math.log(n)) * Math.SQRT1_2;
+    for (const seed of [0x811c9dc5, (0x811c9dc5 + 0x9e3779b9) >>> 0]) {
+      const h = fnv1a(feature, seed);
+      vector[h % 384] = (vector[h % 384] ?? 0) + ((h >>> 16) & 1 ? value : -value);
+    }
   }
   const norm = Math.sqrt(vector.reduce((s, v) => s + v * v, 0));
   return norm === 0 ? vector : vector.map((v) => v / norm);
@@ -82,6 +113,7 @@ export function benchEmbedderQuality(): Record<string, string | number>[] {
   const texts = corpus.utterances.filter((u) => u.side === 'external').map((u) => u.text);
   const results = [
     measureEmbedder('local:hash-ngram-v1', embedHashNgramV1, texts),
+    measureEmbedder('local:hash-ngram-v2', embedHashNgramV2, texts),
     measureEmbedder(new LocalHashEmbedder().id, embedLocally, texts),
   ];
   const topics = [...new Set(LABELLED_QUERIES.map((q) => q.topic))];

@@ -10,6 +10,7 @@ import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
 import { openBenchCorpus } from './corpus-db.js';
 import { benchAgentLoop, benchLocalAnswers } from './agent-loop.js';
 import { benchResearch } from './research.js';
+import { benchAgentTools } from './agent-tools.js';
 import { benchRoutineTick } from './routines.js';
 import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
@@ -34,6 +35,7 @@ printTable(
   "Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine's bare stages in the same process",
   await benchAgentLoop(),
 );
+printTable('Tool schemas a hosted model is offered, per library agent (est. tokens = chars / 4)', benchAgentTools());
 printTable(
   'Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines',
   await benchRoutineTick(),

@@ -74,6 +74,30 @@ export const LABELLED_QUERIES: readonly LabelledQuery[] = [
   },
   { topic: 'churn', query: 'the renewal is at risk', relevant: ['renewal_risk', 'churn_risk'] },
   { topic: 'churn', query: 'renewing with fewer seats next year', relevant: ['renewal_risk'] },
+  // Asked the way a seller asks, with the words a question is made of ("often", "come up", "customers",
+  // "say about", "account"): an embedder that lets those match returns talk about how often a sync runs.
+  {
+    topic: 'pricing',
+    query: 'what do customers say about our pricing',
+    relevant: ['pricing_too_high', 'discount_ask'],
+  },
+  {
+    topic: 'security',
+    query: 'how often does security come up in calls',
+    relevant: ['soc2_report', 'sso_saml', 'data_residency', 'permissions_roles', 'dpa_legal'],
+  },
+  {
+    topic: 'integrations',
+    query: 'what does the account say about the Salesforce integration',
+    relevant: ['salesforce_sync'],
+  },
+  { topic: 'champion', query: 'which accounts mention their champion leaving', relevant: ['champion_departure'] },
+  {
+    topic: 'competitors',
+    query: 'which competitors come up most often',
+    relevant: ['competitor_comparison', 'competitor_switch'],
+  },
+  { topic: 'churn', query: 'what do customers say about renewal risk', relevant: ['renewal_risk', 'churn_risk'] },
 ];
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');

@@ -9,6 +9,7 @@ import { notFound, onError } from './http/errors.js';
 import { globalRateLimit } from './http/global-limit.js';
 import { buildOpenApiDocument } from './http/openapi.js';
 import { mountRestOperations } from './http/rest.js';
+import { mountRetiredRoutes } from './http/retired-routes.js';
 import { stageEndpoint } from './http/stage-endpoint.js';
 import { mcpHandler } from './mcp/server.js';
 import { defaultRegistry } from './modules.js';
@@ -116,6 +117,7 @@ export function createApp(options: AppOptions): { app: App; registry: OperationR
   app.use(`${API_PREFIX}/*`, requireCaller);
   app.all(`${API_PREFIX}/mcp`, mcpHandler(registry));
   mountRestOperations(app, registry);
+  mountRetiredRoutes(app);
 
   app.post('/queues/:kind', stageEndpoint());
 

@@ -24,6 +24,9 @@ import { QStashTransport } from '../queues/transport/qstash.js';
 import { API_PREFIX } from './http/env.js';
 import { identityProviderFromConfig } from './identity/identity-provider.js';
 import { consoleIdentityProviderFromConfig, type IdentityProviderFetch } from './console/oidc.js';
+import type { Connector } from './connections/connector.js';
+import { ConnectorList } from './connections/connector-list.js';
+import { allConnectors } from './connections/connectors/index.js';
 import type { Services } from './services.js';
 import type { OperationRegistry } from './registry.js';
 
@@ -59,6 +62,8 @@ export interface ServiceInputs {
   outbound?: OutboundHttp;
   /** How the console reaches its OIDC provider (tests route it to a fake provider in process). */
   identityProviderFetch?: IdentityProviderFetch;
+  /** The connectors offered; defaults to every connector of the service (`allConnectors`). */
+  connectors?: readonly Connector[];
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -125,6 +130,7 @@ export function buildServices(inputs: ServiceInputs): Services {
         : outboxMailer,
     consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
     pendingWork: [],
+    connectors: new ConnectorList(inputs.connectors ?? allConnectors),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

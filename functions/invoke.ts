@@ -1,6 +1,7 @@
 import { ApiError, isApiError, type ErrorEnvelope } from '../platform/errors.js';
 import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
 import { deepFreeze, isStatic } from '../platform/static-value.js';
+import { assertStorableText } from '../platform/storable-text.js';
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
@@ -91,7 +92,7 @@ export function authorizeOperation(op: Operation, caller: Caller, origin: Invoca
 
 async function applyOperationLimit(op: Operation, scope: InvocationScope): Promise<RateLimitResult | undefined> {
   if (!op.rateLimit || scope.origin === 'run') return undefined;
-  const result = await scope.services.limiter.limit(`op:${op.id}:user:${scope.caller.userId}`, op.rateLimit);
+  const result = await scope.services.limiter.limit(operationLimitKey(op, scope), op.rateLimit);
   if (!result.success) {
     throw rateLimitedError(
       result,
@@ -101,6 +102,17 @@ async function applyOperationLimit(op: Operation, scope: InvocationScope): Promi
     );
   }
   return result;
+}
+
+const operationLimitKey = (op: Operation, scope: InvocationScope): string => `op:${op.id}:user:${scope.caller.userId}`;
+
+/** The X-RateLimit-* headers of a limiter's answer (spec, Limits: the reset is unix seconds). */
+export function rateLimitHeaders(result: RateLimitResult): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(result.limit),
+    'X-RateLimit-Remaining': String(result.remaining),
+    'X-RateLimit-Reset': String(Math.ceil(result.reset / 1000)),
+  };
 }
 
 export function rateLimitedError(result: RateLimitResult, rule: RateLimitRule, now: Date, message: string): ApiError {
@@ -121,8 +133,9 @@ export function rateLimitedError(result: RateLimitResult, rule: RateLimitRule, n
 }
 
 /**
- * Run an operation. The input is loaded only after the caller is authorized and counted, so a caller
- * without access learns nothing from how their payload would have been judged.
+ * Run an operation. The input is loaded only after the caller is authorized, so a caller without
+ * access learns nothing from how their payload would have been judged; the per-user limit counts only
+ * input that passed validation (as the monthly quota does), so a refused payload costs no budget.
  */
 export async function runOperation(
   op: Operation,
@@ -131,26 +144,34 @@ export async function runOperation(
   mode: 'respond' | 'stream' = 'respond',
 ): Promise<OperationOutcome> {
   authorizeOperation(op, scope.caller, scope.origin);
-  const rateLimit = await applyOperationLimit(op, scope);
-  const raw = await loadInput();
-  const input = {
-    ...(op.params ? parseOrThrow(op.params, raw.params ?? {}) : {}),
-    ...(op.query ? parseOrThrow(op.query, raw.query ?? {}) : {}),
-    ...(op.body ? parseOrThrow(op.body, raw.body ?? {}) : {}),
-  } as Record<string, unknown>;
-  if (mode === 'stream' && op.stream) {
-    // An event stream of a run: the operation only resolves (and tenant-checks) which run.
-    const stream = await op.stream(contextFor(scope), input);
-    return { output: null, stream, status: 200, ...(rateLimit ? { rateLimit } : {}) };
+  let input: Record<string, unknown>;
+  try {
+    input = validatedInput(op, await loadInput());
+  } catch (error) {
+    if (isApiError(error) && op.rateLimit && scope.origin !== 'run') await showOperationBudget(op, scope, error);
+    throw error;
   }
-  const countedAt = scope.services.clock.now();
-  if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt);
+  const rateLimit = await applyOperationLimit(op, scope);
   let result: unknown;
   try {
-    result = await op.handler(contextFor(scope), input);
+    if (mode === 'stream' && op.stream) {
+      // An event stream of a run: the operation only resolves (and tenant-checks) which run.
+      const stream = await op.stream(contextFor(scope), input);
+      return { output: null, stream, status: 200, ...(rateLimit ? { rateLimit } : {}) };
+    }
+    const countedAt = scope.services.clock.now();
+    if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt);
+    try {
+      result = await op.handler(contextFor(scope), input);
+    } catch (error) {
+      if (op.quota)
+        await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
+      throw error;
+    }
   } catch (error) {
-    if (op.quota)
-      await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
+    // The handler's own checks (search's filter vocabulary, job_id alone) refuse a request as invalid
+    // only after it was counted: a 400 gives the per-user budget its unit back, as invalid input does.
+    if (rateLimit && isApiError(error) && error.status === 400) await returnOperationBudget(op, scope, error);
     throw error;
   }
   const staticOutput = isStatic(result) ? checkedStaticOutputs.get(result) : undefined;
@@ -174,6 +195,52 @@ export async function runOperation(
     checkedStaticOutputs.set(result, deepFreeze(checked.data));
   }
   return { output: checked.data, status: op.successStatus ?? 200, ...(rateLimit ? { rateLimit } : {}) };
+}
+
+/**
+ * The one input check every operation passes, on every transport: text the database cannot store is
+ * refused before the schemas run (no operation has to remember it, and nothing reaches a statement),
+ * then path, query and body are parsed by the operation's own schemas. A body that is sent must be an
+ * object: JSON `null` is not "no body" (it used to read as an empty update).
+ */
+function validatedInput(op: Operation, raw: RawInput): Record<string, unknown> {
+  if (op.params) assertStorableText(raw.params ?? {});
+  if (op.query) assertStorableText(raw.query ?? {});
+  if (op.body) {
+    if (raw.body === null || typeof raw.body !== 'object' || Array.isArray(raw.body)) {
+      const got = raw.body === null ? 'null' : Array.isArray(raw.body) ? 'an array' : typeof raw.body;
+      throw new ApiError('invalid_argument', `Invalid request: body: must be a JSON object, not ${got}`, {
+        fields: [{ field: 'body', problem: `must be a JSON object, not ${got}`, code: 'invalid_type' }],
+      });
+    }
+    assertStorableText(raw.body);
+  }
+  return {
+    ...(op.params ? parseOrThrow(op.params, raw.params ?? {}) : {}),
+    ...(op.query ? parseOrThrow(op.query, raw.query ?? {}) : {}),
+    ...(op.body ? parseOrThrow(op.body, raw.body) : {}),
+  };
+}
+
+/**
+ * A refused call is not counted against the operation's per-user limit, but its rate-limit headers
+ * still show that budget (the one that applies to this operation), not the global limiter's.
+ */
+async function showOperationBudget(op: Operation, scope: InvocationScope, error: ApiError): Promise<void> {
+  if (!op.rateLimit) return;
+  const budget = await scope.services.limiter.peek(operationLimitKey(op, scope), op.rateLimit).catch(() => undefined);
+  if (budget) withBudgetHeaders(error, budget);
+}
+
+/** Give back the unit a call refused as invalid after it was counted, and show the budget it leaves. */
+async function returnOperationBudget(op: Operation, scope: InvocationScope, error: ApiError): Promise<void> {
+  if (!op.rateLimit) return;
+  const budget = await scope.services.limiter.refund(operationLimitKey(op, scope), op.rateLimit).catch(() => undefined);
+  if (budget) withBudgetHeaders(error, budget);
+}
+
+function withBudgetHeaders(error: ApiError, budget: RateLimitResult): void {
+  for (const [name, value] of Object.entries(rateLimitHeaders(budget))) error.headers[name] ??= value;
 }
 
 /** Static outputs (deeply frozen, returned by identity) and their checked copies. */

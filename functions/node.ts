@@ -15,6 +15,7 @@ import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
 import { openNodeDatabase } from './embedded/open-database.js';
+import { reembedStaleLocalVectors } from './embedded/reembed.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import { loadEmbeddedSecrets } from './embedded/secrets.js';
 import { API_PREFIX } from './http/env.js';
@@ -39,6 +40,9 @@ async function main(): Promise<void> {
     outbound: nodeOutboundHttp,
     log,
   });
+  // Before serving: a store of an older local embedder's vectors would leave the semantic lane degraded.
+  for (const r of await reembedStaleLocalVectors(database.handle.db, services.embedder))
+    log.info('re-embedded vectors of an older local embedder', { ...r, to: services.embedder.id });
   const { app } = createApp({
     services,
     precompress: true,

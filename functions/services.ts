@@ -13,6 +13,7 @@ import type { RunNotifier } from '../queues/notifier.js';
 import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
 import type { ConsoleIdentityProvider } from './console/oidc.js';
+import type { ConnectorList } from './connections/connector-list.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
@@ -50,4 +51,6 @@ export interface Services extends EnginePorts {
   pendingWork: Promise<unknown>[];
   /** How people sign in to the console: the OIDC provider (if configured); links are a config flag. */
   consoleIdentityProvider: ConsoleIdentityProvider | null;
+  /** The sources a workspace can connect (functions/connections/connectors/index.ts, unless a test passes its own). */
+  connectors: ConnectorList;
 }

@@ -10,7 +10,7 @@
  * test/worker-bundle.test.ts bundles it with wrangler and checks.
  */
 import { ConfigError, loadConfig, type AppConfig } from '../platform/config.js';
-import { openNeon, type NeonHandle } from '../platform/db/neon.js';
+import { openConfiguredNeon, type NeonHandle } from '../platform/db/neon.js';
 import { ApiError } from '../platform/errors.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import { systemClock } from '../platform/clock.js';
@@ -126,8 +126,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const memoryLimiter = new MemoryRateLimiter(systemClock);
   // Wakes long-polls served by this isolate when a stage run by this isolate commits.
   const runNotifier = new RunNotifier();
-  const openDatabase =
-    options.openDatabase ?? ((config: WorkerConfig) => openNeon({ connectionString: config.DATABASE_URL }));
+  // workerd has a global WebSocket: the configured options (NEON_WS_PROXY included) are all it needs.
+  const openDatabase = options.openDatabase ?? ((config: WorkerConfig) => openConfiguredNeon(config));
 
   const prepare = (env: WorkerEnv): Prepared => {
     let entry = prepared.get(env);

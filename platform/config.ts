@@ -51,6 +51,20 @@ export const EnvSchema = z
         .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
         .optional(),
     ),
+    /**
+     * A local WebSocket relay in front of a Postgres wire server, for the Neon driver instead of Neon's
+     * own proxy: `host:port[/path]` without a protocol (the driver appends `?address=<db host>:<port>`).
+     * Development and tests only (refused in production).
+     */
+    NEON_WS_PROXY: optionalString.pipe(
+      z
+        .string()
+        .regex(
+          /^([A-Za-z0-9.-]+|\[[0-9A-Fa-f:]+\])(:\d{1,5})?(\/[^\s?#]*)?$/,
+          'must be host:port[/path] without a protocol (e.g. 127.0.0.1:5433/v2)',
+        )
+        .optional(),
+    ),
     PUBLIC_URL: optionalUrl,
     TRUST_PROXY: flag,
     LOG_LEVEL: z.enum(['debug', 'info', 'warn', 'error', 'silent']).default('info'),
@@ -144,6 +158,7 @@ export const EnvSchema = z
         need('QSTASH_NEXT_SIGNING_KEY', 'when QSTASH_TOKEN is set');
         need('PUBLIC_URL', 'when QSTASH_TOKEN is set (QStash delivers stages to <PUBLIC_URL>/queues/<kind>)');
       }
+      if (env.NEON_WS_PROXY) need('DATABASE_URL', 'when NEON_WS_PROXY is set (the relay leads to that database)');
       if (env.EMAIL_API_URL) {
         need('EMAIL_API_KEY', 'when EMAIL_API_URL is set');
         need('EMAIL_FROM', 'when EMAIL_API_URL is set');
@@ -175,6 +190,10 @@ export const EnvSchema = z
         need('SECRETS_ENCRYPTION_KEY', 'in production');
         need('UPSTASH_REDIS_REST_URL', 'in production (an in-memory limiter is per isolate)');
         need('QSTASH_TOKEN', 'in production (the local queue transport needs a long-lived process)');
+        if (env.NEON_WS_PROXY) {
+          // Plain ws:// to a relay of our own instead of Neon's TLS proxy: never in production.
+          ctx.addIssue({ code: 'custom', path: ['NEON_WS_PROXY'], message: 'must not be set in production' });
+        }
         if (env.ALLOW_LOOPBACK_WEBHOOKS === true) {
           ctx.addIssue({ code: 'custom', path: ['ALLOW_LOOPBACK_WEBHOOKS'], message: 'must not be set in production' });
         }

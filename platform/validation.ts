@@ -34,13 +34,24 @@ function describeIssue(root: z.ZodType, issue: z.core.$ZodIssue, prefix?: string
   const path = issue.path.map(String);
   const join = (p: string[]) => [prefix, ...p].filter((s): s is string => Boolean(s)).join('.');
   if (issue.code === 'unrecognized_keys') {
-    const allowed = objectKeysAt(root, issue.path);
-    return issue.keys.map((key) => ({
-      field: join([...path, key]),
-      problem: `unknown field "${key}"${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`,
-      code: 'unknown_field',
-      ...(allowed ? { allowed } : {}),
-    }));
+    const object = objectAt(root, issue.path);
+    const allowed = object ? Object.keys(object.shape) : undefined;
+    const retired = object ? retiredKeysOf.get(object.schema) : undefined;
+    return issue.keys.map((key) => {
+      const retiredBecause = retired?.[key];
+      if (retiredBecause !== undefined)
+        return {
+          field: join([...path, key]),
+          problem: `"${key}" is retired: ${retiredBecause}`,
+          code: 'retired_field',
+        };
+      return {
+        field: join([...path, key]),
+        problem: `unknown field "${key}"${allowed ? `; allowed: ${allowed.join(', ')}` : ''}`,
+        code: 'unknown_field',
+        ...(allowed ? { allowed } : {}),
+      };
+    });
   }
   const problem: FieldProblem = { field: join(path), problem: issue.message, code: issue.code };
   if (issue.code === 'invalid_value' && 'values' in issue) {
@@ -59,8 +70,24 @@ function describeIssue(root: z.ZodType, issue: z.core.$ZodIssue, prefix?: string
 
 type AnyDef = { type: string; [key: string]: unknown };
 
+/** Keys a strict object once took and refuses now, with why (spec, Versioning: retired keys are rejected on save). */
+const retiredKeysOf = new WeakMap<object, Readonly<Record<string, string>>>();
+
+/**
+ * Name keys a strict object schema refuses because they were retired: sending one is still
+ * `400 invalid_argument`, but the field's problem says it is retired (code `retired_field`) instead
+ * of listing it as unknown, so a client written against the old surface learns what happened.
+ */
+export function withRetiredKeys<S extends z.ZodType>(schema: S, retired: Readonly<Record<string, string>>): S {
+  retiredKeysOf.set(schema, retired);
+  return schema;
+}
+
 /** Walk a schema along an issue path to find the object whose keys are allowed there. */
-function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[] | undefined {
+function objectAt(
+  schema: z.ZodType,
+  path: readonly PropertyKey[],
+): { schema: object; shape: Record<string, unknown> } | undefined {
   let node: unknown = schema;
   for (let i = 0; i <= path.length; i++) {
     node = unwrap(node);
@@ -75,7 +102,7 @@ function objectKeysAt(schema: z.ZodType, path: readonly PropertyKey[]): string[]
   }
   const def = defOf(node);
   if (def?.type !== 'object') return undefined;
-  return Object.keys(def.shape as Record<string, unknown>);
+  return { schema: node as object, shape: def.shape as Record<string, unknown> };
 }
 
 function unwrap(node: unknown): unknown {

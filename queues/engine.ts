@@ -253,9 +253,11 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
         throw new ApiError('service_unavailable', `Stage ${message.stage} passed its ${deadlineMs} ms deadline.`);
     };
 
+    const emit = (events: readonly RunEventDraft[]) => this.#emit(lease, leaseToken, events);
+
     let result: StageResult;
     try {
-      result = await stage({ run: toRunView(claimed), services: this.#services(), signal, checkpoint });
+      result = await stage({ run: toRunView(claimed), services: this.#services(), signal, checkpoint, emit });
     } catch (error) {
       if (error instanceof RunSuperseded) return 'ignored';
       await this.#handleStageError(pipeline, claimed, leaseToken, retry, error);
@@ -263,6 +265,27 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     }
     await this.#commitResult(pipeline, claimed, leaseToken, result, receipt);
     return 'done';
+  }
+
+  /**
+   * Events appended while a stage runs (StageContext.emit): last_seq is advanced in the same guarded
+   * statement the commit uses (same version, this lease), so the commit's own events follow them.
+   */
+  async #emit(lease: RunRow, leaseToken: string, events: readonly RunEventDraft[]): Promise<boolean> {
+    if (events.length === 0) return true;
+    const now = this.#now();
+    const appended = await this.#db().transaction(async (tx) => {
+      const [row] = await tx
+        .update(runs)
+        .set({ lastSeq: sql`${runs.lastSeq} + ${events.length}` })
+        .where(and(eq(runs.id, lease.id), eq(runs.version, lease.version), eq(runs.leaseToken, leaseToken)))
+        .returning({ lastSeq: runs.lastSeq });
+      if (!row) return false;
+      await appendEvents(tx, lease, row.lastSeq - events.length, events, now);
+      return true;
+    });
+    if (appended) this.#services().runNotifier.notify(lease.id);
+    return appended;
   }
 
   /** Lease a run already running at the message's stage and version, free of any live lease: one statement. */

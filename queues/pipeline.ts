@@ -71,6 +71,13 @@ export interface StageContext<S extends EnginePorts = EnginePorts> {
   signal: AbortSignal;
   /** A safe point to stop: throws when the run was canceled or superseded meanwhile. */
   checkpoint(): Promise<void>;
+  /**
+   * Append events to the run's stream now, ahead of the stage's commit, for progress a reader should
+   * see while the stage works (a model's streamed tokens). They stay even if the stage then fails or
+   * is retried, so they must not claim anything the commit decides. False, and nothing appended,
+   * once this delivery no longer holds the run.
+   */
+  emit(events: readonly RunEventDraft[]): Promise<boolean>;
 }
 
 export type Stage<S extends EnginePorts = EnginePorts> = (ctx: StageContext<S>) => Promise<StageResult>;

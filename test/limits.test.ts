@@ -263,6 +263,52 @@ describe('per-operation limits and monthly quotas', () => {
     });
   });
 
+  describe('search.query: 10 a minute per user, counting only requests that pass validation', () => {
+    const searchAs = (key: string, body: unknown) => h.request('POST', '/search/query', { key, body });
+    const VALID = { surface: 'deals', metrics: [{ fn: 'count' }] };
+    const REFUSED: { label: string; body: unknown }[] = [
+      { label: 'an unknown field (schema)', body: { ...VALID, nope: 1 } },
+      { label: 'a JSON null body', body: 'null' },
+      { label: 'a NUL in the query', body: { query: 'pricing\u0000' } },
+      // Refused by the handler after the call was counted: the unit comes back.
+      {
+        label: 'a field the vocabulary does not know',
+        body: { surface: 'deals', filters: [{ field: 'nope', op: 'eq', value: 1 }] },
+      },
+      { label: 'job_id with other fields', body: { job_id: '01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f', query: 'x' } },
+    ];
+
+    it('a 400 spends none of the budget, and every answer shows the search budget, not the global one', async () => {
+      const ws = await h.seedWorkspace();
+      const key = ws.editor.key;
+      for (let round = 0; round < 3; round++) {
+        for (const { label, body } of REFUSED) {
+          const res = await searchAs(key, body);
+          expectError(res, 400, 'invalid_argument', label);
+          expectRateLimitHeaders(res, 10, 10, clock.now(), `${label}, round ${round + 1}`);
+        }
+      }
+      for (let i = 0; i < 10; i++) {
+        const res = await searchAs(key, VALID);
+        expect(res.status, res.text).toBe(200);
+        expectRateLimitHeaders(res, 10, 9 - i, clock.now(), `valid call ${i + 1}`);
+        // A refusal in between shows what is left and takes nothing. (One the handler itself refuses
+        // is judged only with a unit in hand, which it then gives back: after the 10th valid call the
+        // budget is spent, so the last probe is one the schema refuses.)
+        const refused = await searchAs(key, REFUSED[i === 9 ? 0 : i % REFUSED.length]?.body);
+        expectError(refused, 400, 'invalid_argument', `refusal after valid call ${i + 1}`);
+        expectRateLimitHeaders(refused, 10, 9 - i, clock.now(), `refusal after valid call ${i + 1}`);
+      }
+      const limited = await searchAs(key, VALID);
+      expectError(limited, 429, 'rate_limited', '11th valid call');
+      expectRateLimitHeaders(limited, 10, 0, clock.now(), '429');
+      const stillInvalid = await searchAs(key, REFUSED[0]?.body);
+      expectError(stillInvalid, 400, 'invalid_argument', 'schema refusal with the budget spent');
+      expectRateLimitHeaders(stillInvalid, 10, 0, clock.now(), 'schema refusal with the budget spent');
+      await clock.advance(2 * WINDOW_MS);
+    });
+  });
+
   describe('monthly quota (research)', () => {
     it('caps at 100 per workspace by default', async () => {
       const ws = await h.seedWorkspace();

@@ -124,7 +124,13 @@ export const GroundingReportSchema = z
   .object({
     /** True when every quote, table, metric and prose number checked out. */
     verified: z.boolean(),
-    quotes: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
+    quotes: z.object({
+      checked: z.number().int(),
+      verified: z.number().int(),
+      removed: z.number().int(),
+      /** Verbatim quotes left out because they are about something other than the question's topic (0 in answers written before the check). */
+      off_topic: z.number().int().default(0),
+    }),
     tables: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
     metrics: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
     themes: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),

@@ -4,6 +4,7 @@ import { interactions, themes, transcriptTurns, utterances } from '../../schema/
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
+import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -18,10 +19,13 @@ import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
  * - a theme finding must name a theme of this workspace with that label and member count;
  * - an utterance citation must name an utterance of this workspace;
  * - every number written in the prose must be backed by a cell of a verified table or metric, by
- *   a value in one of their queries (a filter's "over 50000"), or sit inside a verified quote.
+ *   a value in one of their queries (a filter's "over 50000"), or sit inside a verified quote;
+ * - given the question, every verbatim quote must be about its topic (relevance.ts): one that is
+ *   not is left out (with the prose lines quoting it) and counted in `grounding.quotes.off_topic`.
  *
  * A block that fails is removed (and a warning callout says how many were); a number that fails
- * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false.
+ * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false; an
+ * off-topic quote does not (it is true, only not an answer), but the answer says what it left out.
  */
 
 export interface GroundingContext {
@@ -34,6 +38,8 @@ export interface GroundingContext {
    * same run. A document's digits may come from any of them, not only from its own blocks.
    */
   backing?: readonly number[];
+  /** What was asked, when something was: quotes are then judged against its topic (relevance.ts). */
+  question?: { text: string; asked_at: string };
 }
 
 export interface VerifiedAnswer {
@@ -50,7 +56,13 @@ const tally = (): Tally => ({ checked: 0, verified: 0, removed: 0 });
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
-  const report = { quotes: tally(), tables: tally(), metrics: tally(), themes: tally(), problems: [] as string[] };
+  const report = {
+    quotes: { ...tally(), off_topic: 0 },
+    tables: tally(),
+    metrics: tally(),
+    themes: tally(),
+    problems: [] as string[],
+  };
   const verdicts = new Map<number, boolean>();
   const [turnTexts, emailBodies, themeRows, utteranceIds, results] = await Promise.all([
     readTurns(ctx, draft.content_blocks),
@@ -130,10 +142,32 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
     }
   });
 
+  const judged = ctx.question
+    ? await judgeQuotes(
+        ctx.db,
+        ctx.workspaceId,
+        ctx.question.text,
+        draft.content_blocks,
+        (i) => verdicts.get(i) === true,
+      )
+    : null;
+  for (const [i, score] of judged?.offTopic ?? []) {
+    verdicts.set(i, false);
+    report.quotes.verified--;
+    report.quotes.off_topic++;
+    report.problems.push(
+      `block ${i + 1} (quote): about something other than “${judged?.topic.label}” (${score.toFixed(2)})`,
+    );
+  }
+  const offTopicTexts = draft.content_blocks.flatMap((b, i) =>
+    b.kind === 'quote' && judged?.offTopic.has(i) ? [b.text] : [],
+  );
+  const text = withoutQuotedLines(draft.text, offTopicTexts);
   const kept = draft.content_blocks.filter((_, i) => verdicts.get(i));
-  const numbers = checkProseNumbers(draft.text, kept, ctx.backing ?? []);
-  const removed = draft.content_blocks.length - kept.length;
-  const blocks: BlockDraft[] = [...kept];
+  const numbers = checkProseNumbers(text, kept, ctx.backing ?? []);
+  const removed = draft.content_blocks.length - kept.length - report.quotes.off_topic;
+  const notes = judged ? relevanceNotes(judged) : { opening: null, callouts: [] };
+  const blocks: BlockDraft[] = [...kept, ...notes.callouts];
   if (removed > 0) {
     // Built after the number check on purpose: this note's own counts describe the check, not the data.
     blocks.push({
@@ -143,7 +177,7 @@ export async function verifyAnswer(draft: AnswerDraft, ctx: GroundingContext): P
     });
   }
   return {
-    text: draft.text,
+    text: notes.opening ? `${notes.opening}\n\n${text}` : text,
     content_blocks: blocks,
     follow_ups: draft.follow_ups,
     grounding: {

@@ -15,6 +15,17 @@ export interface LibraryAgent {
   description: string;
   prompt: string;
   tool_blocklist: readonly string[];
+  /**
+   * The operations it offers its model as tools (ids), and no others: a curated toolset keeps a
+   * small hosted model from wading through every schema of the registry. The loop still takes away
+   * what the caller may not call and what the blocklist names.
+   */
+  tools: readonly string[];
+  /**
+   * What the local policy makes of a question when this agent answers it (local-policy/agent-focus.ts):
+   * the same data, read the way the agent's job needs it.
+   */
+  focus: 'research' | 'account' | 'deals' | 'voice';
 }
 
 /** Provenance of the code-defined library (the spec's example value). */
@@ -32,6 +43,14 @@ const NO_ADMIN_WRITES = [
   'webhooks.redeliver',
   'webhooks.ping',
 ];
+
+/** Reading the workspace's data: the routed search, its field catalog and its overview. */
+const READ_DATA = ['search.query', 'search.fields', 'search.overview'];
+/**
+ * What a routine's run may write (committed documents, cataloged actions) and the documents it can
+ * read back; a chat run that calls a write is asked for approval or records a proposal.
+ */
+const OUTPUTS = ['outputs.write_doc', 'actions.email_member', 'artifacts.list', 'artifacts.get'];
 
 const GROUNDING_RULES = [
   'Ground every claim in what the tools returned for this workspace: quote customers verbatim (never paraphrase inside a quote) and cite the turn;',
@@ -54,6 +73,8 @@ export const LIBRARY_AGENTS: readonly LibraryAgent[] = [
       'End with up to four follow-up questions worth asking next.',
     ].join('\n'),
     tool_blocklist: NO_ADMIN_WRITES,
+    tools: [...READ_DATA, 'connections.summary', ...OUTPUTS],
+    focus: 'research',
   },
   {
     id: '00000000-0000-7000-8000-00000000a002',
@@ -69,6 +90,8 @@ export const LIBRARY_AGENTS: readonly LibraryAgent[] = [
       GROUNDING_RULES,
     ].join('\n'),
     tool_blocklist: NO_ADMIN_WRITES,
+    tools: [...READ_DATA, ...OUTPUTS],
+    focus: 'account',
   },
   {
     id: '00000000-0000-7000-8000-00000000a003',
@@ -83,6 +106,8 @@ export const LIBRARY_AGENTS: readonly LibraryAgent[] = [
       GROUNDING_RULES,
     ].join('\n'),
     tool_blocklist: NO_ADMIN_WRITES,
+    tools: [...READ_DATA, ...OUTPUTS],
+    focus: 'deals',
   },
   {
     id: '00000000-0000-7000-8000-00000000a004',
@@ -97,6 +122,8 @@ export const LIBRARY_AGENTS: readonly LibraryAgent[] = [
       GROUNDING_RULES,
     ].join('\n'),
     tool_blocklist: NO_ADMIN_WRITES,
+    tools: [...READ_DATA, ...OUTPUTS],
+    focus: 'voice',
   },
 ];
 

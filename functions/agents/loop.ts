@@ -7,6 +7,7 @@ import type { Operation } from '../registry.js';
 import { invocationForRun, type RunInvocation } from '../runs/invocation.js';
 import type { Services } from '../services.js';
 import { AnswerDraftSchema, type Answer, type AnswerDraft } from './answer.js';
+import { AnswerDeltas } from './answer-deltas.js';
 import { verifyAnswer } from './grounding.js';
 import { agentStepTask } from './local-policy/index.js';
 import { pendingInputFor } from './pauses.js';
@@ -16,7 +17,7 @@ import { AGENT_RUN_KIND, TOKEN_BUDGET, type AgentRunInput, type AgentRunState, t
 import { ASK_USER, AskUserArgsSchema, DELEGATE, DelegateArgsSchema, FINAL_ANSWER } from './tool-names.js';
 import { journaled } from './tool-journal.js';
 import { toolLabel, toolSummary } from './tool-labels.js';
-import { buildToolbox, type Toolbox } from './tools.js';
+import { buildToolbox, offeredTools, type Toolbox } from './tools.js';
 import { toolResultContent } from './transcript.js';
 
 /**
@@ -60,6 +61,7 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
   // 3. The model's step, saved before anything acts on it.
   const toolbox = buildToolbox(ctx.services.registry, invocation.caller, {
     blocklist: ctx.input.agent.tool_blocklist,
+    offered: offeredTools(ctx.input.agent),
     mayAsk: ctx.input.pauses.question,
     mayDelegate: ctx.input.may_delegate,
   });
@@ -67,6 +69,7 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
   turn.events.push({ type: 'turn.started', data: { turn: number } });
   const finishing = turn.state.finishing !== null;
   const tools = finishing ? toolbox.specs.filter((t) => t.name === FINAL_ANSWER) : toolbox.specs;
+  const deltas = new AnswerDeltas(ctx.emit);
   const { result: step } = await journaled(
     ctx.services.db,
     turn.journalEntry(`t${number}:step`, 'model.step', {}),
@@ -75,10 +78,11 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
         await ctx.services.model.step(
           agentStepTask,
           { messages: turn.state.messages, tools, toolChoice: finishing ? 'required' : 'auto' },
-          { signal: ctx.signal },
+          { signal: ctx.signal, onDelta: deltas.push },
         ),
       ),
   );
+  await deltas.flush();
   turn.recordStep(step, number);
 
   // 4. The calls, in order; the first that ends the turn (answer, question, approval, child) stops the rest.
@@ -453,6 +457,8 @@ class TurnBuilder {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
       rerun: (query) => this.invocation.invoke('search.query', query),
+      // The user's ask for this run: its quotes must be about what was asked (relevance.ts).
+      question: { text: this.ctx.input.message, asked_at: this.ctx.services.clock.now().toISOString() },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {

@@ -8,6 +8,13 @@ export interface ThreadTurn {
 }
 
 /**
+ * What the deep tier asks for (research jobs run at it): the facets a researcher covers and the
+ * report's sections. The local policy's research plan (local-policy/research-plan.ts) does exactly this.
+ */
+const DEEP_INSTRUCTIONS =
+  'Go deeper than a chat answer: plan the facets of the question (who: which accounts; what: the themes of what customers said; when: how it moved over the last quarters; how many: counts), run a search for each, and answer with a sectioned report: a summary, evidence by theme, by account, over time, counts, and last "What this rests on".';
+
+/**
  * The system message every agent run starts with: the agent's own instructions, then what the loop
  * guarantees and expects (dates, tools, the answer format, grounding). "Today is" is fixed when the
  * run starts, so every turn (and every retry of one) reads the same date.
@@ -18,6 +25,8 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
     '',
     `Today is ${now.toISOString().slice(0, 10)}.`,
     `Agent: ${input.agent.slug}`,
+    `Depth: ${input.depth}`,
+    ...(input.depth === 'deep' ? [DEEP_INSTRUCTIONS] : []),
     input.pauses.question
       ? 'You may ask the user one clarifying question with ask_user when the data is ambiguous in a way that changes the answer.'
       : 'You cannot ask the user anything: choose the most likely reading and say which one you chose.',

@@ -5,12 +5,14 @@ import { authorizeOperation } from '../invoke.js';
 import { inputJsonSchema } from '../input-json-schema.js';
 import type { Operation, OperationRegistry } from '../registry.js';
 import { AnswerDraftSchema } from './answer.js';
+import { findLibraryAgent, LIBRARY_AUTHOR } from './library.js';
 import { ASK_USER, AskUserArgsSchema, DELEGATE, DelegateArgsSchema, FINAL_ANSWER, toolNameFor } from './tool-names.js';
 
 /**
  * An agent's tools for one turn (agents.md, "Tools are generated from the operation registry"):
- * every public operation the caller may call now (scopes and role as REST checks them), minus the
- * agent's `tool_blocklist`, minus run control; plus `ask_user` when the run may pause, `delegate`
+ * every public operation the caller may call now (scopes and role as REST checks them) that the agent
+ * offers (a library agent's curated `tools`; a workspace agent offers all), minus the agent's
+ * `tool_blocklist`, minus run control; plus `ask_user` when the run may pause, `delegate`
  * when it may start another agent, and `final_answer` always. The blocklist narrows what the model
  * is offered; it is not a security boundary (the caller's own rights are).
  */
@@ -22,6 +24,8 @@ export interface Toolbox {
 
 export interface ToolboxOptions {
   blocklist: readonly string[];
+  /** The operations the agent offers (a library agent's curated toolset); null offers every one. */
+  offered: readonly string[] | null;
   /** Offer ask_user: the run may pause with a clarifying question. */
   mayAsk: boolean;
   mayDelegate: boolean;
@@ -31,10 +35,12 @@ const DESCRIPTION_CHARS = 1_200;
 
 export function buildToolbox(registry: OperationRegistry, caller: Caller, options: ToolboxOptions): Toolbox {
   const blocked = new Set(options.blocklist);
+  const offered = options.offered ? new Set(options.offered) : null;
   const operations = new Map<string, Operation>();
   const specs: ToolSpec[] = [];
   for (const op of registry.published()) {
     if (op.agentTool === false || op.streamOnly || blocked.has(op.id) || !mayCall(op, caller)) continue;
+    if (offered && !offered.has(op.id)) continue;
     const name = toolNameFor(op.id);
     if (operations.has(name)) throw new Error(`two operations map to the tool name ${name}`);
     operations.set(name, op);
@@ -71,6 +77,11 @@ export function buildToolbox(registry: OperationRegistry, caller: Caller, option
     ),
   );
   return { specs, operations };
+}
+
+/** A library agent's curated toolset (read from the code library, so it is current); null for a workspace agent. */
+export function offeredTools(agent: { id: string; authored_by: string }): readonly string[] | null {
+  return agent.authored_by === LIBRARY_AUTHOR ? (findLibraryAgent(agent.id)?.tools ?? null) : null;
 }
 
 function mayCall(op: Operation, caller: Caller): boolean {

@@ -33,6 +33,8 @@ export interface GateInput {
   run: RunContext | undefined;
   document: AnswerDraft;
   rerun(query: Record<string, unknown>): Promise<InvocationResult>;
+  /** When the document is written (ISO 8601): the time its run's ask is judged at. */
+  askedAt: string;
 }
 
 export async function passGate(input: GateInput): Promise<GateOutcome> {
@@ -63,6 +65,8 @@ export async function passGate(input: GateInput): Promise<GateOutcome> {
     workspaceId: input.workspaceId,
     rerun: input.rerun,
     backing: [...backing],
+    // A run's document answers the run's ask (a routine's prompt, a chat message): its quotes must be about it.
+    ...(runInput?.success ? { question: { text: runInput.data.message, asked_at: input.askedAt } } : {}),
   });
   const document: AnswerDraft = { text: verified.text, content_blocks: verified.content_blocks, follow_ups: [] };
   const reasons: string[] = [];

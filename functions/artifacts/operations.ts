@@ -139,6 +139,7 @@ export const writeDoc = defineOperation({
       run: ctx.run,
       document,
       rerun: (query) => asInvocationResult(ctx.invoke('search.query', query)),
+      askedAt: services.clock.now().toISOString(),
     });
     if (gate.kind === 'refused') {
       if (ctx.run)

@@ -1,4 +1,5 @@
 import { and, asc, count, desc, eq } from 'drizzle-orm';
+import { type Page, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -27,16 +28,13 @@ export async function versionsOf(db: Queryable, artifactId: string): Promise<Ver
     .orderBy(asc(artifactVersions.version));
 }
 
-export async function listArtifacts(db: Queryable, workspaceId: string, page: { limit: number; offset: number }) {
-  const [total] = await db.select({ n: count() }).from(artifacts).where(eq(artifacts.workspaceId, workspaceId));
-  const rows = await db
-    .select()
-    .from(artifacts)
-    .where(eq(artifacts.workspaceId, workspaceId))
-    .orderBy(desc(artifacts.updatedAt), desc(artifacts.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { total: Number(total?.n ?? 0), rows };
+export async function listArtifacts(db: Queryable, workspaceId: string, page: Page) {
+  const where = eq(artifacts.workspaceId, workspaceId);
+  return pageWithTotal(
+    db.select().from(artifacts).where(where).orderBy(desc(artifacts.updatedAt), desc(artifacts.id)),
+    db.select({ n: count() }).from(artifacts).where(where),
+    page,
+  );
 }
 
 /** The document's status as a whole: published once any version is, else its latest version's. */

@@ -1,4 +1,5 @@
 import { and, count, desc, eq, inArray, type SQL } from 'drizzle-orm';
+import { type Page, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { chats } from '../../schema/agents.js';
@@ -13,28 +14,23 @@ export interface ChatListFilters {
 }
 
 /** A page of the workspace's chats, newest activity first, each with its latest run's status. */
-export async function listChats(
-  db: Queryable,
-  workspaceId: string,
-  filters: ChatListFilters,
-  page: { limit: number; offset: number },
-) {
+export async function listChats(db: Queryable, workspaceId: string, filters: ChatListFilters, page: Page) {
   const conditions: (SQL | undefined)[] = [eq(chats.workspaceId, workspaceId)];
   if (filters.agentSlugs) conditions.push(inArray(chats.agentSlug, filters.agentSlugs));
   if (filters.routineId) conditions.push(eq(chats.routineId, filters.routineId));
   if (filters.subscriptionId) conditions.push(eq(chats.subscriptionId, filters.subscriptionId));
   if (filters.status) conditions.push(eq(runs.status, filters.status));
   const where = and(...conditions);
-  const [total] = await db.select({ n: count() }).from(chats).leftJoin(runs, eq(runs.id, chats.lastRunId)).where(where);
-  const rows = await db
-    .select({ chat: chats, status: runs.status })
-    .from(chats)
-    .leftJoin(runs, eq(runs.id, chats.lastRunId))
-    .where(where)
-    .orderBy(desc(chats.lastActivityAt), desc(chats.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { total: Number(total?.n ?? 0), rows };
+  return pageWithTotal(
+    db
+      .select({ chat: chats, status: runs.status })
+      .from(chats)
+      .leftJoin(runs, eq(runs.id, chats.lastRunId))
+      .where(where)
+      .orderBy(desc(chats.lastActivityAt), desc(chats.id)),
+    db.select({ n: count() }).from(chats).leftJoin(runs, eq(runs.id, chats.lastRunId)).where(where),
+    page,
+  );
 }
 
 export async function renameChat(db: Queryable, workspaceId: string, chatId: string, name: string): Promise<ChatRow> {

@@ -1,10 +1,7 @@
 import { ApiError } from '../../platform/errors.js';
-import type { Services } from '../services.js';
 import type { ConnectorSpec } from './catalog.js';
-import { ProviderError } from './providers/errors.js';
-import { BlueskyClient } from './providers/bluesky.js';
-import { GongClient } from './providers/gong.js';
-import { HubSpotClient } from './providers/hubspot.js';
+import type { Connector, ConnectorServices } from './connector.js';
+import { ProviderError } from './provider-errors.js';
 
 /**
  * The connect fields of a request, checked against the catalog entry: every declared field is
@@ -50,65 +47,19 @@ export function connectFields(
 }
 
 /**
- * A Bluesky handle as people write it (`@acme.com`, `acme.bsky.social`, a bsky.app profile link)
- * or a DID, in the form the AppView takes; anything else is the caller's to fix.
- */
-export function normalizeHandle(input: string): string {
-  let value = input.trim();
-  const link = /^https?:\/\/(?:www\.)?bsky\.app\/profile\/([^/?#]+)/i.exec(value);
-  if (link?.[1]) value = decodeURIComponent(link[1]);
-  value = value.replace(/^@/, '');
-  if (/^did:(plc|web):[a-zA-Z0-9._:%-]+$/.test(value)) return value;
-  value = value.toLowerCase();
-  // atproto handle syntax: dot-separated labels of letters, digits and hyphens, a letter-led last label.
-  if (value.length > 253 || !/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]([a-z0-9-]{0,61}[a-z0-9])?$/.test(value)) {
-    throw new ApiError(
-      'invalid_argument',
-      `account_handle must be a Bluesky handle such as yourcompany.com or yourcompany.bsky.social (or a did:plc: identifier); got \u201c${input.slice(0, 100)}\u201d.`,
-      {
-        field: 'account_handle',
-      },
-    );
-  }
-  return value;
-}
-
-/**
- * Ask the provider whether the credentials work before anything is stored, and return the
- * non-secret fields to store (a handle source adds the account's stable id). A refusal is the
+ * Ask the provider whether the credentials work before anything is stored (the connector's own
+ * check), and return the non-secret fields to store (a handle source adds the account's stable id). A refusal is the
  * caller's to fix (400 naming the field); an unreachable or rate-limiting provider is not (503).
  */
 export async function validateWithProvider(
-  services: Services,
-  spec: ConnectorSpec,
+  services: ConnectorServices,
+  spec: Connector,
   fields: Record<string, string>,
   secrets: Record<string, string>,
 ): Promise<Record<string, string>> {
   const field = spec.authMethod === 'handle' ? 'account_handle' : 'api_key';
   try {
-    switch (spec.type) {
-      case 'hubspot':
-        await new HubSpotClient({
-          baseUrl: services.config.HUBSPOT_API_BASE_URL,
-          token: secrets.api_key ?? '',
-        }).validate();
-        return fields;
-      case 'gong':
-        await new GongClient({
-          baseUrl: services.config.GONG_API_BASE_URL,
-          accessKey: fields.api_id ?? '',
-          accessKeySecret: secrets.api_key ?? '',
-        }).validate();
-        return fields;
-      case 'bluesky': {
-        const actor = fields.account_did ?? normalizeHandle(fields.account_handle ?? '');
-        const account = await new BlueskyClient({ baseUrl: services.config.BLUESKY_API_BASE_URL }).profile(actor);
-        // Pinned to the DID: a handle can be renamed, the account behind it stays.
-        return { ...fields, account_handle: account.handle, account_did: account.did };
-      }
-      default:
-        return fields;
-    }
+    return spec.checkCredentials ? await spec.checkCredentials(services, fields, secrets) : fields;
   } catch (error) {
     if (!(error instanceof ProviderError)) throw error;
     if (error.reason === 'auth' || error.reason === 'config') {

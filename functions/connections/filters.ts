@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { withRetiredKeys } from '../../platform/validation.js';
 
 /**
  * What a connection lets into the warehouse, applied at ingest (spec: Connections, call filters,
@@ -34,13 +35,27 @@ export const CallFiltersSchema = z
   .openapi('CallFilters');
 export type CallFilters = z.infer<typeof CallFiltersSchema>;
 
-export const CrmRecencySchema = z
-  .object({
-    /** Months of activity history to sync (records modified within the window), or `all`. */
-    window: z.union([z.literal('all'), z.number().int().min(1).max(120)]),
-  })
-  .strict()
-  .openapi('CrmRecency');
+/**
+ * CRM mapping keys the service no longer takes (spec, Versioning 5): refused on save with
+ * `400 invalid_argument` naming the key (`retired_field`), never silently dropped.
+ */
+export const RETIRED_CRM_CONFIG_KEYS: Readonly<Record<string, string>> = Object.fromEntries(
+  ['deal_amount_tiers', 'segment_rules', 'default_segment', 'use_crm_segment'].map((key) => [
+    key,
+    'CRM mapping config is no longer accepted (see CHANGELOG.md, Removed); the CRM config takes `window` only',
+  ]),
+);
+
+export const CrmRecencySchema = withRetiredKeys(
+  z
+    .object({
+      /** Months of activity history to sync (records modified within the window), or `all`. */
+      window: z.union([z.literal('all'), z.number().int().min(1).max(120)]),
+    })
+    .strict()
+    .openapi('CrmRecency'),
+  RETIRED_CRM_CONFIG_KEYS,
+);
 export type CrmRecency = z.infer<typeof CrmRecencySchema>;
 export const DEFAULT_CRM_RECENCY: CrmRecency = { window: 12 };
 
@@ -54,6 +69,8 @@ export const CommsFilterSchema = z
   .strict()
   .openapi('CommsFilter');
 export type CommsFilter = z.infer<typeof CommsFilterSchema>;
+/** Without a saved comms filter only meetings and emails with someone from outside are kept (calendars and pushed emails alike). */
+export const DEFAULT_COMMS_FILTER: CommsFilter = { external_only: true, exclude_participants: [], exclude_domains: [] };
 
 /** `connections.config` as stored: each key present only once decided. */
 export const ConnectionConfigSchema = z.object({

@@ -1,4 +1,4 @@
-import { findConnector } from './catalog.js';
+import { isPushed, type ConnectorSpec } from './catalog.js';
 import type { ConnectionRow, SyncRunRow } from './repository.js';
 
 /**
@@ -66,12 +66,13 @@ export function syncRunView(row: SyncRunRow): SyncRunView {
 
 export function healthOf(
   connection: ConnectionRow,
+  connector: Pick<ConnectorSpec, 'authMethod'>,
   last: SyncRunView | null,
   now: Date,
   intervalMinutes: number,
 ): Health {
   if (connection.status === 'disconnected') return 'disconnected';
-  if (findConnector(connection.connectorType)?.authMethod === 'webhook') return 'healthy';
+  if (isPushed(connector)) return 'healthy';
   if (connection.status === 'pending')
     return now.getTime() - connection.updatedAt.getTime() <= CONSENT_WINDOW_MS ? 'syncing' : 'error';
   if (connection.authFailedAt) return 'needs_reauth';

@@ -3,7 +3,7 @@ import { connectionOperations } from './operations.js';
 import { connectionSyncPipeline } from './sync-pipeline.js';
 import { startDueSyncs } from './sync.js';
 import { connectionOAuthRoutes } from './oauth-flow.js';
-import { connectionIngestRoutes } from './push-ingest.js';
+import { connectionIngestRoutes } from './push-route.js';
 
 /** The connections feature as the app wires it in (functions/module.ts). */
 export const connectionsModule: FeatureModule = {

@@ -8,10 +8,11 @@ import { connections } from '../../schema/index.js';
 import type { Caller } from '../identity/caller.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { renderError } from '../http/errors.js';
+import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import type { Services } from '../services.js';
-import type { ConnectorSpec } from './catalog.js';
-import { ProviderError } from './providers/errors.js';
-import { exchangeCode, OAUTH_SOURCES } from './providers/oauth.js';
+import type { Connector } from './connector.js';
+import { ProviderError } from './provider-errors.js';
+import { exchangeCode } from './oauth-client.js';
 import { updateConnection, type ConnectionRow } from './repository.js';
 import { startSync, syncIntervalMs } from './sync.js';
 
@@ -45,12 +46,12 @@ export const callbackUrl = (services: Services) => `${services.config.publicUrl}
 export async function beginOAuth(
   services: Services,
   caller: Caller,
-  spec: ConnectorSpec,
+  spec: Connector,
   existing: ConnectionRow | null,
   displayName: string | null,
 ): Promise<{ row: ConnectionRow; authorizeUrl: string }> {
-  const source = OAUTH_SOURCES[spec.type];
-  if (!source) throw new Error(`no OAuth source for ${spec.type}`);
+  const source = spec.oauth;
+  if (!source) throw new Error(`no OAuth settings for ${spec.type}`);
   const state = randomToken();
   const verifier = randomToken();
   const now = services.clock.now();
@@ -121,7 +122,7 @@ async function completeOAuth(services: Services, query: Record<string, string | 
     );
   }
   const pending = parsed.data;
-  const source = OAUTH_SOURCES[row.connectorType];
+  const source = services.connectors.find(row.connectorType)?.oauth;
   if (!source) throw new ApiError('invalid_argument', 'This connection does not connect by OAuth.', { field: 'state' });
   // The state is spent whatever happens next.
   const spent = { credentialsSealed: null, updatedAt: now };
@@ -166,6 +167,17 @@ async function completeOAuth(services: Services, query: Record<string, string | 
 /** The provider's redirect lands here (no API credential: the state is the proof). */
 export function connectionOAuthRoutes(): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  app.use(
+    CALLBACK_PATH,
+    refuseUnstorableText((c, problem) =>
+      renderError(
+        c,
+        new ApiError('invalid_argument', `Invalid request: ${problem.field}: ${problem.problem}`, {
+          fields: [problem],
+        }),
+      ),
+    ),
+  );
   app.get(CALLBACK_PATH, async (c) => {
     const services = c.get('services');
     try {

@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { connections, memberships } from '../../schema/index.js';
 import type { Operation } from '../registry.js';
 import { defineOperation } from '../registry.js';
-import { catalogEntry, CONNECTORS, findConnector } from './catalog.js';
+import { catalogEntry, isPushed, pausedReason } from './catalog.js';
 import { connectFields, validateWithProvider } from './credentials.js';
 import { beginOAuth } from './oauth-flow.js';
 import { CallFiltersSchema, CommsFilterSchema, configOf, CrmRecencySchema, type ConnectionConfig } from './filters.js';
@@ -35,11 +35,10 @@ import {
   SyncRunSchema,
   UpdateConnectionBody,
 } from './schemas.js';
-import { ingestUrl } from './push-ingest.js';
-import { isPushed, pausedReason } from './sync-sources.js';
+import { ingestUrl } from './push-route.js';
 import { generateWebhookSecret } from '../webhooks/signing.js';
 import { isSyncing, startSync, syncIntervalMs } from './sync.js';
-import { connectionSummary, connectionView, connectorOf, readConnectionView } from './views.js';
+import { connectionSummary, connectionView, readConnectionView } from './views.js';
 
 /** Connections a workspace may hold that are not disconnected (personal calendars count one each). */
 export const MAX_CONNECTIONS_PER_WORKSPACE = 50;
@@ -64,7 +63,7 @@ export const catalogOp = defineOperation({
   mcp: { tool: 'connections', action: 'catalog', resource: 'connection://catalog' },
   output: z.object({ connectors: z.array(CatalogEntrySchema) }),
   async handler(ctx) {
-    return { connectors: CONNECTORS.map((c) => catalogEntry(c, ctx.services.config)) };
+    return { connectors: ctx.services.connectors.all.map((c) => catalogEntry(c, ctx.services.config)) };
   },
 });
 
@@ -94,7 +93,7 @@ export const listOp = defineOperation({
     return {
       connections: rows.map((r) => {
         const run = last.get(r.id);
-        return connectionView(r, run ? syncRunView(run) : null, services.config, now);
+        return connectionView(services, r, run ? syncRunView(run) : null, now);
       }),
       total,
       limit: input.limit,
@@ -117,9 +116,8 @@ export const getOp = defineOperation({
   async handler(ctx, input) {
     const { services, caller } = ctx;
     return readConnectionView(
-      services.db,
+      services,
       await getConnection(services.db, caller.workspaceId, input.id),
-      services.config,
       services.clock.now(),
     );
   },
@@ -137,9 +135,8 @@ export const statusOp = defineOperation({
   async handler(ctx, input) {
     const { services, caller } = ctx;
     const view = await readConnectionView(
-      services.db,
+      services,
       await getConnection(services.db, caller.workspaceId, input.id),
-      services.config,
       services.clock.now(),
     );
     return {
@@ -193,6 +190,7 @@ export const summaryOp = defineOperation({
     const { services, caller } = ctx;
     return connectionSummary(
       services.db,
+      services.connectors,
       await getConnection(services.db, caller.workspaceId, input.id),
       services.clock.now(),
     );
@@ -221,14 +219,14 @@ export const connectOp = defineOperation({
   output: ConnectResultSchema,
   async handler(ctx, input) {
     const { services, caller } = ctx;
-    const spec = findConnector(input.connector_type);
+    const spec = services.connectors.find(input.connector_type);
     if (!spec) {
       throw new ApiError(
         'invalid_argument',
         `There is no connector ${input.connector_type}; GET /connections/catalog lists them.`,
         {
           field: 'connector_type',
-          allowed: CONNECTORS.map((c) => c.type),
+          allowed: services.connectors.all.map((c) => c.type),
         },
       );
     }
@@ -248,7 +246,7 @@ export const connectOp = defineOperation({
       if (existing && existing.status === 'connected') {
         return {
           mode: 'already_connected' as const,
-          connection: await readConnectionView(services.db, existing, services.config, now),
+          connection: await readConnectionView(services, existing, now),
           authorize_url: null,
           sync_run_id: null,
           ingest: null,
@@ -280,7 +278,7 @@ export const connectOp = defineOperation({
       );
       return {
         mode: 'oauth_redirect' as const,
-        connection: await readConnectionView(services.db, row, services.config, now),
+        connection: await readConnectionView(services, row, now),
         authorize_url: authorizeUrl,
         sync_run_id: null,
         ingest: null,
@@ -364,7 +362,7 @@ export const connectOp = defineOperation({
     if ('already' in outcome && outcome.already) {
       return {
         mode: 'already_connected' as const,
-        connection: await readConnectionView(services.db, outcome.already, services.config, now),
+        connection: await readConnectionView(services, outcome.already, now),
         authorize_url: null,
         sync_run_id: null,
         ingest: null,
@@ -373,7 +371,7 @@ export const connectOp = defineOperation({
     if (!('row' in outcome) || !outcome.row) throw new Error('connect produced no connection');
     return {
       mode: 'connected' as const,
-      connection: await readConnectionView(services.db, outcome.row, services.config, now),
+      connection: await readConnectionView(services, outcome.row, now),
       authorize_url: null,
       sync_run_id: outcome.runId,
       ingest: signingSecret ? { url: ingestUrl(services, outcome.row.id), secret: signingSecret } : null,
@@ -406,7 +404,7 @@ export const disconnectOp = defineOperation({
             nextSyncAt: null,
             updatedAt: now,
           });
-    return readConnectionView(services.db, updated ?? row, services.config, now);
+    return readConnectionView(services, updated ?? row, now);
   },
 });
 
@@ -426,7 +424,7 @@ export const updateOp = defineOperation({
   async handler(ctx, input) {
     const { services, caller } = ctx;
     const row = await getConnection(services.db, caller.workspaceId, input.id);
-    const spec = connectorOf(row);
+    const spec = services.connectors.of(row);
     if (input.owner_user_id === undefined && input.display_name === undefined)
       throw new ApiError('invalid_argument', 'Send owner_user_id or display_name.', { field: 'owner_user_id' });
     if (input.owner_user_id !== undefined) {
@@ -449,7 +447,7 @@ export const updateOp = defineOperation({
       ...(input.display_name ? { displayName: input.display_name } : {}),
       updatedAt: now,
     });
-    return readConnectionView(services.db, updated ?? row, services.config, now);
+    return readConnectionView(services, updated ?? row, now);
   },
 });
 
@@ -469,10 +467,10 @@ export const reconnectOp = defineOperation({
   async handler(ctx, input) {
     const { services, caller } = ctx;
     const row = await getConnection(services.db, caller.workspaceId, input.id);
-    const spec = connectorOf(row);
+    const spec = services.connectors.of(row);
     const now = services.clock.now();
     const last = await latestRun(services.db, caller.workspaceId, row.id);
-    const health = healthOf(row, last ? syncRunView(last) : null, now, syncIntervalMs(services.config) / 60_000);
+    const health = healthOf(row, spec, last ? syncRunView(last) : null, now, syncIntervalMs(services.config) / 60_000);
     if (health === 'healthy')
       throw new ApiError('invalid_argument', 'This connection is healthy; there is nothing to reconnect.', {
         field: 'id',
@@ -485,7 +483,7 @@ export const reconnectOp = defineOperation({
       const { row: pending, authorizeUrl } = await beginOAuth(services, caller, spec, row, null);
       return {
         mode: 'oauth_redirect' as const,
-        connection: await readConnectionView(services.db, pending, services.config, now),
+        connection: await readConnectionView(services, pending, now),
         authorize_url: authorizeUrl,
         sync_run_id: null,
         ingest: null,
@@ -499,7 +497,7 @@ export const reconnectOp = defineOperation({
     if (signingSecret) secrets.signing_secret = signingSecret;
     else mergedFields = await validateWithProvider(services, spec, mergedFields, secrets);
     const sealed = await services.secretBox.seal(JSON.stringify(secrets));
-    const paused = pausedReason(row) !== null || isPushed(row);
+    const paused = pausedReason(spec, row) !== null || isPushed(spec);
     const outcome = await services.engine.transaction(async (scope) => {
       const updated = await updateConnection(scope.tx, row, {
         status: 'connected',
@@ -520,7 +518,7 @@ export const reconnectOp = defineOperation({
     });
     return {
       mode: 'connected' as const,
-      connection: await readConnectionView(services.db, outcome.updated, services.config, now),
+      connection: await readConnectionView(services, outcome.updated, now),
       authorize_url: null,
       sync_run_id: outcome.runId,
       ingest: signingSecret ? { url: ingestUrl(services, row.id), secret: signingSecret } : null,
@@ -537,7 +535,7 @@ async function saveConfig(
 ) {
   const { services, caller } = ctx;
   const row = await getConnection(services.db, caller.workspaceId, id);
-  const spec = connectorOf(row);
+  const spec = services.connectors.of(row);
   // The comms filter also governs the emails a pushed source brings.
   const applies =
     spec.category === options.category || (options.category === 'comms' && spec.dataStreams.includes('emails'));
@@ -550,21 +548,21 @@ async function saveConfig(
   const now = services.clock.now();
   const before = configOf(row.config);
   const after = { ...before, ...patch };
-  const wasPaused = pausedReason(row) !== null;
+  const wasPaused = pausedReason(spec, row) !== null;
   const reset = options.resetCursors?.(before) ?? false;
   const updated = await services.engine.transaction(async (scope) => {
     const next = await updateConnection(scope.tx, row, {
       config: after,
       ...(reset ? { cursors: {} } : {}),
       // A decision that unpauses, or a wider window, is synced at the next tick rather than in 15 minutes.
-      ...(row.status === 'connected' && !isPushed(row) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
+      ...(row.status === 'connected' && !isPushed(spec) && (wasPaused || reset) ? { nextSyncAt: now } : {}),
       updatedAt: now,
     });
     if (!next) throw new ApiError('not_found', `No connection ${row.id} in this workspace.`, { id: row.id });
     if (
       row.status === 'connected' &&
       wasPaused &&
-      !isPushed(row) &&
+      !isPushed(spec) &&
       !(await isSyncing(scope.tx, caller.workspaceId, row.id))
     ) {
       await startSync(scope, next, 'filters', caller.userId);
@@ -576,7 +574,7 @@ async function saveConfig(
     }
     return next;
   });
-  return readConnectionView(services.db, updated, services.config, now);
+  return readConnectionView(services, updated, now);
 }
 
 export const callFiltersOp = defineOperation({

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { PgUpdateSetSource } from 'drizzle-orm/pg-core';
 import { connections, runs } from '../../schema/index.js';
+import { type Page, type PageOfRows, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
@@ -27,42 +28,32 @@ export async function getConnection(db: Queryable, workspaceId: string, id: stri
 export async function listConnections(
   db: Queryable,
   workspaceId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: ConnectionRow[]; total: number }> {
-  const rows = await db
-    .select()
-    .from(connections)
-    .where(eq(connections.workspaceId, workspaceId))
-    .orderBy(desc(connections.createdAt), desc(connections.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const [counted] = await db
-    .select({ n: sql<number>`count(*)::int` })
-    .from(connections)
-    .where(eq(connections.workspaceId, workspaceId));
-  return { rows, total: Number(counted?.n ?? 0) };
+  page: Page,
+): Promise<PageOfRows<ConnectionRow>> {
+  const where = eq(connections.workspaceId, workspaceId);
+  return pageWithTotal(
+    db.select().from(connections).where(where).orderBy(desc(connections.createdAt), desc(connections.id)),
+    db.select({ n: sql<number>`count(*)::int` }).from(connections).where(where),
+    page,
+  );
 }
 
 export async function syncRuns(
   db: Queryable,
   workspaceId: string,
   connectionId: string,
-  page: { limit: number; offset: number },
-): Promise<{ rows: SyncRunRow[]; total: number }> {
+  page: Page,
+): Promise<PageOfRows<SyncRunRow>> {
   const where = and(
     eq(runs.workspaceId, workspaceId),
     eq(runs.kind, CONNECTION_SYNC_KIND),
     sql`(${runs.input}->>'connection_id') = ${connectionId}`,
   );
-  const rows = await db
-    .select()
-    .from(runs)
-    .where(where)
-    .orderBy(desc(runs.createdAt), desc(runs.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const [counted] = await db.select({ n: sql<number>`count(*)::int` }).from(runs).where(where);
-  return { rows, total: Number(counted?.n ?? 0) };
+  return pageWithTotal(
+    db.select().from(runs).where(where).orderBy(desc(runs.createdAt), desc(runs.id)),
+    db.select({ n: sql<number>`count(*)::int` }).from(runs).where(where),
+    page,
+  );
 }
 
 export async function latestRun(db: Queryable, workspaceId: string, connectionId: string): Promise<SyncRunRow | null> {

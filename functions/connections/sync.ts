@@ -5,10 +5,11 @@ import { connections, runs, sourceFreshness } from '../../schema/index.js';
 import type { CommitScope, StageResult, TypedStageContext } from '../../queues/pipeline.js';
 import type { Queryable } from '../../platform/db/port.js';
 import type { Services } from '../services.js';
-import { ProviderError } from './providers/errors.js';
+import { ProviderError } from './provider-errors.js';
 import { CONNECTION_SYNC_KIND, getConnection, updateConnection, type ConnectionRow } from './repository.js';
 import type { SyncSource } from './sync-source.js';
-import { openSyncSource, pausedReason } from './sync-sources.js';
+import { pausedReason } from './catalog.js';
+import { openSyncSource } from './sync-sources.js';
 
 /**
  * One sync of a connection, on the run engine: a stage per page of a stream, the page's rows and
@@ -132,7 +133,9 @@ export async function syncStage(ctx: Ctx): Promise<StageResult<SyncState>> {
   }
   // Disconnected (or paused) meanwhile: the sync stops where it is; what it wrote stays.
   if (connection.status !== 'connected') return { complete: true, output: { stopped: 'disconnected' } };
-  if (pausedReason(connection)) return { complete: true, output: { stopped: pausedReason(connection) } };
+  const connector = services.connectors.find(connection.connectorType);
+  const paused = connector ? pausedReason(connector, connection) : null;
+  if (paused) return { complete: true, output: { stopped: paused } };
 
   let source: SyncSource;
   try {

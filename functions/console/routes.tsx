@@ -3,6 +3,7 @@ import { getCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
+import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import { BUNDLE_TABLE, type Bundle } from '../identity/scopes.js';
 import { FIRST_START_KEY_NAME } from '../embedded/demo-bootstrap.js';
 import type { OperationRegistry } from '../registry.js';
@@ -56,6 +57,12 @@ const OIDC_PENDING_AUDIENCE = 'console-oidc-pending';
  */
 export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
+  // Text the database cannot store (a NUL, an unpaired surrogate) in a link, a form or a query is a
+  // 400 page, before any lookup could fail on it (functions/http/storable-text-guard.ts).
+  app.use(
+    '/console/*',
+    refuseUnstorableText((c, problem) => message(c, 400, 'Invalid request', `${problem.field}: ${problem.problem}.`)),
+  );
 
   app.get('/console', async (c) => {
     // The OAuth callback of a source (connections/oauth-flow.ts) returns here with its outcome,

@@ -2,7 +2,7 @@ import WebSocket from 'ws';
 import type { AppConfig } from '../../platform/config.js';
 import { acquireDataDirLock, type DataDirLock } from '../../platform/db/data-dir-lock.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
-import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
+import { openConfiguredNeon, type NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
 import { ensureVectorIndexes } from '../../platform/db/vector-indexes.js';
 
@@ -21,7 +21,11 @@ export interface NodeDatabase {
  */
 export async function openNodeDatabase(config: AppConfig, purpose: string): Promise<NodeDatabase> {
   if (config.DATABASE_URL) {
-    const handle = openNeon({ connectionString: config.DATABASE_URL, webSocketConstructor: WebSocket });
+    // The same options as the worker's (NEON_WS_PROXY included), plus `ws`: Node 20 has no global WebSocket.
+    const handle = openConfiguredNeon(
+      { ...config, DATABASE_URL: config.DATABASE_URL },
+      { webSocketConstructor: WebSocket },
+    );
     await migrateDatabase(handle);
     await ensureVectorIndexes(handle.db);
     return { handle, location: redactUrl(config.DATABASE_URL), close: () => handle.close() };

@@ -2,7 +2,10 @@ import { z } from '@hono/zod-openapi';
 import { defineOperation, type Operation } from '../registry.js';
 import { optionalQueryInt } from '../schemas.js';
 import { MAX_WAIT_MS } from '../../queues/run-reads.js';
+import { afterQuery, runStreamTarget } from '../runs/run-operations.js';
 import { ApiError } from '../../platform/errors.js';
+import { isUuid } from '../../platform/ids.js';
+import { EVAL_RUN_KIND } from './run-state.js';
 import { createEval, deleteEval, findEval, listEvals, updateEval, validateDraft } from './catalog.js';
 import { checkInputs, type EvalDefinition } from './definition.js';
 import { adoptionOperations } from './adoption.js';
@@ -196,14 +199,24 @@ export const readEvalRunOperation = defineOperation({
   path: '/eval-runs/{id}',
   summary: 'Read an eval run: status and, once complete, the report card',
   description:
-    "An unknown, malformed or other workspace's id is `data: null` (spec). `data.status` is mirrored at `data.run.status`; the terminal success value is `complete`.",
+    "An unknown, malformed or other workspace's id is `data: null` (spec). `data.status` is mirrored at `data.run.status`; the terminal success value is `complete`. " +
+    "With `Accept: text/event-stream` the run's events instead (`run.queued` ... `run.completed`; replay with `?after=` or `Last-Event-ID`; an unknown id is then 404).",
   mcp: { tool: 'evals', action: 'status', resource: 'eval-run://{id}', resourceAliases: ['eval_run://{id}'] },
   params: runRef,
-  query: waitQuery,
+  query: waitQuery.extend({ after: afterQuery }).strict(),
   output: EvalRunSchema.nullable(),
   async handler(ctx, input) {
     const row = await loadEvalRun(ctx, input.id, input.wait_ms);
     return row ? renderEvalRun(row) : null;
+  },
+  /**
+   * With `Accept: text/event-stream` an eval run streams its events like every run (spec: any endpoint
+   * called that way streams). There is no `data: null` to stream: an unknown or another workspace's
+   * run is 404 here.
+   */
+  async stream(ctx, input) {
+    if (!isUuid(input.id)) throw new ApiError('not_found', 'No such run in this workspace.', { run_id: input.id });
+    return runStreamTarget(ctx, input.id, [EVAL_RUN_KIND], input.after);
   },
 });
 

@@ -1,6 +1,8 @@
 import type { ArtifactType } from './definition.js';
 import type { AccountFacts } from './grading-context.js';
-import { asksIn, HYPE_WORDS, sentencesOf, sharedStems, splitSubject, stemsOf, wordsOf } from './text.js';
+import { factsIn, isAsk, isVagueAsk, splitSentences } from './sentence-safety.js';
+import { HYPE_WORDS, sharedStems, splitSubject, stemsOf, wordsOf } from './text.js';
+import { toneDownSentence, toneDownSubject } from './tone-edit.js';
 
 /**
  * The local rewriter: fixes what the checks found, with only what the run knows (the customers'
@@ -26,12 +28,6 @@ const MAX_WORDS: Record<ArtifactType | 'unknown', number> = {
   other: 300,
   unknown: 300,
 };
-const FILLER_OPENERS = [
-  /^i hope (this|the) (email|message|note) finds you well[.!]?$/i,
-  /^my name is\b/i,
-  /^just (following up|checking in)\b/i,
-  /^per my last email\b/i,
-];
 
 export function rewriteLocally(input: RewriteInput): { text: string; what_changed: string[] } {
   return input.target === 'prompt' ? rewritePrompt(input) : rewriteMessage(input);
@@ -76,7 +72,7 @@ export function parseMessage(text: string): MessageParts {
       else blocks.pop();
     }
   }
-  return { subject, greeting, paragraphs: blocks.map((b) => sentencesOf(b.replace(/\s*\n\s*/g, ' '))), signoff };
+  return { subject, greeting, paragraphs: blocks.map((b) => splitSentences(b.replace(/\s*\n\s*/g, ' '))), signoff };
 }
 
 export function renderMessage(parts: MessageParts): string {
@@ -88,37 +84,35 @@ export function renderMessage(parts: MessageParts): string {
   return `${parts.subject ? `Subject: ${parts.subject}\n\n` : ''}${body.join('\n\n')}`;
 }
 
-const escapeRegExp = (s: string) => s.replace(/[-/\\^$*+?.()|[\]{}]/g, '\\$&');
-
 function rewriteMessage(input: RewriteInput): { text: string; what_changed: string[] } {
   const changes: string[] = [];
   const parts = parseMessage(input.text);
   const failed = new Set(input.failed);
-  const sentenceCount = () => parts.paragraphs.reduce((n, p) => n + p.length, 0);
 
   if (failed.has('no_hype') || failed.has('tone')) {
-    const before = sentenceCount();
-    parts.paragraphs = parts.paragraphs.map((p) => p.filter((s) => !FILLER_OPENERS.some((r) => r.test(s.trim()))));
-    const removed = before - sentenceCount();
-    if (removed > 0) changes.push(`Removed ${removed} filler opener${removed === 1 ? '' : 's'}.`);
-    const clean = (text: string): string => {
-      let out = text;
-      for (const word of HYPE_WORDS) out = out.replace(new RegExp(`\\b${escapeRegExp(word)}\\b\\s*`, 'gi'), '');
-      return out
-        .replace(/!{2,}/g, '.')
-        .replace(/!/g, '.')
-        .replace(/\b([A-Z]{4,})\b/g, (w) => w.charAt(0) + w.slice(1).toLowerCase())
-        .replace(/\s{2,}/g, ' ')
-        .replace(/\s+([.,?])/g, '$1')
-        .trim();
-    };
-    const dropped = HYPE_WORDS.filter(
-      (w) => input.text.toLowerCase().includes(w) && !FILLER_OPENERS.some((r) => r.test(w)),
+    const counts = { edited: 0, dropped: 0, kept_unsafe: 0 };
+    parts.paragraphs = parts.paragraphs.map((p, pi) =>
+      p.flatMap((sentence, si) => {
+        const elsewhere = renderMessage({
+          ...parts,
+          paragraphs: parts.paragraphs.map((q, qi) => (qi === pi ? q.filter((_, k) => k !== si) : q)),
+        });
+        const edit = toneDownSentence(sentence, elsewhere);
+        if (edit.note !== 'kept') counts[edit.note]++;
+        return edit.text === null ? [] : [edit.text];
+      }),
     );
-    parts.paragraphs = parts.paragraphs.map((p) => p.map(clean).filter((s) => wordsOf(s).length > 0));
-    if (parts.subject) parts.subject = clean(parts.subject).replace(/[.]+$/, '') || null;
-    if (dropped.length > 0) changes.push(`Dropped hype and filler: ${dropped.map((w) => `"${w}"`).join(', ')}.`);
-    if (/!|\b[A-Z]{4,}\b/.test(input.text)) changes.push('Toned down exclamation marks and capitals.');
+    if (parts.subject) parts.subject = toneDownSubject(parts.subject);
+    if (counts.dropped > 0)
+      changes.push(
+        `Removed ${counts.dropped} filler sentence${counts.dropped === 1 ? '' : 's'} that said nothing the rest does not.`,
+      );
+    if (counts.edited > 0)
+      changes.push(`Took hype, filler and shouting out of ${counts.edited} sentence${counts.edited === 1 ? '' : 's'}.`);
+    if (counts.kept_unsafe > 0)
+      changes.push(
+        `Left ${counts.kept_unsafe} sentence${counts.kept_unsafe === 1 ? '' : 's'} as written: the hype carries ${counts.kept_unsafe === 1 ? 'it' : 'them'}, and ${counts.kept_unsafe === 1 ? 'it holds' : 'they hold'} a fact or the ask.`,
+      );
   }
 
   if (
@@ -156,37 +150,53 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
   if (failed.has('has_call_to_action') || failed.has('call_to_action')) {
     const all = parts.paragraphs.flat();
     const questions = all.filter((s) => s.trim().endsWith('?'));
+    const asks = all.filter(isAsk);
+    const ownAsks = asks.filter((a) => !isVagueAsk(a));
+    const lastAsk = ownAsks.at(-1) ?? asks.at(-1);
     if (questions.length >= 3) {
       const last = questions[questions.length - 1];
       parts.paragraphs = parts.paragraphs.map((p) => p.filter((s) => !s.trim().endsWith('?') || s === last));
       changes.push(`Kept one question ("${last?.trim()}") instead of ${questions.length}.`);
-    } else {
-      const asks = asksIn(all.join(' '));
-      const lastAsk = asks.at(-1) ?? '';
-      if (asks.length === 0 || !/\b(\d+|minutes?|call|next week)\b/i.test(lastAsk)) {
-        // A vague ask ("Let me know.") is replaced by one concrete ask, not stacked with it.
-        const vague = (x: string) =>
-          x === lastAsk || /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim());
-        parts.paragraphs = parts.paragraphs.map((p) => p.filter((x) => !vague(x)));
-        parts.paragraphs = parts.paragraphs.filter((p) => p.length > 0);
-        parts.paragraphs.push(['Would a 15-minute call next week be useful?']);
-        const replaced =
-          lastAsk || all.find((x) => /^(let me know|thoughts|any thoughts|interested)[.?!]*$/i.test(x.trim()));
-        changes.push(
-          replaced
-            ? `Replaced the vague ask ("${replaced.trim()}") with one concrete ask (a 15-minute call next week).`
-            : 'Ended with one concrete ask (a 15-minute call next week).',
-        );
-      }
+    } else if (lastAsk && !isVagueAsk(lastAsk)) {
+      // The writer's own ask says what they want; a generic one beside it would make two. A vague
+      // one beside it ("Let me know.") only blurs it.
+      const vague = asks.filter(isVagueAsk);
+      parts.paragraphs = parts.paragraphs.map((p) => p.filter((x) => !vague.includes(x))).filter((p) => p.length > 0);
+      changes.push(
+        vague.length > 0
+          ? `Kept your ask ("${lastAsk.trim()}") and dropped the vague one beside it ("${vague[0]?.trim()}").`
+          : `Kept your ask ("${lastAsk.trim()}").`,
+      );
+    } else if (lastAsk || input.artifactType !== 'other') {
+      // A vague ask ("Let me know.") is replaced by one concrete ask, not stacked with it. A short
+      // note without any ask (a thank-you, a heads-up) is left without one.
+      parts.paragraphs = parts.paragraphs.map((p) => p.filter((x) => !asks.includes(x) || !isVagueAsk(x)));
+      parts.paragraphs = parts.paragraphs.filter((p) => p.length > 0);
+      // Before a bare name signing the message ("Kevin"), which the sign-off reader does not take for one.
+      const last = parts.paragraphs.at(-1);
+      const signedByName =
+        !parts.signoff && last?.length === 1 && /^[A-Z][\w'’-]*( [A-Z][\w'’-]*){0,2}$/.test(last[0] ?? '');
+      parts.paragraphs.splice(signedByName ? -1 : parts.paragraphs.length, 0, [
+        'Would a 15-minute call next week be useful?',
+      ]);
+      changes.push(
+        lastAsk
+          ? `Replaced the vague ask ("${lastAsk.trim()}") with one concrete ask (a 15-minute call next week).`
+          : 'Ended with one concrete ask (a 15-minute call next week).',
+      );
     }
   }
 
   const max = MAX_WORDS[input.artifactType ?? 'unknown'];
   const bodyWords = () => wordsOf(parts.paragraphs.flat().join(' ')).length;
-  if (bodyWords() > max) {
+  if (failed.has('length_fits_channel') && bodyWords() > max) {
     const flat = parts.paragraphs.flatMap((p, pi) => p.map((s, si) => ({ s, pi, si })));
     const topic = stemsOf(`${input.customerPhrases.join(' ')} ${input.audience ?? ''}`);
+    // The first and last sentences, the ask and every sentence with a fact stay: cutting is for filler.
     const keep = new Set<number>([0, flat.length - 1]);
+    flat.forEach((x, i) => {
+      if (isAsk(x.s) || factsIn(x.s, HYPE_WORDS).length > 0) keep.add(i);
+    });
     let words = [...keep].reduce((n, i) => n + wordsOf(flat[i]?.s ?? '').length, 0);
     const ranked = flat
       .map((x, i) => ({ i, relevance: sharedStems(stemsOf(x.s), topic).length, words: wordsOf(x.s).length }))
@@ -203,10 +213,7 @@ function rewriteMessage(input: RewriteInput): { text: string; what_changed: stri
     if (dropped > 0) changes.push(`Cut ${dropped} sentence${dropped === 1 ? '' : 's'} to fit ${max} words.`);
   }
 
-  if (
-    input.artifactType === 'email' &&
-    (failed.has('subject_line') || !parts.subject || wordsOf(parts.subject).length < 2)
-  ) {
+  if (input.artifactType === 'email' && failed.has('subject_line')) {
     const topic = stemsOf(parts.paragraphs.flat().join(' '));
     const phrase = input.customerPhrases.find((p) => sharedStems(stemsOf(p), topic).length > 0);
     const fresh = phrase

@@ -66,7 +66,7 @@ export function hypeIn(text: string): string[] {
   return found;
 }
 
-const CTA_PHRASES = [
+export const CTA_PHRASES = [
   'would you be open',
   'are you open',
   'worth a',

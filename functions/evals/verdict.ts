@@ -1,17 +1,11 @@
 import type { ModelProvider } from '../../platform/model/port.js';
-import { checksScore, runChecks, type CheckOutcome } from './checks.js';
-import {
-  casesOf,
-  type ArtifactType,
-  type DimensionId,
-  type EvalDefinition,
-  type EvalMode,
-  type GraderSpec,
-} from './definition.js';
-import { DIMENSION_PASS, type DimensionScore } from './dimensions.js';
+import { checksScore, type CheckOutcome } from './checks.js';
+import { casesOf, type ArtifactType, type EvalDefinition, type EvalMode, type GraderSpec } from './definition.js';
+import type { DimensionScore } from './dimensions.js';
 import type { Evidence } from './evidence.js';
 import type { GradedQuote, GradingContext } from './grading-context.js';
-import { gradeTask, rewriteTask, suggestTask } from './tasks.js';
+import { gradeSide, improve, type SideGrade } from './improvement-loop.js';
+import { rewriteTask, suggestTask } from './tasks.js';
 import { recurringPhrases } from './text.js';
 
 /**
@@ -36,13 +30,6 @@ export interface Side {
   dimensions: DimensionScore[];
   quotes: GradedQuote[];
   reasoning: string;
-}
-
-interface SideGrade {
-  checks: CheckOutcome[];
-  dimensions: DimensionScore[];
-  quotes: GradedQuote[];
-  score: number | null;
 }
 
 export interface GraderResult {
@@ -161,10 +148,6 @@ export async function gradeRun(
       signal,
     );
 
-    const failed = [
-      ...before.checks.filter((c) => c.applicable && !c.passed).map((c) => c.check_id),
-      ...before.dimensions.filter((d) => !d.pass).map((d) => d.name),
-    ];
     const advisory = mode === 'advisory';
     let after: SideGrade | null = null;
     let rewrite: { text: string; what_changed: string[] } | null = null;
@@ -187,40 +170,41 @@ export async function gradeRun(
       }
       // Advisory mode returns no prompt after-side; a message is still rewritten to show the lift.
       if (!(advisory && kind === 'prompt')) {
-        const proposed = await model.run(
-          rewriteTask,
-          {
-            target: kind,
-            text,
-            failed,
-            artifact_type: artifactType,
-            audience: ctxBase.audience,
-            account: ctxBase.account,
-            customer_phrases: phrases,
-          },
-          { signal },
-        );
-        const graded = await gradeSide(
-          model,
-          kind,
-          proposed.text,
-          checkIds,
-          dimensionIds,
-          { ...ctxBase, quotes: evidence.quotes },
+        const ctx = { ...ctxBase, quotes: evidence.quotes };
+        const { rounds, best } = await improve<SideGrade>({
+          submitted: { text, grade: before },
+          maxRounds: 1,
+          keep: 'at_least_as_good',
           signal,
-        );
+          rewrite: (kept) =>
+            model.run(
+              rewriteTask,
+              {
+                target: kind,
+                text: kept.text,
+                failed: kept.grade?.failed ?? [],
+                artifact_type: artifactType,
+                audience: ctxBase.audience,
+                account: ctxBase.account,
+                customer_phrases: phrases,
+              },
+              { signal },
+            ),
+          grade: (candidate) => gradeSide(model, kind, candidate, checkIds, dimensionIds, ctx, signal),
+        });
+        const proposed = rounds[1];
         // The loop keeps the better side: a rewrite that grades lower is reported and not offered.
-        if (before.score !== null && graded.score !== null && graded.score < before.score) {
+        if (best.round === 0 && proposed?.grade?.score != null && before.score !== null) {
           rewrite = {
             text,
             what_changed: [
-              `Kept the submitted text: the rewrite graded lower (${graded.score.toFixed(2)} against ${before.score.toFixed(2)}).`,
+              `Kept the submitted text: the rewrite graded lower (${proposed.grade.score.toFixed(2)} against ${before.score.toFixed(2)}).`,
             ],
           };
           after = before;
         } else {
-          rewrite = proposed;
-          after = graded;
+          rewrite = { text: best.text, what_changed: best.what_changed };
+          after = best.grade;
         }
       }
     }
@@ -241,46 +225,6 @@ export async function gradeRun(
     });
   }
   return assemble(def, mode, artifactType, cases, evidence);
-}
-
-async function gradeSide(
-  model: ModelProvider,
-  kind: 'message' | 'prompt',
-  text: string,
-  checkIds: readonly CheckOutcome['check_id'][],
-  dimensionIds: DimensionId[],
-  ctx: GradingContext,
-  signal: AbortSignal,
-): Promise<SideGrade> {
-  const graded = await model.run(
-    gradeTask,
-    {
-      target: kind,
-      text,
-      dimensions: dimensionIds,
-      artifact_type: ctx.artifactType,
-      audience: ctx.audience,
-      account: ctx.account,
-      reference_accounts: ctx.referenceAccounts,
-      quotes: ctx.quotes.map((q, index) => ({ index, text: q.text })),
-    },
-    { signal },
-  );
-  const stances = new Map(graded.quote_stances.map((s) => [s.index, s.stance]));
-  const quotes = ctx.quotes.map((q, i) => ({ ...q, stance: stances.get(i) ?? 'supports' }));
-  const checks = runChecks(checkIds, text, { ...ctx, quotes });
-  const byName = new Map(graded.dimensions.map((d) => [d.name, d]));
-  // Every requested dimension, in the grader's order; one the model left out scores 1 and says so.
-  const dimensions: DimensionScore[] = dimensionIds.map((name) => {
-    const d = byName.get(name);
-    return d
-      ? { name, score: d.score, pass: d.score >= DIMENSION_PASS, reasoning: d.reasoning }
-      : { name, score: 1, pass: false, reasoning: 'Not graded by the model.' };
-  });
-  const fraction = checksScore(checks).score;
-  const dims = mean(dimensions.map((d) => (d.score - 1) / 4));
-  const parts = [fraction, dims].filter((x): x is number => x !== null);
-  return { checks, dimensions, quotes, score: mean(parts) };
 }
 
 function side(

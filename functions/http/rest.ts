@@ -77,9 +77,9 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       }
       if (outcome.stream) return streamRunEvents(c, outcome.stream);
       if (op.download) return downloadResponse(op.download, outcome.output as DownloadBody, c.get('correlationId'));
-      const global = c.get('rateLimit');
-      if (outcome.rateLimit && (!global || outcome.rateLimit.remaining < global.remaining))
-        setRateLimitHeaders(c, outcome.rateLimit);
+      // An operation with its own per-user limit shows that budget: it is the one a client paces to
+      // (search's 10 a minute binds long before the per-address limit does).
+      if (outcome.rateLimit) setRateLimitHeaders(c, outcome.rateLimit);
       // A static output (a frozen catalog) is serialized once; the envelope is built around its text.
       if (isStatic(outcome.output))
         return c.body(`{"data":${staticJson(outcome.output)}}`, outcome.status, { 'Content-Type': 'application/json' });

@@ -1,5 +1,5 @@
-import { and, eq } from 'drizzle-orm';
-import { apiKeys, memberships, users, workspaces } from '../../schema/index.js';
+import { eq } from 'drizzle-orm';
+import { apiKeys } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Database } from '../../platform/db/port.js';
 import { sha256Hex } from '../../platform/crypto.js';
@@ -7,6 +7,7 @@ import { newId, randomBase62 } from '../../platform/ids.js';
 import { ApiError } from '../../platform/errors.js';
 import { BUNDLE_TABLE, isScope as isKnownScope, roleAtLeast, type Bundle } from './scopes.js';
 import type { Caller, VerifiedCredential } from './caller.js';
+import { callerFromCredential, selectWithOwner } from './credential-caller.js';
 import { credentialCache, lastUsedRecorder } from './credential-cache.js';
 
 /** Every key starts with this; a bearer value with it is validated as a key, not as a JWT. */
@@ -78,46 +79,28 @@ export async function authenticateApiKey(db: Database, key: string, now: Date): 
 /** The database read behind an API key (what the credential cache keeps); the use is noted for last_used_at. */
 export async function verifyApiKey(db: Database, key: string, now: Date): Promise<VerifiedCredential> {
   if (!KEY_PATTERN.test(key)) throw new ApiError('invalid_token', 'The API key is malformed.');
-  const [row] = await db
-    .select({
-      id: apiKeys.id,
-      workspaceId: apiKeys.workspaceId,
-      workspaceName: workspaces.name,
-      userId: apiKeys.userId,
-      email: users.email,
-      role: memberships.role,
-      bundle: apiKeys.bundle,
-      scopes: apiKeys.scopes,
-      expiresAt: apiKeys.expiresAt,
-      revokedAt: apiKeys.revokedAt,
-      lastUsedAt: apiKeys.lastUsedAt,
-    })
-    .from(apiKeys)
-    .innerJoin(workspaces, eq(workspaces.id, apiKeys.workspaceId))
-    .innerJoin(users, eq(users.id, apiKeys.userId))
-    .leftJoin(
-      memberships,
-      and(eq(memberships.workspaceId, apiKeys.workspaceId), eq(memberships.userId, apiKeys.userId)),
-    )
-    .where(eq(apiKeys.keyHash, await sha256Hex(key)));
-  if (!row) throw new ApiError('invalid_token', 'The API key is not valid.');
-  if (row.revokedAt) throw new ApiError('invalid_token', 'The API key has been revoked.');
-  if (row.expiresAt && row.expiresAt.getTime() <= now.getTime())
-    throw new ApiError('expired_token', 'The API key has expired.');
-  // The credential itself is sound; its owner lacks tenant access: 403, as for OAuth and IdP tokens.
-  if (!row.role) throw new ApiError('forbidden', 'The key owner is no longer a member of this workspace.');
+  const [row] = await selectWithOwner(db, apiKeys, {
+    id: apiKeys.id,
+    workspaceId: apiKeys.workspaceId,
+    userId: apiKeys.userId,
+    bundle: apiKeys.bundle,
+    scopes: apiKeys.scopes,
+    expiresAt: apiKeys.expiresAt,
+    revokedAt: apiKeys.revokedAt,
+    lastUsedAt: apiKeys.lastUsedAt,
+  }).where(eq(apiKeys.keyHash, await sha256Hex(key)));
+  const caller = callerFromCredential(
+    row && {
+      ...row,
+      credentialId: row.id,
+      scopes: row.scopes.filter(isKnownScope),
+      revoked: row.revokedAt !== null,
+      bundle: row.bundle as Bundle,
+    },
+    'api_key',
+    now,
+  );
   // last_used_at is a hint, not an audit log: written behind, at most once a minute per key.
-  lastUsedRecorder.note(row.id, now, row.lastUsedAt);
-  const caller: Caller = {
-    workspaceId: row.workspaceId,
-    workspaceName: row.workspaceName,
-    userId: row.userId,
-    email: row.email,
-    role: row.role,
-    scopes: new Set(row.scopes.filter(isKnownScope)),
-    authMethod: 'api_key',
-    credentialId: row.id,
-    bundle: row.bundle as Bundle,
-  };
-  return { caller, expiresAt: row.expiresAt, grantId: null };
+  if (row) lastUsedRecorder.note(row.id, now, row.lastUsedAt);
+  return { caller, expiresAt: row?.expiresAt ?? null, grantId: null };
 }

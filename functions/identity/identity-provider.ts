@@ -5,6 +5,7 @@ import type { Database } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
 import type { Caller, VerifiedCredential } from './caller.js';
+import { callerFromCredential, ownerColumns } from './credential-caller.js';
 import { jwtFailure } from './oauth-tokens.js';
 import { BUNDLE_TABLE, DEFAULT_BUNDLE, isScope, type Scope } from './scopes.js';
 
@@ -88,26 +89,28 @@ export async function verifyIdentityProviderToken(
   if (typeof email !== 'string' || !email.includes('@'))
     throw new ApiError('invalid_token', `The token has no valid "${idp.emailClaim}" claim.`);
   const [row] = await db
-    .select({ userId: users.id, email: users.email, role: memberships.role, workspaceName: workspaces.name })
+    .select({ userId: users.id, ...ownerColumns })
     .from(users)
     .innerJoin(memberships, and(eq(memberships.userId, users.id), eq(memberships.workspaceId, workspaceId)))
     .innerJoin(workspaces, eq(workspaces.id, memberships.workspaceId))
     .where(sql`lower(${users.email}) = lower(${email})`);
-  if (!row) throw new ApiError('forbidden', 'The token holder is not a member of the workspace it names.');
   const scopeClaim = payload.scope;
   const scopes: Scope[] =
     typeof scopeClaim === 'string' ? scopeClaim.split(/\s+/).filter(isScope) : [...BUNDLE_TABLE[DEFAULT_BUNDLE].scopes];
-  const caller: Caller = {
-    workspaceId,
-    workspaceName: row.workspaceName,
-    userId: row.userId,
-    email: row.email,
-    role: row.role,
-    scopes: new Set(scopes),
-    authMethod: 'identity_provider',
-    credentialId: typeof payload.sub === 'string' ? payload.sub : row.userId,
-    bundle: null,
-  };
+  // jose has checked the token's expiry and there is no revocation list: the row holds neither.
+  const caller = callerFromCredential(
+    row && {
+      ...row,
+      workspaceId,
+      credentialId: typeof payload.sub === 'string' ? payload.sub : row.userId,
+      scopes,
+      expiresAt: null,
+      revoked: false,
+      bundle: null,
+    },
+    'identity_provider',
+    now,
+  );
   return { caller, expiresAt: typeof payload.exp === 'number' ? new Date(payload.exp * 1000) : null, grantId: null };
 }
 

@@ -1,10 +1,11 @@
-import { and, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { errors as joseErrors, jwtVerify, SignJWT } from 'jose';
-import { memberships, oauthGrants, oauthTokens, users, workspaces } from '../../schema/index.js';
+import { oauthGrants, oauthTokens } from '../../schema/index.js';
 import type { Database, Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { ApiError } from '../../platform/errors.js';
 import type { Caller, VerifiedCredential } from './caller.js';
+import { callerFromCredential, selectWithOwner } from './credential-caller.js';
 import { credentialCache } from './credential-cache.js';
 import { isScope, type Scope } from './scopes.js';
 
@@ -101,45 +102,30 @@ export async function verifyOAuthToken(
     throw jwtFailure(e);
   }
   if (!jti) throw new ApiError('invalid_token', 'The access token has no token id.');
-  const [row] = await db
-    .select({
-      id: oauthTokens.id,
-      workspaceId: oauthTokens.workspaceId,
-      workspaceName: workspaces.name,
-      userId: oauthTokens.userId,
-      email: users.email,
-      role: memberships.role,
-      scopes: oauthTokens.scopes,
-      expiresAt: oauthTokens.expiresAt,
-      revokedAt: oauthTokens.revokedAt,
-      grantRevokedAt: oauthGrants.revokedAt,
-      grantId: oauthTokens.grantId,
-    })
-    .from(oauthTokens)
-    .innerJoin(workspaces, eq(workspaces.id, oauthTokens.workspaceId))
-    .innerJoin(users, eq(users.id, oauthTokens.userId))
-    .leftJoin(
-      memberships,
-      and(eq(memberships.workspaceId, oauthTokens.workspaceId), eq(memberships.userId, oauthTokens.userId)),
-    )
+  const [row] = await selectWithOwner(db, oauthTokens, {
+    id: oauthTokens.id,
+    workspaceId: oauthTokens.workspaceId,
+    userId: oauthTokens.userId,
+    scopes: oauthTokens.scopes,
+    expiresAt: oauthTokens.expiresAt,
+    revokedAt: oauthTokens.revokedAt,
+    grantRevokedAt: oauthGrants.revokedAt,
+    grantId: oauthTokens.grantId,
+  })
     .leftJoin(oauthGrants, eq(oauthGrants.id, oauthTokens.grantId))
     .where(eq(oauthTokens.id, jti));
-  if (!row) throw new ApiError('invalid_token', 'The access token is not known.');
-  if (row.revokedAt || row.grantRevokedAt) throw new ApiError('invalid_token', 'The access token has been revoked.');
-  if (row.expiresAt.getTime() <= now.getTime()) throw new ApiError('expired_token', 'The access token has expired.');
-  if (!row.role) throw new ApiError('forbidden', 'The token owner is no longer a member of this workspace.');
-  const caller: Caller = {
-    workspaceId: row.workspaceId,
-    workspaceName: row.workspaceName,
-    userId: row.userId,
-    email: row.email,
-    role: row.role,
-    scopes: new Set(row.scopes.filter(isScope)),
-    authMethod: 'oauth',
-    credentialId: row.id,
-    bundle: null,
-  };
-  return { caller, expiresAt: row.expiresAt, grantId: row.grantId };
+  const caller = callerFromCredential(
+    row && {
+      ...row,
+      credentialId: row.id,
+      scopes: row.scopes.filter(isScope),
+      revoked: row.revokedAt !== null || row.grantRevokedAt !== null,
+      bundle: null,
+    },
+    'oauth',
+    now,
+  );
+  return { caller, expiresAt: row?.expiresAt ?? null, grantId: row?.grantId ?? null };
 }
 
 /** Revoke one access token (operators, tests); requests with it get 401 at once in this process. */

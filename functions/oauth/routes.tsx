@@ -1,6 +1,7 @@
 import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
+import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import { currentSession, formValue, headerFor, postIsTrusted, renderPage } from '../console/browser.js';
 import { ConsentPage } from '../console/pages/consent.js';
 import { MessagePage } from '../console/pages/layout.js';
@@ -50,6 +51,20 @@ export function oauthRoutes(): Hono<AppEnv> {
     OAUTH_PATHS.revoke,
   ]) {
     app.use(path, openCors);
+  }
+  // Text the database cannot store is refused before any lookup (functions/http/storable-text-guard.ts):
+  // the consent endpoint with its error page, the others in OAuth's own JSON.
+  app.use(
+    OAUTH_PATHS.authorize,
+    refuseUnstorableText((c, problem) => errorPage(c, 400, `${problem.field}: ${problem.problem}.`)),
+  );
+  for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke]) {
+    app.use(
+      path,
+      refuseUnstorableText((_c, problem) =>
+        oauthErrorResponse(new OAuthError('invalid_request', `${problem.field}: ${problem.problem}.`)),
+      ),
+    );
   }
 
   app.get(METADATA_PATHS.authorizationServer, (c) => {

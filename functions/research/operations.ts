@@ -52,7 +52,8 @@ export const startResearch = defineOperation({
       agent: 'researcher',
       onQuestion: allow ? 'pause' : 'auto',
       pauses: { question: allow, approval: false, budget: false },
-      depth: 'standard',
+      // Research goes deeper than chat: the deep tier's turn budget and the research plan (prompt.ts).
+      depth: 'deep',
       trigger: ctx.origin === 'mcp' ? 'mcp' : 'api',
     });
     return { success: true as const, research_id: handles.run_id, chat_id: handles.chat_id, status: 'queued' as const };

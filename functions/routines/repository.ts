@@ -1,4 +1,5 @@
 import { and, count, desc, eq, type SQL } from 'drizzle-orm';
+import { type Page, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { routineFires, routines } from '../../schema/routines.js';
@@ -15,25 +16,16 @@ export async function getRoutineOrThrow(db: Queryable, workspaceId: string, id: 
   return row;
 }
 
-export async function listRoutines(
-  db: Queryable,
-  workspaceId: string,
-  enabled: boolean | undefined,
-  page: { limit: number; offset: number },
-) {
+export async function listRoutines(db: Queryable, workspaceId: string, enabled: boolean | undefined, page: Page) {
   const where: SQL | undefined = and(
     eq(routines.workspaceId, workspaceId),
     enabled === undefined ? undefined : eq(routines.enabled, enabled),
   );
-  const [total] = await db.select({ n: count() }).from(routines).where(where);
-  const rows = await db
-    .select()
-    .from(routines)
-    .where(where)
-    .orderBy(desc(routines.createdAt), desc(routines.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { total: Number(total?.n ?? 0), rows };
+  return pageWithTotal(
+    db.select().from(routines).where(where).orderBy(desc(routines.createdAt), desc(routines.id)),
+    db.select({ n: count() }).from(routines).where(where),
+    page,
+  );
 }
 
 export function renderRoutine(row: RoutineRow): RoutineView {

@@ -11,6 +11,7 @@ import {
   type ObjectSchema,
   type Operation,
   type OperationContext,
+  type RunStreamTarget,
   type Stability,
 } from '../registry.js';
 import { optionalQueryInt } from '../schemas.js';
@@ -61,7 +62,7 @@ function runIdOf(spec: RunOperationBase, input: Record<string, unknown>): string
 }
 
 /** After which event a stream starts (`?after=` or `Last-Event-ID`). */
-const afterQuery = optionalQueryInt({ min: 0, max: 2_147_483_647 }).openapi({
+export const afterQuery = optionalQueryInt({ min: 0, max: 2_147_483_647 }).openapi({
   description:
     'Stream: replay events after this seq (an SSE client reconnecting sends Last-Event-ID instead). Read: return as soon as the run has moved past it.',
 });
@@ -101,11 +102,23 @@ export function defineRunRead<O extends z.ZodType>(spec: RunReadSpec<O>): Operat
       return spec.render(ctx, row);
     },
     async stream(ctx, input) {
-      const runId = runIdOf(spec, input);
-      await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds);
-      return { runId, after: input.after ?? 0 };
+      return runStreamTarget(ctx, runIdOf(spec, input), spec.kinds, input.after);
     },
   });
+}
+
+/**
+ * Which run a stream serves, tenant-checked (another workspace's run, or one of another kind, is
+ * 404), and from which event: every run read that streams resolves its stream here.
+ */
+export async function runStreamTarget(
+  ctx: OperationContext,
+  runId: string,
+  kinds: readonly string[] | undefined,
+  after: number | undefined,
+): Promise<RunStreamTarget> {
+  await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, kinds);
+  return { runId, after: after ?? 0 };
 }
 
 /** `GET <path>`: the run's events as server-sent events, whatever the Accept header says. */
@@ -123,9 +136,7 @@ export function defineRunStream(spec: RunOperationBase): Operation {
       throw new ApiError('internal', 'This operation only streams.');
     },
     async stream(ctx, input) {
-      const runId = runIdOf(spec, input);
-      await loadWorkspaceRun(ctx.services.db, ctx.caller.workspaceId, runId, spec.kinds);
-      return { runId, after: input.after ?? 0 };
+      return runStreamTarget(ctx, runIdOf(spec, input), spec.kinds, input.after);
     },
   });
 }

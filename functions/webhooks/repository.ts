@@ -1,4 +1,5 @@
 import { and, count, desc, eq } from 'drizzle-orm';
+import { type Page, pageWithTotal } from '../../platform/db/paging.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { webhookDeliveries, webhooks } from '../../schema/webhooks.js';
@@ -19,38 +20,37 @@ export async function getWebhook(db: Queryable, workspaceId: string, id: string)
   return row;
 }
 
+const webhookCount = (db: Queryable, workspaceId: string) =>
+  db.select({ n: count() }).from(webhooks).where(eq(webhooks.workspaceId, workspaceId));
+
 export async function countWebhooks(db: Queryable, workspaceId: string): Promise<number> {
-  const [row] = await db.select({ n: count() }).from(webhooks).where(eq(webhooks.workspaceId, workspaceId));
+  const [row] = await webhookCount(db, workspaceId);
   return row?.n ?? 0;
 }
 
-export async function listWebhooks(db: Queryable, workspaceId: string, page: { limit: number; offset: number }) {
-  const rows = await db
-    .select()
-    .from(webhooks)
-    .where(eq(webhooks.workspaceId, workspaceId))
-    .orderBy(desc(webhooks.createdAt), desc(webhooks.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  return { rows, total: await countWebhooks(db, workspaceId) };
+export async function listWebhooks(db: Queryable, workspaceId: string, page: Page) {
+  return pageWithTotal(
+    db
+      .select()
+      .from(webhooks)
+      .where(eq(webhooks.workspaceId, workspaceId))
+      .orderBy(desc(webhooks.createdAt), desc(webhooks.id)),
+    webhookCount(db, workspaceId),
+    page,
+  );
 }
 
-export async function listDeliveries(
-  db: Queryable,
-  workspaceId: string,
-  webhookId: string,
-  page: { limit: number; offset: number },
-) {
+export async function listDeliveries(db: Queryable, workspaceId: string, webhookId: string, page: Page) {
   const where = and(eq(webhookDeliveries.workspaceId, workspaceId), eq(webhookDeliveries.webhookId, webhookId));
-  const rows = await db
-    .select()
-    .from(webhookDeliveries)
-    .where(where)
-    .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id))
-    .limit(page.limit)
-    .offset(page.offset);
-  const [total] = await db.select({ n: count() }).from(webhookDeliveries).where(where);
-  return { rows, total: total?.n ?? 0 };
+  return pageWithTotal(
+    db
+      .select()
+      .from(webhookDeliveries)
+      .where(where)
+      .orderBy(desc(webhookDeliveries.createdAt), desc(webhookDeliveries.id)),
+    db.select({ n: count() }).from(webhookDeliveries).where(where),
+    page,
+  );
 }
 
 export async function getDelivery(

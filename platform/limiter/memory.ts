@@ -17,26 +17,47 @@ export class MemoryRateLimiter implements RateLimiter {
 
   async limit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
     const now = this.#clock.now().getTime();
-    const windowMs = rule.windowSeconds * 1000;
-    const current = Math.floor(now / windowMs);
-    const currentKey = `${key}:${rule.windowSeconds}:${current}`;
-    const previousKey = `${key}:${rule.windowSeconds}:${current - 1}`;
-    const currentCount = this.#counts.get(currentKey) ?? 0;
-    const previousCount = this.#counts.get(previousKey) ?? 0;
-    const elapsed = (now % windowMs) / windowMs;
-    const weightedPrevious = Math.floor(previousCount * (1 - elapsed));
-    const reset = (current + 1) * windowMs;
-    this.#sweep(now, windowMs);
-    if (weightedPrevious + currentCount >= rule.limit) {
-      return { success: false, limit: rule.limit, remaining: 0, reset };
+    const window = this.#window(key, rule, now);
+    this.#sweep(now, window.windowMs);
+    if (window.used >= rule.limit) {
+      return { success: false, limit: rule.limit, remaining: 0, reset: window.reset };
     }
-    this.#counts.set(currentKey, currentCount + 1);
+    this.#counts.set(window.currentKey, window.currentCount + 1);
     return {
       success: true,
       limit: rule.limit,
-      remaining: Math.max(0, rule.limit - weightedPrevious - currentCount - 1),
-      reset,
+      remaining: Math.max(0, rule.limit - window.used - 1),
+      reset: window.reset,
     };
+  }
+
+  async peek(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const window = this.#window(key, rule, this.#clock.now().getTime());
+    const remaining = Math.max(0, rule.limit - window.used);
+    return { success: remaining > 0, limit: rule.limit, remaining, reset: window.reset };
+  }
+
+  async refund(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const now = this.#clock.now().getTime();
+    const window = this.#window(key, rule, now);
+    // The hit is in the current window unless the window turned since; then it is the previous one's.
+    const previousKey = `${key}:${rule.windowSeconds}:${Math.floor(now / window.windowMs) - 1}`;
+    const from = window.currentCount > 0 ? window.currentKey : previousKey;
+    const count = this.#counts.get(from) ?? 0;
+    if (count > 0) this.#counts.set(from, count - 1);
+    return this.peek(key, rule);
+  }
+
+  /** The sliding window at `now`: hits in the current window plus the previous one's still-overlapping share. */
+  #window(key: string, rule: RateLimitRule, now: number) {
+    const windowMs = rule.windowSeconds * 1000;
+    const current = Math.floor(now / windowMs);
+    const currentKey = `${key}:${rule.windowSeconds}:${current}`;
+    const currentCount = this.#counts.get(currentKey) ?? 0;
+    const previousCount = this.#counts.get(`${key}:${rule.windowSeconds}:${current - 1}`) ?? 0;
+    const elapsed = (now % windowMs) / windowMs;
+    const used = Math.floor(previousCount * (1 - elapsed)) + currentCount;
+    return { windowMs, currentKey, currentCount, used, reset: (current + 1) * windowMs };
   }
 
   /** Drop windows that can no longer count, at most once a window, so memory stays bounded. */

@@ -15,4 +15,11 @@ export interface RateLimitResult {
 
 export interface RateLimiter {
   limit(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /**
+   * The budget `key` has left under `rule`, without spending any: what the rate-limit headers show
+   * on a call refused before it was counted (invalid input).
+   */
+  peek(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
+  /** Give back one hit counted by `limit` (a call refused as invalid after it was counted); the budget after. */
+  refund(key: string, rule: RateLimitRule): Promise<RateLimitResult>;
 }

@@ -15,7 +15,7 @@ export class UpstashRateLimiter implements RateLimiter {
     this.#redis = new Redis({ url: options.url, token: options.token });
   }
 
-  async limit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+  #limiterFor(rule: RateLimitRule): Ratelimit {
     const id = `${rule.limit}/${rule.windowSeconds}`;
     let limiter = this.#byRule.get(id);
     if (!limiter) {
@@ -28,7 +28,22 @@ export class UpstashRateLimiter implements RateLimiter {
       });
       this.#byRule.set(id, limiter);
     }
-    const { success, limit, remaining, reset, reason } = await limiter.limit(key);
+    return limiter;
+  }
+
+  async peek(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const { remaining, reset } = await this.#limiterFor(rule).getRemaining(key);
+    return { success: remaining > 0, limit: rule.limit, remaining, reset };
+  }
+
+  async refund(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    // A negative rate is the library's refund: its script skips the limit check and decrements.
+    const { limit, remaining, reset } = await this.#limiterFor(rule).limit(key, { rate: -1 });
+    return { success: remaining > 0, limit, remaining: Math.max(0, Math.min(limit, remaining)), reset };
+  }
+
+  async limit(key: string, rule: RateLimitRule): Promise<RateLimitResult> {
+    const { success, limit, remaining, reset, reason } = await this.#limiterFor(rule).limit(key);
     if (reason === 'timeout') {
       // Failed open: the library answers limit 0, remaining 0, reset 0 (1970), which would reach
       // clients as rate-limit headers. Report the rule and the current window's end instead.

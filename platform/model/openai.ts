@@ -11,7 +11,7 @@ import {
   type StepResult,
   type StepTask,
 } from './port.js';
-import { parseToolArguments } from './step-schema.js';
+import { OpenAiToolCompletionSchema, readEventStream, stepFromCompletion, StreamedCompletion } from './openai-wire.js';
 
 export interface OpenAiCompatibleOptions {
   baseUrl: string;
@@ -25,35 +25,6 @@ export interface OpenAiCompatibleOptions {
 
 const ChatCompletion = z.object({
   choices: z.array(z.object({ message: z.object({ content: z.string().nullable() }) })).min(1),
-});
-
-const ToolCallingCompletion = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullable().optional(),
-          tool_calls: z
-            .array(
-              z.object({
-                id: z.string().min(1),
-                type: z.literal('function').optional(),
-                function: z.object({ name: z.string().min(1), arguments: z.string() }),
-              }),
-            )
-            .nullable()
-            .optional(),
-        }),
-      }),
-    )
-    .min(1),
-  usage: z
-    .object({
-      prompt_tokens: z.number().int().min(0).optional(),
-      completion_tokens: z.number().int().min(0).optional(),
-    })
-    .nullable()
-    .optional(),
 });
 
 const Embeddings = z.object({
@@ -135,28 +106,20 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
       }));
       body.tool_choice = request.toolChoice ?? 'auto';
     }
-    const parsed = ToolCallingCompletion.safeParse(await this.#post('/chat/completions', body, options));
-    const message = parsed.success ? parsed.data.choices[0]?.message : undefined;
-    if (!parsed.success || !message)
+    // With someone listening for tokens, stream (usage arrives in the last chunk).
+    if (options?.onDelta) Object.assign(body, { stream: true, stream_options: { include_usage: true } });
+    const step = request.messages.filter((m) => m.role === 'assistant').length + 1;
+    const response = await this.#send('/chat/completions', body, options);
+    if (options?.onDelta && response.body && isEventStream(response)) {
+      const streamed = new StreamedCompletion(options.onDelta);
+      await this.#guard(readEventStream(response.body, (payload) => streamed.add(payload, PROVIDER), PROVIDER));
+      return streamed.result(step, PROVIDER);
+    }
+    // A server that ignores `stream` answers with the whole completion: read it the same way.
+    const parsed = OpenAiToolCompletionSchema.safeParse(await readJson(response));
+    if (!parsed.success)
       throw new ApiError('dependency_unavailable', 'The model provider returned a malformed tool-calling completion.');
-    const toolCalls = (message.tool_calls ?? []).map((call) => {
-      const args = parseToolArguments(call.function.arguments, call.function.name);
-      if (!args)
-        throw new ApiError(
-          'dependency_unavailable',
-          `The model sent arguments for ${call.function.name} that are not a JSON object.`,
-          { tool: call.function.name },
-        );
-      return { id: call.id, name: call.function.name, arguments: args };
-    });
-    const usage = parsed.data.usage;
-    return {
-      content: message.content ?? null,
-      tool_calls: toolCalls,
-      usage: usage
-        ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null }
-        : null,
-    };
+    return stepFromCompletion(parsed.data, step, PROVIDER);
   }
 
   async embed(texts: readonly string[], options?: ModelRunOptions): Promise<number[][]> {
@@ -186,6 +149,11 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
   }
 
   async #post(path: string, body: unknown, options?: ModelRunOptions): Promise<unknown> {
+    return readJson(await this.#send(path, body, options));
+  }
+
+  /** POST a JSON body; a non-2xx answer or an unreachable provider is dependency_unavailable. */
+  async #send(path: string, body: unknown, options?: ModelRunOptions): Promise<Response> {
     const timeout = AbortSignal.timeout(this.#options.timeoutMs ?? 60_000);
     const signal = options?.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
     let response: Response;
@@ -208,11 +176,32 @@ export class OpenAiCompatibleProvider implements ModelProvider, Embedder {
         provider_status: response.status,
       });
     }
+    return response;
+  }
+
+  /** A stream that breaks off (connection lost, timeout) is the provider's failure, like any other. */
+  async #guard(reading: Promise<void>): Promise<void> {
     try {
-      return await response.json();
-    } catch {
-      throw new ApiError('dependency_unavailable', 'The model provider returned invalid JSON.');
+      await reading;
+    } catch (cause) {
+      if (cause instanceof ApiError) throw cause;
+      throw new ApiError('dependency_unavailable', 'The model provider stopped streaming mid-answer.', undefined, {
+        cause,
+      });
     }
+  }
+}
+
+const PROVIDER = 'The model provider';
+
+const isEventStream = (response: Response): boolean =>
+  (response.headers.get('content-type') ?? '').toLowerCase().includes('text/event-stream');
+
+async function readJson(response: Response): Promise<unknown> {
+  try {
+    return await response.json();
+  } catch {
+    throw new ApiError('dependency_unavailable', 'The model provider returned invalid JSON.');
   }
 }
 

@@ -17,6 +17,11 @@ export interface ModelTask<I, O> {
 
 export interface ModelRunOptions {
   signal?: AbortSignal;
+  /**
+   * Agent steps: called with each piece of text as a hosted model streams it (the step then asks
+   * its provider to stream). The step's result is still the whole answer; this only shows progress.
+   */
+  onDelta?: (text: string) => void;
 }
 
 export interface ModelProvider {

@@ -1,17 +1,24 @@
 import { z } from 'zod';
 import { ApiError } from '../errors.js';
-import { fnv1a } from './local.js';
 import { toWireMessage } from './openai.js';
+import {
+  OpenAiToolCompletionSchema,
+  readEventStream,
+  stepFromCompletion,
+  StreamedCompletion,
+  toToolCalls,
+  usageOf,
+} from './openai-wire.js';
 import {
   EMBEDDING_DIMENSIONS,
   type Embedder,
   type ModelProvider,
+  type ModelRunOptions,
   type ModelTask,
   type StepRequest,
   type StepResult,
   type StepTask,
 } from './port.js';
-import { parseToolArguments } from './step-schema.js';
 
 /** The part of the Workers AI binding we use. */
 export interface WorkersAiBinding {
@@ -34,29 +41,7 @@ const TraditionalToolResponse = z.object({
     .object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() })
     .optional(),
 });
-const OpenAiShapedToolResponse = z.object({
-  choices: z
-    .array(
-      z.object({
-        message: z.object({
-          content: z.string().nullable().optional(),
-          tool_calls: z
-            .array(
-              z.object({
-                id: z.string().optional(),
-                function: z.object({ name: z.string().min(1), arguments: z.unknown() }),
-              }),
-            )
-            .nullable()
-            .optional(),
-        }),
-      }),
-    )
-    .min(1),
-  usage: z
-    .object({ prompt_tokens: z.number().int().optional(), completion_tokens: z.number().int().optional() })
-    .optional(),
-});
+const PROVIDER = 'Workers AI';
 
 /** Workers AI through its binding: JSON-mode text generation and a 384-dimensional embedding model. */
 export class WorkersAiProvider implements ModelProvider {
@@ -97,8 +82,12 @@ export class WorkersAiProvider implements ModelProvider {
     return output.data;
   }
 
-  /** One agent step with Workers AI function calling (messages in the OpenAI format the binding accepts). */
-  async step(_task: StepTask, request: StepRequest): Promise<StepResult> {
+  /**
+   * One agent step with Workers AI function calling (messages in the OpenAI format the binding
+   * accepts). With someone listening for tokens it asks the binding to stream, and reads the
+   * server-sent events it returns; a binding that answers whole anyway is read the same as without.
+   */
+  async step(_task: StepTask, request: StepRequest, options?: ModelRunOptions): Promise<StepResult> {
     let raw: unknown;
     try {
       raw = await this.ai.run(this.model, {
@@ -111,51 +100,39 @@ export class WorkersAiProvider implements ModelProvider {
               })),
             }
           : {}),
+        ...(options?.onDelta ? { stream: true } : {}),
       });
     } catch (cause) {
       throw new ApiError('dependency_unavailable', 'Workers AI could not run the model.', undefined, { cause });
     }
     // Calls without ids are told apart by the step they answer (the count of assistant turns so far).
     const step = request.messages.filter((m) => m.role === 'assistant').length + 1;
-    const shaped = OpenAiShapedToolResponse.safeParse(raw);
-    if (shaped.success) {
-      const message = shaped.data.choices[0]!.message;
-      return {
-        content: message.content ?? null,
-        tool_calls: (message.tool_calls ?? []).map((c, i) =>
-          toToolCall({ id: c.id, name: c.function.name, arguments: c.function.arguments }, i, step),
-        ),
-        usage: usageOf(shaped.data.usage),
-      };
+    if (options?.onDelta && raw instanceof ReadableStream) {
+      const streamed = new StreamedCompletion(options.onDelta);
+      try {
+        await readEventStream(
+          raw as ReadableStream<Uint8Array>,
+          (payload) => streamed.add(payload, PROVIDER),
+          PROVIDER,
+        );
+      } catch (cause) {
+        if (cause instanceof ApiError) throw cause;
+        throw new ApiError('dependency_unavailable', 'Workers AI stopped streaming mid-answer.', undefined, { cause });
+      }
+      return streamed.result(step, PROVIDER);
     }
+    const shaped = OpenAiToolCompletionSchema.safeParse(raw);
+    if (shaped.success) return stepFromCompletion(shaped.data, step, PROVIDER);
     const traditional = TraditionalToolResponse.safeParse(raw);
     if (!traditional.success)
       throw new ApiError('dependency_unavailable', 'Workers AI returned an unexpected tool-calling response.');
     return {
       content: traditional.data.response ?? null,
-      tool_calls: (traditional.data.tool_calls ?? []).map((c, i) => toToolCall(c, i, step)),
+      tool_calls: toToolCalls(traditional.data.tool_calls ?? [], step, PROVIDER),
       usage: usageOf(traditional.data.usage),
     };
   }
 }
-
-function toToolCall(call: { id?: string | undefined; name: string; arguments: unknown }, index: number, step: number) {
-  const args = parseToolArguments(call.arguments, call.name);
-  if (!args)
-    throw new ApiError(
-      'dependency_unavailable',
-      `Workers AI sent arguments for ${call.name} that are not a JSON object.`,
-      { tool: call.name },
-    );
-  return {
-    id: call.id ?? `call_${step}_${index}_${fnv1a(`${call.name}:${JSON.stringify(args)}`).toString(36)}`,
-    name: call.name,
-    arguments: args,
-  };
-}
-
-const usageOf = (usage: { prompt_tokens?: number | undefined; completion_tokens?: number | undefined } | undefined) =>
-  usage ? { input_tokens: usage.prompt_tokens ?? null, output_tokens: usage.completion_tokens ?? null } : null;
 
 export class WorkersAiEmbedder implements Embedder {
   readonly id: string;

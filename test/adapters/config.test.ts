@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../../platform/config.js';
+import { neonOptionsFromConfig } from '../../platform/db/neon.js';
 
 /** Configuration is validated once at the entry point; a bad environment fails loudly, naming every bad variable. */
 
@@ -155,5 +156,39 @@ describe('loadConfig', () => {
       'IDP_AUDIENCE',
       'IDP_JWKS_URL',
     ]);
+  });
+
+  it('takes NEON_WS_PROXY as host:port[/path] beside DATABASE_URL, and refuses it in production', () => {
+    const local = { DATABASE_URL: 'postgres://user:pass@localhost:5432/db' };
+    expect(loadConfig({ ...local, NEON_WS_PROXY: '127.0.0.1:5488/v2' }).NEON_WS_PROXY).toBe('127.0.0.1:5488/v2');
+    expect(loadConfig({ ...local, NEON_WS_PROXY: 'relay.local' }).NEON_WS_PROXY).toBe('relay.local');
+    expect(loadConfig({ ...local, NEON_WS_PROXY: '' }).NEON_WS_PROXY).toBeUndefined();
+    // The driver picks ws:// or wss:// itself; a protocol, a query or a blank inside is a mistake.
+    for (const bad of ['ws://127.0.0.1:5488', '127.0.0.1:5488/v2?address=x', 'relay local', '127.0.0.1:port']) {
+      const message = configError({ ...local, NEON_WS_PROXY: bad });
+      expect(namedVariables(message)).toEqual(['NEON_WS_PROXY']);
+      expect(message).toContain('NEON_WS_PROXY: must be host:port[/path] without a protocol');
+    }
+    // A relay leads to a database: alone it means nothing.
+    expect(configError({ NEON_WS_PROXY: '127.0.0.1:5488' })).toContain(
+      'DATABASE_URL: is required when NEON_WS_PROXY is set',
+    );
+    const production = configError({ ...PRODUCTION, NEON_WS_PROXY: '127.0.0.1:5488/v2' });
+    expect(namedVariables(production)).toEqual(['NEON_WS_PROXY']);
+    expect(production).toContain('NEON_WS_PROXY: must not be set in production');
+  });
+
+  it('turns NEON_WS_PROXY into the Neon driver options for a local relay (plain ws, no pipelining)', () => {
+    const databaseUrl = 'postgres://user:pass@localhost:5432/db';
+    const relayed = loadConfig({ DATABASE_URL: databaseUrl, NEON_WS_PROXY: '127.0.0.1:5488/v2' });
+    expect(neonOptionsFromConfig({ ...relayed, DATABASE_URL: databaseUrl })).toEqual({
+      connectionString: databaseUrl,
+      wsProxy: '127.0.0.1:5488/v2',
+      useSecureWebSocket: false,
+    });
+    // Without it, Neon's own defaults (wss:// to Neon's proxy, pipelined TLS and startup) stay untouched.
+    expect(neonOptionsFromConfig({ ...loadConfig({ ...PRODUCTION }), DATABASE_URL: databaseUrl })).toEqual({
+      connectionString: databaseUrl,
+    });
   });
 });

@@ -342,7 +342,7 @@ describe('LocalHashEmbedder', () => {
     expect(a).toEqual(embedLocally(text));
     expect(norm(a!)).toBeCloseTo(1, 10);
     expect(embedder.dimensions).toBe(384);
-    expect(embedder.id).toBe('local:hash-ngram-v2');
+    expect(embedder.id).toBe('local:hash-ngram-v3');
   });
 
   it('puts similar texts closer than unrelated ones', async () => {
@@ -356,6 +356,17 @@ describe('LocalHashEmbedder', () => {
     // Inflected forms still share character trigrams, so they beat unrelated text.
     const [inflected] = await embedder.embed(['enterprise customer renewed the annual subscriptions']);
     expect(cosine(base!, inflected!)).toBeGreaterThan(cosine(base!, unrelated!) + 0.1);
+  });
+
+  it('weights words by inverse document frequency: a shared question word no longer makes two texts near', async () => {
+    const [question, sharesOften, sharesTopic] = await embedder.embed([
+      'which competitors come up most often',
+      'how often does the Salesforce sync run, is it real time or batched?',
+      'we are comparing you with two competitors',
+    ]);
+    // v2 put these at 0.15 and 0.21: "often" was worth almost as much as "competitors".
+    expect(cosine(question!, sharesOften!)).toBeLessThan(0.05);
+    expect(cosine(question!, sharesTopic!)).toBeGreaterThan(0.4);
   });
 
   it('gives empty and stopword-only text a zero vector, never NaN', async () => {

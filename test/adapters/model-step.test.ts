@@ -36,13 +36,20 @@ interface Recorded extends FakeRequest {
   json: any;
 }
 const requests: Recorded[] = [];
-let replies: { status: number; body: unknown }[] = [];
+/** A scripted reply: a JSON body, or (`sse`) server-sent-event frames written as they are. */
+let replies: { status: number; body?: unknown; sse?: string[] }[] = [];
 let server: FakeServer;
 
 beforeAll(async () => {
   server = await startFakeServer((req, res) => {
     requests.push({ ...req, json: JSON.parse(req.body || 'null') });
     const reply = replies.shift() ?? { status: 500, body: { error: 'unscripted' } };
+    if (reply.sse) {
+      res.writeHead(reply.status, { 'content-type': 'text/event-stream' });
+      for (const frame of reply.sse) res.write(frame);
+      res.end();
+      return;
+    }
     res.writeHead(reply.status, { 'content-type': 'application/json' });
     res.end(typeof reply.body === 'string' ? reply.body : JSON.stringify(reply.body));
   });
@@ -259,6 +266,86 @@ describe('OpenAiCompatibleProvider.step: a scripted three-step tool conversation
   });
 });
 
+describe('OpenAiCompatibleProvider.step, streaming', () => {
+  const frame = (delta: Record<string, unknown>, extra: Record<string, unknown> = {}) =>
+    `data: ${JSON.stringify({ id: 'c', object: 'chat.completion.chunk', choices: [{ index: 0, delta }], ...extra })}\n\n`;
+
+  it('asks for a stream, hands on each text piece as it arrives, and folds the chunks into one step', async () => {
+    // Frames split mid-line across writes, tool-call arguments in pieces, usage in the last chunk.
+    const text = frame({ role: 'assistant', content: 'Checking ' }) + frame({ content: 'pricing.' });
+    replies.push({
+      status: 200,
+      sse: [
+        text.slice(0, 25),
+        text.slice(25),
+        frame({
+          tool_calls: [
+            { index: 0, id: 'call_a', type: 'function', function: { name: 'search_query', arguments: '{"qu' } },
+          ],
+        }),
+        frame({ tool_calls: [{ index: 0, function: { arguments: 'ery":"pricing"}' } }] }),
+        frame({ tool_calls: [{ index: 1, id: 'call_b', type: 'function', function: { name: 'search_fields' } }] }),
+        `data: ${JSON.stringify({ id: 'c', choices: [], usage: { prompt_tokens: 50, completion_tokens: 7 } })}\n\n`,
+        'data: [DONE]\n\n',
+      ],
+    });
+    const pieces: string[] = [];
+    const result = await provider().step(
+      task,
+      { messages: [{ role: 'user', content: 'q' }], tools: TOOLS },
+      { onDelta: (t) => pieces.push(t) },
+    );
+    expect(pieces).toEqual(['Checking ', 'pricing.']);
+    expect(result).toEqual({
+      content: 'Checking pricing.',
+      tool_calls: [
+        { id: 'call_a', name: 'search_query', arguments: { query: 'pricing' } },
+        { id: 'call_b', name: 'search_fields', arguments: {} },
+      ],
+      usage: { input_tokens: 50, output_tokens: 7 },
+    });
+    expect(requests[0]!.json).toMatchObject({
+      stream: true,
+      stream_options: { include_usage: true },
+      tools: wireTools,
+    });
+  });
+
+  it('reads a whole completion from a server that ignores stream, and asks no stream without a listener', async () => {
+    replies.push(completion({ content: 'Whole.' }));
+    const pieces: string[] = [];
+    const whole = await provider().step(
+      task,
+      { messages: [{ role: 'user', content: 'q' }], tools: [] },
+      { onDelta: (t) => pieces.push(t) },
+    );
+    expect(whole).toEqual({ content: 'Whole.', tool_calls: [], usage: null });
+    expect(pieces).toEqual([]);
+    replies.push(completion({ content: 'Plain.' }));
+    await provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: [] });
+    expect(requests[1]!.json).not.toHaveProperty('stream');
+  });
+
+  it('fails a stream with a chunk that is not JSON, an error event, or broken tool arguments as dependency_unavailable', async () => {
+    const run = () =>
+      provider().step(task, { messages: [{ role: 'user', content: 'q' }], tools: TOOLS }, { onDelta: () => undefined });
+    replies.push({ status: 200, sse: [frame({ content: 'ok' }), 'data: {not json\n\n'] });
+    expect((await apiError(run())).code).toBe('dependency_unavailable');
+    replies.push({ status: 200, sse: ['data: {"error":{"message":"org-1 over quota"}}\n\n'] });
+    const quota = await apiError(run());
+    expect(quota.code).toBe('dependency_unavailable');
+    expect(quota.message).not.toContain('org-1');
+    replies.push({
+      status: 200,
+      sse: [
+        frame({ tool_calls: [{ index: 0, id: 'x', function: { name: 'search_query', arguments: '{"query": ' } }] }),
+      ],
+    });
+    const broken = await apiError(run());
+    expect(broken.details).toEqual({ tool: 'search_query' });
+  });
+});
+
 describe('WorkersAiProvider.step', () => {
   const binding = (reply: unknown) => {
     const calls: { model: string; input: Record<string, unknown> }[] = [];
@@ -349,6 +436,90 @@ describe('WorkersAiProvider.step', () => {
           ),
         )
       ).code,
+    ).toBe('dependency_unavailable');
+  });
+});
+
+describe('WorkersAiProvider.step, streaming', () => {
+  const sse = (frames: unknown[]): ReadableStream<Uint8Array> => {
+    const bytes = new TextEncoder().encode(
+      `${frames.map((f) => `data: ${typeof f === 'string' ? f : JSON.stringify(f)}\n\n`).join('')}`,
+    );
+    // Two reads, cut mid-frame, as a network would deliver them.
+    return new ReadableStream({
+      start(controller) {
+        controller.enqueue(bytes.slice(0, 17));
+        controller.enqueue(bytes.slice(17));
+        controller.close();
+      },
+    });
+  };
+  const request: StepRequest = { messages: [{ role: 'user', content: 'q' }], tools: TOOLS };
+
+  it('asks the binding to stream and reads the traditional shape token by token, calls at the end', async () => {
+    const inputs: Record<string, unknown>[] = [];
+    const ai: WorkersAiBinding = {
+      run: async (_model, input) => {
+        inputs.push(input);
+        return sse([
+          { response: 'Budget ' },
+          { response: 'first.' },
+          { response: '', tool_calls: [{ name: 'final_answer', arguments: { text: 'Budget first.' } }] },
+          { response: '', usage: { prompt_tokens: 12, completion_tokens: 4 } },
+          '[DONE]',
+        ]);
+      },
+    };
+    const pieces: string[] = [];
+    const result = await new WorkersAiProvider(ai, 'm').step(task, request, { onDelta: (t) => pieces.push(t) });
+    expect(pieces).toEqual(['Budget ', 'first.']);
+    expect(result).toEqual({
+      content: 'Budget first.',
+      tool_calls: [
+        { id: expect.stringMatching(/^call_1_0_/), name: 'final_answer', arguments: { text: 'Budget first.' } },
+      ],
+      usage: { input_tokens: 12, output_tokens: 4 },
+    });
+    expect(inputs[0]).toMatchObject({ stream: true, tools: wireTools });
+  });
+
+  it('reads the OpenAI chunk shape too, and a broken stream as dependency_unavailable', async () => {
+    const openAiShaped: WorkersAiBinding = {
+      run: async () =>
+        sse([
+          { choices: [{ delta: { content: 'Hi' } }] },
+          {
+            choices: [
+              {
+                delta: {
+                  tool_calls: [{ index: 0, id: 'w1', function: { name: 'final_answer', arguments: '{"text":"Hi"}' } }],
+                },
+              },
+            ],
+          },
+          '[DONE]',
+        ]),
+    };
+    const pieces: string[] = [];
+    expect(
+      await new WorkersAiProvider(openAiShaped, 'm').step(task, request, { onDelta: (t) => pieces.push(t) }),
+    ).toEqual({
+      content: 'Hi',
+      tool_calls: [{ id: 'w1', name: 'final_answer', arguments: { text: 'Hi' } }],
+      usage: null,
+    });
+    expect(pieces).toEqual(['Hi']);
+    const broken: WorkersAiBinding = {
+      run: async () =>
+        new ReadableStream({
+          start(controller) {
+            controller.enqueue(new TextEncoder().encode('data: {"response":"par'));
+            controller.error(new Error('connection reset'));
+          },
+        }),
+    };
+    expect(
+      (await apiError(new WorkersAiProvider(broken, 'm').step(task, request, { onDelta: () => undefined }))).code,
     ).toBe('dependency_unavailable');
   });
 });

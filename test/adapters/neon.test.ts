@@ -1,6 +1,7 @@
 import { createConnection, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { neonConfig } from '@neondatabase/serverless';
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { WebSocket, WebSocketServer } from 'ws';
@@ -8,6 +9,9 @@ import { authenticateApiKey, createApiKey } from '../../functions/identity/api-k
 import { lastUsedRecorder } from '../../functions/identity/credential-cache.js';
 import { createWorkspace, ensureMembership, ensureUser, findMembership } from '../../functions/identity/members.js';
 import { consumeQuota, readQuota } from '../../functions/limits/quota.js';
+import { openNodeDatabase } from '../../functions/embedded/open-database.js';
+import { createWorker } from '../../functions/worker.js';
+import { loadConfig } from '../../platform/config.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, wrapPglite, type PgliteHandle } from '../../platform/db/pglite.js';
@@ -288,5 +292,75 @@ describe('Neon adapter over a WebSocket relay to a Postgres wire server', () => 
     const { workspaceId } = await createWorkspace(neon.db, { name: 'Dup' });
     await expect(neon.db.insert(workspaces).values({ id: workspaceId, name: 'Dup again' })).rejects.toThrow();
     expect(await queryRows<{ ok: number }>(neon.db, sql`select 1 as ok`)).toEqual([{ ok: 1 }]);
+  });
+});
+
+/**
+ * NEON_WS_PROXY through the entry points themselves: the worker's own database opener and the one
+ * `npm start` and the admin CLI share must both dial the relay named by the variable (its path marks
+ * whose connection it was), with plain ws:// and no pipelining, or a local Postgres wire server never answers.
+ */
+describe('NEON_WS_PROXY reaches the driver from every entry point', () => {
+  let previousProxy: typeof neonConfig.wsProxy;
+  beforeAll(() => {
+    previousProxy = neonConfig.wsProxy;
+  });
+  afterAll(() => {
+    neonConfig.wsProxy = previousProxy;
+  });
+
+  const databaseUrl = () => `postgres://user:pass@localhost:${server.port}/db`;
+
+  it('the admin CLI and npm start (openNodeDatabase) migrate and query through the relay', async () => {
+    const config = loadConfig({ DATABASE_URL: databaseUrl(), NEON_WS_PROXY: `127.0.0.1:${relay.port}/node-entry` });
+    const before = relay.addresses.length;
+    const database = await openNodeDatabase(config, 'neon relay test');
+    try {
+      expect(await queryRows<{ ok: number }>(database.handle.db, sql`select 1 as ok`)).toEqual([{ ok: 1 }]);
+    } finally {
+      await database.close();
+    }
+    expect(relay.addresses.slice(before)).toContain(`/node-entry?address=localhost:${server.port}`);
+    // neonConfig is a class of static accessors: read each one.
+    const { useSecureWebSocket, pipelineTLS, pipelineConnect } = neonConfig;
+    expect({ useSecureWebSocket, pipelineTLS, pipelineConnect }).toEqual({
+      useSecureWebSocket: false,
+      pipelineTLS: false,
+      pipelineConnect: false,
+    });
+  });
+
+  it("the worker's own opener (no openDatabase override) authenticates a request through the relay", async () => {
+    const env = {
+      APP_ENV: 'development',
+      LOG_LEVEL: 'silent',
+      DATABASE_URL: databaseUrl(),
+      NEON_WS_PROXY: `127.0.0.1:${relay.port}/worker-entry`,
+      PUBLIC_URL: 'https://cip.example.test',
+      OAUTH_SIGNING_SECRET: 'neon-test-oauth-secret-0123456789abcdef',
+      SECRETS_ENCRYPTION_KEY: 'neon-test-secrets-key-0123456789abcdef',
+      QSTASH_TOKEN: 'qstash-test-token',
+      QSTASH_CURRENT_SIGNING_KEY: 'sig_current_neon_test',
+      QSTASH_NEXT_SIGNING_KEY: 'sig_next_neon_test',
+    };
+    const pending: Promise<unknown>[] = [];
+    const ctx = {
+      waitUntil: (p: Promise<unknown>) => void pending.push(p),
+      passThroughOnException: () => {},
+      props: {},
+    };
+    const before = relay.addresses.length;
+    const response = await createWorker().fetch(
+      new Request('https://cip.example.test/api/platform/v1/setup/status', {
+        headers: { 'X-API-Key': `cip_${'z'.repeat(40)}` },
+      }),
+      env,
+      ctx,
+    );
+    await Promise.all(pending);
+    // An unknown key is only known to be unknown after the database was asked: the 401 proves the round trip.
+    expect(response.status).toBe(401);
+    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
+    expect(relay.addresses.slice(before)).toContain(`/worker-entry?address=localhost:${server.port}`);
   });
 });

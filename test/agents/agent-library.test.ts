@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { benchAgentTools, RESEARCHER_TOOL_TOKEN_TARGET } from '../../bench/agent-tools.js';
 import { LIBRARY_AGENTS } from '../../functions/agents/library.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -56,6 +57,25 @@ describe('the library', () => {
   it('every library blocklist names live operations', async () => {
     for (const agent of LIBRARY_AGENTS)
       for (const id of agent.tool_blocklist) expect(h.registry.get(id), `${agent.slug}: ${id}`).toBeDefined();
+  });
+
+  it('every library agent offers a curated toolset of live operations, with no webhook, key or roster operation', () => {
+    for (const agent of LIBRARY_AGENTS) {
+      expect(agent.tools).toContain('search.query');
+      for (const id of agent.tools) {
+        expect(h.registry.get(id), `${agent.slug}: ${id}`).toBeDefined();
+        expect(id, agent.slug).not.toMatch(
+          /^(webhooks|agents|keys|api_keys|connections\.(connect|disconnect|update))\b/,
+        );
+      }
+    }
+  });
+
+  it('keeps the researcher\u2019s offered tool schemas within 6k estimated tokens, far below every operation\u2019s', () => {
+    const rows = benchAgentTools();
+    const tokens = (agent: string) => Number(rows.find((r) => r.agent === agent)!['est. tokens (chars/4)']);
+    expect(tokens('researcher')).toBeLessThanOrEqual(RESEARCHER_TOOL_TOKEN_TARGET);
+    expect(tokens('researcher')).toBeLessThan(tokens('(every operation, no curation)') / 2);
   });
 });
 

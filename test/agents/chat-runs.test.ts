@@ -9,7 +9,7 @@ import { runs, webhooks } from '../../schema/index.js';
 import { removeMembership } from '../../functions/identity/members.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { startFakeServer, type FakeRequest, type FakeServer } from '../support/fake-http-server.js';
-import { agentTestOperations, held } from '../support/agent-test-operations.js';
+import { agentTestOperations, held, offerTestingToolsToLibraryAgents } from '../support/agent-test-operations.js';
 import { answerWith, callTool, ScriptedModel } from '../support/scripted-model.js';
 
 /**
@@ -26,6 +26,7 @@ let hookServer: FakeServer;
 const hookHits: FakeRequest[] = [];
 
 beforeAll(async () => {
+  offerTestingToolsToLibraryAgents();
   h = await createHarness({
     model,
     operations: [...allOperations, ...agentTestOperations],
@@ -307,15 +308,11 @@ describe('the tools a run is offered', () => {
     await runToEnd({ input: 'tools?' });
     const names = model.requests[0]!.tools.map((t) => t.name);
     expect(names).toEqual(
-      expect.arrayContaining([
-        'search_query',
-        'search_fields',
-        'search_overview',
-        'agents_list',
-        'final_answer',
-        'delegate',
-      ]),
+      expect.arrayContaining(['search_query', 'search_fields', 'search_overview', 'final_answer', 'delegate']),
     );
+    // The researcher (a library agent) offers its curated toolset only: no roster or connection writes.
+    for (const offTopic of ['agents_list', 'agents_create', 'connections_connect', 'evals_create'])
+      expect(names).not.toContain(offTopic);
     for (const hidden of [
       'chat_start',
       'chat_run_status',
@@ -345,6 +342,8 @@ describe('the tools a run is offered', () => {
     });
     const limited = model.requests.at(-1)!.tools.map((t) => t.name);
     expect(limited).not.toContain('search_query');
+    // A workspace agent offers every operation its caller may call, minus its blocklist.
+    expect(limited).toEqual(expect.arrayContaining(['search_fields', 'agents_list', 'connections_list']));
     expect(limited).toContain('ask_user');
     expect(limited).not.toContain('delegate'); // quick runs do not delegate
     expect(model.requests.at(-1)!.messages[0]!.content ?? '').toContain('Answer without searching.');

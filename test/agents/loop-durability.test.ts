@@ -15,6 +15,7 @@ import {
   effectFamily,
   held,
   started as waitStarted,
+  offerTestingToolsToLibraryAgents,
 } from '../support/agent-test-operations.js';
 import { answerWith, callTool, ScriptedModel } from '../support/scripted-model.js';
 
@@ -30,6 +31,7 @@ let ws: SeededWorkspace;
 let originalQueue: QueueTransport;
 
 beforeAll(async () => {
+  offerTestingToolsToLibraryAgents();
   h = await createHarness({ model, operations: [...allOperations, ...agentTestOperations] });
   ws = await h.seedWorkspace();
   originalQueue = h.services.queue;

@@ -2,8 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BlueskyClient } from '../../functions/connections/providers/bluesky.js';
-import { ProviderError } from '../../functions/connections/providers/errors.js';
+import { BlueskyClient } from '../../functions/connections/connectors/bluesky/client.js';
+import { ProviderError } from '../../functions/connections/provider-errors.js';
 import { textHash } from '../../platform/text-hash.js';
 import {
   connections,

@@ -1,7 +1,7 @@
 import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { planCalendarPage, SOURCE } from '../../functions/connections/calendar-ingest.js';
-import type { CalendarEvent } from '../../functions/connections/providers/google-calendar.js';
+import { planCalendarPage, SOURCE } from '../../functions/connections/connectors/google-calendar/ingest.js';
+import type { CalendarEvent } from '../../functions/connections/connectors/google-calendar/client.js';
 import { interactionHolders, interactions, participants } from '../../schema/index.js';
 import { insertConnection } from '../security-fixtures/connections.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';

@@ -8,6 +8,7 @@ import { FakeGong, FakeHubSpot, type GongFakeCall, type HubSpotFakeRecord } from
 import {
   createHarness,
   type Harness,
+  type HarnessOptions,
   type RequestOptions,
   type SeededWorkspace,
   type TestResponse,
@@ -40,13 +41,17 @@ export interface ConnectionsWorld {
 export const CONNECTION_SCOPES: Scope[] = ['connections:read', 'connections:write', 'connections:delete', 'data:read'];
 export const START = '2026-06-01T12:00:00.000Z';
 
-export async function connectionsWorld(env: Record<string, string> = {}): Promise<ConnectionsWorld> {
+export async function connectionsWorld(
+  env: Record<string, string> = {},
+  options: Pick<HarnessOptions, 'connectors'> = {},
+): Promise<ConnectionsWorld> {
   const clock = new ManualClock(START);
   const hubspot = await new FakeHubSpot().start();
   const gong = await new FakeGong().start();
   const h = await createHarness({
     clock,
     env: { HUBSPOT_API_BASE_URL: hubspot.url, GONG_API_BASE_URL: gong.url, ...env },
+    ...options,
   });
   const ws = await h.seedWorkspace('Connections World');
   const admin = await ws.tokenFor(ws.admin, CONNECTION_SCOPES, { ttlSeconds: 30 * 24 * 3600 });

@@ -137,6 +137,18 @@ describe('webhook source: signed pushes of calls and emails', () => {
       'invalid_argument',
     );
     expect(JSON.stringify(bad.details)).toContain('items.1.started_at');
+    // Text Postgres cannot store is refused after the signature, before any write, naming the field.
+    for (const [text, code] of [
+      ['Renewal\u0000call', 'nul_character'],
+      ['Renewal \udfff call', 'unpaired_surrogate'],
+    ] as const) {
+      const unstorable = expectEnvelope(
+        await push({ items: [customerEmail, { ...customerCall, title: text }] }),
+        400,
+        'invalid_argument',
+      );
+      expect(unstorable.details).toEqual({ fields: [expect.objectContaining({ field: 'items.1.title', code })] });
+    }
     expect(await rows()).toEqual([]);
   });
 

@@ -3,6 +3,8 @@ import { and, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { transcriptTurns } from '../../schema/index.js';
+import { queryRows } from '../../platform/db/port.js';
+import { sql } from 'drizzle-orm';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
@@ -363,6 +365,61 @@ describe('the report card', () => {
     const improvement = (await h.request('GET', `/eval-runs/${handle.run_id}/improvement`, { key: ws.viewer.key })).body
       .data;
     expect(improvement.improvement[0].improvement.before.message).toBe(WEAK);
+  });
+});
+
+describe('the event stream of an eval run', () => {
+  /** The frames of an SSE body as {id, event}. */
+  const frames = (text: string) =>
+    text
+      .split('\n\n')
+      .filter((f) => f.includes('event: '))
+      .map((f) => ({
+        id: Number(/^id: (\d+)$/m.exec(f)?.[1]),
+        event: /^event: (.+)$/m.exec(f)?.[1],
+      }));
+
+  it('streams the run\u2019s events with Accept: text/event-stream, as chat runs do, and replays after a seq', async () => {
+    const { handle } = await evaluate({ inputs: { message: STRONG, artifact_type: 'email' }, reuse: 'force' });
+    const stored = await queryRows<{ seq: number; type: string }>(
+      h.database.db,
+      sql`select seq, type from run_events where run_id = ${handle.run_id} order by seq`,
+    );
+    expect(stored.at(-1)?.type).toBe('run.completed');
+    const stream = await h.fetch(`/api/platform/v1/eval-runs/${handle.run_id}`, {
+      headers: { 'x-api-key': ws.viewer.key, accept: 'text/event-stream' },
+    });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get('content-type')).toContain('text/event-stream');
+    expect(frames(await stream.text())).toEqual(stored.map((e) => ({ id: e.seq, event: e.type })));
+
+    const second = stored[1] as { seq: number };
+    for (const resume of [`?after=${second.seq}`, '']) {
+      const replay = await h.fetch(`/api/platform/v1/eval-runs/${handle.run_id}${resume}`, {
+        headers: {
+          'x-api-key': ws.viewer.key,
+          accept: 'text/event-stream',
+          ...(resume ? {} : { 'last-event-id': String(second.seq) }),
+        },
+      });
+      expect(frames(await replay.text())).toEqual(
+        stored.filter((e) => e.seq > second.seq).map((e) => ({ id: e.seq, event: e.type })),
+      );
+    }
+    // Without the header the same path still answers the JSON read.
+    const json = await h.request('GET', `/eval-runs/${handle.run_id}`, { key: ws.viewer.key });
+    expect(json.body.data).toMatchObject({ status: 'complete', run: { id: handle.run_id } });
+  });
+
+  it('has no null to stream: an unknown or malformed id is a 404 envelope, not an empty stream', async () => {
+    for (const id of ['01936f0e-7c1a-7b3e-9d2a-4a1b2c3d4e5f', 'not-a-uuid']) {
+      const res = await h.request('GET', `/eval-runs/${id}`, {
+        key: ws.viewer.key,
+        headers: { accept: 'text/event-stream' },
+      });
+      expect(res.status, res.text).toBe(404);
+      expect(res.body.error.code).toBe('not_found');
+    }
   });
 });
 

@@ -1,4 +1,6 @@
+import { and, asc, eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { runEvents } from '../../schema/runs.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { startFakeServer, type FakeServer } from '../support/fake-http-server.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -16,6 +18,12 @@ type Body = {
   tool_choice?: string;
 };
 let script: (body: Body) => Record<string, unknown> = () => ({});
+/**
+ * When set, a step is answered as a server-sent-event stream instead: the chunks of the first list
+ * at once, the rest once `release` resolves (so a test can look at the run while the model is still
+ * mid-answer).
+ */
+let streamed: { first: unknown[]; rest: unknown[]; release: Promise<void> } | null = null;
 const stepBodies: Body[] = [];
 let server: FakeServer;
 let h: Harness;
@@ -42,6 +50,18 @@ beforeAll(async () => {
       return;
     }
     stepBodies.push(body);
+    if (streamed && (body as { stream?: boolean }).stream === true) {
+      const { first, rest, release } = streamed;
+      streamed = null;
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      const send = (chunk: unknown) => res.write(`data: ${JSON.stringify(chunk)}\n\n`);
+      first.forEach(send);
+      void release.then(() => {
+        rest.forEach(send);
+        res.end('data: [DONE]\n\n');
+      });
+      return;
+    }
     const message = script(body);
     res.writeHead(200, { 'content-type': 'application/json' });
     res.end(
@@ -126,6 +146,9 @@ describe('research with an OpenAI-compatible model', () => {
       expect.arrayContaining(['search_query', 'ask_user', 'final_answer']),
     );
     expect(stepBodies[0]!.messages[0]!.content).toContain('Agent: researcher');
+    // The deep tier's instructions: plan the facets, answer with a sectioned report.
+    expect(stepBodies[0]!.messages[0]!.content).toContain('Depth: deep');
+    expect(stepBodies[0]!.messages[0]!.content).toContain('What this rests on');
 
     await h.request('POST', `/research/${waiting.research_id}/respond`, {
       key: ws.editor.key,
@@ -187,11 +210,12 @@ describe('research with an OpenAI-compatible model', () => {
       .data;
     expect(done.status).toBe('complete');
     expect(done.answer).toMatchObject({ partial: true, partial_reason: 'turn_limit' });
-    expect(stepBodies).toHaveLength(51);
+    // Research runs at the deep tier: 75 turns, then one that may only answer.
+    expect(stepBodies).toHaveLength(76);
     expect(stepBodies.at(-1)!.tools!.map((t) => t.function.name)).toEqual(['final_answer']);
     const run = (await h.request('GET', `/chat/runs/${done.research_id}`, { key: ws.viewer.key })).body.data;
-    expect(run.usage).toEqual({ turns_used: 51, turn_budget: 50, input_tokens: 5100, output_tokens: 1020 });
-  });
+    expect(run.usage).toEqual({ turns_used: 76, turn_budget: 75, input_tokens: 7600, output_tokens: 1520 });
+  }, 120_000);
 
   it('fails with a clear error when nothing can be written', async () => {
     script = (body) =>
@@ -210,5 +234,78 @@ describe('research with an OpenAI-compatible model', () => {
       answer: null,
       error: expect.stringMatching(/without (writing )?an answer/),
     });
+  }, 120_000);
+});
+
+describe('a hosted model that streams', () => {
+  const chunk = (delta: Record<string, unknown>, usage?: Record<string, number>) => ({
+    id: 'x',
+    object: 'chat.completion.chunk',
+    choices: [{ index: 0, delta }],
+    ...(usage ? { usage } : {}),
   });
+  const eventsOf = (runId: string) =>
+    h.database.db
+      .select({ seq: runEvents.seq, type: runEvents.type, data: runEvents.data })
+      .from(runEvents)
+      .where(and(eq(runEvents.runId, runId)))
+      .orderBy(asc(runEvents.seq));
+
+  it('puts its text on the run stream as answer.delta events while it is still answering', async () => {
+    let release!: () => void;
+    const answer = { text: 'Nothing in the data settles it yet.', content_blocks: [], follow_ups: [] };
+    const args = JSON.stringify(answer);
+    streamed = {
+      first: [chunk({ role: 'assistant', content: 'Reading ' }), chunk({ content: 'the deals' })],
+      rest: [
+        chunk({ content: ' now.' }),
+        chunk({
+          tool_calls: [{ index: 0, id: 'f1', type: 'function', function: { name: 'final_answer', arguments: '' } }],
+        }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(0, 20) } }] }),
+        chunk({ tool_calls: [{ index: 0, function: { arguments: args.slice(20) } }] }),
+        { id: 'x', object: 'chat.completion.chunk', choices: [], usage: { prompt_tokens: 70, completion_tokens: 9 } },
+      ],
+      release: new Promise<void>((resolve) => {
+        release = resolve;
+      }),
+    };
+    const started = await h.request('POST', '/research', {
+      key: ws.editor.key,
+      body: { question: 'Stream me an answer.', allow_questions: false },
+    });
+    const id = started.body.data.research_id as string;
+    const draining = drain();
+    // The first pieces reach the stream while the model still holds the rest of its answer.
+    let early: { type: string; data: Record<string, unknown> }[] = [];
+    for (let i = 0; i < 600 && early.filter((e) => e.type === 'answer.delta').length === 0; i++) {
+      await new Promise((r) => setTimeout(r, 50));
+      early = await eventsOf(id);
+    }
+    expect(
+      early
+        .filter((e) => e.type === 'answer.delta')
+        .map((e) => e.data.text)
+        .join(''),
+    ).toMatch(/^Reading /);
+    expect(early.map((e) => e.type)).not.toContain('answer.block');
+    expect(early.map((e) => e.type)).not.toContain('run.completed');
+    release();
+    await draining;
+
+    const events = await eventsOf(id);
+    const types = events.map((e) => e.type);
+    const deltas = events.filter((e) => e.type === 'answer.delta');
+    expect(deltas.map((e) => e.data.text).join('')).toBe('Reading the deals now.');
+    // Every delta comes before the turn's commit (its stage.completed) and the run's end.
+    expect(types.lastIndexOf('answer.delta')).toBeLessThan(types.indexOf('stage.completed'));
+    expect(events.map((e) => e.seq)).toEqual(events.map((_, i) => i + 1));
+    const done = (await h.request('GET', `/research/${id}`, { key: ws.viewer.key })).body.data;
+    expect(done.status).toBe('complete');
+    expect(done.answer.text).toBe(answer.text);
+    const run = (await h.request('GET', `/chat/runs/${id}`, { key: ws.viewer.key })).body.data;
+    expect(run.usage).toMatchObject({ input_tokens: 70, output_tokens: 9 });
+    // The request asked for a stream with usage in it.
+    expect(stepBodies.at(-1)).toMatchObject({ stream: true, stream_options: { include_usage: true } });
+  }, 120_000);
 });

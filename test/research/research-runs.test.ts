@@ -10,7 +10,13 @@ import type { LocalTransport } from '../../queues/transport/local.js';
 import type { QueueTransport } from '../../queues/transport/port.js';
 import { runs, usageCounters } from '../../schema/index.js';
 import { RecordingQueue } from '../engine/fixtures.js';
-import { agentTestOperations, effectFamily, held, started as waitStarted } from '../support/agent-test-operations.js';
+import {
+  agentTestOperations,
+  effectFamily,
+  held,
+  started as waitStarted,
+  offerTestingToolsToLibraryAgents,
+} from '../support/agent-test-operations.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { answerWith, ScriptedModel } from '../support/scripted-model.js';
 
@@ -28,6 +34,7 @@ let originalQueue: QueueTransport;
 const open: Client[] = [];
 
 beforeAll(async () => {
+  offerTestingToolsToLibraryAgents();
   h = await createHarness({ model, operations: [...allOperations, ...agentTestOperations] });
   ws = await h.seedWorkspace();
   other = await h.seedWorkspace();

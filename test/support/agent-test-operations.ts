@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
+import { LIBRARY_AGENTS } from '../../functions/agents/library.js';
 import { defineOperation, type Operation } from '../../functions/registry.js';
 import { usageCounters } from '../../schema/index.js';
 
@@ -8,6 +9,18 @@ import { usageCounters } from '../../schema/index.js';
  * test can prove each tool call's side effect happened once), and one that waits until the test
  * lets it go (to cancel a run in the middle of a tool call).
  */
+
+/**
+ * Library agents offer only their curated tools; loop tests that run them (chats default to the
+ * researcher, research jobs always are it) call the testing operations too, so those are added to
+ * every library agent's toolset for the test file that asks. Nothing outside tests calls this.
+ */
+export function offerTestingToolsToLibraryAgents(): void {
+  for (const agent of LIBRARY_AGENTS) {
+    const tools = agent.tools as string[];
+    for (const op of agentTestOperations) if (!tools.includes(op.id)) tools.push(op.id);
+  }
+}
 
 export const effectFamily = (tag: string) => `agent-effect:${tag}`;
 

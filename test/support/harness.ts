@@ -12,6 +12,7 @@ import { allPipelines } from '../../functions/modules.js';
 import { OperationRegistry, type Operation } from '../../functions/registry.js';
 import type { Services } from '../../functions/services.js';
 import type { IdentityProviderFetch } from '../../functions/console/oidc.js';
+import type { Connector } from '../../functions/connections/connector.js';
 import { oauthClients } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
@@ -52,6 +53,8 @@ export interface HarnessOptions {
   database?: PgliteHandle;
   /** Route the console's OIDC provider calls (a fake provider in process). */
   identityProviderFetch?: IdentityProviderFetch;
+  /** Offer these connectors instead of the service's own list. */
+  connectors?: readonly Connector[];
 }
 
 export interface TestResponse<T = unknown> {
@@ -144,6 +147,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     ...(options.model ? { model: options.model } : {}),
     ...(options.identityProviderFetch ? { identityProviderFetch: options.identityProviderFetch } : {}),
     ...(options.operations ? { registry: new OperationRegistry(options.operations) } : {}),
+    ...(options.connectors ? { connectors: options.connectors } : {}),
   });
   const { app, registry } = createApp({ services });
   if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));

@@ -16,6 +16,8 @@ export interface PolicyContext {
   /** "YYYY-MM-DD", from the system message (fixed when the run started). */
   today: string;
   agent: string;
+  /** The run's depth tier: `deep` runs the research plan (research-plan.ts) on top of the chat plan. */
+  depth: 'quick' | 'standard' | 'deep';
   /** Set when a routine fired the run: its findings should be committed as a document. */
   routine: string | null;
   /** Tool names offered this step. */
@@ -47,6 +49,7 @@ export function readContext(request: StepRequest): PolicyContext {
     earlierAsks: users.slice(0, -1),
     today: /Today is (\d{4}-\d{2}-\d{2})/.exec(system)?.[1] ?? new Date(0).toISOString().slice(0, 10),
     agent: /Agent: ([a-z0-9-]+)/.exec(system)?.[1] ?? 'researcher',
+    depth: (/Depth: (quick|standard|deep)/.exec(system)?.[1] as PolicyContext['depth'] | undefined) ?? 'standard',
     routine: /Routine: ([0-9a-f-]{36})/.exec(system)?.[1] ?? null,
     tools,
     mayAsk: tools.has(ASK_USER),

@@ -100,6 +100,9 @@ export function semanticTurnsOf(
   for (const row of rows) {
     const text = str(row.text);
     if (!text || row.side !== 'external' || !str(row.id) || !str(row.interaction_id)) continue;
+    // The semantic mirror ignores exclusions (spec) and says so per row; an answer does not quote an
+    // interaction the workspace excluded from search (the filter lane would not even name its account).
+    if (row.interaction_excluded === true) continue;
     const key = text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);

@@ -1,7 +1,7 @@
 import type { StepRequest, StepResult, StepTask } from '../../../platform/model/port.js';
 import { readContext } from './context.js';
 import { readIntent } from './intent.js';
-import { nextStep } from './plans.js';
+import { focusedStep } from './agent-focus.js';
 
 /**
  * The embedded default's agent model (agents.md, "The model step", local provider): a deterministic
@@ -14,7 +14,8 @@ export function localAgentStep(request: StepRequest): StepResult {
   const ctx = readContext(request);
   // When the budget is spent only final_answer is offered: that is not a missing search tool.
   const intent = readIntent(ctx.ask, ctx.earlierAsks, ctx.today, ctx.tools.has('search_query') || ctx.mustFinish);
-  return nextStep(ctx, intent);
+  // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts).
+  return focusedStep(ctx, intent);
 }
 
 export const agentStepTask: StepTask = { name: 'agent.step', local: localAgentStep };

@@ -276,5 +276,5 @@ function compact(vector: readonly number[]): number[] {
 }
 
 /** A theme is embedded from its label, summary and example quotes: what a query would match. */
-const themeText = (row: ThemeRow): string =>
+export const themeText = (row: Pick<ThemeRow, 'label' | 'summary' | 'examples'>): string =>
   [row.label, row.summary, ...(row.examples ?? []).map((e) => e.text)].join('\n');

@@ -3,16 +3,7 @@
  * the corpus can be generated without generating the chunks before it, and adding a new stream
  * never shifts the values of the existing ones.
  */
-
-/** FNV-1a over a string: cheap, stable, good enough to derive seeds and id prefixes. */
-export function hash32(text: string, seed = 0x811c9dc5): number {
-  let h = seed >>> 0;
-  for (let i = 0; i < text.length; i++) {
-    h ^= text.charCodeAt(i);
-    h = Math.imul(h, 0x01000193) >>> 0;
-  }
-  return h >>> 0;
-}
+import { fnv1a } from '../../../../platform/fnv1a.js';
 
 export interface Rng {
   /** Uniform in [0, 1). */
@@ -34,10 +25,10 @@ export interface Rng {
 
 /** sfc32: small, fast, passes PractRand far beyond what a demo corpus draws. */
 export function createRng(seed: number, label = ''): Rng {
-  let a = hash32(`a:${label}`, seed);
-  let b = hash32(`b:${label}`, seed ^ 0x9e3779b9);
-  let c = hash32(`c:${label}`, seed ^ 0x85ebca6b);
-  let d = hash32(`d:${label}`, seed ^ 0xc2b2ae35);
+  let a = fnv1a(`a:${label}`, seed);
+  let b = fnv1a(`b:${label}`, seed ^ 0x9e3779b9);
+  let c = fnv1a(`c:${label}`, seed ^ 0x85ebca6b);
+  let d = fnv1a(`d:${label}`, seed ^ 0xc2b2ae35);
   const next = (): number => {
     a >>>= 0;
     b >>>= 0;
@@ -114,8 +105,8 @@ export type IdKind = keyof typeof ID_KINDS;
  * and one workspace gets the same ids on every run.
  */
 export function idFactory(workspaceId: string, seed: number): (kind: IdKind, n: number) => string {
-  const h1 = hash32(`${workspaceId}:${seed}`);
-  const h2 = hash32(`${seed}:${workspaceId}`, 0x01000193);
+  const h1 = fnv1a(`${workspaceId}:${seed}`);
+  const h2 = fnv1a(`${seed}:${workspaceId}`, 0x01000193);
   const prefix = `${hex(h1, 8)}-${hex(h2 >>> 16, 4)}`;
   const variant = hex(0x8000 | (h2 & 0x3fff), 4);
   return (kind, n) => {

@@ -17,7 +17,7 @@ const capitalize = (s: string) => (s.length === 0 ? s : s[0]!.toUpperCase() + s.
  */
 export function buyerSentence(rng: Rng, template: string, slots: Slots, used: Set<string>): string {
   const core = fill(template, slots);
-  const opener = varied(rng, BUYER_OPENERS, used);
+  const opener = fill(varied(rng, BUYER_OPENERS, used), slots);
   const question = core.endsWith('?');
   const body = opener ? `${opener}${core}` : core;
   const tail = question ? '' : fill(varied(rng, BUYER_TAILS, used), slots);

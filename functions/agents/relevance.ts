@@ -1,0 +1,265 @@
+import { sql } from 'drizzle-orm';
+import { type Queryable, queryRows } from '../../platform/db/port.js';
+import { embedLocally } from '../../platform/model/local-embedder.js';
+import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
+import { termWeight } from '../../platform/model/term-weights.js';
+import type { BlockDraft } from './answer.js';
+
+/**
+ * Is a quote about what was asked? (agents.md, "Grounding is checked": a verbatim quote about
+ * something else is still a wrong answer.) It works from the question's text alone, so it judges
+ * a hosted model's quotes exactly as the local policy's: the question's topic is its salient words
+ * (question scaffolding, periods and the workspace's own account and contact names taken out),
+ * and a quote scores the larger of
+ *
+ * - its similarity to the topic under the local embedder (cosine; the local one whatever the
+ *   configured embedder, so the calibrated threshold below means the same thing everywhere and
+ *   the check costs no network call), and
+ * - the share of the topic's words it holds, each word weighted by its inverse document frequency
+ *   (platform/model/term-weights.ts), so "security" counts and "often" does not.
+ *
+ * A question with no salient word left ("list deals closing this quarter") has no topic, and
+ * nothing is judged against it.
+ */
+
+/**
+ * Below this a quote is off the topic. Calibrated on the demo corpus's own topic labels by
+ * bench/relevance-threshold.ts: every distinct customer sentence of the 1x corpus (3,000) scored
+ * against one seller's question per topic of the generator (13 questions: pricing, budget,
+ * security, privacy, integrations, competitors, churn, a champion leaving, implementation, adoption,
+ * procurement, ROI, the platform), a sentence on the topic when the generator wrote it for that
+ * topic. 0.25 has the best macro F1 (0.525: precision 0.581, recall 0.588) among thresholds up to
+ * 0.25, what a quote holding one of four equally weighted words of a question scores (a list of
+ * topics is an or); the best above it, 0.529 at 0.34, came from failing those. The figures are those
+ * of a lexical check: a paraphrase sharing no word (or CONCEPTS entry) with the question is lost,
+ * which test/agents/relevance.test.ts recomputes and holds to a floor.
+ */
+export const RELEVANCE_THRESHOLD = 0.25;
+
+/** Below this weight a word is too common to name a topic (termWeight: 1 for rare, ~0.23 for "often"). */
+const SALIENT_WEIGHT = 0.3;
+
+/**
+ * Words a question is built from rather than what it is about: how it asks, whom it asks about in
+ * general, the kinds of record, deal states and periods. Periods have their own check (the period
+ * the question names); here they would make a quote "about" last quarter.
+ */
+const QUESTION_WORDS = new Set(
+  (
+    'what which who whom whose why how where when list show give tell find get pull summarise summarize ' +
+    'summary brief briefing prep prepare overview update status anything everything something nothing ' +
+    'write draft doc docs document report digest recap daily weekly monthly quarterly ' +
+    'any anywhere anyone question questions concern concerns worry worries worried complaint complaints ' +
+    'issue issues problem problems thing things review reviews case cases theme themes topic topics ' +
+    'customer customers client clients buyer buyers prospect prospects people person anyone someone everyone team ' +
+    'account accounts company companies deal deals opportunity opportunities pipeline call calls meeting meetings ' +
+    'email emails conversation conversations transcript transcripts note notes interaction interactions ' +
+    'say says said saying talk talked talking mention mentions mentioned mentioning raise raised ' +
+    'come comes came coming up bring brought feel think thought hear heard ask asked asking feedback ' +
+    'most more many much top main biggest common often usually recent recently latest lately new ' +
+    'last this next past previous current since ago before after between during within today yesterday tomorrow ' +
+    'day days week weeks month months quarter quarters year years ytd qtd mtd q1 q2 q3 q4 h1 h2 ' +
+    'january february march april may june july august september october november december ' +
+    'open opened closing close closed won win wins lost lose losing stage stages amount amounts total totals ' +
+    'count number value size sum average rep reps owner owners their they our we my me us'
+  ).split(' '),
+);
+
+/**
+ * How sales conversations say the common topics without naming them: a buyer objecting to the price
+ * says "budget" or "expensive", a security review is "SOC 2" and "SSO", churn is "cancel" and
+ * "renewal". A topic word listed here is held by a quote that holds any of its words. General
+ * B2B sales vocabulary, not the demo corpus's: a topic not listed ("mobile") is matched by its own
+ * words only, which is the point of the check.
+ */
+const CONCEPTS: readonly string[] = [
+  'price pricing cost costs expensive cheap cheaper discount discounts license licence licensing afford',
+  'security secure soc sso saml okta scim encryption encrypted pen questionnaire compliance gdpr residency dpa privacy permissions audit',
+  'integration integrations integrate sync syncs salesforce hubspot slack api connector export snowflake bigquery webhook crm',
+  'competitor competitors competition alternative alternatives vendor vendors switch switching bake-off compare compared comparison versus incumbent',
+  'champion champions sponsor sponsors',
+  'churn churning cancel cancelling canceling cancellation renewal renew renewing downgrade fewer adoption logging usage',
+  'risk risks blocker blockers',
+];
+
+const CONCEPT_OF = new Map<string, Set<string>>();
+for (const line of CONCEPTS) {
+  const stems = new Set(line.split(' ').flatMap((w) => embeddingTerms(w).stems));
+  for (const stem of stems) CONCEPT_OF.set(stem, new Set([...(CONCEPT_OF.get(stem) ?? []), ...stems]));
+}
+
+export interface QuestionTopic {
+  /** The topic in the question's own words, for messages ("nothing in the data mentions 'mobile'"). */
+  label: string;
+  /** Each salient word of the question, with the words that say the same thing (CONCEPTS). */
+  terms: { stem: string; weight: number; alike: ReadonlySet<string> }[];
+  vector: number[];
+}
+
+/**
+ * The topic of a question, or null when it has none. `names` are names of accounts and contacts the
+ * question mentions (namesInQuestion): who is asked about is not what is asked about.
+ */
+export function topicOf(question: string, names: readonly string[] = []): QuestionTopic | null {
+  const nameWords = new Set(names.flatMap((n) => embeddingTerms(n).words));
+  const { words } = embeddingTerms(question);
+  const kept: string[] = [];
+  const terms = new Map<string, number>();
+  for (const word of words) {
+    if (QUESTION_WORDS.has(word) || nameWords.has(word) || /\d/.test(word)) continue;
+    const stem = stemWord(word);
+    const weight = termWeight(stem);
+    if (weight < SALIENT_WEIGHT) continue;
+    kept.push(word);
+    terms.set(stem, weight);
+  }
+  if (terms.size === 0) return null;
+  // A long topic (an eval's drafted message) is named by its first words in messages.
+  const label = kept.length > 6 ? `${kept.slice(0, 6).join(' ')} …` : kept.join(' ');
+  return {
+    label,
+    terms: [...terms].map(([stem, weight]) => ({ stem, weight, alike: CONCEPT_OF.get(stem) ?? new Set([stem]) })),
+    vector: embedLocally(kept.join(' ')),
+  };
+}
+
+/** A quote's stem matches a topic stem when equal, or when one is a prefix (of 4+ letters) of the other ("secur", "security"). */
+function stemMatches(topicStem: string, stems: ReadonlySet<string>): boolean {
+  if (stems.has(topicStem)) return true;
+  if (topicStem.length < 4) return false;
+  for (const s of stems) if (s.length >= 4 && (s.startsWith(topicStem) || topicStem.startsWith(s))) return true;
+  return false;
+}
+
+/**
+ * The topic weight a quote's words are counted against, at most: four full-weight words. A long
+ * topic (an eval's drafted message, a question naming five things) is about any one of its words,
+ * not all of them at once; up to four words a quote holding one of them scores 0.25 or more.
+ */
+const TOPIC_WEIGHT_CAP = 4;
+
+/** How much a text is about the topic, in [0, 1]: max(cosine under the local embedder, IDF-weighted share of its words). */
+export function relevanceScore(topic: QuestionTopic, text: string): number {
+  const vector = embedLocally(text);
+  let cosine = 0;
+  for (let i = 0; i < vector.length; i++) cosine += (vector[i] ?? 0) * (topic.vector[i] ?? 0);
+  const stems = new Set(embeddingTerms(text).stems);
+  let held = 0;
+  let total = 0;
+  for (const { weight, alike } of topic.terms) {
+    total += weight;
+    if ([...alike].some((stem) => stemMatches(stem, stems))) held += weight;
+  }
+  return Math.max(cosine, total > 0 ? Math.min(1, held / Math.min(total, TOPIC_WEIGHT_CAP)) : 0);
+}
+
+export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>
+  relevanceScore(topic, text) >= RELEVANCE_THRESHOLD;
+
+/**
+ * Names of this workspace's accounts and contacts that the question mentions: the whole name, or
+ * the first word of an account's name written capitalised ("Acme" for "Acme Logistics"). Read so
+ * the topic of "what did Acme Security say about pricing" is pricing, not security.
+ */
+export async function namesInQuestion(db: Queryable, workspaceId: string, question: string): Promise<string[]> {
+  const capitalised = [...new Set(question.match(/\b[A-Z][\w'-]+/g) ?? [])].map((w) => w.toLowerCase());
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select name from accounts
+        where workspace_id = ${workspaceId}
+          and (strpos(lower(${question}), lower(name)) > 0
+               or lower(split_part(name, ' ', 1)) = any(string_to_array(${capitalised.join(',')}, ',')))
+        union
+        select name from contacts
+        where workspace_id = ${workspaceId} and strpos(lower(${question}), lower(name)) > 0
+        limit 50`,
+  );
+  return rows
+    .map((r) => r.name)
+    .filter((name) => {
+      // strpos matched inside a word ("Ion" in "integration") is not a mention.
+      const re = new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i');
+      return re.test(question) || capitalised.includes(name.split(' ')[0]?.toLowerCase() ?? '');
+    });
+}
+
+// ---- the verifier's use ------------------------------------------------------------------------
+
+/** Fewer on-topic quotes than this and the evidence is thin (the evals' floor too). */
+export const THIN_EVIDENCE = 3;
+
+export interface QuoteRelevance {
+  topic: QuestionTopic;
+  /** Quote blocks (by index) off the topic, with their scores. */
+  offTopic: Map<number, number>;
+  /** Quote blocks on the topic. */
+  onTopic: number;
+}
+
+/**
+ * Judge the verbatim quotes of an answer against the question: null when the question has no topic
+ * (nothing is judged then) or the answer quotes nothing.
+ */
+export async function judgeQuotes(
+  db: Queryable,
+  workspaceId: string,
+  question: string,
+  blocks: readonly BlockDraft[],
+  verbatim: (index: number) => boolean,
+): Promise<QuoteRelevance | null> {
+  const quotes = blocks.flatMap((b, i) => (b.kind === 'quote' && verbatim(i) ? [{ i, text: b.text }] : []));
+  if (quotes.length === 0) return null;
+  const topic = topicOf(question, await namesInQuestion(db, workspaceId, question));
+  if (!topic) return null;
+  const offTopic = new Map<number, number>();
+  for (const { i, text } of quotes) {
+    const score = relevanceScore(topic, text);
+    if (score < RELEVANCE_THRESHOLD) offTopic.set(i, score);
+  }
+  return { topic, offTopic, onTopic: quotes.length - offTopic.size };
+}
+
+/** The prose without the lines that quoted a removed quote (a bullet of it, a sentence around it). */
+export function withoutQuotedLines(text: string, removedQuotes: readonly string[]): string {
+  const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const gone = removedQuotes.map(squash).filter((q) => q.length > 0);
+  if (gone.length === 0) return text;
+  return text
+    .split('\n')
+    .filter((line) => !gone.some((q) => squash(line).includes(q)))
+    .join('\n');
+}
+
+/**
+ * What the answer says about it (added after the prose's numbers are checked: these counts describe
+ * the check, not the data): with no quote left on the topic the answer opens by saying so; with
+ * few, a warning says the evidence is thin, counting on-topic quotes only, whatever the draft
+ * itself claimed; quotes left out are counted in a note.
+ */
+export function relevanceNotes(judged: QuoteRelevance): { opening: string | null; callouts: BlockDraft[] } {
+  const off = judged.offTopic.size;
+  const label = judged.topic.label;
+  const callouts: BlockDraft[] = [];
+  if (judged.onTopic === 0) {
+    const quotes = off === 1 ? 'the one quote found was' : `the ${off} quotes found were`;
+    return {
+      opening: `Nothing in the data mentions “${label}”: ${quotes} about other things and left out.`,
+      callouts,
+    };
+  }
+  if (judged.onTopic < THIN_EVIDENCE) {
+    callouts.push({
+      kind: 'callout',
+      tone: 'warning',
+      markdown: `Thin evidence: only ${judged.onTopic === 1 ? 'one quote is' : `${judged.onTopic} quotes are`} about “${label}”. Treat this as a lead, not a pattern.`,
+    });
+  }
+  if (off > 0) {
+    callouts.push({
+      kind: 'callout',
+      tone: 'info',
+      markdown: `${off === 1 ? 'One quote was' : `${off} quotes were`} left out: verbatim, but about something other than “${label}”.`,
+    });
+  }
+  return { opening: null, callouts };
+}

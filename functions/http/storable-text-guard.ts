@@ -1,0 +1,63 @@
+import type { Context, MiddlewareHandler } from 'hono';
+import { findUnstorableText } from '../../platform/storable-text.js';
+import type { FieldProblem } from '../../platform/validation.js';
+import type { AppEnv } from './env.js';
+
+const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
+const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
+
+/**
+ * The routes that are not operations (OAuth endpoints, console pages and forms, push ingest, the
+ * connections OAuth callback) do not pass the registry's input boundary, but they too look text up
+ * and store it: a NUL or an unpaired surrogate in a query value, the path, a form field or a JSON body
+ * would fail the statement and answer 500. This guard refuses such a request before its handler runs,
+ * in the route's own error format (`render`). The body is read from a clone, so the handler (and a
+ * signature check over the raw bytes) still reads it whole.
+ */
+export function refuseUnstorableText(
+  render: (c: Context<AppEnv>, problem: FieldProblem) => Response | Promise<Response>,
+): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const problem = (await unstorableTextOf(c))[0];
+    if (problem) return render(c, problem);
+    await next();
+  };
+}
+
+async function unstorableTextOf(c: Context<AppEnv>): Promise<FieldProblem[]> {
+  const url = new URL(c.req.url);
+  const path = decodedPath(url.pathname);
+  const inPath = findUnstorableText(path, ['path']);
+  if (inPath.length > 0) return inPath;
+  const inQuery = findUnstorableText(fieldsOf(url.searchParams));
+  if (inQuery.length > 0) return inQuery;
+  if (c.req.method === 'GET' || c.req.method === 'HEAD' || !c.req.raw.body) return [];
+  const type = c.req.header('content-type') ?? '';
+  if (FORM_TYPE.test(type)) return findUnstorableText(fieldsOf(new URLSearchParams(await c.req.raw.clone().text())));
+  if (JSON_TYPE.test(type)) {
+    try {
+      return findUnstorableText(JSON.parse(await c.req.raw.clone().text()) as unknown);
+    } catch {
+      return []; // Malformed JSON is the handler's to refuse, in its own words.
+    }
+  }
+  return [];
+}
+
+/** The values by name: one value as itself, a repeated name as the list of its values. */
+function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = {};
+  for (const name of new Set(params.keys())) {
+    const values = params.getAll(name);
+    fields[name] = values.length === 1 ? (values[0] as string) : values;
+  }
+  return fields;
+}
+
+function decodedPath(pathname: string): string {
+  try {
+    return decodeURIComponent(pathname);
+  } catch {
+    return pathname; // Not valid percent-encoding: nothing decodes to a NUL or a surrogate then.
+  }
+}

@@ -1,0 +1,138 @@
+import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { calibrate } from '../../bench/relevance-threshold.js';
+import type { AnswerDraft, BlockDraft } from '../../functions/agents/answer.js';
+import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
+import { RELEVANCE_THRESHOLD, topicOf } from '../../functions/agents/relevance.js';
+import { queryRows } from '../../platform/db/port.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness } from '../support/harness.js';
+
+/**
+ * Relevance in the grounding verifier (functions/agents/relevance.ts): a verbatim quote about
+ * something other than what was asked is left out, counted and said; a question with no topic
+ * keeps everything. The quotes come from the demo corpus, found by independent SQL on their words.
+ */
+
+let h: Harness;
+let ctx: GroundingContext;
+const asked_at = CORPUS_NOW.toISOString();
+
+beforeAll(async () => {
+  h = await createHarness({ database: await openCorpusDatabase() });
+  ctx = {
+    db: h.database.db,
+    workspaceId: CORPUS_WORKSPACE_ID,
+    rerun: async () => ({ ok: false, error: { code: 'internal', message: 'no query in these answers' } }),
+  };
+}, 120_000);
+afterAll(async () => {
+  await h.close();
+  await h.database.close();
+});
+
+/** A customer turn of the corpus whose text matches the pattern (case-insensitive), as a quote of all of it. */
+async function quoteMatching(pattern: string, avoid = '^$'): Promise<BlockDraft> {
+  const [turn] = await queryRows<{ id: string; interaction_id: string; text: string }>(
+    h.database.db,
+    sql`select id, interaction_id, text from transcript_turns
+        where workspace_id = ${CORPUS_WORKSPACE_ID} and side = 'external' and text ~* ${pattern} and text !~* ${avoid}
+          and length(text) < 200
+        order by id limit 1`,
+  );
+  if (!turn) throw new Error(`no customer turn matches ${pattern}`);
+  return {
+    kind: 'quote',
+    text: turn.text,
+    source: { interaction_id: turn.interaction_id, turn_id: turn.id, speaker: null, occurred_at: null, account: null },
+    stance: 'supports',
+  };
+}
+
+const draftOf = (blocks: BlockDraft[], intro: string): AnswerDraft => ({
+  text: [intro, ...blocks.flatMap((b) => (b.kind === 'quote' ? [`- “${b.text}”`] : []))].join('\n'),
+  content_blocks: blocks,
+  follow_ups: [],
+});
+
+describe('the topic of a question', () => {
+  it('is its salient words, without the words a question is made of, periods or the names it mentions', () => {
+    expect(topicOf('Which competitors come up most often?')?.label).toBe('competitors');
+    expect(topicOf('What do customers say about mobile?')?.label).toBe('mobile');
+    expect(topicOf('What did Acme Logistics say about pricing last quarter?', ['Acme Logistics'])?.label).toBe(
+      'pricing',
+    );
+    expect(topicOf('List deals closing this quarter')).toBeNull();
+    expect(topicOf('How many calls did we have in the last 30 days?')).toBeNull();
+  });
+});
+
+describe('quotes judged against the question', () => {
+  it('leaves out a verbatim quote about something else, with its line of prose, and counts it', async () => {
+    const price = await quoteMatching('\\mprice\\M', 'slack');
+    const slack = await quoteMatching('\\mslack\\M', 'pric|cost|discount|budget');
+    const result = await verifyAnswer(draftOf([price, slack], 'What customers said about pricing:'), {
+      ...ctx,
+      question: { text: 'What do customers say about pricing?', asked_at },
+    });
+    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 0, off_topic: 1 });
+    // True, only not an answer: the answer stays verified.
+    expect(result.grounding.verified).toBe(true);
+    const quotes = result.content_blocks.filter((b) => b.kind === 'quote');
+    expect(quotes).toEqual([price]);
+    expect(result.text).toContain(price.kind === 'quote' ? price.text : '');
+    expect(result.text).not.toContain(slack.kind === 'quote' ? slack.text : '');
+    expect(result.grounding.problems.join(' ')).toMatch(/about something other than “pricing”/);
+    const callouts = result.content_blocks.flatMap((b) => (b.kind === 'callout' ? [b.markdown] : []));
+    // One on-topic quote is thin evidence, whatever the draft claimed; the left-out one is said.
+    expect(callouts.some((m) => /^Thin evidence: only one quote is about “pricing”/.test(m))).toBe(true);
+    expect(callouts.some((m) => /One quote was left out/.test(m))).toBe(true);
+  });
+
+  it('says out loud that nothing in the data mentions a topic none of the quotes is about', async () => {
+    const blocks = [
+      await quoteMatching('\\mprice\\M'),
+      await quoteMatching('\\mslack\\M'),
+      await quoteMatching('soc 2'),
+    ];
+    const result = await verifyAnswer(draftOf(blocks, 'What customers said about mobile:'), {
+      ...ctx,
+      question: { text: 'What do customers say about mobile?', asked_at },
+    });
+    expect(result.grounding.quotes.off_topic).toBe(3);
+    expect(result.content_blocks.filter((b) => b.kind === 'quote')).toEqual([]);
+    expect(result.text.startsWith('Nothing in the data mentions “mobile”')).toBe(true);
+  });
+
+  it('judges nothing when the question has no topic, or when no question is given', async () => {
+    const blocks = [await quoteMatching('\\mprice\\M'), await quoteMatching('\\mslack\\M')];
+    for (const question of [{ text: 'list deals closing this quarter', asked_at }, undefined]) {
+      const result = await verifyAnswer(draftOf(blocks, 'Quotes:'), { ...ctx, ...(question ? { question } : {}) });
+      expect(result.grounding.quotes).toEqual({ checked: 2, verified: 2, removed: 0, off_topic: 0 });
+      expect(result.content_blocks).toEqual(blocks);
+    }
+  });
+
+  it('does not take a mentioned account for the topic', async () => {
+    const [account] = await queryRows<{ name: string }>(
+      h.database.db,
+      sql`select name from accounts where workspace_id = ${CORPUS_WORKSPACE_ID} and name ~ ' ' order by name limit 1`,
+    );
+    const price = await quoteMatching('\\mprice\\M');
+    const result = await verifyAnswer(draftOf([price], 'Quotes:'), {
+      ...ctx,
+      question: { text: `What did ${account?.name} say about pricing?`, asked_at },
+    });
+    expect(result.grounding.quotes.off_topic).toBe(0);
+  });
+});
+
+describe('the threshold', { timeout: 180_000 }, () => {
+  it('is the one bench/relevance-threshold.ts calibrates on the corpus topic labels, and holds its precision and recall', () => {
+    const { bestAllowed, chosen } = calibrate();
+    expect(RELEVANCE_THRESHOLD).toBe(bestAllowed.threshold);
+    // Lexical figures (see relevance.ts); a change that loses either is a regression.
+    expect(chosen.precision).toBeGreaterThanOrEqual(0.55);
+    expect(chosen.recall).toBeGreaterThanOrEqual(0.55);
+  });
+});
