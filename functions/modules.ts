@@ -6,6 +6,7 @@ import { chatModule } from './chat/index.js';
 import { connectionsModule } from './connections/index.js';
 import { consoleModule } from './console/index.js';
 import { evalsModule } from './evals/index.js';
+import { frontDoorModule } from './front-door/index.js';
 import { messagesModule } from './messages/index.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/index.js';
@@ -37,6 +38,7 @@ export const featureModules: readonly FeatureModule[] = [
   webhooksModule,
   consoleModule,
   oauthModule,
+  frontDoorModule,
 ];
 
 /** Every operation of the service, in the order the OpenAPI document and MCP list them. */

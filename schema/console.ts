@@ -37,3 +37,16 @@ export const consoleSessions = pgTable(
   },
   (t) => [uniqueIndex('console_sessions_hash_idx').on(t.tokenHash), index('console_sessions_user_idx').on(t.userId)],
 );
+
+/**
+ * A one-time message for a console session's next page (POST-redirect-GET): a secret shown once (a
+ * new API key, a webhook secret) must not travel in the URL, so it waits here, sealed, until the
+ * page after the redirect reads and deletes it. One per session; a newer one replaces it.
+ */
+export const consoleFlashes = pgTable('console_flashes', {
+  sessionId: uuid('session_id')
+    .primaryKey()
+    .references(() => consoleSessions.id, { onDelete: 'cascade' }),
+  sealed: text('sealed').notNull(),
+  createdAt: createdAt(),
+});

@@ -1,11 +1,11 @@
-import { Hono, type Context } from 'hono';
+import { Hono } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { jwtVerify, SignJWT } from 'jose';
-import { ApiError, isApiError } from '../../platform/errors.js';
+import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import { BUNDLE_TABLE, type Bundle } from '../identity/scopes.js';
-import { invokeOperation, type InvocationScope } from '../invoke.js';
+import { FIRST_START_KEY_NAME } from '../embedded/demo-bootstrap.js';
 import type { OperationRegistry } from '../registry.js';
 import {
   clearBrowserCookie,
@@ -21,7 +21,9 @@ import {
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
 } from './browser.js';
-import { consoleCaller } from './console-caller.js';
+import { connectionRoutes } from './connection-routes.js';
+import { putFlash, takeFlash } from './flash.js';
+import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import {
   beginSignIn,
   completeSignIn,
@@ -32,7 +34,7 @@ import {
 import { KEY_EXPIRATION_DAYS } from './operations.js';
 import { AppsPage, type AppRow } from './pages/apps.js';
 import { KeysPage, type KeyRow } from './pages/keys.js';
-import { MessagePage } from './pages/layout.js';
+import { ConfirmPage } from './pages/confirm.js';
 import { ConfirmLinkPage, SignInPage } from './pages/sign-in.js';
 import {
   consumeSignInLink,
@@ -43,8 +45,6 @@ import {
   switchWorkspace,
   type ConsoleSession,
 } from './sessions.js';
-
-type Ctx = Context<AppEnv>;
 
 const SIGN_IN_ATTEMPTS = { limit: 10, windowSeconds: 60 };
 const OIDC_PENDING_TTL_SECONDS = 600;
@@ -64,7 +64,13 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
     refuseUnstorableText((c, problem) => message(c, 400, 'Invalid request', `${problem.field}: ${problem.problem}.`)),
   );
 
-  app.get('/console', async (c) => c.redirect((await currentSession(c)) ? '/console/keys' : '/console/sign-in', 302));
+  app.get('/console', async (c) => {
+    // The OAuth callback of a source (connections/oauth-flow.ts) returns here with its outcome,
+    // which belongs on the connections page; any other visit goes to the keys page.
+    const query = new URL(c.req.url).search;
+    if (c.req.query('connection_result')) return c.redirect(`/console/connections${query}`, 302);
+    return c.redirect((await currentSession(c)) ? '/console/keys' : '/console/sign-in', 302);
+  });
 
   app.get('/console/sign-in', async (c) => {
     const returnTo = safeReturnTo(c.req.query('return_to'));
@@ -212,14 +218,18 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   );
 
   app.get('/console/keys', async (c) =>
-    withMember(c, (session) => keysPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })),
+    withMember(c, async (session) =>
+      keysPage(c, registry, session, {
+        created: (await takeFlash(c.get('services'), session.id, 'api_key_created')) ?? undefined,
+        notice: noticeFor(c.req.query('notice')),
+      }),
+    ),
   );
 
+  // POST-redirect-GET: the new key waits, sealed, in the session's flash for the page after the
+  // redirect, so a refresh neither creates another key nor shows this one again.
   app.post('/console/keys', async (c) =>
-    withMember(c, async (session) => {
-      const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form)))
-        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+    withTrustedForm(c, async (session, form) => {
       const days = formValue(form, 'expires_in_days');
       const result = await consoleCall(c, registry, session, 'console.api_keys.create', {
         name: formValue(form, 'name') ?? '',
@@ -229,15 +239,40 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
       if (result instanceof ApiError)
         return keysPage(c, registry, session, { error: result.message, status: result.status === 403 ? 403 : 400 });
       const created = result as { name: string; key: string };
-      return keysPage(c, registry, session, { created: { name: created.name, key: created.key } });
+      await putFlash(c.get('services'), session.id, { kind: 'api_key_created', name: created.name, key: created.key });
+      return c.redirect('/console/keys', 303);
+    }),
+  );
+
+  app.get('/console/keys/:id/revoke', async (c) =>
+    withMember(c, async (session) => {
+      const listed = await consoleCall(c, registry, session, 'console.api_keys.list', {});
+      if (listed instanceof ApiError) throw listed;
+      const key = (listed as { keys: KeyRow[] }).keys.find((k) => k.id === c.req.param('id'));
+      if (!key) return message(c, 404, 'No such key', 'This key does not exist or is already revoked.', session);
+      const header = await headerFor(c, session);
+      return renderPage(c, (nonce) => (
+        <ConfirmPage
+          nonce={nonce}
+          session={header}
+          active="keys"
+          title={`Revoke the key “${key.name}”?`}
+          warning={keyInUseWarning(key, c.get('services').clock.now())}
+          action={`/console/keys/${key.id}/revoke`}
+          confirmLabel="Revoke this key"
+          cancelHref="/console/keys"
+        >
+          <p>
+            Key <code>{key.prefix}…</code> ({key.bundle_label}){key.own ? '' : `, owned by ${key.owner_email}`}.
+            Revoking is immediate and cannot be undone: every request with this key gets 401 from then on.
+          </p>
+        </ConfirmPage>
+      ));
     }),
   );
 
   app.post('/console/keys/:id/revoke', async (c) =>
-    withMember(c, async (session) => {
-      const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form)))
-        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+    withTrustedForm(c, async (session) => {
       const result = await consoleCall(c, registry, session, 'console.api_keys.revoke', { id: c.req.param('id') });
       if (result instanceof ApiError) return keysPage(c, registry, session, { error: result.message, status: 404 });
       return c.redirect('/console/keys?notice=key_revoked', 303);
@@ -248,11 +283,35 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
     withMember(c, (session) => appsPage(c, registry, session, { notice: noticeFor(c.req.query('notice')) })),
   );
 
-  app.post('/console/apps/:id/revoke', async (c) =>
+  app.get('/console/apps/:id/revoke', async (c) =>
     withMember(c, async (session) => {
-      const form = await c.req.formData();
-      if (!(await postIsTrusted(c, session, form)))
-        return message(c, 403, 'Request refused', 'The form expired or came from another site.', session);
+      const listed = await consoleCall(c, registry, session, 'console.authorized_apps.list', {});
+      if (listed instanceof ApiError) throw listed;
+      const grant = (listed as { apps: AppRow[] }).apps.find((a) => a.id === c.req.param('id'));
+      if (!grant)
+        return message(c, 404, 'No such application', 'This authorization does not exist or is revoked.', session);
+      const header = await headerFor(c, session);
+      return renderPage(c, (nonce) => (
+        <ConfirmPage
+          nonce={nonce}
+          session={header}
+          active="apps"
+          title={`Revoke ${grant.client_name}?`}
+          action={`/console/apps/${grant.id}/revoke`}
+          confirmLabel="Revoke access"
+          cancelHref="/console/apps"
+        >
+          <p>
+            {grant.client_name} ({grant.redirect_hosts.join(', ')}) stops acting for you in {grant.workspace_name} at
+            once: its access tokens get 401 and its refresh tokens are refused.
+          </p>
+        </ConfirmPage>
+      ));
+    }),
+  );
+
+  app.post('/console/apps/:id/revoke', async (c) =>
+    withTrustedForm(c, async (session) => {
       const result = await consoleCall(c, registry, session, 'console.authorized_apps.revoke', {
         id: c.req.param('id'),
       });
@@ -260,6 +319,8 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
       return c.redirect('/console/apps?notice=app_revoked', 303);
     }),
   );
+
+  app.route('/', connectionRoutes(registry));
 
   return app;
 }
@@ -270,19 +331,22 @@ const NOTICES: Record<string, string> = {
 };
 const noticeFor = (code: string | undefined) => (code ? NOTICES[code] : undefined);
 
-/** A page that needs a signed-in member with a workspace; otherwise sign-in, or an honest "no access". */
-async function withMember(c: Ctx, handle: (session: ConsoleSession) => Promise<Response>): Promise<Response> {
-  const session = await currentSession(c);
-  if (!session) {
-    const url = new URL(c.req.url);
-    return c.redirect(
-      `/console/sign-in?return_to=${encodeURIComponent(c.req.method === 'GET' ? `${url.pathname}${url.search}` : '/console')}`,
-      c.req.method === 'GET' ? 302 : 303,
+const RECENT_USE_MS = 24 * 3600_000;
+
+/**
+ * What the confirmation can tell about a key being in use: the demo admin's first-start key is the
+ * one `npm start` printed (and the README's examples use), and a key used in the last day is
+ * presumably in some script right now. The console session itself never uses a key.
+ */
+function keyInUseWarning(key: KeyRow, now: Date): string | undefined {
+  const warnings: string[] = [];
+  if (key.own && key.name === FIRST_START_KEY_NAME)
+    warnings.push(
+      'This is the demo admin key printed at the first npm start: scripts, the README examples and any MCP client you set up with it stop working.',
     );
-  }
-  if (!session.current)
-    return message(c, 403, 'No workspace', 'You are no longer a member of any workspace of this service.', session);
-  return handle(session);
+  if (key.last_used_at && now.getTime() - Date.parse(key.last_used_at) < RECENT_USE_MS)
+    warnings.push(`It is in use: its last request was at ${key.last_used_at.replace('T', ' ').slice(0, 16)} UTC.`);
+  return warnings.length ? warnings.join(' ') : undefined;
 }
 
 async function signedIn(c: Ctx, userId: string, returnTo: string): Promise<Response> {
@@ -310,53 +374,6 @@ function signInPage(c: Ctx, returnTo: string, error?: string, status: 200 | 400 
     ),
     { status },
   );
-}
-
-async function message(
-  c: Ctx,
-  status: 400 | 403 | 404 | 503,
-  title: string,
-  text: string,
-  session?: ConsoleSession,
-): Promise<Response> {
-  const header = session ? await headerFor(c, session) : undefined;
-  return renderPage(
-    c,
-    (nonce) => (
-      <MessagePage
-        nonce={nonce}
-        title={title}
-        message={text}
-        session={header}
-        link={{ href: '/console', text: 'Back to the console' }}
-      />
-    ),
-    { status },
-  );
-}
-
-/** Call a console operation as the member; an ApiError comes back as a value for the page to show. */
-async function consoleCall(
-  c: Ctx,
-  registry: OperationRegistry,
-  session: ConsoleSession,
-  operationId: string,
-  input: Record<string, unknown>,
-): Promise<unknown> {
-  const scope: InvocationScope = {
-    registry,
-    services: c.get('services'),
-    caller: consoleCaller(session, session.current as NonNullable<ConsoleSession['current']>),
-    correlationId: c.get('correlationId'),
-    signal: c.req.raw.signal,
-    origin: 'console',
-  };
-  try {
-    return await invokeOperation(scope, operationId, input);
-  } catch (e) {
-    if (isApiError(e)) return e;
-    throw e;
-  }
 }
 
 async function keysPage(

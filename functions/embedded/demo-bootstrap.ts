@@ -6,7 +6,7 @@ import { createApiKey } from '../identity/api-keys.js';
 import { ensureMembership, ensureUser } from '../identity/members.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
-const FIRST_START_KEY_NAME = 'Demo admin key (first start)';
+export const FIRST_START_KEY_NAME = 'Demo admin key (first start)';
 
 /**
  * Start of the embedded default: make sure the demo workspace exists (with its corpus) and that its

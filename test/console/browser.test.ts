@@ -114,7 +114,10 @@ describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
     await visible(page.getByRole('cell', { name: 'Browser key', exact: true }));
     await shot('keys');
 
-    await page.getByRole('button', { name: 'Revoke key Browser key' }).click();
+    await page.getByRole('link', { name: 'Revoke key Browser key' }).click();
+    await visible(page.getByRole('heading', { name: 'Revoke the key \u201cBrowser key\u201d?' }));
+    await shot('key-revoke-confirm');
+    await page.getByRole('button', { name: 'Revoke this key' }).click();
     expect(await (await visible(page.getByRole('status'))).textContent()).toContain('The key is revoked');
     const refused = await fetch(`${base}/api/platform/v1/setup/status`, { headers: { 'X-API-Key': key } });
     expect(refused.status).toBe(401);

@@ -1,8 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../functions/console/sessions.js';
+import { FIRST_START_KEY_NAME } from '../../functions/embedded/demo-bootstrap.js';
 import { ManualClock } from '../../platform/clock.js';
-import { apiKeys } from '../../schema/index.js';
+import { apiKeys, consoleFlashes } from '../../schema/index.js';
 import {
   answerConsent,
   browse,
@@ -215,11 +216,18 @@ describe('API keys page', () => {
     const created = await browse(h, jar, '/console/keys', {
       form: { ...fields, name: 'Laptop script', bundle: 'internal_agent', expires_in_days: '30' },
     });
-    expect(created.status).toBe(200);
-    expect(created.headers.get('cache-control')).toBe('no-store');
-    const body = await html(created);
+    // POST-redirect-GET: the answer is a redirect with no secret in it; the page after it shows the key once.
+    expect(created.status).toBe(303);
+    expect(created.headers.get('location')).toBe('/console/keys');
+    const shown = await browse(h, jar, '/console/keys');
+    expect(shown.headers.get('cache-control')).toBe('no-store');
+    const body = await html(shown);
     const key = /id="new-key" class="secret" readonly="" value="(cip_[0-9A-Za-z]{40})"/.exec(body)?.[1] as string;
     expect(key).toBeTruthy();
+    // At rest the waiting key is sealed, and it is gone once shown.
+    expect(await h.database.db.select().from(consoleFlashes)).not.toContainEqual(
+      expect.objectContaining({ sealed: expect.stringContaining(key) }),
+    );
     expect(body).toContain('only time it is shown');
 
     const status = await h.request('GET', '/setup/status', { key });
@@ -236,7 +244,15 @@ describe('API keys page', () => {
       .where(eq(apiKeys.prefix, key.slice(0, 12)));
     expect(row?.expiresAt?.toISOString()).toBe(new Date(clock.now().getTime() + 30 * 86_400_000).toISOString());
 
-    const revokeForm = formFields(list, `/console/keys/${row?.id}/revoke`);
+    // A refresh shows the key no more, and creates nothing.
+    expect(list).not.toContain('only time it is shown');
+    // Revoking is confirmed on its own page: the list only links there.
+    expect(list).toContain(`href="/console/keys/${row?.id}/revoke"`);
+    expect(list).not.toContain(`action="/console/keys/${row?.id}/revoke"`);
+    const confirm = await html(await browse(h, jar, `/console/keys/${row?.id}/revoke`));
+    expect(confirm).toContain('Revoke the key \u201cLaptop script\u201d?');
+    expect((await h.request('GET', '/setup/status', { key })).status).toBe(200);
+    const revokeForm = formFields(confirm, `/console/keys/${row?.id}/revoke`);
     const revoked = await browse(h, jar, `/console/keys/${row?.id}/revoke`, { form: revokeForm });
     expect(revoked.status).toBe(303);
     expect(await html(await browse(h, jar, revoked.headers.get('location') as string))).toContain('The key is revoked');
@@ -288,6 +304,20 @@ describe('API keys page', () => {
     expect(adminPage).toContain(ws.viewer.email);
   });
 
+  it("warns on the confirmation that the demo admin's first-start key, or a key used today, is in use", async () => {
+    const { key, keyId } = await ws.keyFor(ws.admin, 'full_admin', { name: FIRST_START_KEY_NAME });
+    const admin = await signInWithLink(h, ws.admin.email);
+    const before = await html(await browse(h, admin, `/console/keys/${keyId}/revoke`));
+    expect(before).toContain('This is the demo admin key printed at the first npm start');
+    expect(before).not.toContain('It is in use');
+    expect((await h.request('GET', '/setup/status', { key })).status).toBe(200);
+    const after = await html(await browse(h, admin, `/console/keys/${keyId}/revoke`));
+    expect(after).toMatch(/It is in use: its last request was at \d{4}-\d\d-\d\d \d\d:\d\d UTC/);
+    // Another member's key with the same name is not the demo admin's own key.
+    const other = await ws.keyFor(ws.editor, 'customer_agent', { name: FIRST_START_KEY_NAME });
+    expect(await html(await browse(h, admin, `/console/keys/${other.keyId}/revoke`))).not.toContain('first npm start');
+  });
+
   it('the key operations are console-only: an API caller gets 403 not_on_public_api', async () => {
     const res = await h.request('POST', '/console/api-keys', {
       key: ws.admin.key,
@@ -295,6 +325,21 @@ describe('API keys page', () => {
     });
     expect(res.status).toBe(403);
     expect(res.body.error.code).toBe('not_on_public_api');
+  });
+});
+
+describe('the signed-out page and the OAuth return', () => {
+  it('says the admin CLI needs the server stopped (the data folder free) before login-link', async () => {
+    const page = await html(await browse(h, new CookieJar(), '/console/sign-in'));
+    expect(page).toContain('npm run -s admin -- login-link --email you@example.com');
+    expect(page).toContain('stop the server first');
+  });
+
+  it("forwards a source's OAuth outcome from /console to the connections page, query kept", async () => {
+    const res = await browse(h, new CookieJar(), '/console?connection_id=abc&connection_result=denied&reason=x');
+    expect(res.headers.get('location')).toBe(
+      '/console/connections?connection_id=abc&connection_result=denied&reason=x',
+    );
   });
 });
 
@@ -333,9 +378,11 @@ describe('authorized applications page and the workspace switch', () => {
     const page = await html(await browse(h, jar, '/console/apps'));
     expect(page).toContain('Notebook Assistant');
     expect(page).toContain('notebook.example');
-    const grantId = /action="\/console\/apps\/([0-9a-f-]{36})\/revoke"/.exec(page)?.[1] as string;
+    const grantId = /href="\/console\/apps\/([0-9a-f-]{36})\/revoke"/.exec(page)?.[1] as string;
+    const confirm = await html(await browse(h, jar, `/console/apps/${grantId}/revoke`));
+    expect(confirm).toContain('Revoke Notebook Assistant?');
     const revoked = await browse(h, jar, `/console/apps/${grantId}/revoke`, {
-      form: formFields(page, `/console/apps/${grantId}/revoke`),
+      form: formFields(confirm, `/console/apps/${grantId}/revoke`),
     });
     expect(revoked.status).toBe(303);
     expect((await h.request('GET', '/setup/status', { bearer: tokens.access_token })).status).toBe(401);

@@ -1,10 +1,11 @@
-import { Flash, Layout, RevokeButton, type HeaderSession } from './layout.js';
+import { Flash, Layout, DangerLink, type HeaderSession } from './layout.js';
 
 export interface AppRow {
   id: string;
   client_name: string;
   redirect_hosts: string[];
   scopes: string[];
+  workspace_name: string;
   resource: string;
   authorized_at: string;
 }
@@ -51,10 +52,10 @@ export function AppsPage(props: {
                   </td>
                   <td>{a.authorized_at.slice(0, 10)}</td>
                   <td>
-                    <RevokeButton
-                      action={`/console/apps/${a.id}/revoke`}
-                      csrf={props.session.csrf}
+                    <DangerLink
+                      href={`/console/apps/${a.id}/revoke`}
                       label={`Revoke ${a.client_name}`}
+                      text="Revoke…"
                     />
                   </td>
                 </tr>

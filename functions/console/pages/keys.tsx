@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { Bundle } from '../../identity/scopes.js';
-import { Flash, Layout, RevokeButton, type HeaderSession } from './layout.js';
+import { Flash, Layout, DangerLink, type HeaderSession } from './layout.js';
 
 export interface KeyRow {
   id: string;
@@ -83,11 +83,7 @@ export function KeysPage(props: KeysPageProps) {
                   <td>{k.expired ? `expired ${day(k.expires_at, '')}` : day(k.expires_at, 'never')}</td>
                   <td>{day(k.last_used_at, 'never')}</td>
                   <td>
-                    <RevokeButton
-                      action={`/console/keys/${k.id}/revoke`}
-                      csrf={props.session.csrf}
-                      label={`Revoke key ${k.name}`}
-                    />
+                    <DangerLink href={`/console/keys/${k.id}/revoke`} label={`Revoke key ${k.name}`} text="Revoke…" />
                   </td>
                 </tr>
               ))}

@@ -42,13 +42,31 @@ ul.scopes code { color: var(--muted); }
 form.inline { display: inline; }
 label.inline-label { display: inline; margin: 0 0.25rem 0 0; font-weight: 400; }
 select.compact { width: auto; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+a.button { display: inline-block; padding: 0.45rem 1rem; border-radius: 6px; border: 1px solid var(--accent); color: var(--accent); text-decoration: none; background: #fff; }
+a.button.danger { color: var(--danger); border-color: var(--danger); }
+:focus-visible { outline: 3px solid #f5a623; outline-offset: 2px; }
+textarea { width: 100%; max-width: 40rem; padding: 0.5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+input[type=password], input[type=email], input[type=number] { width: 100%; max-width: 32rem; padding: 0.5rem; border: 1px solid var(--line); border-radius: 6px; font: inherit; }
+.monogram { display: inline-flex; width: 2.25rem; height: 2.25rem; border-radius: 8px; align-items: center; justify-content: center; background: #e7eef7; color: var(--accent); font-weight: 700; margin-right: 0.5rem; }
+.badge { display: inline-block; padding: 0 0.5rem; border-radius: 999px; font-size: 0.85rem; border: 1px solid var(--line); }
+.badge.ok { background: #e8f5e9; border-color: #a5d6a7; }
+.badge.bad { background: #fdf0ef; border-color: #f5b5ae; }
+.badge.warn { background: #fff8e1; border-color: #ffe082; }
+.grid { display: grid; grid-template-columns: repeat(auto-fill, minmax(17rem, 1fr)); gap: 1rem; }
+.grid .card { margin: 0; }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: 0.25rem 1rem; margin: 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; }
+fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.75rem 0; }
+label.check { display: flex; gap: 0.5rem; align-items: center; font-weight: 400; }
 `;
 
 export function Layout(props: {
   title: string;
   nonce: string;
   session?: HeaderSession | undefined;
-  active?: 'keys' | 'apps' | undefined;
+  active?: 'connections' | 'webhooks' | 'keys' | 'apps' | undefined;
   children: Child;
 }) {
   const { session } = props;
@@ -67,6 +85,9 @@ export function Layout(props: {
           {session ? (
             <>
               <nav aria-label="Console">
+                <a href="/console/connections" aria-current={props.active === 'connections' ? 'page' : undefined}>
+                  Connections
+                </a>
                 <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>
                   API keys
                 </a>
@@ -149,14 +170,11 @@ export function Flash(props: { error?: string | undefined; notice?: string | und
   );
 }
 
-/** A one-button form (no JavaScript needed) whose accessible name says what it revokes. */
-export function RevokeButton(props: { action: string; csrf: string; label: string }) {
+/** A link to a destructive action's confirmation page, whose accessible name says what it acts on. */
+export function DangerLink(props: { href: string; label: string; text: string }) {
   return (
-    <form method="post" action={props.action} class="inline">
-      <input type="hidden" name="csrf_token" value={props.csrf} />
-      <button type="submit" class="danger" aria-label={props.label}>
-        Revoke
-      </button>
-    </form>
+    <a href={props.href} class="button danger" aria-label={props.label}>
+      {props.text}
+    </a>
   );
 }

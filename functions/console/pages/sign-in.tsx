@@ -33,7 +33,13 @@ export function SignInPage(props: SignInPageProps) {
           <h2>Sign in with a one-time link</h2>
           <p class="hint">
             An administrator of this service creates one with{' '}
-            <code>npm run admin -- login-link --email you@example.com</code>. A link works once, for 15 minutes.
+            <code>npm run -s admin -- login-link --email you@example.com</code>. A link works once, for 15 minutes.
+          </p>
+          <p class="hint">
+            With the embedded database the command opens the data folder (<code>DATA_DIR</code>), which only one process
+            may hold: stop the server first (Ctrl+C in its terminal), run the command, then <code>npm start</code> again
+            and open the link. Every <code>npm start</code> also prints a fresh link for the demo admin. (With{' '}
+            <code>DATABASE_URL</code> the server may keep running.)
           </p>
           <form method="post" action="/console/sign-in/link">
             <input type="hidden" name="csrf_token" value={props.csrf} />

@@ -1,0 +1,9 @@
+import type { FeatureModule } from '../module.js';
+import { frontDoorRoutes } from './routes.js';
+
+/** The front door (issue 24, item 7): the landing page, the API reference and the API root's pointers. */
+export const frontDoorModule: FeatureModule = {
+  name: 'front-door',
+  operations: [],
+  routes: { limitedPaths: ['/', '/docs'], build: (registry) => [frontDoorRoutes(registry)] },
+};

@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
+
+/** The front door: the landing page, the API reference and the API root's pointers. */
+let h: Harness;
+let ws: SeededWorkspace;
+beforeAll(async () => {
+  h = await createHarness();
+  ws = await h.seedWorkspace('Front Door');
+});
+afterAll(async () => h.close());
+
+describe('the front door', () => {
+  it('GET / links the console, the API reference, the OpenAPI document and the MCP endpoint', async () => {
+    const res = await h.fetch('/');
+    expect(res.status).toBe(200);
+    expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
+    const page = await res.text();
+    const base = h.services.config.publicUrl;
+    for (const href of [`${base}/console`, `${base}/docs`, `${base}/api/platform/v1/openapi.json`])
+      expect(page).toContain(`href="${href}"`);
+    expect(page).toContain(`${base}/api/platform/v1/mcp`);
+  });
+
+  it('/docs renders every operation of the OpenAPI document, without any script', async () => {
+    const res = await h.fetch('/docs');
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).not.toContain('<script');
+    const doc = (await (await h.fetch('/api/platform/v1/openapi.json')).json()) as {
+      paths: Record<string, Record<string, { operationId: string }>>;
+    };
+    const operations = Object.entries(doc.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((m) => `${m.toUpperCase()} ${path}`),
+    );
+    expect(operations.length).toBeGreaterThan(20);
+    for (const op of operations) expect(page).toContain(op);
+  });
+
+  it('GET /api/platform/v1 without credentials is a 401 envelope whose details point to the console, docs and OpenAPI', async () => {
+    const res = await h.request('GET', '');
+    expect(res.status).toBe(401);
+    expect(res.body.error.code).toBe('unauthenticated');
+    const base = h.services.config.publicUrl;
+    expect(res.body.error.details).toEqual({
+      console: `${base}/console`,
+      docs: `${base}/docs`,
+      openapi: `${base}/api/platform/v1/openapi.json`,
+      mcp: `${base}/api/platform/v1/mcp`,
+    });
+    expect(res.headers.get('www-authenticate')).toContain('resource_metadata');
+    // With a credential the root is what it was: no operation lives there.
+    expect((await h.request('GET', '', { key: ws.admin.key })).status).toBe(404);
+  });
+});
