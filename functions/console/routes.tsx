@@ -5,7 +5,7 @@ import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { refuseUnstorableText } from '../http/storable-text-guard.js';
 import { BUNDLE_TABLE, type Bundle } from '../identity/scopes.js';
-import { FIRST_START_KEY_NAME } from '../embedded/demo-bootstrap.js';
+import { FIRST_START_KEY_NAME } from '../embedded/first-start-key.js';
 import type { OperationRegistry } from '../registry.js';
 import {
   clearBrowserCookie,

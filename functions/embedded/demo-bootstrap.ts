@@ -4,9 +4,9 @@ import { apiKeys } from '../../schema/credentials.js';
 import { seedDemoWorkspace, type DemoSeedResult } from './demo-seed.js';
 import { createApiKey } from '../identity/api-keys.js';
 import { ensureMembership, ensureUser } from '../identity/members.js';
+import { FIRST_START_KEY_NAME } from './first-start-key.js';
 
 export const DEMO_ADMIN_EMAIL = 'admin@demo.example';
-export const FIRST_START_KEY_NAME = 'Demo admin key (first start)';
 
 /**
  * Start of the embedded default: make sure the demo workspace exists (with its corpus) and that its
