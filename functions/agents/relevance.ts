@@ -61,7 +61,11 @@ const QUESTION_WORDS = new Set(
     'day days week weeks month months quarter quarters year years ytd qtd mtd q1 q2 q3 q4 h1 h2 ' +
     'january february march april may june july august september october november december ' +
     'open opened closing close closed won win wins lost lose losing stage stages amount amounts total totals ' +
-    'count number value size sum average rep reps owner owners their they our we my me us'
+    'count number value size sum average rep reps owner owners their they our we my me us teams ' +
+    "what's going goes happening happened exchange exchanged " +
+    // A deal's stage and an amount's comparison filter which deals are asked about; they are not what
+    // the buyers' quotes must be about ("deals over $50K in negotiation").
+    'prospecting qualification discovery evaluation proposal negotiation over under above below greater less than'
   ).split(' '),
 );
 
