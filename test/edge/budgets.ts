@@ -30,8 +30,11 @@ export const BUDGETS = {
  * done: each stage delivery opens its own pool, so connections grow with the deliveries.
  */
 export const RUN_BUDGETS = {
-  /** POST /chat with the local model: the request, 3 agent-run stage deliveries, the session.completed webhook's. */
-  chatRun: { connections: 8, queries: 104, deliveries: 4 },
-  /** One cron tick with one routine due: the tick, the fire run, the chat run it starts (6 deliveries). */
-  routineFire: { connections: 11, queries: 162, deliveries: 6 },
+  /**
+   * POST /chat with the local model: the request, 4 agent-run stage deliveries (the first turn learns the
+   * workspace's vocabulary, issue 22), the session.completed webhook's.
+   */
+  chatRun: { connections: 10, queries: 140, deliveries: 5 },
+  /** One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries). */
+  routineFire: { connections: 13, queries: 204, deliveries: 7 },
 } as const;
