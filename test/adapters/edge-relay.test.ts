@@ -55,6 +55,17 @@ describe('FrontendRewriter', () => {
     // Lengths were fixed: 4 names grew by 3 bytes each.
     expect(out.length).toBe(stream.length + 4 * 'c7_'.length);
 
+    // A unit is forwarded whole: Parse and Bind wait for the Sync that ends them (pglite-socket would
+    // otherwise interleave another connection's messages between them in its one session).
+    const held = rewriter.feed(Buffer.concat([unnamed, bind]));
+    expect(held.out.length).toBe(0);
+    const whole = rewriter.feed(sync);
+    expect(whole.out.length).toBe(unnamed.length + bind.length + 'c7_'.length + sync.length);
+    expect(whole.out.subarray(0, unnamed.length)).toEqual(unnamed);
+    expect(whole.out.subarray(whole.out.length - sync.length)).toEqual(sync);
+    expect(whole.out.toString('latin1')).toContain('c7_quota_read');
+    expect(whole.counts.queries).toBe(1);
+
     const end = rewriter.feed(Buffer.concat([message('X', Buffer.alloc(0)), sync]));
     expect(end.terminated).toBe(true);
     expect(end.out.length).toBe(0);
