@@ -17,3 +17,5 @@ export * from './oauth-grants.js';
 export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
+export * from './memory.js';
+export * from './sessions.js';

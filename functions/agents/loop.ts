@@ -103,10 +103,13 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
 /**
  * A routine run has no one to ask, but its config says what it may write: documents (the operation
  * applies the commit gate, write_outputs included) and cataloged actions (the operation applies
- * actions_allowed). Every other write of a routine run becomes a proposal.
+ * actions_allowed), and memory when its config says write_memory. Every other write of a routine run
+ * becomes a proposal.
  */
 function routineMayWrite(input: AgentRunInput, op: Operation): boolean {
-  return input.routine !== null && (op.id === 'outputs.write_doc' || op.id.startsWith('actions.'));
+  if (input.routine === null) return false;
+  if (op.id === 'memory.remember') return input.routine.write_memory;
+  return op.id === 'outputs.write_doc' || op.id.startsWith('actions.');
 }
 
 /** A StepResult as the journal stores it (plain JSON). */

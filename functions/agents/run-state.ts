@@ -79,7 +79,13 @@ export const AgentRunInputSchema = z.object({
    * every other write becomes a proposal.
    */
   routine: z
-    .object({ id: z.uuid(), write_outputs: z.boolean(), actions_allowed: z.array(z.string()).nullable() })
+    .object({
+      id: z.uuid(),
+      write_outputs: z.boolean(),
+      actions_allowed: z.array(z.string()).nullable(),
+      /** Long-term memory commits (config.write_memory): memory.remember as a tool, and the answer remembered at the end. */
+      write_memory: z.boolean().default(false),
+    })
     .nullable()
     .default(null),
 });
