@@ -14,6 +14,9 @@ export type { EvidenceItem, EvidenceQuery, EvidenceSource, SearchMode, SourceAns
  * `source_type` values and the `sources_searched` it reports follow.
  */
 
+/** How many times the limit a source reads when a finer type filters its answer. */
+const FINER_TYPE_READ_FACTOR = 10;
+
 export const EVIDENCE_SOURCES: readonly EvidenceSource[] = [conversationsSource, memorySource];
 
 /** Every `source_type` value: a source's name, or `<source>/<type>`. */
@@ -42,7 +45,10 @@ export async function searchSources(
   sourceTypesAsked: readonly string[] | undefined,
 ): Promise<{ items: EvidenceItem[]; notes: string[]; searched: string[] }> {
   const sources = sourcesFor(sourceTypesAsked);
-  const answers = await Promise.all(sources.map((s) => s.search(ctx, query)));
+  // A type narrower than a source (conversations/email) is filtered after the source answers, so read more to fill the limit.
+  const finer = (sourceTypesAsked ?? []).some((t) => t.includes('/'));
+  const asked = finer ? { ...query, limit: Math.min(query.limit * FINER_TYPE_READ_FACTOR, 200) } : query;
+  const answers = await Promise.all(sources.map((s) => s.search(ctx, asked)));
   const keep = (item: EvidenceItem) =>
     !sourceTypesAsked ||
     sourceTypesAsked.length === 0 ||

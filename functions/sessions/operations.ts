@@ -3,7 +3,6 @@ import { and, count, desc, eq } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { sessions } from '../../schema/sessions.js';
-import { roleAtLeast } from '../identity/scopes.js';
 import { defineOperation } from '../registry.js';
 import { DeletedResponseSchema, isoTimestamp, pagingQuery, uuidParam } from '../schemas.js';
 
@@ -159,20 +158,13 @@ export const deleteSession = defineOperation({
   path: '/sessions/{id}',
   summary: 'Delete a session',
   description:
-    'Its creator, or a workspace admin, may delete it (anyone else: 403 forbidden). Deleting removes it: a second delete is 404.',
+    'Any member with conversations:write may delete a session of the workspace. Deleting removes it: a second delete is 404.',
   mcp: { tool: 'sessions', action: 'delete' },
   params: idParams,
   output: DeletedResponseSchema,
   async handler(ctx, input) {
     const { db } = ctx.services;
     const where = and(eq(sessions.workspaceId, ctx.caller.workspaceId), eq(sessions.id, input.id));
-    const [row] = await db.select({ userId: sessions.userId }).from(sessions).where(where);
-    if (!row) throw notFound(input.id);
-    if (row.userId !== ctx.caller.userId && !roleAtLeast(ctx.caller.role, 'admin')) {
-      throw new ApiError('forbidden', 'Only the member who created this session, or an admin, may delete it.', {
-        session_id: input.id,
-      });
-    }
     const deleted = await db.delete(sessions).where(where).returning({ id: sessions.id });
     if (deleted.length === 0) throw notFound(input.id);
     return { deleted: true };
