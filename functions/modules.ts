@@ -4,9 +4,11 @@ import { agentsModule } from './agents/feature.js';
 import { artifactsModule } from './artifacts/feature.js';
 import { chatModule } from './chat/feature.js';
 import { connectionsModule } from './connections/feature.js';
+import { contextModule } from './context/feature.js';
 import { consoleModule } from './console/feature.js';
 import { evalsModule } from './evals/feature.js';
 import { frontDoorModule } from './front-door/feature.js';
+import { memoryModule } from './memory/feature.js';
 import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/feature.js';
@@ -15,6 +17,7 @@ import { researchModule } from './research/feature.js';
 import { routinesModule } from './routines/feature.js';
 import { searchModule } from './search/feature.js';
 import type { Services } from './services.js';
+import { sessionsModule } from './sessions/feature.js';
 import { setupModule } from './setup/feature.js';
 import { subscriptionsModule } from './subscriptions/feature.js';
 import { webhooksModule } from './webhooks/feature.js';
@@ -29,6 +32,9 @@ export const featureModules: readonly FeatureModule[] = [
   connectionsModule,
   searchModule,
   researchModule,
+  memoryModule,
+  contextModule,
+  sessionsModule,
   evalsModule,
   messagesModule,
   chatModule,

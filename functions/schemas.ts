@@ -30,3 +30,6 @@ export const pagingQuery = {
 };
 
 export const isoTimestamp = () => z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
+
+/** The spec's `DeletedResponse`: one component, shared by every delete. */
+export const DeletedResponseSchema = z.object({ deleted: z.boolean() }).openapi('DeletedResponse');

@@ -18,3 +18,5 @@ export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
 export * from './subscriptions.js';
+export * from './memory.js';
+export * from './sessions.js';

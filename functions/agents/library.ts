@@ -44,13 +44,13 @@ const NO_ADMIN_WRITES = [
   'webhooks.ping',
 ];
 
-/** Reading the workspace's data: the routed search, its field catalog and its overview. */
-const READ_DATA = ['search.query', 'search.fields', 'search.overview'];
+/** Reading the workspace's data: the routed search, its field catalog and its overview, and the evidence search that recalls the workspace memory. */
+const READ_DATA = ['search.query', 'search.fields', 'search.overview', 'context.search'];
 /**
- * What a routine's run may write (committed documents, cataloged actions) and the documents it can
+ * What a routine's run may write (committed documents, cataloged actions, memory with write_memory) and the documents it can
  * read back; a chat run that calls a write is asked for approval or records a proposal.
  */
-const OUTPUTS = ['outputs.write_doc', 'actions.email_member', 'artifacts.list', 'artifacts.get'];
+const OUTPUTS = ['outputs.write_doc', 'actions.email_member', 'artifacts.list', 'artifacts.get', 'memory.remember'];
 
 const GROUNDING_RULES = [
   'Ground every claim in what the tools returned for this workspace: quote customers verbatim (never paraphrase inside a quote) and cite the turn;',

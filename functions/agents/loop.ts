@@ -109,11 +109,15 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
 
 /**
  * A routine's or a subscription's run has no one to ask, but its config says what it may write:
- * documents (the operation applies the commit gate, write_outputs included) and cataloged actions
- * (the operation applies actions_allowed). Every other write of such a run becomes a proposal.
+ * documents (the operation applies the commit gate, write_outputs included), cataloged actions
+ * (the operation applies actions_allowed) and memory when its config says write_memory. Every
+ * other write of such a run becomes a proposal.
  */
 function routineMayWrite(input: AgentRunInput, op: Operation): boolean {
-  return headlessFireOf(input) !== null && (op.id === 'outputs.write_doc' || op.id.startsWith('actions.'));
+  const fire = headlessFireOf(input);
+  if (fire === null) return false;
+  if (op.id === 'memory.remember') return fire.write_memory;
+  return op.id === 'outputs.write_doc' || op.id.startsWith('actions.');
 }
 
 /** A StepResult as the journal stores it (plain JSON). */

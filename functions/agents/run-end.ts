@@ -2,6 +2,7 @@ import type { CommitScope, RunView } from '../../queues/pipeline.js';
 import type { RunStatus } from '../../schema/runs.js';
 import { appendChatMessage } from './threads.js';
 import { emitEvent } from '../webhooks/index.js';
+import { rememberEvidence } from '../memory/index.js';
 import type { Answer } from './answer.js';
 import { AgentRunInputSchema } from './run-state.js';
 
@@ -9,8 +10,14 @@ import { AgentRunInputSchema } from './run-state.js';
  * When an agent run ends (complete, failed or canceled), inside the transaction that ended it:
  * a delegated run wakes its parent; a top-level run writes its reply into the chat's thread (the
  * answer, or what happened instead, so a canceled turn stays in the history) and emits
- * `session.completed` to the workspace's webhooks.
+ * `session.completed` to the workspace's webhooks. A routine fire whose config says `write_memory`
+ * remembers its verified answer (source `kg`, at most the 4000 characters memory holds) in the same
+ * transaction; it is recalled by its words until a remember call embeds text (no embedder runs inside
+ * a commit).
  */
+/** What one memory row holds (spec, Limits: remember's text is at most 4000 characters). */
+const MEMORY_TEXT_CHARS = 4000;
+
 export async function onAgentRunEnded(run: RunView & { status: RunStatus }, scope: CommitScope): Promise<void> {
   if (run.parentRunId) {
     await scope.wakeRun(run.parentRunId);
@@ -35,6 +42,20 @@ export async function onAgentRunEnded(run: RunView & { status: RunStatus }, scop
     status: run.status,
     now: scope.now,
   });
+  const routine = input.data.routine;
+  if (answer?.text.trim() && routine?.write_memory) {
+    await rememberEvidence(scope.tx, {
+      workspaceId: run.workspaceId,
+      text: answer.text.trim().slice(0, MEMORY_TEXT_CHARS),
+      source: 'kg',
+      companyName: null,
+      createdBy: run.caller?.user_id ?? run.createdBy ?? null,
+      runId: run.id,
+      origin: 'run',
+      embedding: null,
+      now: scope.now,
+    });
+  }
   await emitEvent(scope, {
     workspaceId: run.workspaceId,
     type: 'session.completed',

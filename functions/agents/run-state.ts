@@ -60,6 +60,8 @@ const HeadlessFireSchema = z.object({
   id: z.uuid(),
   write_outputs: z.boolean(),
   actions_allowed: z.array(z.string()).nullable(),
+  /** Long-term memory commits (a routine's config.write_memory): memory.remember as a tool, and the answer remembered at the end. */
+  write_memory: z.boolean().default(false),
 });
 export type HeadlessFire = z.infer<typeof HeadlessFireSchema>;
 

@@ -48,7 +48,12 @@ export async function fireRoutine(
       routineId: routine.id,
       delegateRoster: roster,
       mayDelegate: single === null && config.depth !== 'quick',
-      routine: { id: routine.id, write_outputs: config.write_outputs, actions_allowed: config.actions_allowed },
+      routine: {
+        id: routine.id,
+        write_outputs: config.write_outputs,
+        actions_allowed: config.actions_allowed,
+        write_memory: config.write_memory,
+      },
       prepare: async ({ tx, now }, ids) => {
         if (fire.trigger === 'run_now') {
           const [inserted] = await tx

@@ -23,7 +23,8 @@ export const RoutineConfigSchema = z
       .optional()
       .openapi({ description: 'Allow document commits through the verified write gate (default true).' }),
     write_memory: z.boolean().optional().openapi({
-      description: 'Long-term memory commits (default false; stored: this service keeps no agent memory yet).',
+      description:
+        'Long-term memory commits (default false): the fire may call memory.remember, and its verified answer is remembered (source kg) when it completes.',
     }),
     actions_allowed: z.array(z.string().min(1)).max(50).optional().openapi({
       description: 'Narrows the action catalog; `[]` disables actions; absent allows every cataloged action.',

@@ -6,3 +6,7 @@ export { compileFilterSearch } from './filter-compiler.js';
 export { planLocally } from './fuzzy-plan.js';
 export { FilterSchema, SearchRequestSchema } from './request.js';
 export { resolveSearch } from './validate.js';
+export { runFuzzyLane } from './fuzzy-lane.js';
+export type { LaneOutcome, ResolvedSearch } from './lane.js';
+export { runSemanticLane } from './semantic-lane.js';
+export { searchThemes, type ThemeMatch } from './semantic-themes.js';

@@ -4,7 +4,7 @@ import type { CoverageBasis } from './coverage.js';
 import type { LaneContext, LaneCorpus, LaneOutcome } from './lane.js';
 import { SEARCH_LIMITS } from './request.js';
 import type { EmptyReason } from './response.js';
-import { errorText, quote, round } from './semantic-format.js';
+import { errorText, quote, round, vectorLiteral } from './semantic-format.js';
 
 /**
  * The semantic lane degraded: when the utterance store cannot answer (the read throws, or it holds
@@ -106,6 +106,45 @@ export async function themeOutcome(
     ...(emptyReason ? { emptyReason } : {}),
     note: `${why} Degraded to the theme index (one row per theme).${emptyNote}${clampNote}${ignoredNote}`,
   };
+}
+
+/** A theme near a query, as cluster search (functions/context/) reads the same index the degraded lane does. */
+export interface ThemeMatch {
+  id: string;
+  label: string;
+  summary: string;
+  member_count: number;
+  interaction_count: number;
+  examples: { text: string; utterance_id: string | null; interaction_id: string | null }[];
+  similarity: number;
+}
+
+/**
+ * The themes of a workspace nearest a query vector (this embedder's only), most similar first, with
+ * similarity at least `minSimilarity`; `total` is how many themes of this embedder the index holds.
+ */
+export async function searchThemes(
+  db: Queryable,
+  workspaceId: string,
+  embedderId: string,
+  vector: readonly number[],
+  options: { limit: number; minSimilarity: number },
+): Promise<{ matches: ThemeMatch[]; total: number }> {
+  const total = await countThemes(db, workspaceId, embedderId);
+  if (vector.every((v) => v === 0) || total === 0) return { matches: [], total };
+  const rows = await readThemes(db, workspaceId, embedderId, vectorLiteral(vector), options.limit);
+  const matches = rows
+    .map((r) => ({
+      id: r.id,
+      label: r.label,
+      summary: r.summary,
+      member_count: Number(r.member_count),
+      interaction_count: Number(r.interaction_count),
+      examples: themeExamples(r.examples),
+      similarity: round(1 - Number(r.distance)),
+    }))
+    .filter((t) => t.similarity > 0 && t.similarity >= options.minSimilarity);
+  return { matches, total };
 }
 
 async function readThemes(

@@ -65,7 +65,12 @@ async function startFireRun(
     depth: runConfig.depth,
     trigger: 'subscription',
     subscriptionId: sub.id,
-    subscription: { id: sub.id, write_outputs: runConfig.write_outputs, actions_allowed: runConfig.actions_allowed },
+    subscription: {
+      id: sub.id,
+      write_outputs: runConfig.write_outputs,
+      actions_allowed: runConfig.actions_allowed,
+      write_memory: false,
+    },
     prepare: async ({ tx, now: at }, ids) => {
       if (!fire) return;
       await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`subscription_fires:${sub.workspaceId}`}))`);

@@ -4,6 +4,7 @@ import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { webhooks } from '../../schema/webhooks.js';
 import { defineOperation } from '../registry.js';
+import { DeletedResponseSchema } from '../schemas.js';
 import { buildEnvelope, PING_EVENT, WEBHOOK_DELIVERY_KIND, type DeliveryRunInput } from './events.js';
 import {
   countWebhooks,
@@ -150,7 +151,7 @@ export const deleteWebhook = defineOperation({
   summary: 'Delete a webhook (pending deliveries are dropped)',
   mcp: { tool: 'webhooks', action: 'delete' },
   params: webhookIdParams,
-  output: z.object({ deleted: z.boolean() }).openapi('DeletedResponse'),
+  output: DeletedResponseSchema,
   async handler(ctx, input) {
     const deleted = await ctx.services.db
       .delete(webhooks)
