@@ -7,6 +7,7 @@ import { connectionsModule } from './connections/feature.js';
 import { consoleModule } from './console/feature.js';
 import { evalsModule } from './evals/feature.js';
 import { frontDoorModule } from './front-door/feature.js';
+import { knowledgeModule } from './knowledge/feature.js';
 import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/feature.js';
@@ -34,6 +35,7 @@ export const featureModules: readonly FeatureModule[] = [
   agentsModule,
   routinesModule,
   artifactsModule,
+  knowledgeModule,
   actionsModule,
   webhooksModule,
   consoleModule,
