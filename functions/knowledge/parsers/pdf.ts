@@ -4,7 +4,13 @@ import { paragraphNodes, type ParsedNode } from './node.js';
 interface TextItem {
   str: string;
   hasEOL?: boolean;
+  /** [a, b, c, d, x, y]: where the text sits on the page. */
+  transform?: number[];
+  height?: number;
 }
+
+/** A gap between lines wider than this many line heights ends a paragraph. */
+const PARAGRAPH_GAP = 1.6;
 
 /**
  * A PDF, page by page (one page's text in memory at a time, each page released after): lines are
@@ -24,15 +30,20 @@ export async function parsePdf(
       const content = await page.getTextContent();
       let paragraph = '';
       let lineEmpty = true;
+      let lastY: number | null = null;
       for (const raw of content.items as TextItem[]) {
         if (typeof raw.str !== 'string') continue;
         const text = raw.str;
-        if (text.trim() === '' && raw.hasEOL && lineEmpty) {
-          // An empty line: the paragraph ends here.
+        const y = raw.transform?.[5];
+        const height = raw.height || 10;
+        const farBelow = y !== undefined && lastY !== null && text.trim() !== '' && lastY - y > height * PARAGRAPH_GAP;
+        if ((text.trim() === '' && raw.hasEOL && lineEmpty) || farBelow) {
+          // An empty line, or a gap wider than a line: the paragraph ends here.
           nodes.push(...paragraphNodes(paragraph, '', number));
           paragraph = '';
-          continue;
+          if (!farBelow) continue;
         }
+        if (y !== undefined && text.trim() !== '') lastY = y;
         paragraph += text;
         lineEmpty = false;
         if (raw.hasEOL) {
