@@ -4,6 +4,7 @@ import { chatFixtures } from './chat.js';
 import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
 import { evalFixtures } from './evals.js';
+import { knowledgeFixtures } from './knowledge.js';
 import { messageFixtures } from './messages.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
@@ -46,6 +47,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   documents: documentFixtures,
   actions: actionFixtures,
   webhooks: webhookFixtures,
+  knowledge: knowledgeFixtures,
   console: consoleFixtures,
 };
 
