@@ -127,6 +127,8 @@ export const getContextEntryOp = defineOperation({
 
 export const deleteContextEntry = defineOperation({
   ...write,
+  // Changing what an agent reads for others, or removing it, is an editor's (a member's own entry too).
+  minRole: 'editor',
   id: 'context.delete',
   method: 'delete',
   path: '/context-entries/{id}',
@@ -156,6 +158,7 @@ export const deleteContextEntry = defineOperation({
 
 export const attachToContextEntry = defineOperation({
   ...write,
+  minRole: 'editor',
   id: 'context.attach',
   method: 'post',
   path: '/context-entries/{id}/attachments',
