@@ -18,3 +18,4 @@ export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
 export * from './knowledge.js';
+export * from './subscriptions.js';
