@@ -8,6 +8,8 @@ import { createLogger, type Logger } from '../platform/log.js';
 import { fetchOutboundHttp } from '../platform/net/fetch-http.js';
 import type { OutboundHttp } from '../platform/net/port.js';
 import { SecretBox } from '../platform/secret-box.js';
+import { MemoryFileStore } from '../platform/files/memory.js';
+import type { FileStore } from '../platform/files/port.js';
 import { httpMailer } from '../platform/mail/http.js';
 import { outboxMailer } from '../platform/mail/outbox.js';
 import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
@@ -64,6 +66,8 @@ export interface ServiceInputs {
   identityProviderFetch?: IdentityProviderFetch;
   /** The connectors offered; defaults to every connector of the service (`allConnectors`). */
   connectors?: readonly Connector[];
+  /** Where uploads go: R2 (Worker), a folder under DATA_DIR (npm start); memory when not given (tests). */
+  files?: FileStore;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -131,6 +135,7 @@ export function buildServices(inputs: ServiceInputs): Services {
     consoleIdentityProvider: consoleIdentityProviderFromConfig(config, inputs.identityProviderFetch),
     pendingWork: [],
     connectors: new ConnectorList(inputs.connectors ?? allConnectors),
+    files: inputs.files ?? new MemoryFileStore(),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

@@ -12,6 +12,7 @@ import type {
   OperationContext,
   OperationOutcome,
   OperationRegistry,
+  ReceivedUpload,
   RunContext,
 } from './registry.js';
 import type { Services } from './services.js';
@@ -45,6 +46,8 @@ export interface RawInput {
   params?: Record<string, unknown> | undefined;
   query?: Record<string, unknown> | undefined;
   body?: unknown;
+  /** The file of a multipart upload (REST), handed to the handler beside its validated input. */
+  upload?: ReceivedUpload | undefined;
 }
 
 /** Refuse a caller who may not run the operation at all; the answer never depends on the input. */
@@ -145,8 +148,11 @@ export async function runOperation(
 ): Promise<OperationOutcome> {
   authorizeOperation(op, scope.caller, scope.origin);
   let input: Record<string, unknown>;
+  let upload: ReceivedUpload | undefined;
   try {
-    input = validatedInput(op, await loadInput());
+    const raw = await loadInput();
+    upload = raw.upload;
+    input = validatedInput(op, raw);
   } catch (error) {
     if (isApiError(error) && op.rateLimit && scope.origin !== 'run') await showOperationBudget(op, scope, error);
     throw error;
@@ -162,7 +168,7 @@ export async function runOperation(
     const countedAt = scope.services.clock.now();
     if (op.quota) await consumeQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt);
     try {
-      result = await op.handler(contextFor(scope), input);
+      result = await op.handler(contextFor(scope, upload), input);
     } catch (error) {
       if (op.quota)
         await refundQuota(scope.services.db, scope.caller.workspaceId, op.quota, countedAt).catch(() => undefined);
@@ -330,13 +336,18 @@ class CallContext implements OperationContext {
   readonly correlationId: string;
   readonly origin: InvocationOrigin;
   readonly run?: RunContext;
+  readonly upload?: ReceivedUpload;
 
-  constructor(private readonly scope: InvocationScope) {
+  constructor(
+    private readonly scope: InvocationScope,
+    upload?: ReceivedUpload,
+  ) {
     this.caller = scope.caller;
     this.services = scope.services;
     this.correlationId = scope.correlationId;
     this.origin = scope.origin;
     if (scope.run) this.run = scope.run;
+    if (upload) this.upload = upload;
   }
 
   get signal(): AbortSignal {
@@ -348,4 +359,5 @@ class CallContext implements OperationContext {
   }
 }
 
-const contextFor = (scope: InvocationScope): OperationContext => new CallContext(scope);
+const contextFor = (scope: InvocationScope, upload?: ReceivedUpload): OperationContext =>
+  new CallContext(scope, upload);

@@ -8,6 +8,7 @@ import { contextModule } from './context/feature.js';
 import { consoleModule } from './console/feature.js';
 import { evalsModule } from './evals/feature.js';
 import { frontDoorModule } from './front-door/feature.js';
+import { knowledgeModule } from './knowledge/feature.js';
 import { memoryModule } from './memory/feature.js';
 import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
@@ -42,6 +43,7 @@ export const featureModules: readonly FeatureModule[] = [
   routinesModule,
   subscriptionsModule,
   artifactsModule,
+  knowledgeModule,
   actionsModule,
   webhooksModule,
   consoleModule,

@@ -3,6 +3,7 @@
  * Neon when DATABASE_URL is set), migrations applied, the demo workspace on first start, the local
  * queue transport, the in-memory limiter and the local model, served by @hono/node-server.
  */
+import { join } from 'node:path';
 import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ConfigError, loadConfig } from '../platform/config.js';
@@ -13,6 +14,7 @@ import { IntervalScheduler } from '../platform/scheduler/interval.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
+import { FolderFileStore } from '../platform/files/folder.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
 import { openNodeDatabase } from './embedded/open-database.js';
 import { reembedStaleLocalVectors } from './embedded/reembed.js';
@@ -39,6 +41,7 @@ async function main(): Promise<void> {
     secretsEncryptionKey: secrets.secretsEncryptionKey,
     outbound: nodeOutboundHttp,
     log,
+    files: new FolderFileStore(join(config.DATA_DIR, 'files')),
   });
   // Before serving: a store of an older local embedder's vectors would leave the semantic lane degraded.
   for (const r of await reembedStaleLocalVectors(database.handle.db, services.embedder))

@@ -46,6 +46,29 @@ export interface OperationContext {
   origin: InvocationOrigin;
   /** The run calling, when origin is `run`. */
   run?: RunContext;
+  /** The file of an upload operation sent as multipart/form-data (REST); absent on other calls. */
+  upload?: ReceivedUpload;
+}
+
+/**
+ * An operation that takes a file (spec, Limits: Uploads). Over REST the file is the multipart part
+ * named `field`, read as it arrives and refused with 413 file_too_large the moment it passes
+ * `maxBytes` (functions/http/multipart-upload.ts); over MCP and in-process it is the body's
+ * `content_base64`, held to the same limit by the handler.
+ */
+export interface UploadSpec {
+  /** The form field that must carry the file. */
+  field: string;
+  /** The largest file accepted, in bytes: exactly this many is accepted, one more is 413. */
+  maxBytes: number;
+}
+
+/** A file as an upload operation receives it. */
+export interface ReceivedUpload {
+  field: string;
+  /** The name the client gave it (shown back only: the type is read from the bytes). */
+  filename: string;
+  bytes: Uint8Array;
 }
 
 export interface McpBinding {
@@ -121,6 +144,8 @@ export interface OperationSpec<
    * response; a different body, or a duplicate while the first is in flight, is 409 (functions/http/idempotency.ts).
    */
   idempotent?: true;
+  /** A file upload: REST reads it as multipart/form-data (see UploadSpec). */
+  upload?: UploadSpec;
 }
 
 export interface Download {
@@ -166,6 +191,7 @@ export interface Operation {
   readOnly?: true;
   download?: Download;
   idempotent?: true;
+  upload?: UploadSpec;
 }
 
 export function defineOperation<

@@ -6,6 +6,7 @@ import type { Logger } from '../platform/log.js';
 import type { OutboundHttp } from '../platform/net/port.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import type { Mailer } from '../platform/mail/port.js';
+import type { FileStore } from '../platform/files/port.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import type { RunEngine } from '../queues/engine.js';
@@ -53,4 +54,6 @@ export interface Services extends EnginePorts {
   consoleIdentityProvider: ConsoleIdentityProvider | null;
   /** The sources a workspace can connect (functions/connections/connectors/index.ts, unless a test passes its own). */
   connectors: ConnectorList;
+  /** Uploaded files' bytes: R2 on Workers, a folder under DATA_DIR embedded, memory in tests. */
+  files: FileStore;
 }

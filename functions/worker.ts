@@ -21,6 +21,7 @@ import { RunNotifier } from '../queues/notifier.js';
 import type { WorkersAiBinding } from '../platform/model/workers-ai.js';
 import { createApp, type App } from './app.js';
 import { buildServices } from './build-services.js';
+import { R2FileStore, type R2BucketBinding } from '../platform/files/r2.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import type { Services } from './services.js';
 
@@ -40,9 +41,10 @@ export interface ScheduledController {
   noRetry(): void;
 }
 
-/** Bindings: the [vars] and secrets (strings) and the Workers AI binding. */
+/** Bindings: the [vars] and secrets (strings), the Workers AI binding and the R2 bucket of uploads. */
 export interface WorkerEnv {
   AI?: WorkersAiBinding;
+  FILES?: R2BucketBinding;
   [name: string]: unknown;
 }
 
@@ -159,6 +161,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         secretsEncryptionKey: config.SECRETS_ENCRYPTION_KEY,
         log: createLogger(config.LOG_LEVEL, consoleByLevelWriter),
         workersAi: env.AI,
+        // Without the bucket uploads live in the isolate's memory only: fine for a dry run, not for production.
+        ...(env.FILES ? { files: new R2FileStore(env.FILES) } : {}),
         memoryLimiter,
         runNotifier,
       });

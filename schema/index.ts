@@ -17,6 +17,7 @@ export * from './oauth-grants.js';
 export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
+export * from './knowledge.js';
 export * from './subscriptions.js';
 export * from './memory.js';
 export * from './sessions.js';

@@ -23,6 +23,16 @@ export const QuoteSourceSchema = z
   })
   .strict();
 
+/** Where a quote from an uploaded document comes from: the document (group) and the node quoted. */
+export const DocumentQuoteSourceSchema = z
+  .object({
+    document_group_id: z.uuid(),
+    node_key: z.string().min(1).max(40),
+    /** The document's title (the verifier checks it is this document's). */
+    document_title: z.string().min(1).max(300),
+  })
+  .strict();
+
 const blockBodies = {
   text: z.object({ kind: z.literal('text'), markdown: z.string().min(1).max(20_000) }).strict(),
   callout: z
@@ -48,6 +58,15 @@ const blockBodies = {
       text: z.string().min(1).max(2_000),
       source: QuoteSourceSchema,
       /** How the quote bears on the answer's point. */
+      stance: z.enum(['supports', 'contradicts', 'context']),
+    })
+    .strict(),
+  /** A verbatim quote from a knowledge-bank node (functions/knowledge), checked against that node. */
+  document_quote: z
+    .object({
+      kind: z.literal('document_quote'),
+      text: z.string().min(1).max(2_000),
+      source: DocumentQuoteSourceSchema,
       stance: z.enum(['supports', 'contradicts', 'context']),
     })
     .strict(),
@@ -90,6 +109,7 @@ export const BlockDraftSchema = z.discriminatedUnion('kind', [
   blockBodies.callout,
   blockBodies.citation,
   blockBodies.quote,
+  blockBodies.document_quote,
   blockBodies.table,
   blockBodies.metric,
   blockBodies.theme_finding,
@@ -103,6 +123,7 @@ export const ContentBlockSchema = z
     blockBodies.callout.extend({ id: z.string() }),
     blockBodies.citation.extend({ id: z.string() }),
     blockBodies.quote.extend({ id: z.string() }),
+    blockBodies.document_quote.extend({ id: z.string() }),
     blockBodies.table.extend({ id: z.string() }),
     blockBodies.metric.extend({ id: z.string() }),
     blockBodies.theme_finding.extend({ id: z.string() }),

@@ -6,6 +6,7 @@ import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 import { keepToAskedPeriod } from './grounding-period.js';
+import { readDocumentNodes } from '../knowledge/index.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -13,7 +14,8 @@ import { keepToAskedPeriod } from './grounding-period.js';
  * gate rules). Nothing the service writes for a user may claim more than the data holds:
  *
  * - a quote's text must appear verbatim (whitespace runs aside) in the cited transcript turn — of
- *   the cited interaction, in this workspace — or, for an email, in its body;
+ *   the cited interaction, in this workspace — or, for an email, in its body; a document quote's in
+ *   the cited knowledge node of that document (titled as cited), in this workspace;
  * - a table's rows must each be a row of its query's result (on the table's columns), and a
  *   metric's value the cell at `column` of its query's first row: each query is re-run, as the
  *   run's caller, and compared;
@@ -69,12 +71,21 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     problems: [] as string[],
   };
   const verdicts = new Map<number, boolean>();
-  const [turnTexts, emailBodies, themeRows, utteranceIds, results] = await Promise.all([
+  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes] = await Promise.all([
     readTurns(ctx, draft.content_blocks),
     readEmailBodies(ctx, draft.content_blocks),
     readThemes(ctx, draft.content_blocks),
     readUtterances(ctx, draft.content_blocks),
     rerunQueries(ctx, draft.content_blocks),
+    readDocumentNodes(
+      ctx.db,
+      ctx.workspaceId,
+      draft.content_blocks.flatMap((b) =>
+        b.kind === 'document_quote'
+          ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
+          : [],
+      ),
+    ),
   ]);
 
   draft.content_blocks.forEach((block, i) => {
@@ -106,6 +117,20 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
             report.quotes,
             `the quote is not verbatim in ${block.source.turn_id ? `turn ${block.source.turn_id}` : 'the email'}`,
           );
+        return pass(report.quotes);
+      }
+      case 'document_quote': {
+        report.quotes.checked++;
+        const node = documentNodes.get(`${block.source.document_group_id}/${block.source.node_key}`);
+        if (!node)
+          return fail(
+            report.quotes,
+            `node ${block.source.node_key} of document ${block.source.document_group_id} is not in this workspace`,
+          );
+        if (node.title !== block.source.document_title)
+          return fail(report.quotes, `document ${block.source.document_group_id} is titled “${node.title}”`);
+        if (!squash(node.text).includes(squash(block.text)))
+          return fail(report.quotes, `the quote is not verbatim in node ${block.source.node_key}`);
         return pass(report.quotes);
       }
       case 'table': {
@@ -322,7 +347,7 @@ function checkProseNumbers(
       backing.add(b.member_count);
     }
   }
-  const quotes = kept.flatMap((b) => (b.kind === 'quote' ? [b.text] : []));
+  const quotes = kept.flatMap((b) => (b.kind === 'quote' || b.kind === 'document_quote' ? [b.text] : []));
   const prose = [text, ...kept.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : []))];
   let checked = 0;
   const unverified: string[] = [];

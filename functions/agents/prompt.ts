@@ -19,7 +19,7 @@ const DEEP_INSTRUCTIONS =
  * guarantees and expects (dates, tools, the answer format, grounding). "Today is" is fixed when the
  * run starts, so every turn (and every retry of one) reads the same date.
  */
-export function systemPrompt(input: AgentRunInput, now: Date): string {
+export function systemPrompt(input: AgentRunInput, now: Date, background: string | null = null): string {
   return [
     input.agent.prompt,
     '',
@@ -45,6 +45,9 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
     'Quote blocks must be verbatim words from the cited transcript turn (or email body) with its interaction_id and turn_id; table and metric blocks must carry the search.query request their cells came from, unchanged.',
     'Every quote, cell and number is checked against the data before the answer is shown; anything that does not check out is removed.',
+    'To quote an uploaded document, use a document_quote block with its verbatim words and source {document_group_id, node_key, document_title} from knowledge_search.',
+    // The member's pinned nodes, then the workspace's and the member's background (functions/knowledge/agent-context.ts).
+    ...(background ? ['', background] : []),
   ].join('\n');
 }
 
@@ -53,10 +56,11 @@ export function initialAgentState(
   input: AgentRunInput,
   history: readonly ThreadTurn[],
   now: Date,
+  background: string | null = null,
 ): Partial<AgentRunState> & { messages: AgentMessage[] } {
   return {
     messages: [
-      { role: 'system', content: systemPrompt(input, now) },
+      { role: 'system', content: systemPrompt(input, now, background) },
       ...history.map((t) => ({ role: t.role, content: t.content }) as AgentMessage),
       { role: 'user', content: input.message },
     ],

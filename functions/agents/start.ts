@@ -4,6 +4,7 @@ import { newId } from '../../platform/ids.js';
 import { chats } from '../../schema/agents.js';
 import { runs } from '../../schema/runs.js';
 import { initialAgentState, type ThreadTurn } from './prompt.js';
+import { agentKnowledgeContext } from '../knowledge/index.js';
 import { DEFAULT_AGENT_SLUG } from './library.js';
 import { findAgent, toResolvedAgent } from './repository.js';
 import type { Queryable } from '../../platform/db/port.js';
@@ -164,13 +165,15 @@ export async function startAgentRun(
       subscription: request.subscription ?? null,
     };
     await request.prepare?.(scope, { runId, chatId: chat.id });
+    // Read before the first turn: the member's pins first, then background (context, not evidence).
+    const knowledge = await agentKnowledgeContext(tx, { workspaceId: caller.workspaceId, userId: caller.userId });
     await scope.startRun({
       workspaceId: caller.workspaceId,
       kind: request.kind ?? AGENT_RUN_KIND,
       runId,
       caller: runCallerOf(caller),
       input,
-      state: initialAgentState(input, history, now),
+      state: initialAgentState(input, history, now, knowledge.text),
     });
     await appendChatMessage(tx, {
       workspaceId: caller.workspaceId,

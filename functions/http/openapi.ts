@@ -83,9 +83,21 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       request: {
         ...(op.params ? { params: op.params } : {}),
         ...(op.query ? { query: op.query } : {}),
-        ...(op.body
-          ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } }
-          : {}),
+        ...(op.upload
+          ? {
+              body: {
+                required: true,
+                description: `The file in the multipart field \`${op.upload.field}\`, at most ${op.upload.maxBytes} bytes (413 file_too_large with details.code LIMIT_FILE_SIZE beyond; another field name is 400). Over MCP, send \`content_base64\` and \`filename\` instead.`,
+                content: {
+                  'multipart/form-data': {
+                    schema: z.object({ [op.upload.field]: z.string().openapi({ format: 'binary' }) }),
+                  },
+                },
+              },
+            }
+          : op.body
+            ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } }
+            : {}),
       },
       responses: {
         [op.successStatus ?? 200]: op.streamOnly
@@ -108,6 +120,13 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
                 },
               },
         ...ERROR_RESPONSES,
+        ...(op.upload
+          ? {
+              413: errorResponse(
+                "file_too_large: the file is over this endpoint's limit; details.code is LIMIT_FILE_SIZE and details.field names the field.",
+              ),
+            }
+          : {}),
       },
       'x-stability': op.stability,
       'x-scopes': [...op.scopes],

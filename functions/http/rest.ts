@@ -6,6 +6,7 @@ import type { Download, DownloadBody, Operation, OperationRegistry } from '../re
 import { API_PREFIX, type AppEnv } from './env.js';
 import { IDEMPOTENCY_HEADER, REPLAYED_HEADER, runIdempotently } from './idempotency.js';
 import { readJsonBody } from './json-body.js';
+import { readUploadInput } from './multipart-upload.js';
 import { setRateLimitHeaders } from './rate-limit-headers.js';
 import { streamRunEvents, wantsEventStream } from './run-stream.js';
 
@@ -41,17 +42,11 @@ export function invocationScope(
  * A request's raw input. Only the parts the operation declares are read, since parsing the rest is
  * wasted work, unless `whole`: an Idempotency-Key covers the whole request (path, query and body).
  */
-async function restInput(
-  c: Context<AppEnv>,
-  op: Operation,
-  streaming: boolean,
-  whole = false,
-): Promise<{ params: RawInput['params']; query: RawInput['query']; body: unknown }> {
-  return {
-    params: op.params || whole ? (c.req.param() as Record<string, string>) : undefined,
-    query: op.query || whole ? (streaming ? withLastEventId(c, c.req.query()) : c.req.query()) : undefined,
-    body: op.body ? await readJsonBody(c) : undefined,
-  };
+async function restInput(c: Context<AppEnv>, op: Operation, streaming: boolean, whole = false): Promise<RawInput> {
+  const params = op.params || whole ? (c.req.param() as Record<string, string>) : undefined;
+  const query = op.query || whole ? (streaming ? withLastEventId(c, c.req.query()) : c.req.query()) : undefined;
+  if (op.upload) return { params, query, ...(await readUploadInput(c, op.upload)) };
+  return { params, query, body: op.body ? await readJsonBody(c) : undefined };
 }
 
 /** Every declared operation becomes a REST route; success bodies are wrapped as {data: ...}. */
@@ -63,7 +58,9 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       const idempotencyKey = op.idempotent ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
       let outcome;
       if (idempotencyKey !== undefined) {
-        const request = await restInput(c, op, streaming, true);
+        // An upload operation is never idempotent (its file is not part of the replay key).
+        const { params, query, body } = await restInput(c, op, streaming, true);
+        const request = { params, query, body };
         const result = await runIdempotently(
           scope.services.db,
           { op, caller: scope.caller, key: idempotencyKey, request, now: scope.services.clock.now() },

@@ -78,6 +78,7 @@ const INTERNAL_AGENT: readonly Scope[] = [
   'webhooks:write',
   'subscriptions:write',
   'pins:write',
+  'pins:delete',
   'team:read',
   'observability:read',
   'config:read',

@@ -5,6 +5,7 @@ import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
 import { evalFixtures } from './evals.js';
 import { knowledgeFixtures } from './knowledge.js';
+import { knowledgeDocumentFixtures } from './knowledge-documents.js';
 import { messageFixtures } from './messages.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
@@ -50,6 +51,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   documents: documentFixtures,
   actions: actionFixtures,
   webhooks: webhookFixtures,
+  'knowledge-documents': knowledgeDocumentFixtures,
   console: consoleFixtures,
 };
 

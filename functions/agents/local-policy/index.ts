@@ -5,6 +5,7 @@ import { readIntent } from './intent.js';
 import { focusedStep } from './agent-focus.js';
 import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
+import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
 
 /**
  * The embedded default's agent model (agents.md, "The model step", local provider): a deterministic
@@ -23,11 +24,15 @@ export function localAgentStep(request: StepRequest): StepResult {
     return calls(
       call(ctx, 'vocab_deals', VOCABULARY_QUERIES.deals),
       call(ctx, 'vocab_accounts', VOCABULARY_QUERIES.accounts),
+      // The workspace's documents, searched in the same turn (no extra stage): quoted at the end.
+      ...(ctx.tools.has(KNOWLEDGE_TOOL)
+        ? [call(ctx, KNOWLEDGE_PURPOSE, knowledgeSearchArgs(ctx), KNOWLEDGE_TOOL)]
+        : []),
     );
   const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts).
-  return focusedStep(ctx, intent);
+  return withDocumentQuotes(ctx, focusedStep(ctx, intent));
 }
 
 export const agentStepTask: StepTask = { name: 'agent.step', local: localAgentStep };

@@ -1,0 +1,158 @@
+import { z } from 'zod';
+import { and, asc, eq, sql } from 'drizzle-orm';
+import { definePipeline, NonRetryableError } from '../../queues/pipeline.js';
+import { documentGroups, knowledgeNodes, knowledgeNodeVectors, storedFiles } from '../../schema/knowledge.js';
+import type { Services } from '../services.js';
+import { KNOWLEDGE_INGEST_KIND, setDocumentStatus } from './documents.js';
+import { DOCUMENT_FORMATS, parseDocument } from './parsers/index.js';
+
+/** Nodes embedded per stage delivery: a hosted embedder's batch, and a stage well inside its deadline. */
+export const EMBED_BATCH = 128;
+/** Nodes written per INSERT while a parse commits. */
+const INSERT_CHUNK = 500;
+/** A progress event while parsing every this many pages. */
+const PAGES_PER_PROGRESS_EVENT = 10;
+
+const IngestInput = z.object({ document_group_id: z.uuid() });
+type IngestInput = z.infer<typeof IngestInput>;
+const IngestState = z.object({
+  nodes: z.number().int().default(0),
+  embedded: z.number().int().default(0),
+});
+type IngestState = z.infer<typeof IngestState>;
+
+/**
+ * A knowledge-bank document becomes knowledge (issue 25 item 2), on the engine: `parse` reads the
+ * file from the store, parses it (page by page for a PDF, with progress events) and writes its
+ * nodes with the stage's commit; `embed` then embeds a batch of nodes that have no vector of the
+ * services' embedder per delivery, with `ingest.progress` events, until none is left and the
+ * document is `ready`. Every write is keyed (group, node_key[, embedder]) and skips what exists, so
+ * a repeated delivery changes nothing; a stale one is dropped by the engine.
+ */
+export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, IngestState>({
+  kind: KNOWLEDGE_INGEST_KIND,
+  input: IngestInput,
+  state: IngestState,
+  deadlineMs: 300_000,
+  stages: {
+    async parse({ run, input, services, emit }) {
+      const [doc] = await services.db
+        .select({ format: documentGroups.format, status: documentGroups.status, key: storedFiles.storageKey })
+        .from(documentGroups)
+        .innerJoin(storedFiles, eq(storedFiles.id, documentGroups.fileId))
+        .where(and(eq(documentGroups.workspaceId, run.workspaceId), eq(documentGroups.id, input.document_group_id)));
+      if (!doc) throw new NonRetryableError('not_found', 'The document was deleted before it was parsed.');
+      const format = z.enum(DOCUMENT_FORMATS).safeParse(doc.format);
+      if (!format.success) throw new NonRetryableError('unsupported_format', `Cannot parse ${doc.format}.`);
+      const bytes = await services.files.get(doc.key);
+      if (!bytes) throw new NonRetryableError('file_missing', 'The file is no longer in the file store.');
+      let nodes;
+      try {
+        nodes = await parseDocument(format.data, bytes, async (page, pages) => {
+          if (page % PAGES_PER_PROGRESS_EVENT === 0 || page === pages)
+            await emit([{ type: 'ingest.progress', data: { phase: 'parse', pages_done: page, pages } }]);
+        });
+      } catch (error) {
+        throw new NonRetryableError(
+          'unparseable',
+          `The ${format.data} file could not be parsed: ${error instanceof Error ? error.message : String(error)}`.slice(
+            0,
+            500,
+          ),
+        );
+      }
+      if (nodes.length === 0)
+        throw new NonRetryableError('empty_document', 'The document holds no text to make knowledge of.');
+      return {
+        state: { nodes: nodes.length },
+        events: [{ type: 'ingest.parsed', data: { nodes: nodes.length } }],
+        effects: async ({ tx, now }) => {
+          for (let i = 0; i < nodes.length; i += INSERT_CHUNK) {
+            await tx
+              .insert(knowledgeNodes)
+              .values(
+                nodes.slice(i, i + INSERT_CHUNK).map((n) => ({
+                  workspaceId: run.workspaceId,
+                  documentGroupId: input.document_group_id,
+                  nodeKey: n.nodeKey,
+                  kind: n.kind,
+                  position: n.position,
+                  page: n.page,
+                  heading: n.heading,
+                  text: n.text,
+                })),
+              )
+              .onConflictDoNothing();
+          }
+          await tx
+            .update(documentGroups)
+            .set({ nodeCount: nodes.length, updatedAt: now })
+            .where(eq(documentGroups.id, input.document_group_id));
+        },
+        next: 'embed',
+      };
+    },
+
+    async embed({ run, input, state, services, signal }) {
+      const embedder = services.embedder;
+      const pending = await services.db
+        .select({ nodeKey: knowledgeNodes.nodeKey, text: knowledgeNodes.text })
+        .from(knowledgeNodes)
+        .where(
+          and(
+            eq(knowledgeNodes.workspaceId, run.workspaceId),
+            eq(knowledgeNodes.documentGroupId, input.document_group_id),
+            sql`not exists (select 1 from ${knowledgeNodeVectors} v where v.document_group_id = ${knowledgeNodes.documentGroupId}
+                 and v.node_key = ${knowledgeNodes.nodeKey} and v.embedder = ${embedder.id})`,
+          ),
+        )
+        .orderBy(asc(knowledgeNodes.position))
+        .limit(EMBED_BATCH);
+      if (pending.length === 0) {
+        return {
+          events: [{ type: 'ingest.completed', data: { nodes: state.nodes, embedded: state.embedded } }],
+          effects: async ({ tx, now }) => setDocumentStatus(tx, input.document_group_id, { status: 'ready', at: now }),
+          complete: true,
+        };
+      }
+      const vectors = await embedder.embed(
+        pending.map((p) => p.text),
+        { signal },
+      );
+      const embedded = state.embedded + pending.length;
+      return {
+        state: { embedded },
+        events: [{ type: 'ingest.progress', data: { phase: 'embed', embedded, nodes: state.nodes } }],
+        effects: async ({ tx, now }) => {
+          await tx
+            .insert(knowledgeNodeVectors)
+            .values(
+              pending.map((p, i) => ({
+                workspaceId: run.workspaceId,
+                documentGroupId: input.document_group_id,
+                nodeKey: p.nodeKey,
+                embedder: embedder.id,
+                embedding: vectors[i] ?? [],
+              })),
+            )
+            .onConflictDoNothing();
+          await tx
+            .update(documentGroups)
+            .set({ embeddedCount: embedded, updatedAt: now })
+            .where(eq(documentGroups.id, input.document_group_id));
+        },
+        next: 'embed',
+      };
+    },
+  },
+  async onTerminal(run, { tx, now }) {
+    if (run.status === 'complete') return;
+    const id = IngestInput.safeParse(run.input);
+    if (!id.success) return;
+    await setDocumentStatus(tx, id.data.document_group_id, {
+      status: 'failed',
+      error: run.error?.message ?? `The ingest run ended ${run.status}.`,
+      at: now,
+    });
+  },
+});

@@ -1,0 +1,110 @@
+import { Parser } from 'htmlparser2';
+import { rowText } from './markdown.js';
+import { paragraphNodes, tidy, type ParsedNode } from './node.js';
+
+/** Elements whose content is never text of the document: scripts and styles are dropped whole. */
+const DROPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'head']);
+const HEADINGS = new Set(['h1', 'h2', 'h3', 'h4', 'h5', 'h6']);
+/** Elements that end the paragraph before them and start a new one. */
+const BLOCKS = new Set([
+  'p',
+  'div',
+  'li',
+  'ul',
+  'ol',
+  'blockquote',
+  'pre',
+  'section',
+  'article',
+  'header',
+  'footer',
+  'main',
+  'aside',
+  'br',
+  'hr',
+  'table',
+  'dd',
+  'dt',
+  'figcaption',
+]);
+
+/**
+ * HTML (and DOCX, which mammoth turns into HTML): headings open sections, block elements make
+ * paragraphs, table rows become table-row nodes under the table's first row as header. Only text is
+ * kept: scripts, styles and every attribute are dropped here, so nothing executable reaches a node.
+ */
+export function parseHtml(source: string): ParsedNode[] {
+  const nodes: ParsedNode[] = [];
+  let heading = '';
+  let buffer = '';
+  let dropped = 0;
+  let inHeading = false;
+  let row: string[] | null = null;
+  let cell: string | null = null;
+  let header: string[] | null = null;
+
+  const flush = () => {
+    if (inHeading) return;
+    nodes.push(...paragraphNodes(buffer, heading, null));
+    buffer = '';
+  };
+  const parser = new Parser(
+    {
+      onopentag(name) {
+        if (DROPPED.has(name)) {
+          dropped++;
+          return;
+        }
+        if (dropped > 0) return;
+        if (HEADINGS.has(name)) {
+          flush();
+          inHeading = true;
+        } else if (name === 'tr') {
+          flush();
+          row = [];
+        } else if ((name === 'td' || name === 'th') && row) {
+          cell = '';
+        } else if (name === 'table') {
+          flush();
+          header = null;
+        } else if (BLOCKS.has(name)) flush();
+      },
+      ontext(text) {
+        if (dropped > 0) return;
+        if (cell !== null) cell += text;
+        else buffer += text;
+      },
+      onclosetag(name) {
+        if (DROPPED.has(name)) {
+          dropped = Math.max(0, dropped - 1);
+          return;
+        }
+        if (dropped > 0) return;
+        if (HEADINGS.has(name) && inHeading) {
+          inHeading = false;
+          const text = tidy(buffer);
+          buffer = '';
+          if (text) {
+            heading = text;
+            nodes.push({ kind: 'section', heading, text, page: null });
+          }
+        } else if ((name === 'td' || name === 'th') && row && cell !== null) {
+          row.push(tidy(cell));
+          cell = null;
+        } else if (name === 'tr' && row) {
+          const cells = row;
+          row = null;
+          if (cells.every((c) => c === '')) return;
+          if (!header) header = cells;
+          else nodes.push({ kind: 'table_row', heading, text: rowText(header, cells), page: null });
+        } else if (name === 'table') header = null;
+        else if (BLOCKS.has(name)) flush();
+      },
+    },
+    { decodeEntities: true, lowerCaseTags: true },
+  );
+  parser.write(source);
+  parser.end();
+  flush();
+  return nodes;
+}

@@ -1,0 +1,24 @@
+import type { FileStore } from './port.js';
+
+/** Files in this process's memory: tests, and a Worker deployed without a bucket (lost on restart). */
+export class MemoryFileStore implements FileStore {
+  readonly kind = 'memory' as const;
+  readonly #files = new Map<string, Uint8Array>();
+
+  async put(key: string, bytes: Uint8Array): Promise<void> {
+    this.#files.set(key, bytes);
+  }
+
+  async get(key: string): Promise<Uint8Array | null> {
+    return this.#files.get(key) ?? null;
+  }
+
+  async delete(key: string): Promise<void> {
+    this.#files.delete(key);
+  }
+
+  /** How many files are held (tests check a refused upload left nothing behind). */
+  get size(): number {
+    return this.#files.size;
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * The file store (issue 25): uploaded files' bytes, by key. Keys are chosen by the service
+ * (`<workspace id>/<file id>`), never by a client, so a key names one workspace's file only.
+ * Adapters: R2 on Workers (r2.ts), a folder under DATA_DIR for the embedded default (folder.ts),
+ * memory for tests and a Worker without a bucket (memory.ts).
+ */
+export interface FileStore {
+  /** Which adapter this is (shown in logs and the setup status). */
+  readonly kind: 'r2' | 'folder' | 'memory';
+  put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /** The file's bytes, or null when there is none under this key. */
+  get(key: string): Promise<Uint8Array | null>;
+  delete(key: string): Promise<void>;
+}
+
+/** The key of a workspace's file: the workspace id first, so a listing or a purge is per tenant. */
+export const fileKey = (workspaceId: string, fileId: string): string => `${workspaceId}/${fileId}`;
