@@ -22,6 +22,7 @@ import {
   SIGN_IN_CSRF_COOKIE,
 } from './browser.js';
 import { connectionRoutes } from './connection-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import {
@@ -321,6 +322,7 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   );
 
   app.route('/', connectionRoutes(registry));
+  app.route('/', webhookRoutes(registry));
 
   return app;
 }

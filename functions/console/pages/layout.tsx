@@ -66,7 +66,7 @@ export function Layout(props: {
   title: string;
   nonce: string;
   session?: HeaderSession | undefined;
-  active?: 'connections' | 'webhooks' | 'keys' | 'apps' | undefined;
+  active?: 'connections' | 'webhooks' | 'team' | 'usage' | 'agents' | 'keys' | 'apps' | undefined;
   children: Child;
 }) {
   const { session } = props;
@@ -87,6 +87,9 @@ export function Layout(props: {
               <nav aria-label="Console">
                 <a href="/console/connections" aria-current={props.active === 'connections' ? 'page' : undefined}>
                   Connections
+                </a>
+                <a href="/console/webhooks" aria-current={props.active === 'webhooks' ? 'page' : undefined}>
+                  Webhooks
                 </a>
                 <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>
                   API keys
