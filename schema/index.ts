@@ -17,3 +17,4 @@ export * from './oauth-grants.js';
 export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
+export * from './team.js';

@@ -22,6 +22,8 @@ import {
   SIGN_IN_CSRF_COOKIE,
 } from './browser.js';
 import { connectionRoutes } from './connection-routes.js';
+import { teamRoutes } from './team-routes.js';
+import { usageRoutes } from './usage-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
@@ -323,6 +325,8 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
 
   app.route('/', connectionRoutes(registry));
   app.route('/', webhookRoutes(registry));
+  app.route('/', teamRoutes(registry));
+  app.route('/', usageRoutes(registry));
 
   return app;
 }

@@ -28,7 +28,7 @@ beforeAll(async () => {
   h = await createHarness({ env: { ALLOW_LOOPBACK_WEBHOOKS: '1' } });
   ws = await h.seedWorkspace();
   other = await h.seedWorkspace();
-}, 60_000);
+}, 180_000);
 afterAll(async () => {
   await h?.close();
   await receiver?.close();
