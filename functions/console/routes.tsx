@@ -25,6 +25,7 @@ import { connectionRoutes } from './connection-routes.js';
 import { teamRoutes } from './team-routes.js';
 import { usageRoutes } from './usage-routes.js';
 import { webhookRoutes } from './webhook-routes.js';
+import { workRoutes } from './work-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import {
@@ -327,6 +328,7 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   app.route('/', webhookRoutes(registry));
   app.route('/', teamRoutes(registry));
   app.route('/', usageRoutes(registry));
+  app.route('/', workRoutes(registry));
 
   return app;
 }

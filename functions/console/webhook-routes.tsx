@@ -1,8 +1,8 @@
+import { z } from '@hono/zod-openapi';
 import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { OperationRegistry } from '../registry.js';
-import { WEBHOOK_EVENTS } from '../webhooks/events.js';
 import { headerFor, renderPage } from './browser.js';
 import { putFlash, takeFlash } from './flash.js';
 import { mayCall } from './operation-access.js';
@@ -122,6 +122,17 @@ export function webhookRoutes(registry: OperationRegistry): Hono<AppEnv> {
   return app;
 }
 
+/**
+ * The events a webhook may subscribe to, read from the registration operation's own body schema,
+ * so the form offers exactly what the operation accepts and keeps no second list.
+ */
+function subscribableEvents(registry: OperationRegistry): readonly string[] {
+  const events = registry.get('webhooks.create')?.body?.shape.events;
+  const element = events instanceof z.ZodArray ? events.element : undefined;
+  if (!(element instanceof z.ZodEnum)) throw new Error('webhooks.create no longer takes an events enum');
+  return element.options.map(String);
+}
+
 const NOTICES: Record<string, string> = {
   saved: 'Saved.',
   ping_queued: 'A webhook.ping event is queued; its delivery appears below once sent (refresh the page).',
@@ -171,7 +182,7 @@ async function listPage(
         nonce={nonce}
         session={header}
         webhooks={(listed as { webhooks: WebhookView[] }).webhooks}
-        events={WEBHOOK_EVENTS}
+        events={subscribableEvents(registry)}
         canWrite={mayCall(registry, session, 'webhooks.create')}
         created={extra.created}
         notice={extra.notice}
@@ -203,7 +214,7 @@ async function detailPage(
         nonce={nonce}
         session={header}
         hook={hook as WebhookView}
-        events={WEBHOOK_EVENTS}
+        events={subscribableEvents(registry)}
         deliveries={rows}
         deliveriesTotal={total}
         canWrite={mayCall(registry, session, 'webhooks.update')}
