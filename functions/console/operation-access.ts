@@ -2,7 +2,7 @@ import { isApiError } from '../../platform/errors.js';
 import { authorizeOperation } from '../invoke.js';
 import type { OperationRegistry } from '../registry.js';
 import { consoleCaller } from './console-caller.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
  * Whether the signed-in member may call this operation from the console: the registry's own check

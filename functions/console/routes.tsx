@@ -20,7 +20,7 @@ import {
   SESSION_COOKIE,
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
-} from './browser.js';
+} from '../web/browser.js';
 import { connectionRoutes } from './connection-routes.js';
 import { teamRoutes } from './team-routes.js';
 import { usageRoutes } from './usage-routes.js';
@@ -48,7 +48,7 @@ import {
   startSession,
   switchWorkspace,
   type ConsoleSession,
-} from './sessions.js';
+} from '../identity/console-sessions.js';
 
 const SIGN_IN_ATTEMPTS = { limit: 10, windowSeconds: 60 };
 const OIDC_PENDING_TTL_SECONDS = 600;

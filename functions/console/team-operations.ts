@@ -8,7 +8,7 @@ import { ApiError } from '../../platform/errors.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import { credentialCache } from '../identity/credential-cache.js';
 import { ensureMembership, removeMembership } from '../identity/members.js';
-import { revokeGrantIn } from '../oauth/grants.js';
+import { revokeGrantIn } from '../oauth/index.js';
 import { defineOperation, type Operation } from '../registry.js';
 
 /**

@@ -13,13 +13,19 @@ import {
   SESSION_COOKIE,
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
-} from './browser.js';
+} from '../web/browser.js';
 import { acceptInvitation } from './invitations.js';
 import { mayCall } from './operation-access.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import { ConfirmPage } from './pages/confirm.js';
 import { AcceptInvitationPage, type InvitationRow, type MemberRow, TeamPage } from './pages/team.js';
-import { resolveSession, SESSION_TTL_SECONDS, startSession, switchWorkspace, type ConsoleSession } from './sessions.js';
+import {
+  resolveSession,
+  SESSION_TTL_SECONDS,
+  startSession,
+  switchWorkspace,
+  type ConsoleSession,
+} from '../identity/console-sessions.js';
 import { INVITATION_PATH } from './team-operations.js';
 
 const ACCEPT_ATTEMPTS = { limit: 10, windowSeconds: 60 };

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { and, eq } from 'drizzle-orm';
 import { usageCounters, workspaces } from '../../schema/index.js';
-import { MAX_ACTIVE_AGENT_RUNS } from '../agents/start.js';
+import { MAX_ACTIVE_AGENT_RUNS } from '../agents/index.js';
 import { DEFAULT_MONTHLY_CAPS, periodOf, QUOTA_FAMILIES } from '../limits/quota.js';
 import { recentRefusals } from '../limits/refusals.js';
 import { defineOperation } from '../registry.js';

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { OperationRegistry } from '../registry.js';
-import { headerFor, renderPage } from './browser.js';
+import { headerFor, renderPage } from '../web/browser.js';
 import { consoleCall, message, withMember } from './page-helpers.js';
 import { UsagePage, type UsageView } from './pages/usage.js';
 

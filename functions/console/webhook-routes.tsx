@@ -3,13 +3,13 @@ import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { OperationRegistry } from '../registry.js';
-import { headerFor, renderPage } from './browser.js';
+import { headerFor, renderPage } from '../web/browser.js';
 import { putFlash, takeFlash } from './flash.js';
 import { mayCall } from './operation-access.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import { ConfirmPage } from './pages/confirm.js';
 import { type DeliveryView, WebhookPage, WebhooksPage, type WebhookView } from './pages/webhooks.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
  * The webhooks pages (issue 24, item 3). Every read and write is a public webhooks operation invoked

@@ -2,13 +2,13 @@ import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import type { OperationRegistry } from '../registry.js';
-import { formValue, headerFor, renderPage } from './browser.js';
+import { formValue, headerFor, renderPage } from '../web/browser.js';
 import { mayCall } from './operation-access.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import { AgentPage, AgentsPage, type AgentView } from './pages/agents.js';
 import { DocumentPage, DocumentsPage, type DocumentView, type VersionView } from './pages/documents.js';
 import { RoutinePage, RoutinesPage, type RoutineView } from './pages/routines.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
  * Agents, routines and documents (issue 24, item 6): list and read, create and edit agents and

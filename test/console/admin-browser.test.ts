@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/console/sessions.js';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { outboxMessages, workspaces } from '../../schema/index.js';
 import { startFakeServer, type FakeServer } from '../support/fake-http-server.js';

@@ -1,6 +1,6 @@
 import type { Child } from 'hono/jsx';
 import { when } from './connections.js';
-import { Flash, Layout, type HeaderSession } from './layout.js';
+import { Flash, Layout, type HeaderSession } from '../../web/layout.js';
 
 /** Agents, routines and documents share one section of the console, with its own sub-navigation. */
 export function WorkSection(props: {

@@ -1,6 +1,6 @@
 import { WorkSection } from './agents.js';
 import { when } from './connections.js';
-import type { HeaderSession } from './layout.js';
+import type { HeaderSession } from '../../web/layout.js';
 
 export interface DocumentView {
   id: string;

@@ -1,6 +1,6 @@
 import type { Role } from '../../../schema/tenancy.js';
 import { when } from './connections.js';
-import { DangerLink, Flash, Layout, type HeaderSession } from './layout.js';
+import { DangerLink, Flash, Layout, type HeaderSession } from '../../web/layout.js';
 
 export interface MemberRow {
   user_id: string;

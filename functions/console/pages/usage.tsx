@@ -1,5 +1,5 @@
 import { when } from './connections.js';
-import { Layout, type HeaderSession } from './layout.js';
+import { Layout, type HeaderSession } from '../../web/layout.js';
 
 export interface UsageView {
   rate_limits: {

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { WebhookDeliverySchema, WebhookSchema } from '../../webhooks/schemas.js';
 import { when } from './connections.js';
-import { DangerLink, Flash, Layout, type HeaderSession } from './layout.js';
+import { DangerLink, Flash, Layout, type HeaderSession } from '../../web/layout.js';
 
 export type WebhookView = z.infer<typeof WebhookSchema>;
 export type DeliveryView = z.infer<typeof WebhookDeliverySchema>;
