@@ -93,7 +93,7 @@ describe.runIf(Boolean(CHROMIUM))('the admin console pages in headless Chromium'
     await visible(page.getByText('A webhook.ping event is queued'));
     await (h.services.queue as LocalTransport).drain();
     await page.reload();
-    await visible(page.getByRole('cell', { name: 'webhook.ping' }));
+    await visible(page.getByRole('cell', { name: 'webhook.ping', exact: true }));
     await visible(page.getByRole('cell', { name: '200', exact: true }));
     await shot('webhook');
     await page.goto(`${base}/console/webhooks`);
