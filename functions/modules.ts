@@ -16,6 +16,7 @@ import { routinesModule } from './routines/feature.js';
 import { searchModule } from './search/feature.js';
 import type { Services } from './services.js';
 import { setupModule } from './setup/feature.js';
+import { subscriptionsModule } from './subscriptions/feature.js';
 import { webhooksModule } from './webhooks/feature.js';
 
 /**
@@ -33,6 +34,7 @@ export const featureModules: readonly FeatureModule[] = [
   chatModule,
   agentsModule,
   routinesModule,
+  subscriptionsModule,
   artifactsModule,
   actionsModule,
   webhooksModule,

@@ -18,3 +18,4 @@ export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
 export * from './team.js';
+export * from './subscriptions.js';

@@ -4,7 +4,7 @@ import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { outboxMessages } from '../../schema/artifacts.js';
 import { memberships, users } from '../../schema/tenancy.js';
-import { AgentRunInputSchema } from '../agents/index.js';
+import { AgentRunInputSchema, headlessFireOf } from '../agents/index.js';
 import { logOutput } from '../artifacts/index.js';
 import { roleAtLeast } from '../identity/scopes.js';
 import { defineOperation } from '../registry.js';
@@ -18,11 +18,11 @@ import type { ActionName } from './catalog.js';
  * `action_not_allowed`, recorded on the run.
  */
 
-/** Whether the calling run's routine config allows the action (any call outside a routine run may). */
+/** Whether the calling run's routine or subscription config allows the action (any call outside such a run may). */
 function allowedFor(runInput: Record<string, unknown> | undefined, action: ActionName): boolean {
   if (!runInput) return true;
   const parsed = AgentRunInputSchema.safeParse(runInput);
-  const allowed = parsed.success ? parsed.data.routine?.actions_allowed : null;
+  const allowed = parsed.success ? headlessFireOf(parsed.data)?.actions_allowed : null;
   return allowed === null || allowed === undefined || allowed.includes(action);
 }
 

@@ -12,6 +12,7 @@ export {
   AgentRunInputSchema,
   AgentRunStateSchema,
   DEPTHS,
+  headlessFireOf,
   ON_QUESTION,
   RESEARCH_KIND,
   TRIGGERS,

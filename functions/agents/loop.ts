@@ -13,7 +13,14 @@ import { agentStepTask } from './local-policy/index.js';
 import { pendingInputFor } from './pauses.js';
 import { getAgentOrThrow, toResolvedAgent } from './repository.js';
 import { initialAgentState } from './prompt.js';
-import { AGENT_RUN_KIND, TOKEN_BUDGET, type AgentRunInput, type AgentRunState, type Pending } from './run-state.js';
+import {
+  AGENT_RUN_KIND,
+  headlessFireOf,
+  TOKEN_BUDGET,
+  type AgentRunInput,
+  type AgentRunState,
+  type Pending,
+} from './run-state.js';
 import { ASK_USER, AskUserArgsSchema, DELEGATE, DelegateArgsSchema, FINAL_ANSWER } from './tool-names.js';
 import { journaled } from './tool-journal.js';
 import { toolLabel, toolSummary } from './tool-labels.js';
@@ -101,12 +108,12 @@ export async function agentTurn(ctx: TurnContext): Promise<TurnResult> {
 }
 
 /**
- * A routine run has no one to ask, but its config says what it may write: documents (the operation
- * applies the commit gate, write_outputs included) and cataloged actions (the operation applies
- * actions_allowed). Every other write of a routine run becomes a proposal.
+ * A routine's or a subscription's run has no one to ask, but its config says what it may write:
+ * documents (the operation applies the commit gate, write_outputs included) and cataloged actions
+ * (the operation applies actions_allowed). Every other write of such a run becomes a proposal.
  */
 function routineMayWrite(input: AgentRunInput, op: Operation): boolean {
-  return input.routine !== null && (op.id === 'outputs.write_doc' || op.id.startsWith('actions.'));
+  return headlessFireOf(input) !== null && (op.id === 'outputs.write_doc' || op.id.startsWith('actions.'));
 }
 
 /** A StepResult as the journal stores it (plain JSON). */
@@ -306,6 +313,7 @@ class TurnBuilder {
       delegate_roster: null,
       // A delegated run only reads and reports back; the parent decides what to write.
       routine: null,
+      subscription: null,
     };
     const { run } = this.ctx;
     this.#effects.push(async (scope) => {

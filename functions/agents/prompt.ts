@@ -36,6 +36,12 @@ export function systemPrompt(input: AgentRunInput, now: Date): string {
           "You are running on a schedule with no one to ask. Commit your findings as a document with outputs_write_doc (its digits must come from your queries' cells to publish), then call final_answer.",
         ]
       : []),
+    ...(input.subscription
+      ? [
+          `Subscription: ${input.subscription.id}`,
+          'An event woke you (it is described in the message) and no one is there to answer: finish on your own, and deliver through the actions you are allowed when the prompt asks for it.',
+        ]
+      : []),
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
     'Quote blocks must be verbatim words from the cited transcript turn (or email body) with its interaction_id and turn_id; table and metric blocks must carry the search.query request their cells came from, unchanged.',
     'Every quote, cell and number is checked against the data before the answer is shown; anything that does not check out is removed.',

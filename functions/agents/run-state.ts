@@ -28,8 +28,8 @@ export const TOKEN_BUDGET: Record<Depth, number> = { quick: 200_000, standard: 1
 export const ON_QUESTION = ['auto', 'pause'] as const;
 export type OnQuestion = (typeof ON_QUESTION)[number];
 
-/** How a run was started (`trigger` on the read): the REST API, an MCP client, a routine, a parent run. */
-export const TRIGGERS = ['api', 'mcp', 'routine', 'delegate'] as const;
+/** How a run was started (`trigger` on the read): the REST API, an MCP client, a routine, a parent run, a subscription. */
+export const TRIGGERS = ['api', 'mcp', 'routine', 'delegate', 'subscription'] as const;
 export type Trigger = (typeof TRIGGERS)[number];
 
 const ToolCallSchema = z.object({ id: z.string(), name: z.string(), arguments: z.record(z.string(), z.unknown()) });
@@ -55,6 +55,14 @@ export const RunAgentSchema = z.object({
 });
 export type RunAgent = z.infer<typeof RunAgentSchema>;
 
+/** A fire with no one to ask: which routine or subscription, and what its config lets the run write. */
+const HeadlessFireSchema = z.object({
+  id: z.uuid(),
+  write_outputs: z.boolean(),
+  actions_allowed: z.array(z.string()).nullable(),
+});
+export type HeadlessFire = z.infer<typeof HeadlessFireSchema>;
+
 export const AgentRunInputSchema = z.object({
   chat_id: z.uuid(),
   /** The user's words for this turn. */
@@ -78,12 +86,18 @@ export const AgentRunInputSchema = z.object({
    * no one to ask, so it may write documents (through the gate) and take the actions it allows;
    * every other write becomes a proposal.
    */
-  routine: z
-    .object({ id: z.uuid(), write_outputs: z.boolean(), actions_allowed: z.array(z.string()).nullable() })
-    .nullable()
-    .default(null),
+  routine: HeadlessFireSchema.nullable().default(null),
+  /** Set when a subscription fired the run (an event woke it): the same permissions as a routine's fire. */
+  subscription: HeadlessFireSchema.nullable().default(null),
 });
 export type AgentRunInput = z.infer<typeof AgentRunInputSchema>;
+
+/**
+ * What a headless fire (a routine's or a subscription's) lets its run write, or null for a run
+ * someone is there to answer. Everything that decides what such a run may write reads this.
+ */
+export const headlessFireOf = (input: Pick<AgentRunInput, 'routine' | 'subscription'>): HeadlessFire | null =>
+  input.routine ?? input.subscription ?? null;
 
 /** What the run is waiting for while paused (or, for a child, on which run). */
 export const PendingSchema = z.discriminatedUnion('kind', [

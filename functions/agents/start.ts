@@ -41,6 +41,8 @@ export interface StartAgentRun {
   depth: Depth;
   trigger: Trigger;
   routineId?: string | null;
+  /** The subscription whose fire starts this chat (GET /chats?subscription_id= lists it). */
+  subscriptionId?: string | null;
   /** Agents the run may delegate to (null: any); a routine's `config.agents` narrows it. */
   delegateRoster?: string[] | null;
   /** The run kind: a chat run (default) or a research job; both run the same loop. */
@@ -51,6 +53,8 @@ export interface StartAgentRun {
   mayDelegate?: boolean;
   /** A routine fire: which routine, and what its config lets the run write. */
   routine?: AgentRunInput['routine'];
+  /** A subscription fire: which subscription, and what its run_config lets the run write. */
+  subscription?: AgentRunInput['subscription'];
   /**
    * Runs inside the start's transaction once the chat and run ids are known, before anything is
    * written for the run; throwing aborts the start (a fire someone else already started).
@@ -136,6 +140,7 @@ export async function startAgentRun(
         agentId: agent.authored_by === 'tenant' ? agent.id : null,
         createdBy: caller.userId,
         routineId: request.routineId ?? null,
+        subscriptionId: request.subscriptionId ?? null,
         now,
       }));
     const history: ThreadTurn[] = existing
@@ -156,6 +161,7 @@ export async function startAgentRun(
       may_delegate: request.mayDelegate ?? request.depth !== 'quick',
       delegate_roster: request.delegateRoster ?? null,
       routine: request.routine ?? null,
+      subscription: request.subscription ?? null,
     };
     await request.prepare?.(scope, { runId, chatId: chat.id });
     await scope.startRun({

@@ -31,6 +31,7 @@ export async function insertChat(
     agentId: string | null;
     createdBy: string;
     routineId?: string | null;
+    subscriptionId?: string | null;
     now: Date;
   },
 ): Promise<ChatRow> {
@@ -43,6 +44,7 @@ export async function insertChat(
       agentSlug: chat.agentSlug,
       agentId: chat.agentId,
       routineId: chat.routineId ?? null,
+      subscriptionId: chat.subscriptionId ?? null,
       createdBy: chat.createdBy,
       createdAt: chat.now,
       lastActivityAt: chat.now,

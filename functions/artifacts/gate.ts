@@ -3,7 +3,7 @@ import type { Queryable } from '../../platform/db/port.js';
 import { runToolCalls } from '../../schema/agents.js';
 import type { AnswerDraft, GroundingReport } from '../agents/answer.js';
 import { numbersIn, verifyAnswer } from '../agents/index.js';
-import { AgentRunInputSchema } from '../agents/index.js';
+import { AgentRunInputSchema, headlessFireOf } from '../agents/index.js';
 import type { InvocationResult, RunContext } from '../invoke.js';
 
 /**
@@ -39,12 +39,12 @@ export interface GateInput {
 
 export async function passGate(input: GateInput): Promise<GateOutcome> {
   const runInput = input.run ? AgentRunInputSchema.safeParse(input.run.input) : null;
-  const routine = runInput?.success ? runInput.data.routine : null;
-  if (routine && !routine.write_outputs) {
+  const fire = runInput?.success ? headlessFireOf(runInput.data) : null;
+  if (fire && !fire.write_outputs) {
     return {
       kind: 'refused',
       reason: 'outputs_disabled',
-      message: 'This routine was started with write_outputs: false: it may not commit documents.',
+      message: `This ${runInput?.data?.routine ? 'routine' : 'subscription'} was started with write_outputs: false: it may not commit documents.`,
     };
   }
   const earlier = input.run ? await earlierSearches(input.db, input.run.id) : [];

@@ -74,7 +74,7 @@ export const ChatRunSchema = z
     status: z.enum(RUN_STATUSES),
     trigger: z
       .enum(TRIGGERS)
-      .openapi({ description: 'Who started it: api (REST), mcp, routine, or delegate (a parent run).' }),
+      .openapi({ description: 'Who started it: api (REST), mcp, routine, delegate (a parent run), or subscription.' }),
     agent: AgentRefSchema,
     input: z.string().openapi({ description: "The user's words for this turn." }),
     on_question: z.enum(ON_QUESTION),

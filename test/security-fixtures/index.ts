@@ -10,6 +10,7 @@ import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
 import { searchFixtures } from './search.js';
 import { setupFixtures } from './setup.js';
+import { subscriptionFixtures } from './subscriptions.js';
 import { webhookFixtures } from './webhooks.js';
 
 /**
@@ -43,6 +44,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   chat: chatFixtures,
   agents: agentFixtures,
   routines: routineFixtures,
+  subscriptions: subscriptionFixtures,
   documents: documentFixtures,
   actions: actionFixtures,
   webhooks: webhookFixtures,

@@ -535,9 +535,14 @@ export interface FakeCalendarEvent {
   end?: { dateTime?: string; date?: string };
   attendees?: { email?: string; displayName?: string; self?: boolean; organizer?: boolean; resource?: boolean }[];
   organizer?: { email?: string; self?: boolean };
+  /** The calendar it is on (default `primary`): the sync reads only primary; a window read names its calendar. */
+  calendarId?: string;
 }
 
-/** Google: the OAuth token endpoint and Calendar v3 events.list with page and sync tokens (one server here). */
+/**
+ * Google: the OAuth token endpoint and Calendar v3 events.list with page and sync tokens (one server here);
+ * also a window read (`timeMin`/`timeMax`, `showDeleted`, ordered by start) of any calendar, and events.get.
+ */
 export class FakeGoogle extends FakeServer {
   readonly auth = new FakeAuthority();
   pageSize = 250;
@@ -557,6 +562,8 @@ export class FakeGoogle extends FakeServer {
   protected route(method: string, path: string): string {
     if (method === 'POST' && path === '/token') return 'token';
     if (method === 'GET' && path === '/calendar/v3/calendars/primary/events') return 'events';
+    if (method === 'GET' && /^\/calendar\/v3\/calendars\/[^/]+\/events$/.test(path)) return 'events';
+    if (method === 'GET' && /^\/calendar\/v3\/calendars\/[^/]+\/events\/[^/]+$/.test(path)) return 'event';
     return 'unknown';
   }
 
@@ -585,7 +592,18 @@ export class FakeGoogle extends FakeServer {
         expires_in: 3599,
         scope: 'https://www.googleapis.com/auth/calendar.readonly',
       });
+    const calendarId = decodeURIComponent(url.pathname.split('/')[4] ?? 'primary');
+    const onCalendar = (e: FakeCalendarEvent) => (e.calendarId ?? 'primary') === calendarId;
+    if (route === 'event') {
+      const id = decodeURIComponent(url.pathname.split('/').pop() ?? '');
+      const found = this.events.find((e) => e.id === id && onCalendar(e));
+      if (!found)
+        return { status: 404, body: { error: { code: 404, message: 'Not Found', errors: [{ reason: 'notFound' }] } } };
+      const { version: _v, calendarId: _c, ...event } = found;
+      return { status: 200, body: { kind: 'calendar#event', ...event } };
+    }
     const p = url.searchParams;
+    if (p.get('timeMax')) return this.#window(p, onCalendar);
     const syncToken = p.get('syncToken');
     let since = 0;
     if (syncToken) {
@@ -604,6 +622,7 @@ export class FakeGoogle extends FakeServer {
     }
     const timeMin = p.get('timeMin');
     const matching = this.events
+      .filter(onCalendar)
       .filter((e) => (syncToken ? e.version > since : e.status !== 'cancelled'))
       .filter(
         (e) =>
@@ -617,8 +636,30 @@ export class FakeGoogle extends FakeServer {
       status: 200,
       body: {
         kind: 'calendar#events',
-        items: page.map(({ version: _v, ...e }) => ({ kind: 'calendar#event', ...e })),
+        items: page.map(({ version: _v, calendarId: _c, ...e }) => ({ kind: 'calendar#event', ...e })),
         ...(last ? { nextSyncToken: `sync-${this.#version}` } : { nextPageToken: String(offset + this.pageSize) }),
+      },
+    };
+  }
+
+  /** events.list over a window: events overlapping [timeMin, timeMax), cancelled ones only with showDeleted, by start. */
+  #window(p: URLSearchParams, onCalendar: (e: FakeCalendarEvent) => boolean): { status: number; body: unknown } {
+    const timeMin = Date.parse(p.get('timeMin') ?? '');
+    const timeMax = Date.parse(p.get('timeMax') ?? '');
+    const at = (w?: { dateTime?: string; date?: string }) => Date.parse(w?.dateTime ?? w?.date ?? '');
+    const matching = this.events
+      .filter(onCalendar)
+      .filter((e) => p.get('showDeleted') === 'true' || e.status !== 'cancelled')
+      .filter((e) => at(e.start) < timeMax && (at(e.end) || at(e.start)) > timeMin)
+      .sort((a, b) => at(a.start) - at(b.start));
+    const offset = Number(p.get('pageToken') ?? 0);
+    const page = matching.slice(offset, offset + this.pageSize);
+    return {
+      status: 200,
+      body: {
+        kind: 'calendar#events',
+        items: page.map(({ version: _v, calendarId: _c, ...e }) => ({ kind: 'calendar#event', ...e })),
+        ...(offset + this.pageSize < matching.length ? { nextPageToken: String(offset + this.pageSize) } : {}),
       },
     };
   }

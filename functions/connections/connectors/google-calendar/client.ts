@@ -96,6 +96,51 @@ export class GoogleCalendarClient {
     };
   }
 
+  /**
+   * The events of one calendar that overlap a window (`events.list` with `timeMin`/`timeMax`, its
+   * pages read to the end), recurring meetings as their instances and cancelled ones included
+   * (`showDeleted`), so a watcher sees a cancellation as well as a new start time.
+   */
+  async window(calendarId: string, timeMin: Date, timeMax: Date): Promise<CalendarEvent[]> {
+    const events: CalendarEvent[] = [];
+    let pageToken: string | null = null;
+    do {
+      const params = new URLSearchParams({
+        singleEvents: 'true',
+        showDeleted: 'true',
+        orderBy: 'startTime',
+        maxResults: '250',
+        timeMin: timeMin.toISOString(),
+        timeMax: timeMax.toISOString(),
+      });
+      if (pageToken) params.set('pageToken', pageToken);
+      const response = await this.session.fetch(`${this.#eventsUrl(calendarId)}?${params}`);
+      const text = await response.text();
+      if (!response.ok) throw this.#error(response, text);
+      const parsed = EventsPage.safeParse(safeJson(text));
+      if (!parsed.success)
+        throw new ProviderError('unknown', 'Google Calendar sent a page of events in an unexpected shape.');
+      events.push(...parsed.data.items);
+      pageToken = parsed.data.nextPageToken ?? null;
+    } while (pageToken);
+    return events;
+  }
+
+  /** One event by id (`events.get`); null when Google no longer has it (404, 410). */
+  async event(calendarId: string, eventId: string): Promise<CalendarEvent | null> {
+    const response = await this.session.fetch(`${this.#eventsUrl(calendarId)}/${encodeURIComponent(eventId)}`);
+    const text = await response.text();
+    if (response.status === 404 || response.status === 410) return null;
+    if (!response.ok) throw this.#error(response, text);
+    const parsed = Event.safeParse(safeJson(text));
+    if (!parsed.success) throw new ProviderError('unknown', 'Google Calendar sent an event in an unexpected shape.');
+    return parsed.data;
+  }
+
+  #eventsUrl(calendarId: string): string {
+    return `${this.baseUrl.replace(/\/+$/, '')}/calendar/v3/calendars/${encodeURIComponent(calendarId)}/events`;
+  }
+
   #error(response: Response, text: string): ProviderError {
     let reasons: string[] = [];
     try {
@@ -108,5 +153,13 @@ export class GoogleCalendarClient {
       return new ProviderError('rate_limit', 'Google Calendar asked this connection to slow down.', retryAfter ?? 60);
     }
     return errorForStatus('Google Calendar', response.status, retryAfter);
+  }
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
   }
 }
