@@ -5,6 +5,7 @@ import { assertStorableText } from '../platform/storable-text.js';
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
+import { recordRefusal } from './limits/refusals.js';
 import { consumeQuota, refundQuota } from './limits/quota.js';
 import type {
   InvocationOrigin,
@@ -145,6 +146,31 @@ export async function runOperation(
   scope: InvocationScope,
   loadInput: () => Promise<RawInput>,
   mode: 'respond' | 'stream' = 'respond',
+): Promise<OperationOutcome> {
+  try {
+    return await runAuthorizedOperation(op, scope, loadInput, mode);
+  } catch (error) {
+    // A 429 (per-user limit, monthly quota, working-runs cap) is kept for the console's usage page;
+    // failing to keep it must not change the caller's answer.
+    if (isApiError(error) && error.status === 429)
+      await recordRefusal(scope.services.db, {
+        workspaceId: scope.caller.workspaceId,
+        userId: scope.caller.userId,
+        operation: op.id,
+        error,
+        at: scope.services.clock.now(),
+      }).catch((e: unknown) =>
+        scope.services.log.warn('could not record a 429', { operation: op.id, error: String(e) }),
+      );
+    throw error;
+  }
+}
+
+async function runAuthorizedOperation(
+  op: Operation,
+  scope: InvocationScope,
+  loadInput: () => Promise<RawInput>,
+  mode: 'respond' | 'stream',
 ): Promise<OperationOutcome> {
   authorizeOperation(op, scope.caller, scope.origin);
   let input: Record<string, unknown>;

@@ -18,6 +18,7 @@ export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
 export * from './knowledge.js';
+export * from './team.js';
 export * from './subscriptions.js';
 export * from './memory.js';
 export * from './sessions.js';

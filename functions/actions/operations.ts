@@ -1,11 +1,12 @@
 import { z } from '@hono/zod-openapi';
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNotNull, sql } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { outboxMessages } from '../../schema/artifacts.js';
 import { memberships, users } from '../../schema/tenancy.js';
 import { AgentRunInputSchema, headlessFireOf } from '../agents/index.js';
 import { logOutput } from '../artifacts/index.js';
+import { roleAtLeast } from '../identity/scopes.js';
 import { defineOperation } from '../registry.js';
 import { isoTimestamp, pagingQuery } from '../schemas.js';
 import type { ActionName } from './catalog.js';
@@ -149,7 +150,14 @@ export const outbox = defineOperation({
     const rows = await ctx.services.db
       .select()
       .from(outboxMessages)
-      .where(eq(outboxMessages.workspaceId, ctx.caller.workspaceId))
+      .where(
+        and(
+          eq(outboxMessages.workspaceId, ctx.caller.workspaceId),
+          // A message to someone not yet a member is a team invitation whose one-time link makes its
+          // holder a member: only an admin, who could invite anyone anyway, may read it.
+          roleAtLeast(ctx.caller.role, 'admin') ? undefined : isNotNull(outboxMessages.toUserId),
+        ),
+      )
       .orderBy(desc(outboxMessages.createdAt), desc(outboxMessages.id))
       .limit(input.limit)
       .offset(input.offset);

@@ -22,6 +22,10 @@ import {
   SIGN_IN_CSRF_COOKIE,
 } from '../web/browser.js';
 import { connectionRoutes } from './connection-routes.js';
+import { teamRoutes } from './team-routes.js';
+import { usageRoutes } from './usage-routes.js';
+import { webhookRoutes } from './webhook-routes.js';
+import { workRoutes } from './work-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import {
@@ -321,6 +325,10 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   );
 
   app.route('/', connectionRoutes(registry));
+  app.route('/', webhookRoutes(registry));
+  app.route('/', teamRoutes(registry));
+  app.route('/', usageRoutes(registry));
+  app.route('/', workRoutes(registry));
 
   return app;
 }

@@ -60,13 +60,14 @@ dl.facts dt { color: var(--muted); }
 dl.facts dd { margin: 0; }
 fieldset { border: 1px solid var(--line); border-radius: 6px; margin: 0.75rem 0; }
 label.check { display: flex; gap: 0.5rem; align-items: center; font-weight: 400; }
+pre { white-space: pre-wrap; background: var(--bg); padding: 0.75rem; border-radius: 6px; }
 `;
 
 export function Layout(props: {
   title: string;
   nonce: string;
   session?: HeaderSession | undefined;
-  active?: 'connections' | 'webhooks' | 'keys' | 'apps' | undefined;
+  active?: 'connections' | 'webhooks' | 'team' | 'usage' | 'agents' | 'keys' | 'apps' | undefined;
   children: Child;
 }) {
   const { session } = props;
@@ -87,6 +88,18 @@ export function Layout(props: {
               <nav aria-label="Console">
                 <a href="/console/connections" aria-current={props.active === 'connections' ? 'page' : undefined}>
                   Connections
+                </a>
+                <a href="/console/agents" aria-current={props.active === 'agents' ? 'page' : undefined}>
+                  Agents
+                </a>
+                <a href="/console/webhooks" aria-current={props.active === 'webhooks' ? 'page' : undefined}>
+                  Webhooks
+                </a>
+                <a href="/console/team" aria-current={props.active === 'team' ? 'page' : undefined}>
+                  Team
+                </a>
+                <a href="/console/usage" aria-current={props.active === 'usage' ? 'page' : undefined}>
+                  Usage
                 </a>
                 <a href="/console/keys" aria-current={props.active === 'keys' ? 'page' : undefined}>
                   API keys

@@ -24,4 +24,25 @@ export const consoleFixtures: Record<string, SecurityFixture> = {
     request: () => ({ params: { id: newId() } }),
     tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
   },
+  'console.team.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
+  'console.team.invite': {
+    request: () => ({ body: { email: `suite-${newId()}@invitee.test`, role: 'viewer' } }),
+    tenancy: { kind: 'workspace' },
+  },
+  'console.team.revoke_invitation': {
+    request: () => ({ params: { id: newId() } }),
+    tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
+  },
+  'console.team.set_role': {
+    request: ({ ws }) => ({ params: { user_id: ws.viewer.userId }, body: { role: 'viewer' } }),
+    tenancy: {
+      kind: 'by_id',
+      foreign: async ({ ws }) => ({ params: { user_id: ws.viewer.userId }, body: { role: 'viewer' } }),
+    },
+  },
+  'console.team.remove': {
+    request: ({ ws }) => ({ params: { user_id: ws.viewer.userId } }),
+    tenancy: { kind: 'by_id', foreign: async ({ ws }) => ({ params: { user_id: ws.viewer.userId } }) },
+  },
+  'console.usage.get': { request: () => ({}), tenancy: { kind: 'workspace' } },
 };
