@@ -21,6 +21,7 @@ import {
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
 } from '../web/browser.js';
+import { askRoutes } from './ask-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
@@ -321,6 +322,7 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   );
 
   app.route('/', connectionRoutes(registry));
+  app.route('/', askRoutes(registry));
 
   return app;
 }

@@ -125,7 +125,7 @@ export function safeReturnTo(value: string | undefined): string {
 export function renderPage(
   c: Context<AppEnv>,
   page: (nonce: string) => JSX.Element,
-  options: { status?: 200 | 400 | 403 | 404 | 429 | 503; formTargets?: string[] } = {},
+  options: { status?: 200 | 400 | 403 | 404 | 409 | 429 | 503; formTargets?: string[] } = {},
 ): Promise<Response> {
   const nonce = randomBase62(22);
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
