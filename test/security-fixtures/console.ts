@@ -24,4 +24,9 @@ export const consoleFixtures: Record<string, SecurityFixture> = {
     request: () => ({ params: { id: newId() } }),
     tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
   },
+  // Refused to every API credential before any lookup; reading one as a member: test/console/ask-pages.test.ts.
+  'console.interactions.get': {
+    request: () => ({ params: { id: newId() } }),
+    tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
+  },
 };
