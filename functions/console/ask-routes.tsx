@@ -248,7 +248,7 @@ async function askPage(
         question={extra.question}
       />
     ),
-    { status: extra.error ? statusOf(refusal) : 200 },
+    { status: extra.error ? statusOf(refusal) : 200, connectsToSelf: true },
   );
 }
 
@@ -284,7 +284,7 @@ async function threadPage(
         question={extra.question}
       />
     ),
-    { status: extra.error ? statusOf(refusal) : 200 },
+    { status: extra.error ? statusOf(refusal) : 200, connectsToSelf: true },
   );
 }
 
@@ -317,6 +317,6 @@ async function researchPage(
         error={extra.error}
       />
     ),
-    { status: extra.error ? statusOf(refusal) : 200 },
+    { status: extra.error ? statusOf(refusal) : 200, connectsToSelf: true },
   );
 }

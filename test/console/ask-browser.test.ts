@@ -7,6 +7,7 @@ import { eq } from 'drizzle-orm';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../functions/identity/console-sessions.js';
+import type { PublishRequest } from '../../queues/transport/port.js';
 import { chatMessages, transcriptTurns } from '../../schema/index.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -66,14 +67,22 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
       args: ['--no-sandbox', '--disable-dev-shm-usage'],
     });
     const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    await context.exposeFunction('recordStep', (text: string) => streamed.push(text));
+    await context.exposeFunction('recordStep', (text: string) => {
+      streamed.push(text);
+      if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), text);
+    });
     // Watches the live panel's list from outside the page's own script (which the page's CSP governs).
     await context.addInitScript(() => {
       new MutationObserver((records) => {
-        for (const r of records)
-          for (const node of r.addedNodes)
-            if (node instanceof HTMLElement && node.tagName === 'LI' && node.parentElement?.id === 'run-steps')
-              (window as unknown as { recordStep(t: string): void }).recordStep(node.textContent ?? '');
+        const record = (node: Node) => {
+          if (node instanceof HTMLElement && node.tagName === 'LI' && node.parentElement?.id === 'run-steps')
+            (window as unknown as { recordStep(t: string): void }).recordStep(node.textContent ?? '');
+        };
+        // A new line (tool.started), or a line rewritten when its tool completes.
+        for (const r of records) {
+          for (const node of r.addedNodes) record(node);
+          record(r.target);
+        }
       }).observe(document, { childList: true, subtree: true });
     });
     page = await context.newPage();
@@ -91,7 +100,8 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
     await h?.database.close();
   });
 
-  const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
+  /** The whole page, or its first screen (a research report runs to several thousand pixels). */
+  const shot = (name: string, fullPage = true) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
   const askQuestion = async (question: string, kind: 'Ask' | 'Research job' = 'Ask') => {
     await page.goto(`${base}/console/ask`);
     await page.getByLabel('Your question').fill(question);
@@ -100,13 +110,26 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
   };
 
   it('asks a question, streams the tool labels, renders quotes with speaker, account and date, and links each to its source', async () => {
+    // The run's first delivery is held until the page is following it, so what streams is live.
+    const queue = h.services.queue;
+    const held: PublishRequest[] = [];
+    h.services.queue = { name: 'local', publish: async (r) => ({ messageId: String(held.push(r)) }) };
     await askQuestion('What do customers say about pricing?');
     await page.waitForURL(/\/console\/ask\/threads\/[0-9a-f-]{36}$/);
     const chatId = page.url().split('/').pop() as string;
-    // The live panel fills from the run's event stream while it works.
-    await visible(page.locator('#run-steps li').first());
-    await shot('ask-running').catch(() => undefined);
+    expect(await (await visible(page.locator('#run-status'), 10_000)).textContent()).toContain('Queued');
+    expect(held).toHaveLength(1);
+    h.services.queue = queue;
+    for (const request of held) await queue.publish(request);
+    // The live panel fills from the run's event stream while it works, then the page shows the answer.
+    await page
+      .locator('#run-steps li')
+      .first()
+      .waitFor({ state: 'visible', timeout: RUN_WAIT })
+      .then(() => shot('ask-running'))
+      .catch(() => undefined);
     const firstQuote = await visible(page.locator('figure.quote').first());
+    if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), 'answer shown');
     expect(streamed.some((line) => line.includes('Searching what customers said about “pricing”'))).toBe(true);
     expect(streamed.some((line) => line.startsWith('✓ '))).toBe(true);
     await shot('ask-answer');
@@ -178,7 +201,8 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
     await visible(page.getByRole('heading', { name: 'Summary' }));
     await visible(page.getByRole('heading', { name: 'What this rests on' }));
     expect(await page.locator('figure.quote a', { hasText: 'Open the source' }).count()).toBeGreaterThan(0);
-    await shot('research-report');
+    await page.getByRole('heading', { name: 'Report' }).scrollIntoViewIfNeeded();
+    await shot('research-report', false);
 
     await page.goto(`${base}/console/ask`);
     await visible(page.getByRole('link', { name: 'What do customers say about pricing?' }), 10_000);

@@ -69,7 +69,10 @@ describe('asking a question', () => {
       .where(eq(runs.id, chat?.lastRunId as string));
     expect(run?.status).toBe('complete');
 
-    const page = await html(await browse(h, editor, `/console/ask/threads/${chatId}`));
+    const res2 = await browse(h, editor, `/console/ask/threads/${chatId}`);
+    // The page's script may read our own origin's event stream, and nothing else.
+    expect(res2.headers.get('content-security-policy')).toContain("default-src 'none'; connect-src 'self';");
+    const page = await html(res2);
     expect(page).toContain('What do customers say about pricing?');
     // Each quote: its words, the speaker, the account, the day, and a link to the turn it came from.
     const quotes = [
