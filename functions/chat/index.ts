@@ -3,3 +3,5 @@
  * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
  */
 export { RunHandlesSchema } from './schemas.js';
+export type { ChatRunView } from './schemas.js';
+export type { ChatSchema, ChatSummarySchema } from './schemas.js';

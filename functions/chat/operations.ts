@@ -111,7 +111,13 @@ export const listChatsOperation = defineOperation({
     const { total, rows } = await listChats(
       ctx.services.db,
       ctx.caller.workspaceId,
-      { status: input.status, agentSlugs, routineId: input.routine_id, subscriptionId: input.subscription_id },
+      {
+        status: input.status,
+        agentSlugs,
+        routineId: input.routine_id,
+        subscriptionId: input.subscription_id,
+        createdBy: input.created_by === 'me' ? ctx.caller.userId : undefined,
+      },
       { limit: input.limit, offset: input.offset },
     );
     return {

@@ -11,6 +11,8 @@ export interface ChatListFilters {
   agentSlugs?: string[] | undefined;
   routineId?: string | undefined;
   subscriptionId?: string | undefined;
+  /** Only chats this member started. */
+  createdBy?: string | undefined;
 }
 
 /** A page of the workspace's chats, newest activity first, each with its latest run's status. */
@@ -19,6 +21,7 @@ export async function listChats(db: Queryable, workspaceId: string, filters: Cha
   if (filters.agentSlugs) conditions.push(inArray(chats.agentSlug, filters.agentSlugs));
   if (filters.routineId) conditions.push(eq(chats.routineId, filters.routineId));
   if (filters.subscriptionId) conditions.push(eq(chats.subscriptionId, filters.subscriptionId));
+  if (filters.createdBy) conditions.push(eq(chats.createdBy, filters.createdBy));
   if (filters.status) conditions.push(eq(runs.status, filters.status));
   const where = and(...conditions);
   return pageWithTotal(

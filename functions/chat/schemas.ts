@@ -174,6 +174,10 @@ export const ListChatsQuery = z
       .openapi({ description: 'Only chats run by this agent (slug or id).' }),
     routine_id: z.uuid().optional(),
     subscription_id: z.uuid().optional(),
+    created_by: z
+      .enum(['me'])
+      .optional()
+      .openapi({ description: "`me`: only the chats you started (the console lists a member's own threads with it)." }),
     ...pagingQuery,
   })
   .strict();

@@ -1,4 +1,5 @@
 import type { FeatureModule } from '../module.js';
+import { getInteraction } from './interaction-operations.js';
 import { consoleOperations } from './operations.js';
 import { consoleRoutes } from './routes.js';
 import { teamOperations } from './team-operations.js';
@@ -7,7 +8,7 @@ import { workspaceUsage } from './usage-operation.js';
 /** The console feature as the app wires it in (functions/module.ts). */
 export const consoleModule: FeatureModule = {
   name: 'console',
-  operations: [...consoleOperations, ...teamOperations, workspaceUsage],
+  operations: [...consoleOperations, ...teamOperations, workspaceUsage, getInteraction],
   // HTML pages with cookie sessions and CSRF tokens, not {data}-wrapped JSON.
   routes: { limitedPaths: ['/console/*', '/console'], build: (registry) => [consoleRoutes(registry)] },
 };

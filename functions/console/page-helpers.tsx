@@ -49,6 +49,18 @@ export async function message(
   );
 }
 
+/** How a console page calls operations: as the signed-in member in their current workspace, origin `console`. */
+export function consoleScope(c: Ctx, registry: OperationRegistry, session: ConsoleSession): InvocationScope {
+  return {
+    registry,
+    services: c.get('services'),
+    caller: consoleCaller(session, session.current as NonNullable<ConsoleSession['current']>),
+    correlationId: c.get('correlationId'),
+    signal: c.req.raw.signal,
+    origin: 'console',
+  };
+}
+
 /** Call a console operation as the member; an ApiError comes back as a value for the page to show. */
 export async function consoleCall(
   c: Ctx,
@@ -57,16 +69,8 @@ export async function consoleCall(
   operationId: string,
   input: Record<string, unknown>,
 ): Promise<unknown> {
-  const scope: InvocationScope = {
-    registry,
-    services: c.get('services'),
-    caller: consoleCaller(session, session.current as NonNullable<ConsoleSession['current']>),
-    correlationId: c.get('correlationId'),
-    signal: c.req.raw.signal,
-    origin: 'console',
-  };
   try {
-    return await invokeOperation(scope, operationId, input);
+    return await invokeOperation(consoleScope(c, registry, session), operationId, input);
   } catch (e) {
     if (isApiError(e)) return e;
     throw e;

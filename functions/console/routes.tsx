@@ -21,6 +21,7 @@ import {
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
 } from '../web/browser.js';
+import { askRoutes } from './ask-routes.js';
 import { connectionRoutes } from './connection-routes.js';
 import { teamRoutes } from './team-routes.js';
 import { usageRoutes } from './usage-routes.js';
@@ -325,6 +326,7 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   );
 
   app.route('/', connectionRoutes(registry));
+  app.route('/', askRoutes(registry));
   app.route('/', webhookRoutes(registry));
   app.route('/', teamRoutes(registry));
   app.route('/', usageRoutes(registry));

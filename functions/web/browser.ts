@@ -125,13 +125,19 @@ export function safeReturnTo(value: string | undefined): string {
 export function renderPage(
   c: Context<AppEnv>,
   page: (nonce: string) => JSX.Element,
-  options: { status?: 200 | 400 | 403 | 404 | 429 | 503; formTargets?: string[] } = {},
+  options: {
+    status?: 200 | 400 | 403 | 404 | 409 | 429 | 503;
+    formTargets?: string[];
+    /** The page's script reads from our own origin (the Ask pages follow a run's event stream). */
+    connectsToSelf?: boolean;
+  } = {},
 ): Promise<Response> {
   const nonce = randomBase62(22);
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
+  const connect = options.connectsToSelf ? "connect-src 'self'; " : '';
   c.header(
     'Content-Security-Policy',
-    `default-src 'none'; style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; ${connect}style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');

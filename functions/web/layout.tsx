@@ -67,7 +67,7 @@ export function Layout(props: {
   title: string;
   nonce: string;
   session?: HeaderSession | undefined;
-  active?: 'connections' | 'webhooks' | 'team' | 'usage' | 'agents' | 'keys' | 'apps' | undefined;
+  active?: 'ask' | 'connections' | 'webhooks' | 'team' | 'usage' | 'agents' | 'keys' | 'apps' | undefined;
   children: Child;
 }) {
   const { session } = props;
@@ -86,6 +86,9 @@ export function Layout(props: {
           {session ? (
             <>
               <nav aria-label="Console">
+                <a href="/console/ask" aria-current={props.active === 'ask' ? 'page' : undefined}>
+                  Ask
+                </a>
                 <a href="/console/connections" aria-current={props.active === 'connections' ? 'page' : undefined}>
                   Connections
                 </a>

@@ -45,4 +45,9 @@ export const consoleFixtures: Record<string, SecurityFixture> = {
     tenancy: { kind: 'by_id', foreign: async ({ ws }) => ({ params: { user_id: ws.viewer.userId } }) },
   },
   'console.usage.get': { request: () => ({}), tenancy: { kind: 'workspace' } },
+  // Refused to every API credential before any lookup; reading one as a member: test/console/ask-pages.test.ts.
+  'console.interactions.get': {
+    request: () => ({ params: { id: newId() } }),
+    tenancy: { kind: 'by_id', foreign: async () => ({ params: { id: newId() } }) },
+  },
 };

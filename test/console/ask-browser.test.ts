@@ -1,0 +1,211 @@
+import { serve, type ServerType } from '@hono/node-server';
+import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { eq } from 'drizzle-orm';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
+import type { PublishRequest } from '../../queues/transport/port.js';
+import { chatMessages, transcriptTurns } from '../../schema/index.js';
+import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+
+/**
+ * The Ask pages in headless Chromium (as test/console/browser.test.ts runs the key pages): a member
+ * asks the demo corpus a question and watches the tool labels stream in, reads the answer with its
+ * quotes and follows one to its source, answers a paused run's question, continues the thread with a
+ * follow-up button, and reads a research job's report. UPDATE_CONSOLE_SCREENSHOTS=1 writes the
+ * screenshots to docs/console/.
+ */
+const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
+  Boolean(p && existsSync(p)),
+);
+const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
+const SCREENSHOTS =
+  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
+    ? join(import.meta.dirname, '../../docs/console')
+    : mkdtempSync(join(tmpdir(), 'cip-ask-shots-'));
+/** A run of the local model on the demo corpus takes seconds; on a busy machine, more. */
+const RUN_WAIT = 90_000;
+
+async function visible(locator: Locator, timeout = RUN_WAIT): Promise<Locator> {
+  await locator.waitFor({ state: 'visible', timeout });
+  return locator;
+}
+
+if (!CHROMIUM) {
+  const message =
+    'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
+  console.warn(message);
+  it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
+    throw new Error(message);
+  });
+}
+
+describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
+  let h: Harness;
+  let ws: SeededWorkspace;
+  let server: ServerType;
+  let base: string;
+  let browser: Browser;
+  let page: Page;
+  /** Every line the live panel showed, recorded as it appeared (it survives the page's reloads). */
+  const streamed: string[] = [];
+
+  beforeAll(async () => {
+    let app: Harness['app'] | undefined;
+    server = serve({ fetch: (req) => (app as Harness['app']).fetch(req), hostname: '127.0.0.1', port: 0 });
+    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
+    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    h = await createHarness({ env: { PUBLIC_URL: base }, database: await openCorpusDatabase() });
+    app = h.app;
+    ws = await h.corpusWorkspace();
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    });
+    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
+    await context.exposeFunction('recordStep', (text: string) => {
+      streamed.push(text);
+      if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), text);
+    });
+    // Watches the live panel's list from outside the page's own script (which the page's CSP governs).
+    await context.addInitScript(() => {
+      new MutationObserver((records) => {
+        const record = (node: Node) => {
+          if (node instanceof HTMLElement && node.tagName === 'LI' && node.parentElement?.id === 'run-steps')
+            (window as unknown as { recordStep(t: string): void }).recordStep(node.textContent ?? '');
+        };
+        // A new line (tool.started), or a line rewritten when its tool completes.
+        for (const r of records) {
+          for (const node of r.addedNodes) record(node);
+          record(r.target);
+        }
+      }).observe(document, { childList: true, subtree: true });
+    });
+    page = await context.newPage();
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    const { url } = await createSignInLink(h.database.db, base, ws.editor.email, h.services.clock.now());
+    await page.goto(url);
+    await page.getByRole('button', { name: 'Continue' }).click();
+    await page.waitForURL(`${base}/console/keys`);
+  }, 120_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await h?.close();
+    await h?.database.close();
+  });
+
+  /** The whole page, or its first screen (a research report runs to several thousand pixels). */
+  const shot = (name: string, fullPage = true) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
+  const askQuestion = async (question: string, kind: 'Ask' | 'Research job' = 'Ask') => {
+    await page.goto(`${base}/console/ask`);
+    await page.getByLabel('Your question').fill(question);
+    await page.getByRole('radio', { name: kind === 'Ask' ? /Ask: an answer/ : /Research job:/ }).check();
+    await page.getByRole('button', { name: 'Ask', exact: true }).click();
+  };
+
+  it('asks a question, streams the tool labels, renders quotes with speaker, account and date, and links each to its source', async () => {
+    // The run's first delivery is held until the page is following it, so what streams is live.
+    const queue = h.services.queue;
+    const held: PublishRequest[] = [];
+    h.services.queue = { name: 'local', publish: async (r) => ({ messageId: String(held.push(r)) }) };
+    await askQuestion('What do customers say about pricing?');
+    await page.waitForURL(/\/console\/ask\/threads\/[0-9a-f-]{36}$/);
+    const chatId = page.url().split('/').pop() as string;
+    expect(await (await visible(page.locator('#run-status'), 10_000)).textContent()).toContain('Queued');
+    expect(held).toHaveLength(1);
+    h.services.queue = queue;
+    for (const request of held) await queue.publish(request);
+    // The live panel fills from the run's event stream while it works, then the page shows the answer.
+    await page
+      .locator('#run-steps li')
+      .first()
+      .waitFor({ state: 'visible', timeout: RUN_WAIT })
+      .then(() => shot('ask-running'))
+      .catch(() => undefined);
+    const firstQuote = await visible(page.locator('figure.quote').first());
+    if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), 'answer shown');
+    expect(streamed.some((line) => line.includes('Searching what customers said about “pricing”'))).toBe(true);
+    expect(streamed.some((line) => line.startsWith('✓ '))).toBe(true);
+    await shot('ask-answer');
+
+    const caption = (await firstQuote.locator('figcaption').textContent()) ?? '';
+    const words = (await firstQuote.locator('blockquote').textContent()) ?? '';
+    const speaker = (await firstQuote.locator('.speaker').textContent()) ?? '';
+    expect(caption).toMatch(/\d{1,2} [A-Z][a-z]{2,4} \d{4}/);
+    const [stored] = await h.database.db
+      .select({ answer: chatMessages.answer })
+      .from(chatMessages)
+      .where(eq(chatMessages.chatId, chatId));
+    const firstBlock = (
+      (stored?.answer?.content_blocks ?? []) as { kind: string; source?: { account: string | null } }[]
+    )
+      .filter((b) => b.kind === 'quote')
+      .at(0);
+    if (firstBlock?.source?.account) expect(caption).toContain(firstBlock.source.account);
+
+    await firstQuote.getByRole('link', { name: 'Open the source' }).click();
+    await page.waitForURL(/\/console\/interactions\/[0-9a-f-]{36}#turn-[0-9a-f-]{36}$/);
+    const turnId = new URL(page.url()).hash.slice('#turn-'.length);
+    const [turn] = await h.database.db
+      .select({ text: transcriptTurns.text, speaker: transcriptTurns.speakerName })
+      .from(transcriptTurns)
+      .where(eq(transcriptTurns.id, turnId));
+    expect(turn?.speaker).toBe(speaker);
+    expect(turn?.text.replace(/\s+/g, ' ')).toContain(words.replace(/\s+/g, ' '));
+    const target = await visible(page.locator(`[id="turn-${turnId}"]`));
+    expect(await target.textContent()).toContain(turn?.text ?? '');
+    await shot('interaction');
+  }, 300_000);
+
+  it('answers a paused run from the page, then continues the thread with a follow-up button', async () => {
+    await askQuestion('prep me for my call with Acme');
+    await page.waitForURL(/\/console\/ask\/threads\/[0-9a-f-]{36}$/);
+    const threadUrl = page.url();
+    await visible(page.getByRole('heading', { name: 'It needs you' }));
+    await shot('ask-question');
+    await page.getByLabel('Acme Logistics').check();
+    await page.getByRole('button', { name: 'Answer' }).click();
+    await visible(page.getByRole('heading', { name: 'Where things stand with Acme Logistics' }));
+    expect(page.url().startsWith(threadUrl)).toBe(true);
+
+    const followUp = page.locator('.follow-ups button').first();
+    const asked = (await (await visible(followUp)).textContent()) ?? '';
+    await followUp.click();
+    await page.waitForURL(threadUrl);
+    await visible(page.locator('.turn.user').nth(1));
+    expect(await page.locator('.turn.user').nth(1).textContent()).toContain(asked);
+    await page.locator('section.turn.assistant').nth(1).waitFor({ state: 'visible', timeout: RUN_WAIT });
+    const chatId = threadUrl.split('/').pop() as string;
+    const turns = await h.database.db
+      .select({ role: chatMessages.role, content: chatMessages.content })
+      .from(chatMessages)
+      .where(eq(chatMessages.chatId, chatId))
+      .orderBy(chatMessages.seq);
+    expect(turns.filter((t) => t.role === 'user').map((t) => t.content)).toEqual([
+      'prep me for my call with Acme',
+      asked,
+    ]);
+    expect(turns.filter((t) => t.role === 'assistant')).toHaveLength(2);
+  }, 300_000);
+
+  it('starts a research job, watches it, and reads its sectioned report with citations', async () => {
+    await askQuestion('Why do customers push back on pricing?', 'Research job');
+    await page.waitForURL(/\/console\/research\/[0-9a-f-]{36}$/);
+    await visible(page.getByRole('heading', { name: 'Report' }));
+    await visible(page.getByRole('heading', { name: 'Summary' }));
+    await visible(page.getByRole('heading', { name: 'What this rests on' }));
+    expect(await page.locator('figure.quote a', { hasText: 'Open the source' }).count()).toBeGreaterThan(0);
+    await page.getByRole('heading', { name: 'Report' }).scrollIntoViewIfNeeded();
+    await shot('research-report', false);
+
+    await page.goto(`${base}/console/ask`);
+    await visible(page.getByRole('link', { name: 'What do customers say about pricing?' }), 10_000);
+    await shot('ask');
+  }, 300_000);
+});
