@@ -43,7 +43,8 @@ export async function startControlServer(parts: {
       if (!(await qstash.whenIdle(left))) return false;
       if (!(await relay.whenIdle(Math.max(1, deadline - Date.now())))) return false;
       if (await qstash.whenIdle(0)) {
-        if (relay.counters().connectionsOpen === 0) return true;
+        const now = relay.counters();
+        if (now.connectionsOpen === 0 && now.httpInFlight === 0) return true;
       }
     }
     return false;

@@ -34,6 +34,8 @@ export interface RewriteResult {
  */
 export class FrontendRewriter {
   #pending: Buffer = Buffer.alloc(0);
+  /** Complete messages held back until the unit they belong to ends (see feed). */
+  #held: Buffer[] = [];
   #startupDone = false;
   readonly #prefix: string;
 
@@ -46,9 +48,21 @@ export class FrontendRewriter {
     return name === '' ? '' : `${this.#prefix}${name}`;
   }
 
+  /**
+   * Why hold messages back: pglite-socket queues each TCP read as one unit and interleaves units of
+   * different connections in its one session (only an open transaction keeps it to one connection).
+   * The driver writes Parse, Bind, Describe, Execute and Sync as separate WebSocket messages, so
+   * another connection's messages could land between them; an error there makes the server skip to
+   * the NEXT Sync, swallowing the other connection's statement, which then waits forever. Forwarding
+   * a connection's extended-protocol messages only together with the Sync (or Flush) that ends them
+   * keeps each unit whole. Simple Query, authentication, COPY and start-up messages end a unit too.
+   */
   feed(chunk: Buffer): RewriteResult {
     this.#pending = this.#pending.length === 0 ? chunk : Buffer.concat([this.#pending, chunk]);
-    const parts: Buffer[] = [];
+    const parts: Buffer[] = this.#held;
+    this.#held = [];
+    // How many of `parts` end with a complete unit (the rest are held back for the next chunk).
+    let unitEnd = 0;
     const counts: FrontendCounts = { queries: 0, parses: 0 };
     let terminated = false;
     let offset = 0;
@@ -62,6 +76,7 @@ export class FrontendRewriter {
         // SSL/GSS requests are answered with one byte and followed by the real startup message.
         if (code !== SSL_REQUEST && code !== GSSENC_REQUEST && code !== CANCEL_REQUEST) this.#startupDone = true;
         parts.push(buf.subarray(offset, offset + length));
+        unitEnd = parts.length;
         offset += length;
         continue;
       }
@@ -91,16 +106,26 @@ export class FrontendRewriter {
         case 'Q':
           counts.queries += 1;
           parts.push(message);
+          unitEnd = parts.length;
           break;
         case 'X':
           terminated = true;
+          unitEnd = parts.length;
+          break;
+        case 'E':
+          // Execute: part of the unit its Sync ends.
+          parts.push(message);
           break;
         default:
+          // Flush, password/SASL answers, COPY data and anything else: forwarded at once (the client may
+          // wait for the server's answer before sending more).
           parts.push(message);
+          unitEnd = parts.length;
       }
       if (terminated) break;
     }
     this.#pending = terminated ? Buffer.alloc(0) : buf.subarray(offset);
+    if (!terminated) this.#held = parts.splice(unitEnd);
     return { out: parts.length === 1 ? (parts[0] as Buffer) : Buffer.concat(parts), terminated, counts };
   }
 

@@ -2,9 +2,11 @@
  * The Cloudflare Workers entry: `fetch` serves the app, `scheduled` receives the every-minute cron.
  *
  * Per isolate: the configuration is parsed once per `env` object and the Hono app is built once.
- * Per request: a Neon pool is opened (a pool must not outlive its request in Workers), the services
- * are built from the configuration and the bindings, the app handles the request, and the pool is
- * closed in `ctx.waitUntil` (after a streamed body ends, for SSE).
+ * Per request: a Neon handle is opened on the `http` transport (platform/db/neon.ts: statements over
+ * fetch, one round trip each and no connection to set up; a WebSocket pool only once a transaction
+ * needs one, since a pool must not outlive its request in Workers), the services are built from the
+ * configuration and the bindings, the app handles the request, and the handle is closed in
+ * `ctx.waitUntil` (after a streamed body ends, for SSE).
  *
  * This file must stay free of PGlite, node:fs-based migrators, @hono/node-server and `ws`:
  * test/worker-bundle.test.ts bundles it with wrangler and checks.
@@ -60,7 +62,7 @@ export type CronHook = (event: {
 export interface WorkerOptions {
   /** The cron handler (routines); without one the worker only logs that the cron fired. */
   cron?: CronHook;
-  /** Open the database (tests substitute it); defaults to a Neon pool per request. */
+  /** Open the database (tests substitute it); defaults to a Neon handle per request on the `http` transport. */
   openDatabase?: (config: WorkerConfig) => Pick<NeonHandle, 'db' | 'close'>;
 }
 
@@ -126,8 +128,9 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const memoryLimiter = new MemoryRateLimiter(systemClock);
   // Wakes long-polls served by this isolate when a stage run by this isolate commits.
   const runNotifier = new RunNotifier();
-  // workerd has a global WebSocket: the configured options (NEON_WS_PROXY included) are all it needs.
-  const openDatabase = options.openDatabase ?? ((config: WorkerConfig) => openConfiguredNeon(config));
+  // workerd has a global WebSocket and fetch: the configured options (NEON_WS_PROXY included) are all it needs.
+  const openDatabase =
+    options.openDatabase ?? ((config: WorkerConfig) => openConfiguredNeon(config, { transport: 'http' }));
 
   const prepare = (env: WorkerEnv): Prepared => {
     let entry = prepared.get(env);

@@ -401,6 +401,16 @@ describe('per-operation limits and monthly quotas', () => {
       }
     });
 
+    it('a cap overridden to 0 refuses the first call and counts nothing', async () => {
+      const ws = await h.seedWorkspace();
+      await setQuotaOverrides(h, ws.id, { research: 0 });
+      const refused = await research(ws);
+      expectError(refused, 429, 'quota_exceeded', 'cap of 0');
+      expect(refused.body.error.details).toMatchObject({ family: 'research', limit: 0, used: 0 });
+      const rows = await h.database.db.select().from(usageCounters).where(eq(usageCounters.workspaceId, ws.id));
+      expect(rows).toEqual([]);
+    });
+
     it('a cap overridden to null is unmetered', async () => {
       const ws = await h.seedWorkspace();
       await setQuotaOverrides(h, ws.id, { research: null });

@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { usageCounters, workspaces } from '../../schema/index.js';
-import type { Queryable } from '../../platform/db/port.js';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 
 /** Verb families with a monthly per-workspace cap (spec, Errors 1 and Limits). */
@@ -30,15 +30,6 @@ export interface QuotaStatus {
 
 export const periodOf = (now: Date): string => now.toISOString().slice(0, 7);
 const nextPeriodStart = (now: Date): Date => new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
-
-async function capFor(db: Queryable, workspaceId: string, family: QuotaFamily): Promise<number | null> {
-  const [row] = await db
-    .select({ overrides: workspaces.quotaOverrides })
-    .from(workspaces)
-    .where(eq(workspaces.id, workspaceId));
-  const override = row?.overrides?.[family];
-  return override === undefined ? DEFAULT_MONTHLY_CAPS[family] : override;
-}
 
 /**
  * The quota read, built once per database (or transaction) and run with placeholders: setup/status
@@ -84,6 +75,10 @@ export async function readQuota(
  * Count one use against the family's cap, atomically: the increment only happens while under the
  * cap, so concurrent callers can never push usage past it. Throws 429 quota_exceeded at the cap.
  * Unmetered families record usage too (for visibility) but never refuse.
+ *
+ * ONE statement (one round trip on Neon's HTTP transport, issue 23): the cap is read from the
+ * workspace's overrides inside it (absent key: the default; JSON null: unmetered) and the upsert's
+ * guard compares against it, so the read and the consume cannot drift apart between statements.
  */
 export async function consumeQuota(
   db: Queryable,
@@ -91,35 +86,36 @@ export async function consumeQuota(
   family: QuotaFamily,
   now: Date,
 ): Promise<QuotaStatus | null> {
-  const limit = await capFor(db, workspaceId, family);
   const period = periodOf(now);
   const resetsAt = nextPeriodStart(now).toISOString();
-  const exceeded = () =>
-    new ApiError(
+  const fallback = DEFAULT_MONTHLY_CAPS[family];
+  const [row] = await queryRows<{ cap: number | null; used: number | null }>(
+    db,
+    sql`with cap as (
+          select case when w.quota_overrides -> ${family}::text is null then ${fallback}::int
+                      else (w.quota_overrides ->> ${family}::text)::int end as cap
+          from (select 1) one left join ${workspaces} w on w.id = ${workspaceId}
+        ),
+        counted as (
+          insert into ${usageCounters} (workspace_id, family, period, used)
+          select ${workspaceId}, ${family}, ${period}, 1 from cap where cap.cap is null or cap.cap > 0
+          on conflict (workspace_id, family, period) do update set used = ${usageCounters}.used + 1
+            where ${usageCounters}.used < coalesce((select cap from cap), 2147483647)
+          returning used
+        )
+        select (select cap from cap) as cap, (select used from counted) as used`,
+  );
+  const limit = row?.cap ?? null;
+  const used = row?.used ?? null;
+  if (limit !== null && (used === null || used > limit)) {
+    throw new ApiError(
       'quota_exceeded',
       `The monthly ${family} quota of this workspace is used up; it resets at ${resetsAt}.`,
-      {
-        family,
-        limit,
-        used: limit,
-        resets_at: resetsAt,
-      },
+      { family, limit, used: limit, resets_at: resetsAt },
     );
-  if (limit !== null && limit <= 0) throw exceeded();
-  const ceiling = limit ?? 2_147_483_647;
-  const rows = await db
-    .insert(usageCounters)
-    .values({ workspaceId, family, period, used: 1 })
-    .onConflictDoUpdate({
-      target: [usageCounters.workspaceId, usageCounters.family, usageCounters.period],
-      set: { used: sql`${usageCounters.used} + 1` },
-      setWhere: sql`${usageCounters.used} < ${ceiling}`,
-    })
-    .returning({ used: usageCounters.used });
-  if (limit !== null && (rows.length === 0 || (rows[0]?.used ?? 0) > limit)) throw exceeded();
+  }
   if (limit === null) return null;
-  const used = rows[0]?.used ?? limit;
-  return { limit, used, remaining: Math.max(0, limit - used), resets_at: resetsAt };
+  return { limit, used: used ?? limit, remaining: Math.max(0, limit - (used ?? limit)), resets_at: resetsAt };
 }
 
 /**

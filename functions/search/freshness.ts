@@ -37,13 +37,15 @@ export async function probeFreshness(
               : sql`select count(*)::int as n, max(last_seen_at) as latest from themes
                     where workspace_id = ${workspaceId} and embedding is not null and embedder = ${embedderId ?? ''}`;
     const surface = store === 'utterances_external' || store === 'themes' ? 'interactions' : store;
-    const [[counts], [ingest]] = await Promise.all([
-      queryRows<{ n: number; latest: Date | string | null }>(db, query),
-      queryRows<{ latest_ingest: Date | string | null }>(
-        db,
-        sql`select max(latest_ingest_at) as latest_ingest from source_freshness where workspace_id = ${workspaceId} and surface = ${surface}`,
-      ),
-    ]);
+    // The store's counts and its sources' newest ingest in ONE statement: one round trip on Neon's HTTP
+    // transport (they used to be two reads in parallel, which on the Pool meant a second connection).
+    const [counts] = await queryRows<{ n: number; latest: Date | string | null; latest_ingest: Date | string | null }>(
+      db,
+      sql`select c.n, c.latest,
+                 (select max(latest_ingest_at) from source_freshness where workspace_id = ${workspaceId} and surface = ${surface}) as latest_ingest
+          from (${query}) c`,
+    );
+    const ingest = counts;
     const latest = toDate(counts?.latest);
     const daysBehind = latest ? Math.max(0, Math.floor((now.getTime() - latest.getTime()) / DAY_MS)) : null;
     return {

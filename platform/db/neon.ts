@@ -1,8 +1,26 @@
-import { Pool, neonConfig } from '@neondatabase/serverless';
-import { drizzle } from 'drizzle-orm/neon-serverless';
+import { Pool, neon, neonConfig } from '@neondatabase/serverless';
+import { drizzle as drizzleHttp } from 'drizzle-orm/neon-http';
+import { drizzle as drizzlePool } from 'drizzle-orm/neon-serverless';
 import * as schema from '../../schema/index.js';
 import type { AppConfig } from '../config.js';
 import type { Database, DatabaseHandle } from './port.js';
+
+/**
+ * How statements reach Neon.
+ *
+ * - `websocket`: the Pool driver for everything. A connection costs 3 round trips to set up (2
+ *   before the socket opens, 1 for the startup message), then 1 per statement. Right for a
+ *   long-lived Node process (`npm start`, the admin CLI, migrations): its pool outlives requests.
+ * - `http`: statements outside a transaction go over Neon's HTTP endpoint (`neon()` over fetch: one
+ *   round trip per statement and no connection of ours to set up; a `db.batch([...])` is one round
+ *   trip too, run by Neon as one non-interactive transaction). `db.transaction(fn)` still needs an
+ *   interactive transaction (the run engine's compare-and-set commits, the limits' locks), so it
+ *   opens the Pool on first use and runs there. This is the Worker's transport (issue 23 item 4):
+ *   a pool must not outlive its request in Workers, so with `websocket` every request that read
+ *   paid the connection set-up on its critical path; now a steady authenticated read is the one
+ *   statement it needs, and only requests that open a transaction pay a set-up.
+ */
+export type NeonTransport = 'websocket' | 'http';
 
 export interface NeonOptions {
   connectionString: string;
@@ -12,28 +30,42 @@ export interface NeonOptions {
    * picks ws:// or wss://). Unset in production.
    */
   wsProxy?: string | ((host: string, port: number | string) => string);
+  /**
+   * Where the HTTP transport POSTs its statements instead of Neon's `https://api.<host>/sql`: a
+   * local relay speaking the same protocol (edge/sql-over-http.ts). Unset in production.
+   */
+  fetchEndpoint?: string;
   /** WebSocket implementation for runtimes without a global one (Node 20). */
   webSocketConstructor?: unknown;
   useSecureWebSocket?: boolean;
+  /** Default `websocket` (see NeonTransport). */
+  transport?: NeonTransport;
 }
 
 /**
- * Neon over WebSockets (the Pool driver), not neon-http: the run engine needs interactive
- * transactions for its compare-and-set commits, which the HTTP driver cannot do. In Workers a pool
- * must not outlive its request, so the worker opens one per request and closes it in waitUntil.
+ * Neon's drivers behind the one Database port. `pool` is the WebSocket Pool (opened on first use
+ * with the `http` transport: only transactions and migrations need it); in Workers the worker opens
+ * a handle per request and closes it in waitUntil.
  */
 export interface NeonHandle extends DatabaseHandle {
   readonly driver: 'neon';
+  readonly transport: NeonTransport;
   readonly pool: Pool;
 }
 
 /**
- * The driver options that point it at a local WebSocket relay (NEON_WS_PROXY, `host:port`): plain
- * `ws://`, no TLS pipelining, no pipelined connect, as a local Postgres-wire server needs.
+ * The driver options that point it at a local relay (NEON_WS_PROXY, `host:port[/path]`): plain
+ * `ws://` and `http://`, no TLS pipelining, no pipelined connect, as a local Postgres-wire server needs.
  */
-export function localProxyOptions(proxy: string | undefined): Pick<NeonOptions, 'wsProxy' | 'useSecureWebSocket'> {
+export function localProxyOptions(
+  proxy: string | undefined,
+): Pick<NeonOptions, 'wsProxy' | 'useSecureWebSocket' | 'fetchEndpoint'> {
   if (!proxy) return {};
-  return { wsProxy: (host, port) => `${proxy}/v2?address=${host}:${port}`, useSecureWebSocket: false };
+  return {
+    wsProxy: (host, port) => `${proxy}/v2?address=${host}:${port}`,
+    useSecureWebSocket: false,
+    fetchEndpoint: `http://${proxy}/sql`,
+  };
 }
 
 export function openNeon(options: NeonOptions): NeonHandle {
@@ -46,37 +78,76 @@ export function openNeon(options: NeonOptions): NeonHandle {
     neonConfig.pipelineTLS = false;
     neonConfig.pipelineConnect = false;
   }
-  const pool = new Pool({ connectionString: options.connectionString });
-  const db = drizzle({ client: pool, schema }) as unknown as Database;
+  // The driver reads the endpoint from its global configuration only (like wsProxy): one per process.
+  const fetchEndpoint = options.fetchEndpoint;
+  if (fetchEndpoint) neonConfig.fetchEndpoint = () => fetchEndpoint;
+  const transport = options.transport ?? 'websocket';
+
+  let pool: Pool | undefined;
+  let pooledDb: Database | undefined;
+  const openPool = (): Pool => {
+    pool ??= new Pool({ connectionString: options.connectionString });
+    return pool;
+  };
+  const pooled = (): Database => {
+    pooledDb ??= drizzlePool({ client: openPool(), schema }) as unknown as Database;
+    return pooledDb;
+  };
+
+  let db: Database;
+  if (transport === 'http') {
+    const http = drizzleHttp({ client: neon(options.connectionString), schema });
+    db = http as unknown as Database;
+    // neon-http refuses interactive transactions; they run on the Pool, opened by the first one.
+    // A statement a callback runs on `db` instead of its `tx` goes over HTTP, outside the
+    // transaction, as it would on another pooled connection.
+    const transaction: Database['transaction'] = (run, config) => pooled().transaction(run, config);
+    Object.defineProperty(db, 'transaction', { value: transaction });
+  } else {
+    db = pooled();
+  }
+
   return {
     db,
-    pool,
     driver: 'neon',
+    transport,
+    get pool() {
+      return openPool();
+    },
     async close() {
-      await pool.end();
+      await pool?.end();
     },
   };
 }
 
 /**
  * The driver options a validated configuration asks for: the one place the worker, `npm start` and
- * the admin CLI turn DATABASE_URL and NEON_WS_PROXY into a Neon pool. With NEON_WS_PROXY (a local
- * WebSocket relay in front of a Postgres wire server; config refuses it in production) the socket is
- * plain ws:// and the Neon-proxy-only pipelining is off.
+ * the admin CLI turn DATABASE_URL and NEON_WS_PROXY into Neon options. With NEON_WS_PROXY (a local
+ * relay in front of a Postgres wire server; config refuses it in production) the socket is plain
+ * ws://, the Neon-proxy-only pipelining is off, and HTTP statements go to `http://<proxy>/sql`.
  */
 export function neonOptionsFromConfig(
   config: Pick<AppConfig, 'DATABASE_URL' | 'NEON_WS_PROXY'> & { DATABASE_URL: string },
 ): NeonOptions {
   return {
     connectionString: config.DATABASE_URL,
-    ...(config.NEON_WS_PROXY ? { wsProxy: config.NEON_WS_PROXY, useSecureWebSocket: false } : {}),
+    ...(config.NEON_WS_PROXY
+      ? {
+          wsProxy: config.NEON_WS_PROXY,
+          useSecureWebSocket: false,
+          fetchEndpoint: `http://${config.NEON_WS_PROXY}/sql`,
+        }
+      : {}),
   };
 }
 
-/** Open the configured Neon database (see neonOptionsFromConfig); `runtime` adds what the host lacks. */
+/**
+ * Open the configured Neon database (see neonOptionsFromConfig); `runtime` adds what the host lacks
+ * and the transport it wants (the worker: `http`; Node processes keep the default Pool).
+ */
 export function openConfiguredNeon(
   config: Pick<AppConfig, 'DATABASE_URL' | 'NEON_WS_PROXY'> & { DATABASE_URL: string },
-  runtime: Pick<NeonOptions, 'webSocketConstructor'> = {},
+  runtime: Pick<NeonOptions, 'webSocketConstructor' | 'transport'> = {},
 ): NeonHandle {
   return openNeon({ ...neonOptionsFromConfig(config), ...runtime });
 }

@@ -5,7 +5,9 @@ import WebSocket from 'ws';
 import { FrontendRewriter } from '../../edge/pg-frontend.js';
 import { startRelay, type Relay } from '../../edge/relay.js';
 import { ConfigError, loadConfig } from '../../platform/config.js';
+import { sql } from 'drizzle-orm';
 import { localProxyOptions, openNeon } from '../../platform/db/neon.js';
+import { queryRows } from '../../platform/db/port.js';
 
 /**
  * The edge stack's database relay (edge/relay.ts), in Node: the Neon Pool driver through it to a
@@ -53,6 +55,17 @@ describe('FrontendRewriter', () => {
     // Lengths were fixed: 4 names grew by 3 bytes each.
     expect(out.length).toBe(stream.length + 4 * 'c7_'.length);
 
+    // A unit is forwarded whole: Parse and Bind wait for the Sync that ends them (pglite-socket would
+    // otherwise interleave another connection's messages between them in its one session).
+    const held = rewriter.feed(Buffer.concat([unnamed, bind]));
+    expect(held.out.length).toBe(0);
+    const whole = rewriter.feed(sync);
+    expect(whole.out.length).toBe(unnamed.length + bind.length + 'c7_'.length + sync.length);
+    expect(whole.out.subarray(0, unnamed.length)).toEqual(unnamed);
+    expect(whole.out.subarray(whole.out.length - sync.length)).toEqual(sync);
+    expect(whole.out.toString('latin1')).toContain('c7_quota_read');
+    expect(whole.counts.queries).toBe(1);
+
     const end = rewriter.feed(Buffer.concat([message('X', Buffer.alloc(0)), sync]));
     expect(end.terminated).toBe(true);
     expect(end.out.length).toBe(0);
@@ -98,6 +111,61 @@ describe('the relay in front of pglite-socket', () => {
     }
     expect(await relay.whenIdle(5000)).toBe(true);
     expect(relay.counters()).toMatchObject({ connectionsOpened: 2, connectionsOpen: 0, queries: 2, parses: 2 });
+  });
+
+  it("serves Neon's SQL over HTTP: one round trip a statement or a batch, Postgres errors with their code, transactions on the pool", async () => {
+    const handle = openNeon({
+      connectionString,
+      webSocketConstructor: WebSocket,
+      transport: 'http',
+      ...localProxyOptions(`127.0.0.1:${relay.port}`),
+    });
+    try {
+      relay.resetCounters();
+      // Typed values come back parsed by the driver as over the wire: int4, int8 (text, as pg leaves it), bool, jsonb, null.
+      const rows = await queryRows<Record<string, unknown>>(
+        handle.db,
+        sql`select ${41}::int + 1 as answer, 9007199254740993::int8 as big, true as yes, ${'{"a":[1]}'}::jsonb as doc, null::text as nothing`,
+      );
+      expect(rows).toEqual([{ answer: 42, big: 9007199254740993n, yes: true, doc: { a: [1] }, nothing: null }]);
+      expect(relay.counters()).toMatchObject({ connectionsOpened: 0, queries: 1, httpRequests: 1, httpStatements: 1 });
+
+      // A batch: several statements, one request, one transaction.
+      await handle.db.execute(sql`create table http_probe (id int primary key)`);
+      relay.resetCounters();
+      const batched = handle.db as unknown as { batch(queries: unknown[]): Promise<unknown[]> };
+      await batched.batch([
+        handle.db.execute(sql`insert into http_probe values (1)`),
+        handle.db.execute(sql`insert into http_probe values (2)`),
+      ]);
+      expect(relay.counters()).toMatchObject({ queries: 1, httpRequests: 1, httpStatements: 2 });
+      // All or nothing: the duplicate key refuses the whole batch, with its SQLSTATE on the error.
+      const failed = await batched
+        .batch([
+          handle.db.execute(sql`insert into http_probe values (3)`),
+          handle.db.execute(sql`insert into http_probe values (1)`),
+        ])
+        .then(
+          () => null,
+          (error: unknown) => error,
+        );
+      const codes: unknown[] = [];
+      for (let e: unknown = failed; e; e = (e as { cause?: unknown }).cause) codes.push((e as { code?: unknown }).code);
+      expect(codes).toContain('23505');
+      expect(await queryRows(handle.db, sql`select id from http_probe order by id`)).toEqual([{ id: 1 }, { id: 2 }]);
+
+      // An interactive transaction opens the WebSocket pool (the HTTP endpoint has none) and commits there.
+      relay.resetCounters();
+      const inside = await handle.db.transaction(async (tx) => {
+        await tx.execute(sql`insert into http_probe values (4)`);
+        return queryRows<{ n: number }>(tx, sql`select count(*)::int as n from http_probe`);
+      });
+      expect(inside).toEqual([{ n: 3 }]);
+      expect(relay.counters()).toMatchObject({ connectionsOpened: 1, httpRequests: 0 });
+    } finally {
+      await handle.close();
+    }
+    expect(await relay.whenIdle(5000)).toBe(true);
   });
 });
 

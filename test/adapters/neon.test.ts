@@ -11,6 +11,7 @@ import { createWorkspace, ensureMembership, ensureUser, findMembership } from '.
 import { consumeQuota, readQuota } from '../../functions/limits/quota.js';
 import { openNodeDatabase } from '../../functions/embedded/open-database.js';
 import { createWorker } from '../../functions/worker.js';
+import { startRelay as startEdgeRelay } from '../../edge/relay.js';
 import { loadConfig } from '../../platform/config.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
@@ -330,12 +331,15 @@ describe('NEON_WS_PROXY reaches the driver from every entry point', () => {
     });
   });
 
-  it("the worker's own opener (no openDatabase override) authenticates a request through the relay", async () => {
+  it("the worker's own opener (no openDatabase override) authenticates a request through the relay, over HTTP", async () => {
+    // The worker's transport is Neon's SQL over HTTP (a pool only for transactions): the edge stack's
+    // relay serves both that endpoint and the WebSocket, and counts what the worker sent.
+    const edgeRelay = await startEdgeRelay({ target: { host: '127.0.0.1', port: server.port } });
     const env = {
       APP_ENV: 'development',
       LOG_LEVEL: 'silent',
       DATABASE_URL: databaseUrl(),
-      NEON_WS_PROXY: `127.0.0.1:${relay.port}/worker-entry`,
+      NEON_WS_PROXY: `127.0.0.1:${edgeRelay.port}`,
       PUBLIC_URL: 'https://cip.example.test',
       OAUTH_SIGNING_SECRET: 'neon-test-oauth-secret-0123456789abcdef',
       SECRETS_ENCRYPTION_KEY: 'neon-test-secrets-key-0123456789abcdef',
@@ -349,18 +353,22 @@ describe('NEON_WS_PROXY reaches the driver from every entry point', () => {
       passThroughOnException: () => {},
       props: {},
     };
-    const before = relay.addresses.length;
-    const response = await createWorker().fetch(
-      new Request('https://cip.example.test/api/platform/v1/setup/status', {
-        headers: { 'X-API-Key': `cip_${'z'.repeat(40)}` },
-      }),
-      env,
-      ctx,
-    );
-    await Promise.all(pending);
-    // An unknown key is only known to be unknown after the database was asked: the 401 proves the round trip.
-    expect(response.status).toBe(401);
-    expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
-    expect(relay.addresses.slice(before)).toContain(`/worker-entry?address=localhost:${server.port}`);
+    try {
+      const response = await createWorker().fetch(
+        new Request('https://cip.example.test/api/platform/v1/setup/status', {
+          headers: { 'X-API-Key': `cip_${'z'.repeat(40)}` },
+        }),
+        env,
+        ctx,
+      );
+      await Promise.all(pending);
+      // An unknown key is only known to be unknown after the database was asked: the 401 proves the round trip.
+      expect(response.status).toBe(401);
+      expect(((await response.json()) as { error: { code: string } }).error.code).toBe('invalid_token');
+      // The lookup went over HTTP, and no WebSocket connection was opened for it.
+      expect(edgeRelay.counters()).toMatchObject({ connectionsOpened: 0, httpRequests: 1, httpStatements: 1 });
+    } finally {
+      await edgeRelay.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SQL } from 'drizzle-orm';
+import { PgDialect } from 'drizzle-orm/pg-core';
 import { createApp } from '../../functions/app.js';
 import { API_PREFIX } from '../../functions/http/env.js';
 import { createApiKey } from '../../functions/identity/api-keys.js';
@@ -694,9 +696,15 @@ describe('empty_reason', () => {
 
   it('read_failed: a read that throws is a typed outcome, never a 500', async () => {
     const db = h.services.db;
+    const dialect = new PgDialect();
     const failing = new Proxy(db, {
       get(target, prop) {
-        if (prop === 'execute') return async () => Promise.reject(new Error('simulated warehouse outage'));
+        // Every raw read fails except the quota's count (one raw statement too, run before the lane).
+        if (prop === 'execute')
+          return async (query: SQL) =>
+            dialect.sqlToQuery(query).sql.includes('"usage_counters"')
+              ? target.execute(query)
+              : Promise.reject(new Error('simulated warehouse outage'));
         const value = Reflect.get(target, prop, target) as unknown;
         return typeof value === 'function' ? (value as (...a: unknown[]) => unknown).bind(target) : value;
       },
