@@ -58,6 +58,9 @@ export const interactions = pgTable(
     uniqueIndex('interactions_source_external_idx').on(t.workspaceId, t.source, t.externalId),
     index('interactions_search_tsv_idx').using('gin', t.searchTsv),
     index('interactions_title_trgm_idx').using('gin', t.title.op('gin_trgm_ops')),
+    // said_or_written contains (functions/search/fields.ts) reads the summary, body and turns by these.
+    index('interactions_summary_trgm_idx').using('gin', t.summary.op('gin_trgm_ops')),
+    index('interactions_body_trgm_idx').using('gin', t.body.op('gin_trgm_ops')),
     check('interactions_kind_check', sql`${t.kind} in (${sqlInList(INTERACTION_KINDS)})`),
     check(
       'interactions_direction_check',
@@ -135,6 +138,7 @@ export const transcriptTurns = pgTable(
     uniqueIndex('transcript_turns_interaction_idx').on(t.interactionId, t.turnIndex),
     index('transcript_turns_workspace_occurred_idx').on(t.workspaceId, t.occurredAt),
     index('transcript_turns_search_tsv_idx').using('gin', t.searchTsv),
+    index('transcript_turns_text_trgm_idx').using('gin', t.text.op('gin_trgm_ops')),
     check('transcript_turns_side_check', sql`${t.side} in (${sqlInList(SIDES)})`),
   ],
 );

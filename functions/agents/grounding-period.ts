@@ -1,16 +1,32 @@
-import { and, eq, inArray } from 'drizzle-orm';
-import type { Queryable } from '../../platform/db/port.js';
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type Queryable, queryRows } from '../../platform/db/port.js';
 import { interactions } from '../../schema/index.js';
-import type { AnswerDraft } from './answer.js';
-import { asksForQuiet, parseAskedPeriod, periodWords } from './understanding/period.js';
+import type { AnswerDraft, BlockDraft } from './answer.js';
+import {
+  type AskedPeriod,
+  asksForQuiet,
+  parseAskedPeriod,
+  periodBoundsCloseDates,
+  periodWords,
+} from './understanding/period.js';
 
 /**
  * The verifier's period rule (issue 22, item 5), for every model: a period the question names
  * ("last quarter", "recently" = the last 90 days) bounds every quote, or the answer says it did
- * not apply it. A quote whose interaction happened outside the period is taken out of the answer,
- * and a note says so, unless the answer already says the period does not bound its quotes. The
- * quote's date is read from the interaction itself, not from what the answer claims.
- * "Gone quiet" and "no touch in N days" name an absence, not a window of events: nothing to bound.
+ * not apply it. What the period bounds depends on what it qualifies (periodBoundsCloseDates):
+ *
+ * - a question about when things happened ("what did customers say about pricing last quarter"):
+ *   the quote's interaction must have happened inside the period;
+ * - a question about deals closing, won or lost in a period ("why did we lose deals last quarter",
+ *   "which deals close this quarter"): the period bounds the deals' close dates, so a quote must be
+ *   from one of those deals' buyers while that deal was open — its interaction linked to a deal (or
+ *   on the account of a deal) whose close date is in the period, dated from the deal's creation to
+ *   its close date. A quote from a year before that deal existed is not what its buyers said.
+ *
+ * A quote outside is taken out of the answer, and a note says so, unless the answer already says
+ * the period does not bound its quotes. The dates are read from the interactions and deals, not
+ * from what the answer claims. "Gone quiet" and "no touch in N days" name an absence, not a window
+ * of events: nothing to bound.
  */
 
 export interface AskedQuestion {
@@ -23,36 +39,56 @@ export interface AskedQuestion {
 export const PERIOD_NOT_APPLIED =
   /not (limited|restricted) to|did(?: not|n't) apply|could(?: not|n't) apply|not applied|outside (that|the) (window|period)|whatever (the|their) date/i;
 
-export async function keepToAskedPeriod(
-  draft: AnswerDraft,
-  ctx: { db: Queryable; workspaceId: string; question?: AskedQuestion },
-): Promise<AnswerDraft> {
+type Ctx = { db: Queryable; workspaceId: string; question?: AskedQuestion };
+
+export async function keepToAskedPeriod(draft: AnswerDraft, ctx: Ctx): Promise<AnswerDraft> {
   if (!ctx.question) return draft;
   const period = parseAskedPeriod(ctx.question.text, ctx.question.asked_at.slice(0, 10));
   if (!period || asksForQuiet(ctx.question.text) || PERIOD_NOT_APPLIED.test(draft.text)) return draft;
   const ids = [...new Set(draft.content_blocks.flatMap((b) => (b.kind === 'quote' ? [b.source.interaction_id] : [])))];
   if (ids.length === 0) return draft;
+  const byCloseDate = periodBoundsCloseDates(ctx.question.text);
+  const inside = byCloseDate ? await saidWhileDealsOpen(ctx, ids, period) : await happenedInside(ctx, ids, period);
+  const kept = draft.content_blocks.filter((b) => b.kind !== 'quote' || inside(b.source.interaction_id));
+  if (kept.length === draft.content_blocks.length) return draft;
+  const when = periodWords(period);
+  const note: BlockDraft = {
+    kind: 'callout',
+    tone: 'info',
+    markdown: byCloseDate
+      ? `Quotes not said while a deal closing ${when} was open were left out: the period bounds the deals' close dates, so only what their buyers said during those deals is quoted.`
+      : `Quotes from outside ${when} were left out: the question asked about ${when}, so only what was said then is quoted.`,
+  };
+  return { ...draft, content_blocks: [...kept, note] };
+}
+
+/** Interactions of this workspace that happened inside the period (an unknown one is left for the verbatim check). */
+async function happenedInside(ctx: Ctx, ids: string[], period: AskedPeriod): Promise<(id: string) => boolean> {
   const rows = await ctx.db
     .select({ id: interactions.id, occurredAt: interactions.occurredAt })
     .from(interactions)
     .where(and(eq(interactions.workspaceId, ctx.workspaceId), inArray(interactions.id, ids)));
   const day = new Map(rows.map((r) => [r.id, new Date(r.occurredAt).toISOString().slice(0, 10)]));
-  const inside = (id: string) => {
+  return (id) => {
     const d = day.get(id);
-    // An interaction that is not in this workspace is left for the verbatim check to reject.
     return d === undefined || (d >= period.from && d < period.to);
   };
-  const kept = draft.content_blocks.filter((b) => b.kind !== 'quote' || inside(b.source.interaction_id));
-  if (kept.length === draft.content_blocks.length) return draft;
-  return {
-    ...draft,
-    content_blocks: [
-      ...kept,
-      {
-        kind: 'callout',
-        tone: 'info',
-        markdown: `Quotes from outside ${periodWords(period)} were left out: the question asked about ${periodWords(period)}, so only what was said then is quoted.`,
-      },
-    ],
-  };
+}
+
+/** Interactions said during a deal whose close date is in the period: linked to it, or on its account, between its creation and its close. */
+async function saidWhileDealsOpen(ctx: Ctx, ids: string[], period: AskedPeriod): Promise<(id: string) => boolean> {
+  const rows = await queryRows<{ id: string; during: boolean }>(
+    ctx.db,
+    sql`select i.id, exists (
+          select 1 from deals d
+          where d.workspace_id = i.workspace_id
+            and d.close_date >= ${period.from}::date and d.close_date < ${period.to}::date
+            and (d.id = i.deal_id or d.account_id = i.account_id)
+            and i.occurred_at >= d.occurred_at and i.occurred_at::date <= d.close_date
+        ) as during
+        from interactions i
+        where i.workspace_id = ${ctx.workspaceId} and i.id = any(${`{${ids.join(',')}}`}::uuid[])`,
+  );
+  const during = new Map(rows.map((r) => [r.id, r.during]));
+  return (id) => during.get(id) ?? true;
 }

@@ -5,6 +5,7 @@ import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
+import { periodCountProblem } from './grounding-counts.js';
 import { keepToAskedPeriod } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 
@@ -24,7 +25,9 @@ import { readDocumentNodes } from '../knowledge/index.js';
  * - every number written in the prose must be backed by a cell of a verified table or metric, by
  *   a value in one of their queries (a filter's "over 50000"), or sit inside a verified quote;
  * - given the question, every verbatim quote must be about its topic (relevance.ts): one that is
- *   not is left out (with the prose lines quoting it) and counted in `grounding.quotes.off_topic`.
+ *   not is left out (with the prose lines quoting it) and counted in `grounding.quotes.off_topic`;
+ * - given a question that names a period, a quote must be of that period (grounding-period.ts) and
+ *   a count or sum must come from a query bounded in time (grounding-counts.ts).
  *
  * A block that fails is removed (and a warning callout says how many were); a number that fails
  * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false; an
@@ -135,6 +138,8 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       }
       case 'table': {
         report.tables.checked++;
+        const unbounded = periodCountProblem(block, ctx.question);
+        if (unbounded) return fail(report.tables, unbounded);
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.tables, 'its query could not be re-run');
         const missing = block.data.findIndex(
@@ -145,6 +150,8 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       }
       case 'metric': {
         report.metrics.checked++;
+        const unbounded = periodCountProblem(block, ctx.question);
+        if (unbounded) return fail(report.metrics, unbounded);
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.metrics, 'its query could not be re-run');
         if (!sameCell(block.value, rows[0]?.[block.column]))
@@ -196,7 +203,12 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   const kept = draft.content_blocks.filter((_, i) => verdicts.get(i));
   const numbers = checkProseNumbers(text, kept, ctx.backing ?? []);
   const removed = draft.content_blocks.length - kept.length - report.quotes.off_topic;
-  const notes = judged ? relevanceNotes(judged) : { opening: null, callouts: [] };
+  // Evidence beside the quotes: a metric or table whose query picks something out (a filter), not
+  // the overall extent of the data ("What the interactions searched cover" filters nothing).
+  const otherEvidence = kept.some(
+    (b) => (b.kind === 'table' || b.kind === 'metric') && Array.isArray(b.query.filters) && b.query.filters.length > 0,
+  );
+  const notes = judged ? relevanceNotes(judged, otherEvidence) : { opening: null, callouts: [] };
   const blocks: BlockDraft[] = [...kept, ...notes.callouts];
   if (removed > 0) {
     // Built after the number check on purpose: this note's own counts describe the check, not the data.

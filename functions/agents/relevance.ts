@@ -4,6 +4,7 @@ import { embedLocally } from '../../platform/model/local-embedder.js';
 import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
 import { termWeight } from '../../platform/model/term-weights.js';
 import type { BlockDraft } from './answer.js';
+import { competitorsNamedIn } from './understanding/competitors.js';
 
 /**
  * Is a quote about what was asked? (agents.md, "Grounding is checked": a verbatim quote about
@@ -220,18 +221,47 @@ export async function judgeQuotes(
     const score = relevanceScore(topic, text);
     if (score < RELEVANCE_THRESHOLD) offTopic.set(i, score);
   }
+  if (offTopic.size > 0 && asksAboutCompetitors(topic)) {
+    // A topic's members count as the topic: a buyer naming a rival ("we're looking at Pipewell") is
+    // about competitors without saying the word.
+    const rivals = (await competitorsNamedIn(db, workspaceId)).map(
+      (name) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`),
+    );
+    for (const { i, text } of quotes) if (offTopic.has(i) && rivals.some((re) => re.test(text))) offTopic.delete(i);
+  }
   return { topic, offTopic, onTopic: quotes.length - offTopic.size };
 }
 
-/** The prose without the lines that quoted a removed quote (a bullet of it, a sentence around it). */
+const COMPETITOR_STEM = stemWord('competitor');
+const asksAboutCompetitors = (topic: QuestionTopic): boolean => topic.terms.some((t) => t.alike.has(COMPETITOR_STEM));
+
+/**
+ * The prose without the lines that quoted a removed quote (a bullet of it, a sentence around it),
+ * and without a heading whose lines were all removed: an empty "What buyers said:" is not left
+ * standing over nothing. A heading is a markdown heading or a line ending in a colon; its section
+ * runs to the next heading.
+ */
 export function withoutQuotedLines(text: string, removedQuotes: readonly string[]): string {
   const squash = (s: string) => s.replace(/\s+/g, ' ').trim();
   const gone = removedQuotes.map(squash).filter((q) => q.length > 0);
   if (gone.length === 0) return text;
-  return text
-    .split('\n')
-    .filter((line) => !gone.some((q) => squash(line).includes(q)))
-    .join('\n');
+  const lines = text.split('\n');
+  const isHeading = (line: string) => /^#{1,6}\s/.test(line) || /:\s*$/.test(line.trim());
+  const removed = lines.map((line) => gone.some((q) => squash(line).includes(q)));
+  for (let h = 0; h < lines.length; h++) {
+    if (removed[h] || !isHeading(lines[h] ?? '')) continue;
+    let end = h + 1;
+    while (end < lines.length && !isHeading(lines[end] ?? '')) end++;
+    const section = lines.slice(h + 1, end).map((line, k) => ({ line, gone: removed[h + 1 + k] }));
+    const lostSome = section.some((l) => l.gone);
+    const keptAny = section.some((l) => !l.gone && l.line.trim() !== '');
+    if (lostSome && !keptAny) removed[h] = true;
+  }
+  return lines
+    .filter((_, i) => !removed[i])
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
 }
 
 /**
@@ -240,10 +270,23 @@ export function withoutQuotedLines(text: string, removedQuotes: readonly string[
  * few, a warning says the evidence is thin, counting on-topic quotes only, whatever the draft
  * itself claimed; quotes left out are counted in a note.
  */
-export function relevanceNotes(judged: QuoteRelevance): { opening: string | null; callouts: BlockDraft[] } {
+export function relevanceNotes(
+  judged: QuoteRelevance,
+  otherEvidence = false,
+): { opening: string | null; callouts: BlockDraft[] } {
   const off = judged.offTopic.size;
   const label = judged.topic.label;
   const callouts: BlockDraft[] = [];
+  if (judged.onTopic === 0 && otherEvidence) {
+    // The answer stands on its tables and metrics (a ranking of competitors, a count): "nothing
+    // mentions X" above them would contradict them; only the quotes are said to be off the topic.
+    callouts.push({
+      kind: 'callout',
+      tone: 'info',
+      markdown: `${off === 1 ? 'The one quote found was' : `The ${off} quotes found were`} left out: verbatim, but about something other than “${label}”.`,
+    });
+    return { opening: null, callouts };
+  }
   if (judged.onTopic === 0) {
     const quotes = off === 1 ? 'the one quote found was' : `the ${off} quotes found were`;
     return {

@@ -7,8 +7,22 @@ import { HYPE_WORDS } from '../evals/index.js';
  * it never damages a draft). A rewrite is refused when it leaves a sentence it changed incomplete,
  * drops a fact the writer gave (numbers, names, dates, product terms), asks more than the draft
  * did (never a second ask beside the writer's), or loses the writer's own ask without putting one
- * clearly better ask in place of a vague one.
+ * clearly better ask in place of a vague one. A draft that asks for nothing because it is not asking
+ * (a thank-you, a recap, the notes of a meeting, a heads-up) gains no ask either: the grader's "ends
+ * with one clear ask" is right for outreach, and wrong for a note that only gives.
  */
+
+/**
+ * How a note that only gives opens or says what it is: thanks, a recap or the notes of a meeting,
+ * a heads-up, something sent as promised, congratulations. Read on the draft's own words.
+ */
+const GIVING_NOTE =
+  /\b(thank(s| you) (so much |again )?for|recap|notes from|here (are|is) (the|our|my) (notes|summary|recap|slides|deck|agenda)|summary of (our|the|today)|as promised|heads[- ]up|congratulations|congrats)\b/i;
+
+/** Whether the draft asks for nothing and is a note that only gives (so it must stay without an ask). */
+export function isGivingNote(draft: string): boolean {
+  return !sentencesIn(draft).some(isAsk) && GIVING_NOTE.test(draft);
+}
 
 const sentencesIn = (text: string): string[] => parseMessage(text).paragraphs.flat();
 
@@ -29,6 +43,8 @@ export function damageOf(draft: string, rewrite: string): string | null {
   if (lost.length > 0) return `it drops what the writer said: ${lost.slice(0, 5).join(', ')}`;
   const asksBefore = before.filter(isAsk);
   const asksAfter = after.filter(isAsk);
+  if (asksBefore.length === 0 && asksAfter.length > 0 && isGivingNote(draft))
+    return `it adds an ask ("${asksAfter[0]?.trim()}") to a note that asks for nothing`;
   if (asksAfter.length > Math.max(1, asksBefore.length))
     return `it asks ${asksAfter.length} things where the draft asked ${asksBefore.length}`;
   const ownAsk = asksBefore.at(-1);

@@ -2,6 +2,7 @@ import { ACCOUNT_TYPES } from '../../schema/warehouse-accounts.js';
 import { DEAL_STAGES, QUALIFICATION_CRITERIA, QUALIFICATION_STATUSES } from '../../schema/warehouse-deals.js';
 import { EMAIL_DIRECTIONS, INTERACTION_KINDS } from '../../schema/warehouse-interactions.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
+import { type SQL, sql } from 'drizzle-orm';
 import type { FilterOperator, MetricFunction } from './request.js';
 
 /**
@@ -43,6 +44,11 @@ export interface FieldDef {
   column: string;
   /** The join the expression reads from, if any. */
   join?: SurfaceJoin;
+  /**
+   * How `contains` reads this field when the column expression cannot use an index (an expression
+   * over several columns and a table): the ILIKE pattern, already escaped, and the workspace.
+   */
+  contains?: (pattern: string, workspaceId: string) => SQL;
 }
 
 /** What a client (and the compiler) sees of a field: the definition plus what it allows. */
@@ -189,6 +195,7 @@ const INTERACTIONS: FieldDef[] = [
     true,
     'Everything the interaction says: title, summary, email body and every transcript turn (filter with contains, e.g. a competitor named in a call).',
     "concat_ws(' ', t.title, t.summary, t.body, (select string_agg(tt.text, ' ') from transcript_turns tt where tt.interaction_id = t.id and tt.workspace_id = t.workspace_id))",
+    { contains: saidOrWrittenContains },
   ),
   f('participant_count', 'integer', true, 'People who took part, both sides.', 't.participant_count'),
   f('external_participant_count', 'integer', true, 'People from the customer side.', 't.external_participant_count'),
@@ -201,6 +208,22 @@ const INTERACTIONS: FieldDef[] = [
     values: DEAL_STAGES,
   }),
 ];
+
+/**
+ * `said_or_written contains X` without concatenating every interaction's turns: the interactions
+ * whose title, summary or body holds X, and those with a turn that holds it, each found through its
+ * column's trigram index (schema/warehouse-interactions.ts), then matched by id. The same rows as
+ * ILIKE over the concatenation, except a match that spans two turns (or a turn and the title),
+ * which no one means by "mentions".
+ */
+function saidOrWrittenContains(pattern: string, workspaceId: string): SQL {
+  return sql`t.id in (
+    select i.id from interactions i where i.workspace_id = ${workspaceId}
+      and (i.title ilike ${pattern} escape '\\' or i.summary ilike ${pattern} escape '\\' or i.body ilike ${pattern} escape '\\')
+    union
+    select tt.interaction_id from transcript_turns tt where tt.workspace_id = ${workspaceId}
+      and tt.text ilike ${pattern} escape '\\')`;
+}
 
 const DEALS: FieldDef[] = [
   f('id', 'uuid', false, 'Id of the deal.', 't.id'),

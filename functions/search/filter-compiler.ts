@@ -90,6 +90,7 @@ function compilePredicate(
   problems: FieldProblem[],
   window: TimeWindow,
   used: Set<FieldInfo>,
+  workspaceId: string,
 ): CompiledPredicate | null {
   const at = (part: 'field' | 'op' | 'value') => `filters.${index}.${part}`;
   const field = vocab.byName.get(filter.field);
@@ -184,6 +185,7 @@ function compilePredicate(
     if (typeof value !== 'string') return bad(`contains takes a string, got ${describeValue(value)}`);
     if (value.includes('\u0000')) return bad('a string may not contain the NUL character');
     const pattern = `%${escapeLike(value)}%`;
+    if (field.contains) return { sql: field.contains(pattern, workspaceId), intent: `${name} ILIKE ${quote(pattern)}` };
     return { sql: sql`${col} ilike ${pattern} escape '\\'`, intent: `${name} ILIKE ${quote(pattern)}` };
   }
   const typed = typedValue(field, value);
@@ -343,7 +345,7 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
   const usedByPredicates = new Set<FieldInfo>();
   const predicates: CompiledPredicate[] = [];
   search.filters.forEach((filter, i) => {
-    const p = compilePredicate(vocab, filter, i, problems, window, usedByPredicates);
+    const p = compilePredicate(vocab, filter, i, problems, window, usedByPredicates, workspaceId);
     if (p) predicates.push(p);
   });
 

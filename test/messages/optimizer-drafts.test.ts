@@ -3,7 +3,7 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
 import { OPTIMIZER_DRAFTS, type OptimizerDraft } from './optimizer-drafts.js';
 
 /**
- * POST /messages/optimize never damages a draft (issue 22, item 8), on 32 drafts of every kind.
+ * POST /messages/optimize never damages a draft (issue 22, item 8), on 36 drafts of every kind (thank-you notes and recaps among them).
  * Every check here is written independently of the optimizer's code: its own sentence splitter,
  * its own idea of an ask, the facts listed by hand in the fixture, the rounds read back from the
  * run row with SQL.
@@ -98,6 +98,8 @@ describe('the optimizer never damages a draft', () => {
       expect(bodySentences(out).filter(isAsk).length).toBeLessThanOrEqual(Math.max(1, asksBefore));
       // A note without an ask of its own does not come back with a generic one.
       if (asksBefore === 0 && draft.channel === 'whatsapp') expect(out).not.toMatch(/15-minute call/);
+      // A thank-you or a recap asks for nothing on purpose, and gains no ask.
+      if (draft.noAsk) expect(bodySentences(out).filter(isAsk), `${draft.id} gained an ask`).toEqual([]);
 
       // Up to three rounds ran, each graded, recorded on the run.
       const rounds = await roundsOf(data.run_id);

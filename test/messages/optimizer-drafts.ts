@@ -11,6 +11,8 @@ export interface OptimizerDraft {
   facts: string[];
   /** The writer's own concrete ask, verbatim, when the draft has one. */
   ownAsk?: string;
+  /** A note that asks for nothing on purpose (a thank-you, a recap): it must come back without an ask. */
+  noAsk?: true;
   channel?: 'email' | 'linkedin' | 'whatsapp';
 }
 
@@ -235,6 +237,28 @@ export const OPTIMIZER_DRAFTS: OptimizerDraft[] = [
     message:
       'Hi Rosa,\n\nThank you for hosting us at the Gringotts office on Wednesday. The whiteboard session on the 2026 roadmap was the most useful hour of our trip.\n\nBest,\nArthur',
     facts: ['Rosa', 'Gringotts', 'Wednesday', '2026', 'Arthur'],
+    noAsk: true,
+  },
+  {
+    id: 'thank-you-email',
+    message:
+      'Subject: Thank you\n\nHi Maya,\n\nThank you for the time today and for bringing Luis from finance. It was great to hear how the Umbrella team plans the 2027 rollout across 3 regions.\n\nBest,\nTheo',
+    facts: ['Maya', 'Luis', 'Umbrella', '2027', '3', 'Theo'],
+    noAsk: true,
+  },
+  {
+    id: 'meeting-recap',
+    message:
+      'Subject: Recap of our call\n\nHi Sam,\n\nA quick recap of our call on Tuesday. Your team wants Salesforce sync before the 50-seat pilot, and Dana owns the security review. We will send the DPA by June 4.\n\nThanks,\nIris',
+    facts: ['Sam', 'Tuesday', 'Salesforce', '50-seat', 'Dana', 'DPA', 'June', 'Iris'],
+    noAsk: true,
+  },
+  {
+    id: 'linkedin-new-role',
+    message: 'Congratulations on the new role at Hooli, Gavin. Your talk on pipeline hygiene at SaaStr was great.',
+    facts: ['Hooli', 'Gavin', 'SaaStr'],
+    noAsk: true,
+    channel: 'linkedin',
   },
   {
     id: 'disrupt-synergy',

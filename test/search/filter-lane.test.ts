@@ -353,6 +353,29 @@ describe('operators: every operator, each count checked against SQL', () => {
   });
 });
 
+describe('said_or_written', () => {
+  it('contains finds what a title, summary, email body or any one transcript turn holds, in this workspace only', async () => {
+    const saidWhere = (needle: string) =>
+      `(i.title ilike '%${needle}%' or i.summary ilike '%${needle}%' or i.body ilike '%${needle}%' or exists (
+         select 1 from transcript_turns t where t.interaction_id = i.id and t.text ilike '%${needle}%'))`;
+    const rival = await ok({
+      filters: [{ field: 'said_or_written', op: 'contains', value: 'pipewell' }],
+      metrics: [{ fn: 'count' }],
+    });
+    const expected = await countWhere('interactions', saidWhere('pipewell'));
+    expect(expected).toBeGreaterThan(0);
+    expect(rival.results[0].count).toBe(expected);
+    // Another tenant's words are not found from here, and are found from there.
+    const here = await ok({ filters: [{ field: 'said_or_written', op: 'contains', value: MARKER }], limit: 10 });
+    expect(here.results).toEqual([]);
+    const there = await ok(
+      { filters: [{ field: 'said_or_written', op: 'contains', value: MARKER }], metrics: [{ fn: 'count' }] },
+      tenantB.id,
+    );
+    expect(there.results[0].count).toBe(await countWhere('interactions', saidWhere(MARKER), tenantB.id));
+  });
+});
+
 describe('validation: value shapes, types, unknown names → 400 invalid_argument naming the problem', () => {
   it('refuses the wrong value shape for an operator', async () => {
     await rejects({ filters: [{ field: 'kind', op: 'eq', value: ['call'] }] }, 'filters.0.value');

@@ -63,6 +63,7 @@ export function readDeals(ask: string, e: Entities, period: AskedPeriod | null, 
     if (!stage) described.push('open');
   }
   if (period) {
+    // A deal ask that is not about deals closing, won or lost ("deals over $50K this year") is still read on the close date.
     const field = /\b(created|opened|new deals|added|came in)\b/.test(lower) ? 'occurred_at' : 'close_date';
     filters.push({ field, op: 'gte', value: period.from }, { field, op: 'lt', value: period.to });
     described.push(`${field === 'close_date' ? (won || lost ? 'closed' : 'closing') : 'created'} ${period.phrase}`);

@@ -1,5 +1,6 @@
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
+import { competitorNames } from '../understanding/competitors.js';
 import type { AskedPeriod } from '../understanding/period.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { externalTurnsOf, quoteBlock, type QuoteCandidate } from './evidence.js';
@@ -14,12 +15,6 @@ import { call, calls, finish, inPeriod, said, type Query } from './steps.js';
 
 type CompetitorsIntent = Extract<Intent, { kind: 'competitors' }>;
 
-/** Where people name an alternative: the word after these is a competitor's name. */
-const CUES =
-  /\b(?:looking at|different from|switching (?:away )?from|switch from|between you and|contract with|chose us over|win against|want out of|used|migration from|compared? (?:to|with)|instead of|liked|evaluating|comparison with)\s+(\p{Lu}[\p{L}]+(?:\s\p{Lu}[\p{L}]*)?)/gu;
-const NOT_NAMES =
-  /^(Brightwave|Salesforce|HubSpot|Slack|Snowflake|Microsoft|Zendesk|Okta|BigQuery|January|February|March|April|May|June|July|August|September|October|November|December|Q[1-4]|The|Our|We|You|It)\b/;
-const MAX_COMPETITORS = 6;
 const CUE_SEARCHES = [
   'different from',
   'switching from',
@@ -52,22 +47,6 @@ const QUERIES = {
     limit: 20,
   }),
 };
-
-/** Names after a comparison cue, two mentions or more, most mentioned first. */
-export function competitorNames(texts: readonly string[], known: ReadonlySet<string>): string[] {
-  const counts = new Map<string, number>();
-  for (const t of texts)
-    for (const m of t.matchAll(CUES)) {
-      const name = m[1]!.trim().replace(/\s+(?:and|or)$/, '');
-      if (NOT_NAMES.test(name) || known.has(name.toLowerCase())) continue;
-      counts.set(name, (counts.get(name) ?? 0) + 1);
-    }
-  return [...counts.entries()]
-    .filter(([, n]) => n >= 2)
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .map(([name]) => name)
-    .slice(0, MAX_COMPETITORS);
-}
 
 export function competitorsStep(
   ctx: PolicyContext,

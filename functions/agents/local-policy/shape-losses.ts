@@ -37,9 +37,20 @@ const queries = (intent: LossesIntent) => {
       order_by: { field: 'occurred_at', dir: 'desc' },
       limit: 30,
     }),
-    voice: (account: string): Query => ({ query: `${account}: ${VOICE_TOPIC}`, mode: 'fuzzy', limit: 5 }),
+    voice: (account: string): Query => ({ query: `${account}: ${VOICE_TOPIC}`, mode: 'fuzzy', limit: 20 }),
   };
 };
+
+const day = (v: unknown): string | null => (typeof v === 'string' && v.length >= 10 ? v.slice(0, 10) : null);
+
+/** Whether an interaction happened while the deal was open: on or after its creation, on or before its close date. */
+function duringDeal(occurredAt: unknown, deal: Record<string, unknown> | undefined): boolean {
+  const at = day(occurredAt);
+  const closed = day(deal?.close_date);
+  if (!at || !closed) return false;
+  const created = day(deal?.occurred_at);
+  return at <= closed && (!created || at >= created);
+}
 
 export function lossesStep(ctx: PolicyContext, intent: LossesIntent): StepResult {
   const q = queries(intent);
@@ -125,14 +136,17 @@ export function lossesStep(ctx: PolicyContext, intent: LossesIntent): StepResult
       ),
     );
   }
+  // The period bounds the close dates (periodBoundsCloseDates): a buyer is quoted from while the lost
+  // deal was open, from its creation to its close, never from before it existed.
   const quotes = topAccounts
-    .flatMap((_, i) => externalTurnsOf(rowsOf(ctx.results.get(`buyers${i}`)), 1))
+    .flatMap((account, i) => {
+      const deal = top.find((d) => d.account_name === account);
+      const during = rowsOf(ctx.results.get(`buyers${i}`)).filter((r) => duringDeal(r.occurred_at, deal));
+      return externalTurnsOf(during, 1);
+    })
     .map((c) => quoteBlock(c, VOICE_TOPIC, 'context'));
   if (quotes.length > 0) {
-    lines.push(
-      '',
-      `### What their buyers said (whatever the date: the period applies to the close dates, not to these quotes)`,
-    );
+    lines.push('', '### What their buyers said while these deals were open');
     for (const qb of quotes)
       lines.push(
         `- **${qb.source.account ?? 'No linked account'}**, ${qb.source.speaker ?? 'a customer'}: “${qb.text}”`,

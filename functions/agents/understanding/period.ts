@@ -163,6 +163,21 @@ function chronoPeriod(text: string, today: number): AskedPeriod | null {
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
+/**
+ * What a period qualifies (issue 22, item 3). In a question about deals' outcomes ("which deals close
+ * this quarter", "why did we lose deals last quarter", "what did we win this year") the period says
+ * when the deals close, so it bounds their close dates, and what their buyers said is quoted from
+ * while those deals were open: before the period, as often as not. Deals "created", "opened" or
+ * "added" in a period, and everything else ("what did customers say about pricing last quarter"),
+ * are bounded by when they happened. The verifier's period check (grounding-period.ts) reads it here;
+ * the local model's deal filters (intent-deals.ts) put the period on the close date for these asks.
+ */
+export function periodBoundsCloseDates(text: string): boolean {
+  const lower = text.toLowerCase();
+  if (/\b(created|opened|new deals|added|came in)\b/.test(lower)) return false;
+  return /\b(clos(e|es|ed|ing)|won|win|wins|winning|booked|lost|lose|loses|losing|losses)\b/.test(lower);
+}
+
 /** Whether the ask is about an absence of touch ("gone quiet", "no touch in 45 days"), not a window of events. */
 export function asksForQuiet(text: string): boolean {
   return /\b(gone|went|going|go) (quiet|dark|silent|cold)\b|\bstalled\b|\bno (touch|activity|contact)|(not|n't)( \w+)? (been )?(touched|talked to|heard from|spoken|contacted)/i.test(

@@ -194,55 +194,82 @@ function makeDeal(
   };
 }
 
-const NOTES: Record<QualificationCriterion, readonly string[]> = {
-  metrics: [
-    'Goal: cut new-rep ramp from six to four months.',
-    'Wants a 10% lift in win rate on competitive deals.',
-    'Measuring hours saved on call notes per rep per week.',
-    'No agreed success metric yet.',
-  ],
-  economic_buyer: [
-    'CFO signs anything over the threshold; not met yet.',
-    'VP of Sales owns the budget and joined the demo.',
-    'CRO is the economic buyer; sponsor call booked.',
-    'Economic buyer unclear after the reorg.',
-  ],
-  decision_criteria: [
-    'CRM sync quality, SSO, and price per seat.',
-    'Transcription accuracy on their own calls is the main criterion.',
-    'Security review plus ease of rollout.',
-    'Criteria not written down yet.',
-  ],
-  decision_process: [
-    'Pilot, security review, then procurement.',
-    'Bake-off against a competitor, then exec review.',
-    'Committee decision at the quarterly planning meeting.',
-    'Process unknown; champion is finding out.',
-  ],
-  paper_process: [
-    'Procurement needs vendor onboarding and a PO.',
-    'Legal redlines on the DPA in progress.',
-    'Signature through their procurement portal, about three weeks.',
-    'Paper process not discussed.',
-  ],
-  identify_pain: [
-    'Managers cannot see what happens on calls.',
-    'Forecast misses driven by poor deal visibility.',
-    'Reps spend hours writing call notes.',
-    'Pain acknowledged but not quantified.',
-  ],
-  champion: [
-    'RevOps lead is selling internally for us.',
-    'Champion is engaged and has influence.',
-    'Champion left; need a new one.',
-    'No clear champion.',
-  ],
-  competition: [
-    'Also evaluating a competitor on price.',
-    'Incumbent tool up for renewal.',
-    'No competitor in the deal.',
-    'Competitor offered a steep discount.',
-  ],
+/**
+ * What an assessor writes for each criterion, by how it stands: a healthy note for an identified or
+ * validated criterion, a risk for one at risk, and the "not known yet" note for a score of 0. A note
+ * that contradicts its status ("Champion is engaged" on a champion at risk) would make an answer
+ * about risks read the opposite of the data.
+ */
+interface CriterionNotes {
+  healthy: readonly string[];
+  risk: readonly string[];
+  unknown: string;
+}
+
+const NOTES: Record<QualificationCriterion, CriterionNotes> = {
+  metrics: {
+    healthy: [
+      'Goal: cut new-rep ramp from six to four months.',
+      'Wants a 10% lift in win rate on competitive deals.',
+      'Measuring hours saved on call notes per rep per week.',
+    ],
+    risk: [
+      'Success metric disputed; the business case is not signed off.',
+      'Their target moved and the pilot cannot show it.',
+    ],
+    unknown: 'No agreed success metric yet.',
+  },
+  economic_buyer: {
+    healthy: ['VP of Sales owns the budget and joined the demo.', 'CRO is the economic buyer; sponsor call booked.'],
+    risk: ['CFO signs anything over the threshold; not met yet.', 'Economic buyer unclear after the reorg.'],
+    unknown: 'Economic buyer not identified yet.',
+  },
+  decision_criteria: {
+    healthy: [
+      'CRM sync quality, SSO, and price per seat.',
+      'Transcription accuracy on their own calls is the main criterion.',
+      'Security review plus ease of rollout.',
+    ],
+    risk: ['Criteria rewritten around a competitor’s feature list.', 'Price per seat now outweighs everything else.'],
+    unknown: 'Criteria not written down yet.',
+  },
+  decision_process: {
+    healthy: [
+      'Pilot, security review, then procurement.',
+      'Bake-off against a competitor, then exec review.',
+      'Committee decision at the quarterly planning meeting.',
+    ],
+    risk: ['Decision pushed to next quarter’s committee.', 'A new approver was added late in the process.'],
+    unknown: 'Process unknown; champion is finding out.',
+  },
+  paper_process: {
+    healthy: [
+      'Procurement needs vendor onboarding and a PO.',
+      'Legal redlines on the DPA in progress.',
+      'Signature through their procurement portal, about three weeks.',
+    ],
+    risk: ['Legal stalled on the DPA redlines.', 'Procurement froze new vendor onboarding.'],
+    unknown: 'Paper process not discussed.',
+  },
+  identify_pain: {
+    healthy: [
+      'Managers cannot see what happens on calls.',
+      'Forecast misses driven by poor deal visibility.',
+      'Reps spend hours writing call notes.',
+    ],
+    risk: ['Pain no longer a priority after the reorg.', 'They say the current process is good enough.'],
+    unknown: 'Pain acknowledged but not quantified.',
+  },
+  champion: {
+    healthy: ['RevOps lead is selling internally for us.', 'Champion is engaged and has influence.'],
+    risk: ['Champion left; need a new one.', 'Champion has gone quiet and lost influence.'],
+    unknown: 'No clear champion.',
+  },
+  competition: {
+    healthy: ['No competitor in the deal.', 'Incumbent tool up for renewal and they want out.'],
+    risk: ['Also evaluating a competitor on price.', 'Competitor offered a steep discount.'],
+    unknown: 'Competition not discussed yet.',
+  },
 };
 
 /**
@@ -281,7 +308,7 @@ export function planQualification(
         criterion,
         status,
         score,
-        notes: score === 0 ? (notes[notes.length - 1] ?? null) : rng.pick(notes.slice(0, -1)),
+        notes: score === 0 ? notes.unknown : rng.pick(status === 'at_risk' ? notes.risk : notes.healthy),
         assessedBy: deal.row.ownerEmail ?? null,
         occurredAt: assessedAt,
       });
