@@ -7,6 +7,7 @@ import { connectionsModule } from './connections/index.js';
 import { consoleModule } from './console/index.js';
 import { evalsModule } from './evals/index.js';
 import { frontDoorModule } from './front-door/index.js';
+import { lookalikeModule } from './lookalike/index.js';
 import { messagesModule } from './messages/index.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/index.js';
@@ -27,6 +28,7 @@ export const featureModules: readonly FeatureModule[] = [
   setupModule,
   connectionsModule,
   searchModule,
+  lookalikeModule,
   researchModule,
   evalsModule,
   messagesModule,

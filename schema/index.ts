@@ -17,3 +17,5 @@ export * from './oauth-grants.js';
 export * from './console.js';
 export * from './evals.js';
 export * from './connections.js';
+export * from './lookalike.js';
+export * from './enrichment.js';

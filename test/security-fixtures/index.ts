@@ -4,6 +4,7 @@ import { chatFixtures } from './chat.js';
 import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
 import { evalFixtures } from './evals.js';
+import { lookalikeFixtures } from './lookalike.js';
 import { messageFixtures } from './messages.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
@@ -37,6 +38,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   connections: connectionFixtures,
   search: searchFixtures,
+  lookalike: lookalikeFixtures,
   research: researchFixtures,
   evals: evalFixtures,
   messages: messageFixtures,
