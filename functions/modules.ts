@@ -5,6 +5,7 @@ import { artifactsModule } from './artifacts/index.js';
 import { chatModule } from './chat/index.js';
 import { connectionsModule } from './connections/index.js';
 import { consoleModule } from './console/index.js';
+import { enrichModule } from './enrich/index.js';
 import { evalsModule } from './evals/index.js';
 import { frontDoorModule } from './front-door/index.js';
 import { lookalikeModule } from './lookalike/index.js';
@@ -28,6 +29,7 @@ export const featureModules: readonly FeatureModule[] = [
   setupModule,
   connectionsModule,
   searchModule,
+  enrichModule,
   lookalikeModule,
   researchModule,
   evalsModule,

@@ -14,3 +14,4 @@ export const lookalikeModule: FeatureModule = {
 };
 
 export { requestMaterializations } from './materialize-pipeline.js';
+export { bareDomain } from './find.js';

@@ -3,6 +3,7 @@ import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
 import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
+import { enrichFixtures } from './enrich.js';
 import { evalFixtures } from './evals.js';
 import { lookalikeFixtures } from './lookalike.js';
 import { messageFixtures } from './messages.js';
@@ -38,6 +39,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   connections: connectionFixtures,
   search: searchFixtures,
+  enrich: enrichFixtures,
   lookalike: lookalikeFixtures,
   research: researchFixtures,
   evals: evalFixtures,
