@@ -7,7 +7,7 @@ import type { SecurityFixture } from '../support/security-suite.js';
  * `refresh_omitted: missing_scope`, and an empty workspace answers the empty envelope.
  */
 const firstPartyEmpty = (data: any) => {
-  expect(data).toMatchObject({ success: true, tier: 'first_party', brief: null, refresh_enqueued: false });
+  expect(data).toMatchObject({ success: true, tier: 'first_party', brief: null });
   expect(data.evidence).toMatchObject({ matched_count: 0, utterances: [] });
 };
 
