@@ -1,10 +1,13 @@
 /**
  * The layer rule (docs/architecture.md, "Layers"), checked by folders on value imports:
- * platform/ < schema/ < queues/ (the engine) < functions/ (registry, transports, features).
+ * platform/ < schema/ < queues/ (the engine) < functions/ (registry, transports, features); inside
+ * functions/, features meet only through each other's index.ts.
  * `npm run lint` runs it; test/layering.test.ts proves it catches what it claims to.
  */
 /** The database adapters, which hand drizzle the tables (see the exception below). */
 const DATABASE_ADAPTERS = '^platform/db/(neon|pglite)\\.ts$';
+/** Folders of functions/ every feature may use: transports, page chrome, who is calling, limits, runs, the embedded default. */
+const SHARED_FOLDERS = 'http|mcp|web|identity|limits|runs|embedded';
 
 module.exports = {
   forbidden: [
@@ -45,6 +48,19 @@ module.exports = {
       severity: 'error',
       from: { path: '^functions/agents/' },
       to: { path: '^functions/(http|mcp)/' },
+    },
+    {
+      name: 'features-meet-through-index',
+      comment:
+        'A feature imports another feature only through its index.ts (what it offers the others); the shared ' +
+        'folders (http, mcp, web, identity, limits, runs, embedded) are not features. A feature wires itself into ' +
+        'the app in its feature.ts, which only functions/modules.ts imports.',
+      severity: 'error',
+      from: { path: '^functions/([^/]+)/' },
+      to: {
+        path: '^functions/[^/]+/',
+        pathNot: ['^functions/$1/', '^functions/[^/]+/index\\.ts$', `^functions/(${SHARED_FOLDERS})/`],
+      },
     },
     {
       name: 'no-circular',

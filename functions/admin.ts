@@ -38,7 +38,7 @@ async function loadOperations() {
     import('./identity/members.js'),
     import('./identity/api-keys.js'),
     import('./embedded/demo-seed.js'),
-    import('./console/sessions.js'),
+    import('./identity/console-sessions.js'),
   ]);
   return { ...database, ...members, ...apiKeys, ...seed, ...consoleSessions };
 }

@@ -1,24 +1,24 @@
 import type { Pipeline } from '../queues/pipeline.js';
-import { actionsModule } from './actions/index.js';
-import { agentsModule } from './agents/index.js';
-import { artifactsModule } from './artifacts/index.js';
-import { chatModule } from './chat/index.js';
-import { connectionsModule } from './connections/index.js';
-import { consoleModule } from './console/index.js';
-import { enrichModule } from './enrich/index.js';
-import { evalsModule } from './evals/index.js';
-import { frontDoorModule } from './front-door/index.js';
-import { lookalikeModule } from './lookalike/index.js';
-import { messagesModule } from './messages/index.js';
+import { actionsModule } from './actions/feature.js';
+import { agentsModule } from './agents/feature.js';
+import { artifactsModule } from './artifacts/feature.js';
+import { chatModule } from './chat/feature.js';
+import { connectionsModule } from './connections/feature.js';
+import { consoleModule } from './console/feature.js';
+import { enrichModule } from './enrich/feature.js';
+import { evalsModule } from './evals/feature.js';
+import { frontDoorModule } from './front-door/feature.js';
+import { lookalikeModule } from './lookalike/feature.js';
+import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
-import { oauthModule } from './oauth/index.js';
+import { oauthModule } from './oauth/feature.js';
 import { OperationRegistry, type Operation } from './registry.js';
-import { researchModule } from './research/index.js';
-import { routinesModule } from './routines/index.js';
-import { searchModule } from './search/index.js';
+import { researchModule } from './research/feature.js';
+import { routinesModule } from './routines/feature.js';
+import { searchModule } from './search/feature.js';
 import type { Services } from './services.js';
-import { setupModule } from './setup/index.js';
-import { webhooksModule } from './webhooks/index.js';
+import { setupModule } from './setup/feature.js';
+import { webhooksModule } from './webhooks/feature.js';
 
 /**
  * Every feature of the service, the one list of what exists (functions/module.ts). Its order is

@@ -19,7 +19,7 @@ import { reembedStaleLocalVectors } from './embedded/reembed.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import { loadEmbeddedSecrets } from './embedded/secrets.js';
 import { API_PREFIX } from './http/env.js';
-import { createSignInLink } from './console/sessions.js';
+import { createSignInLink } from './identity/console-sessions.js';
 
 /** How often the embedded default runs the scheduled tick (the Workers cron runs it every minute). */
 const TICK_PERIOD_MS = 30_000;

@@ -9,7 +9,7 @@ import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { openPglite } from '../platform/db/pglite.js';
 import { apiKeys, consoleSignInLinks, users } from '../schema/index.js';
-import { consumeSignInLink } from '../functions/console/sessions.js';
+import { consumeSignInLink } from '../functions/identity/console-sessions.js';
 
 /**
  * The admin CLI run for real, as a subprocess, on one temporary DATA_DIR shared by the whole file

@@ -7,7 +7,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 /**
  * The house plan's layers (docs/architecture.md), checked by folders with dependency-cruiser and
  * the rules in .dependency-cruiser.cjs (the same run `npm run lint` makes): platform/ < schema/ <
- * queues/ (the engine) < functions/; the agent loop imports no transport; no cycles.
+ * queues/ (the engine) < functions/; the agent loop imports no transport; features meet through index.ts; no cycles.
  */
 
 const ROOT = join(import.meta.dirname, '..');
@@ -70,5 +70,24 @@ describe('layers', () => {
     expect(found).toContain('engine-imports-no-feature: queues/new-engine-file.ts -> functions/search/lane.ts');
     expect(found).toContain('agents-import-no-transport: functions/agents/page.tsx -> functions/http/env.ts');
     expect(found).toContain('platform-imports-nothing-above: platform/uses-engine.ts -> queues/new-engine-file.ts');
+  });
+  it('catches a feature reaching into another feature past its index.ts, and allows index.ts and the shared folders', {
+    timeout: 120_000,
+  }, () => {
+    const dir = treeWith({
+      'functions/agents/start.ts': 'export const startRun = 1;\n',
+      'functions/agents/index.ts': "export { startRun } from './start.js';\n",
+      'functions/web/layout.tsx': 'export const Layout = 1;\n',
+      'functions/chat/operations.ts': "import { startRun } from '../agents/start.js';\nexport const a = startRun;\n",
+      'functions/research/operations.ts':
+        "import { startRun } from '../agents/index.js';\nimport { Layout } from '../web/layout.js';\nexport const b = startRun + Layout;\n",
+      'functions/routines/page.tsx':
+        'import { startRun } from "../agents/start.js";\nexport const c = <i>{startRun}</i>;\n',
+    });
+    const found = violationsIn(dir).map((v) => `${v.rule.name}: ${v.from} -> ${v.to}`);
+    expect(found).toEqual([
+      'features-meet-through-index: functions/chat/operations.ts -> functions/agents/start.ts',
+      'features-meet-through-index: functions/routines/page.tsx -> functions/agents/start.ts',
+    ]);
   });
 });

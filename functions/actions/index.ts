@@ -1,8 +1,5 @@
-import type { FeatureModule } from '../module.js';
-import { actionOperations } from './operations.js';
-
-/** The actions feature as the app wires it in (functions/module.ts). */
-export const actionsModule: FeatureModule = {
-  name: 'actions',
-  operations: actionOperations,
-};
+/**
+ * What the actions feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
+ */
+export { ACTION_NAMES, isActionName } from './catalog.js';

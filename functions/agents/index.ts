@@ -1,10 +1,20 @@
-import type { FeatureModule } from '../module.js';
-import { agentOperations } from './operations.js';
-import { agentRunPipeline, researchPipeline } from './run-pipeline.js';
-
-/** The agents feature as the app wires it in (functions/module.ts). */
-export const agentsModule: FeatureModule = {
-  name: 'agents',
-  operations: agentOperations,
-  pipelines: [agentRunPipeline, researchPipeline],
-};
+/**
+ * What the agents feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
+ */
+export { AnswerSchema, BlockDraftSchema, ContentBlockSchema, GroundingReportSchema } from './answer.js';
+export { numbersIn, verifyAnswer } from './grounding.js';
+export { bestExcerpt, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
+export { WRITE_IN_OPTION } from './pauses.js';
+export { findAgent } from './repository.js';
+export {
+  AGENT_KINDS,
+  AgentRunInputSchema,
+  AgentRunStateSchema,
+  DEPTHS,
+  ON_QUESTION,
+  RESEARCH_KIND,
+  TRIGGERS,
+} from './run-state.js';
+export { MAX_ACTIVE_AGENT_RUNS, runUrls, startAgentRun, type AgentRunHandles } from './start.js';
+export { chatMessagesOf, getChatOrThrow } from './threads.js';

@@ -1,7 +1,7 @@
 import type { CommitScope, RunView } from '../../queues/pipeline.js';
 import type { RunStatus } from '../../schema/runs.js';
 import { appendChatMessage } from './threads.js';
-import { emitEvent } from '../webhooks/events.js';
+import { emitEvent } from '../webhooks/index.js';
 import type { Answer } from './answer.js';
 import { AgentRunInputSchema } from './run-state.js';
 

@@ -2,8 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import type { Queryable } from '../../platform/db/port.js';
 import { runToolCalls } from '../../schema/agents.js';
 import type { AnswerDraft, GroundingReport } from '../agents/answer.js';
-import { numbersIn, verifyAnswer } from '../agents/grounding.js';
-import { AgentRunInputSchema } from '../agents/run-state.js';
+import { numbersIn, verifyAnswer } from '../agents/index.js';
+import { AgentRunInputSchema } from '../agents/index.js';
 import type { InvocationResult, RunContext } from '../invoke.js';
 
 /**

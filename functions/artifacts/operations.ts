@@ -1,8 +1,8 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../platform/errors.js';
 import { ARTIFACT_STATUSES } from '../../schema/artifacts.js';
-import { BlockDraftSchema, GroundingReportSchema } from '../agents/answer.js';
-import { AgentRunInputSchema } from '../agents/run-state.js';
+import { BlockDraftSchema, GroundingReportSchema } from '../agents/index.js';
+import { AgentRunInputSchema } from '../agents/index.js';
 import { asInvocationResult } from '../invoke.js';
 import { defineOperation, type OperationContext } from '../registry.js';
 import { isoTimestamp, pagingQuery } from '../schemas.js';

@@ -6,7 +6,7 @@ import { newId } from '../../platform/ids.js';
 import type { CommitScope } from '../../queues/pipeline.js';
 import { artifacts, artifactVersions, runOutputs, type ArtifactStatus } from '../../schema/artifacts.js';
 import type { AnswerDraft, GroundingReport } from '../agents/answer.js';
-import { emitEvent } from '../webhooks/events.js';
+import { emitEvent } from '../webhooks/index.js';
 
 export type ArtifactRow = typeof artifacts.$inferSelect;
 export type VersionRow = typeof artifactVersions.$inferSelect;

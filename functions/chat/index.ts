@@ -1,8 +1,5 @@
-import type { FeatureModule } from '../module.js';
-import { chatOperations } from './operations.js';
-
-/** The chat feature as the app wires it in (functions/module.ts). */
-export const chatModule: FeatureModule = {
-  name: 'chat',
-  operations: chatOperations,
-};
+/**
+ * What the chat feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
+ */
+export { RunHandlesSchema } from './schemas.js';

@@ -1,12 +1,12 @@
 import { z } from '@hono/zod-openapi';
 import type { Queryable } from '../../platform/db/port.js';
 import { loadRun } from '../../queues/run-store.js';
-import { AGENT_KINDS } from '../agents/run-state.js';
-import { findAgent } from '../agents/repository.js';
+import { AGENT_KINDS } from '../agents/index.js';
+import { findAgent } from '../agents/index.js';
 import { defineOperation } from '../registry.js';
 import { defineRunRead, defineRunStream } from '../runs/run-operations.js';
-import { outputsOf } from '../artifacts/repository.js';
-import { chatMessagesOf, getChatOrThrow } from '../agents/threads.js';
+import { outputsOf } from '../artifacts/index.js';
+import { chatMessagesOf, getChatOrThrow } from '../agents/index.js';
 import { listChats, renameChat } from './repository.js';
 import { renderChatRun, renderChatSummary, renderChatTurn, renderOutput } from './render.js';
 import {
@@ -19,7 +19,7 @@ import {
   RunHandlesSchema,
   StartChatBody,
 } from './schemas.js';
-import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from '../agents/start.js';
+import { MAX_ACTIVE_AGENT_RUNS, startAgentRun } from '../agents/index.js';
 
 const common = { tags: ['Chat'], stability: 'stable' as const, visibility: 'public' as const };
 const read = { ...common, scopes: ['conversations:read'] as const, minRole: 'viewer' as const };

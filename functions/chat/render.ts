@@ -1,10 +1,10 @@
 import type { RunRow } from '../../queues/run-store.js';
 import { isTerminal } from '../../queues/run-store.js';
 import type { Answer } from '../agents/answer.js';
-import { AgentRunInputSchema, AgentRunStateSchema } from '../agents/run-state.js';
+import { AgentRunInputSchema, AgentRunStateSchema } from '../agents/index.js';
 import type { ChatMessageRow, ChatRow } from '../agents/threads.js';
 import type { ChatRunView } from './schemas.js';
-import { runUrls } from '../agents/start.js';
+import { runUrls } from '../agents/index.js';
 
 /** The read body of one agent run (GET /chat/runs/{run_id}, MCP agents.chat_status). */
 export function renderChatRun(row: RunRow, publicUrl: string): ChatRunView {

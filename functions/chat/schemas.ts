@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { RUN_STATUSES } from '../../schema/runs.js';
-import { AnswerSchema, ContentBlockSchema } from '../agents/answer.js';
-import { DEPTHS, ON_QUESTION, TRIGGERS } from '../agents/run-state.js';
+import { AnswerSchema, ContentBlockSchema } from '../agents/index.js';
+import { DEPTHS, ON_QUESTION, TRIGGERS } from '../agents/index.js';
 import { isoTimestamp, pagingQuery } from '../schemas.js';
 
 export const CHAT_LIMITS = { input: 20_000, name: 200 } as const;

@@ -36,7 +36,7 @@ import {
   UpdateConnectionBody,
 } from './schemas.js';
 import { ingestUrl } from './push-route.js';
-import { generateWebhookSecret } from '../webhooks/signing.js';
+import { generateWebhookSecret } from '../webhooks/index.js';
 import { isSyncing, startSync, syncIntervalMs } from './sync.js';
 import { connectionSummary, connectionView, readConnectionView } from './views.js';
 

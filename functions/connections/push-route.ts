@@ -8,7 +8,7 @@ import { connections } from '../../schema/index.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { readBodyBytes } from '../http/json-body.js';
 import type { Services } from '../services.js';
-import { signWebhook } from '../webhooks/signing.js';
+import { signWebhook } from '../webhooks/index.js';
 import { pausedReason } from './catalog.js';
 import { SealedCredentials } from './sync-sources.js';
 

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import { toDate } from '../search/freshness.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import type { ConnectionRow } from './repository.js';
 import type { ConnectionSummarySchema } from './schemas.js';
 

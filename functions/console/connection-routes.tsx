@@ -3,15 +3,15 @@ import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { roleAtLeast, type Scope } from '../identity/scopes.js';
 import type { Role } from '../../schema/tenancy.js';
-import { scopesForRole } from '../oauth/scope-policy.js';
+import { scopesForRole } from '../oauth/index.js';
 import type { OperationRegistry } from '../registry.js';
-import { formValue, headerFor, renderPage } from './browser.js';
+import { formValue, headerFor, renderPage } from '../web/browser.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import { ConfirmPage } from './pages/confirm.js';
 import { ConnectionPage, type ConnectionSummary, type SyncRun } from './pages/connection.js';
 import { type CatalogEntry, type ConnectionView, connectionName, ConnectionsPage } from './pages/connections.js';
-import type { ConsoleSession } from './sessions.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
  * The connections pages (issue 24, item 1). Every read and write is a public connections operation

@@ -1,6 +1,6 @@
 import type { Caller } from '../identity/caller.js';
-import { scopesForRole } from '../oauth/scope-policy.js';
-import type { ConsoleMembership, ConsoleSession } from './sessions.js';
+import { scopesForRole } from '../oauth/index.js';
+import type { ConsoleMembership, ConsoleSession } from '../identity/console-sessions.js';
 
 /**
  * The caller a console page acts as: the signed-in member in the workspace they are looking at,

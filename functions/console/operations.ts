@@ -4,7 +4,7 @@ import { apiKeys, oauthClients, oauthGrants, users, workspaces } from '../../sch
 import { ApiError } from '../../platform/errors.js';
 import { createApiKey, revokeApiKey } from '../identity/api-keys.js';
 import { BUNDLE_TABLE, BUNDLES, roleAtLeast } from '../identity/scopes.js';
-import { revokeGrantIn } from '../oauth/grants.js';
+import { revokeGrantIn } from '../oauth/index.js';
 import { defineOperation, type Operation } from '../registry.js';
 
 /**

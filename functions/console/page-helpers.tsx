@@ -3,10 +3,10 @@ import { isApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { invokeOperation, type InvocationScope } from '../invoke.js';
 import type { OperationRegistry } from '../registry.js';
-import { currentSession, headerFor, postIsTrusted, renderPage } from './browser.js';
+import { currentSession, headerFor, postIsTrusted, renderPage } from '../web/browser.js';
 import { consoleCaller } from './console-caller.js';
-import { MessagePage } from './pages/layout.js';
-import type { ConsoleSession } from './sessions.js';
+import { MessagePage } from '../web/layout.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /** What every signed-in console page does the same way: who is asking, calling operations as them, errors. */
 export type Ctx = Context<AppEnv>;

@@ -20,7 +20,7 @@ import {
   SESSION_COOKIE,
   setBrowserCookie,
   SIGN_IN_CSRF_COOKIE,
-} from './browser.js';
+} from '../web/browser.js';
 import { connectionRoutes } from './connection-routes.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
@@ -44,7 +44,7 @@ import {
   startSession,
   switchWorkspace,
   type ConsoleSession,
-} from './sessions.js';
+} from '../identity/console-sessions.js';
 
 const SIGN_IN_ATTEMPTS = { limit: 10, windowSeconds: 60 };
 const OIDC_PENDING_TTL_SECONDS = 600;

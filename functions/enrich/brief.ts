@@ -1,6 +1,6 @@
 import type { ExternalSearchOutcome } from '../../platform/external-search/port.js';
 import type { AnswerDraft, BlockDraft } from '../agents/answer.js';
-import { verifyAnswer } from '../agents/grounding.js';
+import { verifyAnswer } from '../agents/index.js';
 import type { Services } from '../services.js';
 import type { Brief, Evidence } from './schemas.js';
 import type { Subject } from './subject.js';

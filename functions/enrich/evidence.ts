@@ -1,7 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
 import type { Services } from '../services.js';
-import { vectorLiteral } from '../search/semantic-format.js';
+import { vectorLiteral } from '../lookalike/index.js';
 import type { Evidence } from './schemas.js';
 import type { Subject } from './subject.js';
 

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { BlockDraftSchema, GroundingReportSchema } from '../agents/answer.js';
+import { BlockDraftSchema, GroundingReportSchema } from '../agents/index.js';
 
 export const ENRICH_LIMITS = { defaultUtterances: 10, maxUtterances: 50 } as const;
 

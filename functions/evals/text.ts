@@ -1,5 +1,5 @@
 import { contentWords, stemWord } from '../../platform/model/local.js';
-import { sentencesOf } from '../agents/local-policy/evidence.js';
+import { sentencesOf } from '../agents/index.js';
 
 /** Reading a message or prompt: words, sentences, asks, hype, focus. Plain, deterministic. */
 

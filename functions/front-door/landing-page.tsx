@@ -1,4 +1,4 @@
-import { Layout } from '../console/pages/layout.js';
+import { Layout } from '../web/layout.js';
 
 /** `GET /`: four links, each saying what it is for. */
 export function LandingPage(props: {

@@ -1,4 +1,4 @@
-import { Layout } from '../console/pages/layout.js';
+import { Layout } from '../web/layout.js';
 type Json = Record<string, unknown>;
 /** The OpenAPI document as parsed JSON, read defensively (only what the reference shows). */
 type OpenApiDocument = Json;

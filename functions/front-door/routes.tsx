@@ -1,9 +1,9 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
-import { renderPage } from '../console/browser.js';
+import { renderPage } from '../web/browser.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
-import { protectedResourceMetadataUrl } from '../oauth/metadata.js';
+import { protectedResourceMetadataUrl } from '../oauth/index.js';
 import type { OperationRegistry } from '../registry.js';
 import { LandingPage } from './landing-page.js';
 import { ReferencePage, referenceFrom } from './reference-page.js';

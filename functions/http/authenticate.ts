@@ -3,7 +3,7 @@ import { ApiError, isApiError } from '../../platform/errors.js';
 import { authenticate } from '../identity/authenticate.js';
 import { lastUsedRecorder } from '../identity/credential-cache.js';
 import type { ResourceKind } from '../identity/oauth-tokens.js';
-import { protectedResourceMetadataUrl } from '../oauth/metadata.js';
+import { protectedResourceMetadataUrl } from '../oauth/index.js';
 import { API_PREFIX, type AppEnv } from './env.js';
 
 /**

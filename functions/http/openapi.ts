@@ -1,6 +1,6 @@
 import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorEnvelopeSchema } from '../../platform/errors.js';
-import { SCOPE_DESCRIPTIONS } from '../oauth/scope-policy.js';
+import { SCOPE_DESCRIPTIONS } from '../oauth/index.js';
 import { SCOPES } from '../identity/scopes.js';
 import type { OperationRegistry } from '../registry.js';
 import { API_PREFIX } from './env.js';

@@ -1,17 +1,7 @@
-import type { FeatureModule } from '../module.js';
-import { materializePipeline, requestMaterializations } from './materialize-pipeline.js';
-import { lookalikeOperations } from './operations.js';
-
-/** Lookalikes by conversation (functions/module.ts): centroids materialized on the engine, read by `find`. */
-export const lookalikeModule: FeatureModule = {
-  name: 'lookalike',
-  operations: lookalikeOperations,
-  pipelines: [materializePipeline],
-  async scheduledTick(services, at) {
-    const { runIds } = await requestMaterializations(services, at);
-    if (runIds.length > 0) services.log.info('centroid materializations started', { runs: runIds.length });
-  },
-};
-
-export { requestMaterializations } from './materialize-pipeline.js';
+/**
+ * What the lookalike feature offers the other features (and tests): they import it from here. How
+ * the app wires the feature in is feature.ts.
+ */
 export { bareDomain } from './find.js';
+export { requestMaterializations } from './materialize-pipeline.js';
+export { vectorLiteral } from './vector-literal.js';

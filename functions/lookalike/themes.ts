@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { z } from '@hono/zod-openapi';
 import { queryRows } from '../../platform/db/port.js';
-import { vectorLiteral } from '../search/semantic-format.js';
+import { vectorLiteral } from './vector-literal.js';
 import { readThemes } from '../search/semantic-themes.js';
 import type { Services } from '../services.js';
 import type { LookalikeThemesRequestSchema, LookalikeThemesResponseSchema } from './schemas.js';

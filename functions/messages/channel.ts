@@ -1,5 +1,5 @@
 import type { ArtifactType } from '../evals/definition.js';
-import { splitSubject, wordsOf } from '../evals/text.js';
+import { splitSubject, wordsOf } from '../evals/index.js';
 
 export const CHANNELS = ['email', 'linkedin', 'whatsapp'] as const;
 export type Channel = (typeof CHANNELS)[number];

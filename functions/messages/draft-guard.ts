@@ -1,6 +1,6 @@
-import { parseMessage } from '../evals/rewrite.js';
-import { factsLost, incompleteReason, isAsk, isVagueAsk } from '../evals/sentence-safety.js';
-import { HYPE_WORDS } from '../evals/text.js';
+import { parseMessage } from '../evals/index.js';
+import { factsLost, incompleteReason, isAsk, isVagueAsk } from '../evals/index.js';
+import { HYPE_WORDS } from '../evals/index.js';
 
 /**
  * What a rewrite may not do to someone's draft, whichever model wrote it (the optimizer's promise:

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { ModelTask } from '../../platform/model/port.js';
-import { asksIn, splitSubject } from '../evals/text.js';
+import { asksIn, splitSubject } from '../evals/index.js';
 
 /**
  * Receiver facts read from a draft (spec: `extraction`): only what the draft itself says, and a

@@ -1,8 +1,8 @@
 import type { ModelProvider } from '../../platform/model/port.js';
 import type { DimensionId, RubricCheckId } from '../evals/definition.js';
 import type { GradingContext } from '../evals/grading-context.js';
-import { gradeSide, improve, type LoopRound } from '../evals/improvement-loop.js';
-import { rewriteTask } from '../evals/tasks.js';
+import { gradeSide, improve, type LoopRound } from '../evals/index.js';
+import { rewriteTask } from '../evals/index.js';
 import { artifactTypeOf, type Channel } from './channel.js';
 import { damageOf } from './draft-guard.js';
 import { type Extraction, extractTask } from './extraction.js';

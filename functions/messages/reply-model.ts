@@ -6,7 +6,7 @@ import {
   questionCount,
   splitSubject,
   wordsOf,
-} from '../evals/text.js';
+} from '../evals/index.js';
 
 /**
  * A small reply-probability model for outbound sales email: a logistic model over features read

@@ -1,12 +1,7 @@
-import type { FeatureModule } from '../module.js';
-import { oauthRoutes } from './routes.js';
-
 /**
- * OAuth 2.0 for MCP clients: discovery, registration, authorize (with its consent page), token and
- * revocation. No operations: its endpoints answer in the RFCs' formats (`{error, error_description}`).
+ * What the oauth feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
  */
-export const oauthModule: FeatureModule = {
-  name: 'oauth',
-  operations: [],
-  routes: { limitedPaths: ['/.well-known/*'], build: () => [oauthRoutes()] },
-};
+export { revokeGrantIn } from './grants.js';
+export { protectedResourceMetadataUrl } from './metadata.js';
+export { SCOPE_DESCRIPTIONS, scopesForRole } from './scope-policy.js';

@@ -2,10 +2,10 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
 import { refuseUnstorableText } from '../http/storable-text-guard.js';
-import { currentSession, formValue, headerFor, postIsTrusted, renderPage } from '../console/browser.js';
-import { ConsentPage } from '../console/pages/consent.js';
-import { MessagePage } from '../console/pages/layout.js';
-import type { ConsoleSession } from '../console/sessions.js';
+import { currentSession, formValue, headerFor, postIsTrusted, renderPage } from '../web/browser.js';
+import { ConsentPage } from './consent-page.js';
+import { MessagePage } from '../web/layout.js';
+import type { ConsoleSession } from '../identity/console-sessions.js';
 import {
   AUTHORIZATION_PARAMETERS,
   authorizationResponseUrl,

@@ -1,8 +1,8 @@
 import { ApiError } from '../../platform/errors.js';
 import type { RunRow } from '../../queues/run-store.js';
-import { WRITE_IN_OPTION } from '../agents/pauses.js';
-import { RESEARCH_KIND } from '../agents/run-state.js';
-import { startAgentRun } from '../agents/start.js';
+import { WRITE_IN_OPTION } from '../agents/index.js';
+import { RESEARCH_KIND } from '../agents/index.js';
+import { startAgentRun } from '../agents/index.js';
 import { defineOperation } from '../registry.js';
 import { defineRunCancel, defineRunRead, defineRunResume } from '../runs/run-operations.js';
 import { questionForYou, renderResearch, researchQuestion, researchStatus } from './render.js';

@@ -1,6 +1,6 @@
 import type { RunRow } from '../../queues/run-store.js';
-import { WRITE_IN_OPTION } from '../agents/pauses.js';
-import { AgentRunInputSchema, AgentRunStateSchema } from '../agents/run-state.js';
+import { WRITE_IN_OPTION } from '../agents/index.js';
+import { AgentRunInputSchema, AgentRunStateSchema } from '../agents/index.js';
 import type { ResearchView } from './schemas.js';
 
 /** A research job's status as the spec names them: queued reads as running, awaiting input as needs_input. */

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { AnswerSchema } from '../agents/answer.js';
+import { AnswerSchema } from '../agents/index.js';
 import { isoTimestamp } from '../schemas.js';
 
 export const RESEARCH_LIMITS = { question: 4_000, context: 8_000, answer: 4_000 } as const;

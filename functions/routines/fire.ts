@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ApiError } from '../../platform/errors.js';
 import { routineFires, routines } from '../../schema/routines.js';
 import type { RunCaller } from '../../schema/runs.js';
-import { startAgentRun, type AgentRunHandles } from '../agents/start.js';
+import { startAgentRun, type AgentRunHandles } from '../agents/index.js';
 import type { Caller } from '../identity/caller.js';
 import { resolveRunCaller } from '../identity/run-caller.js';
 import type { Services } from '../services.js';

@@ -3,7 +3,7 @@ import { and, eq } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
 import { routines } from '../../schema/routines.js';
-import { RunHandlesSchema } from '../chat/schemas.js';
+import { RunHandlesSchema } from '../chat/index.js';
 import { runCallerOf } from '../identity/run-caller.js';
 import { defineOperation } from '../registry.js';
 import { nextOccurrence } from './cron.js';

@@ -1,5 +1,5 @@
 import { z } from '@hono/zod-openapi';
-import { DEPTHS } from '../agents/run-state.js';
+import { DEPTHS } from '../agents/index.js';
 import { isoTimestamp, pagingQuery, queryBool } from '../schemas.js';
 
 export const ROUTINE_LIMITS = { name: 200, prompt: 20_000, agents: 20 } as const;

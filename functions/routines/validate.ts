@@ -1,8 +1,8 @@
 import type { Queryable } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { validationError, type FieldProblem } from '../../platform/validation.js';
-import { isActionName, ACTION_NAMES } from '../actions/catalog.js';
-import { findAgent } from '../agents/repository.js';
+import { isActionName, ACTION_NAMES } from '../actions/index.js';
+import { findAgent } from '../agents/index.js';
 import { checkCron, checkTimezone } from './cron.js';
 import { LEGACY_CONFIG_KEYS, RoutineConfigSchema, type RoutineConfigInput } from './schemas.js';
 

@@ -6,8 +6,9 @@ import {
   windowOutsideSpan,
   type CompiledFilterQuery,
 } from './filter-compiler.js';
-import { outputValue, pgTimestampToIso } from './filter-values.js';
-import { toDate } from './freshness.js';
+import { outputValue } from './filter-values.js';
+import { pgTimestampToIso } from '../../platform/db/timestamps.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import { noRowsCoverage, rowCoverage, type LaneContext, type LaneOutcome, type LaneRunner } from './lane.js';
 import type { EmptyReason } from './response.js';
 

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FieldInfo, FieldType } from './fields.js';
+import { pgTimestampToIso } from '../../platform/db/timestamps.js';
 
 /**
  * Values of the filter lane: a caller's scalar checked against its field's type and turned into a
@@ -130,17 +131,6 @@ export const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\
 
 // ---------------------------------------------------------------------------------------------
 // Reading values back
-
-/** Postgres text of a timestamptz (`2026-01-31 09:00:00.123456+00`) or a Date, as ISO 8601 UTC. */
-export function pgTimestampToIso(value: unknown): string | null {
-  if (value === null || value === undefined) return null;
-  if (value instanceof Date) return Number.isNaN(value.getTime()) ? null : value.toISOString();
-  const text = String(value);
-  const m = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?([+-]\d{2})(?::?(\d{2}))?(?::?(\d{2}))?$/.exec(text);
-  const normalized = m ? `${m[1]}T${m[2]}${(m[3] ?? '').slice(0, 4)}${m[4]}:${m[5] ?? '00'}` : text;
-  const d = new Date(normalized);
-  return Number.isNaN(d.getTime()) ? null : d.toISOString();
-}
 
 /** One output value in its JSON form: ISO timestamps, numbers as numbers, null as null. */
 export function outputValue(kind: OutputKind, value: unknown): unknown {

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import { pgTimestampToIso } from './filter-values.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import type { DetailCoverage } from './response.js';
 
 /** A store older than this many days (newest event vs. now) is reported stale. */
@@ -56,10 +56,4 @@ export async function probeFreshness(
   } catch {
     return null;
   }
-}
-
-/** A timestamp as the database returns it (a Date, or Postgres text on either driver), as a Date. */
-export function toDate(value: unknown): Date | null {
-  const iso = pgTimestampToIso(value);
-  return iso ? new Date(iso) : null;
 }

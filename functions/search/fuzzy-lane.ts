@@ -1,8 +1,9 @@
 import { queryRows } from '../../platform/db/port.js';
 import { runWithLocalFallback } from '../../platform/model/fallback.js';
 import { contentWords } from '../../platform/model/local.js';
-import { outputValue, pgTimestampToIso } from './filter-values.js';
-import { toDate } from './freshness.js';
+import { outputValue } from './filter-values.js';
+import { pgTimestampToIso } from '../../platform/db/timestamps.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import { planTask, type FuzzyPlan, type FuzzySubquery } from './fuzzy-plan.js';
 import {
   accountLookup,

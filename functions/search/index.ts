@@ -1,10 +1,8 @@
-import type { FeatureModule } from '../module.js';
-import { searchOperations } from './operations.js';
-import { searchFuzzyPipeline } from './fuzzy-pipeline.js';
-
-/** The search feature as the app wires it in (functions/module.ts). */
-export const searchModule: FeatureModule = {
-  name: 'search',
-  operations: searchOperations,
-  pipelines: [searchFuzzyPipeline],
-};
+/**
+ * What the search feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
+ */
+export { compileFilterSearch } from './filter-compiler.js';
+export { planLocally } from './fuzzy-plan.js';
+export { FilterSchema, SearchRequestSchema } from './request.js';
+export { resolveSearch } from './validate.js';

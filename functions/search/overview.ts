@@ -2,7 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
 import { SURFACE_VOCABULARY } from './fields.js';
-import { toDate } from './freshness.js';
+import { toDate } from '../../platform/db/timestamps.js';
 
 export interface SurfaceOverview {
   row_count: number;

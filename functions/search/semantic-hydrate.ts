@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import { toDate } from './freshness.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import { rowCoverage, type LaneContext, type LaneOutcome } from './lane.js';
 import { customerVoice } from './scope-predicates.js';
 import { errorText, idList, round } from './semantic-format.js';

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import { toDate } from './freshness.js';
+import { toDate } from '../../platform/db/timestamps.js';
 import type { LaneContext } from './lane.js';
 import { quote } from './semantic-format.js';
 

@@ -1,10 +1,6 @@
-import type { FeatureModule } from '../module.js';
-import { webhookOperations } from './operations.js';
-import { webhookDeliveryPipeline } from './delivery-pipeline.js';
-
-/** The webhooks feature as the app wires it in (functions/module.ts). */
-export const webhooksModule: FeatureModule = {
-  name: 'webhooks',
-  operations: webhookOperations,
-  pipelines: [webhookDeliveryPipeline],
-};
+/**
+ * What the webhooks feature offers the other features: they import it from here, never from its
+ * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
+ */
+export { emitEvent } from './events.js';
+export { generateWebhookSecret, signWebhook } from './signing.js';

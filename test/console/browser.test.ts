@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/console/sessions.js';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';

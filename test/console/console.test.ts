@@ -1,6 +1,6 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/console/sessions.js';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import { FIRST_START_KEY_NAME } from '../../functions/embedded/first-start-key.js';
 import { ManualClock } from '../../platform/clock.js';
 import { apiKeys, consoleFlashes } from '../../schema/index.js';

@@ -1,6 +1,6 @@
 import * as oauth from 'oauth4webapi';
 import { afterAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/console/sessions.js';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import { DEMO_ADMIN_EMAIL } from '../../functions/embedded/demo-bootstrap.js';
 import { CookieJar, formFields } from '../support/console-session.js';
 import { BUDGETS } from './budgets.js';

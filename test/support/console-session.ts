@@ -1,4 +1,4 @@
-import { createSignInLink } from '../../functions/console/sessions.js';
+import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import type { Harness } from './harness.js';
 
 /**

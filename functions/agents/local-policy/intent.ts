@@ -2,7 +2,7 @@ import type { InteractionKind } from '../../../schema/warehouse-interactions.js'
 import { linkEntities, type Entities } from '../understanding/entities.js';
 import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../understanding/period.js';
 import type { Vocabulary } from '../understanding/vocabulary.js';
-import { planLocally } from '../../search/fuzzy-plan.js';
+import { planLocally } from '../../search/index.js';
 import { readDeals, type DealAsk } from './intent-deals.js';
 
 /**

@@ -1,4 +1,4 @@
-import { Flash, Layout, DangerLink, type HeaderSession } from './layout.js';
+import { Flash, Layout, DangerLink, type HeaderSession } from '../../web/layout.js';
 
 export interface AppRow {
   id: string;

@@ -1,5 +1,5 @@
 import type { Child } from 'hono/jsx';
-import { Layout, type HeaderSession } from './layout.js';
+import { Layout, type HeaderSession } from '../../web/layout.js';
 
 export interface ConfirmPageProps {
   nonce: string;

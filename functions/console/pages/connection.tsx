@@ -8,7 +8,7 @@ import {
   HealthBadge,
   when,
 } from './connections.js';
-import { DangerLink, Flash, Layout, type HeaderSession } from './layout.js';
+import { DangerLink, Flash, Layout, type HeaderSession } from '../../web/layout.js';
 
 export type SyncRun = z.infer<typeof SyncRunSchema>;
 export type ConnectionSummary = z.infer<typeof ConnectionSummarySchema>;

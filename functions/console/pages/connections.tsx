@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import type { CatalogEntrySchema, ConnectionSchema } from '../../connections/schemas.js';
-import { Flash, Layout, type HeaderSession } from './layout.js';
+import { Flash, Layout, type HeaderSession } from '../../web/layout.js';
 
 export type CatalogEntry = z.infer<typeof CatalogEntrySchema>;
 export type ConnectionView = z.infer<typeof ConnectionSchema>;

@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { Bundle } from '../../identity/scopes.js';
-import { Flash, Layout, DangerLink, type HeaderSession } from './layout.js';
+import { Flash, Layout, DangerLink, type HeaderSession } from '../../web/layout.js';
 
 export interface KeyRow {
   id: string;

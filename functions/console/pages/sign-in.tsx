@@ -1,4 +1,4 @@
-import { Layout } from './layout.js';
+import { Layout } from '../../web/layout.js';
 
 export interface SignInPageProps {
   nonce: string;

@@ -1,5 +1,5 @@
-import type { AuthorizationParameters } from '../../oauth/authorization-request.js';
-import { Layout, type HeaderSession } from './layout.js';
+import type { AuthorizationParameters } from './authorization-request.js';
+import { Layout, type HeaderSession } from '../web/layout.js';
 
 export interface ConsentPageProps {
   nonce: string;

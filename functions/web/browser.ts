@@ -3,9 +3,9 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import type { JSX } from 'hono/jsx/jsx-runtime';
 import { randomBase62 } from '../../platform/ids.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
-import { isLoopbackHost } from '../oauth/redirect-uris.js';
-import { csrfTokenFor, csrfTokenMatches, resolveSession, type ConsoleSession } from './sessions.js';
-import type { HeaderSession } from './pages/layout.js';
+import { isLoopbackHost } from '../../platform/net/loopback.js';
+import { csrfTokenFor, csrfTokenMatches, resolveSession, type ConsoleSession } from '../identity/console-sessions.js';
+import type { HeaderSession } from './layout.js';
 
 /**
  * What every page a person sees shares: cookies, security headers, CSRF, where a sign-in may send

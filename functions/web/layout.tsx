@@ -1,6 +1,6 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
-import type { ConsoleMembership } from '../sessions.js';
+import type { ConsoleMembership } from '../identity/console-sessions.js';
 
 /** What the header needs of a signed-in person; absent on pages shown before sign-in. */
 export interface HeaderSession {
