@@ -6,10 +6,12 @@ import { chatModule } from './chat/feature.js';
 import { connectionsModule } from './connections/feature.js';
 import { contextModule } from './context/feature.js';
 import { consoleModule } from './console/feature.js';
+import { enrichModule } from './enrich/feature.js';
 import { evalsModule } from './evals/feature.js';
 import { frontDoorModule } from './front-door/feature.js';
 import { knowledgeModule } from './knowledge/feature.js';
 import { memoryModule } from './memory/feature.js';
+import { lookalikeModule } from './lookalike/feature.js';
 import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/feature.js';
@@ -32,6 +34,8 @@ export const featureModules: readonly FeatureModule[] = [
   setupModule,
   connectionsModule,
   searchModule,
+  enrichModule,
+  lookalikeModule,
   researchModule,
   memoryModule,
   contextModule,

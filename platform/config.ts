@@ -127,6 +127,13 @@ export const EnvSchema = z
     GOOGLE_CALENDAR_API_BASE_URL: z.string().trim().url().default('https://www.googleapis.com'),
     /** Minutes between scheduled syncs of a connection. */
     CONNECTION_SYNC_INTERVAL_MINUTES: positiveInt(15),
+    /**
+     * The external-search port (functions/enrich: the market half of a full brief): any HTTP search
+     * API answering `GET <url>?q=<query>&limit=<n>` with JSON results (platform/external-search/http.ts).
+     * Unset: briefs carry the customer's half only and say the market half is not configured.
+     */
+    EXTERNAL_SEARCH_URL: optionalUrl,
+    EXTERNAL_SEARCH_API_KEY: optionalString,
     /** The message optimizer; `0` answers `ok: false, reason: optimizer_unconfigured`. */
     OPTIMIZER_ENABLED: z
       .enum(['0', '1', 'true', 'false', ''])

@@ -22,3 +22,5 @@ export * from './team.js';
 export * from './subscriptions.js';
 export * from './memory.js';
 export * from './sessions.js';
+export * from './lookalike.js';
+export * from './enrichment.js';

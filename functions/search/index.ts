@@ -9,4 +9,4 @@ export { resolveSearch } from './validate.js';
 export { runFuzzyLane } from './fuzzy-lane.js';
 export type { LaneOutcome, ResolvedSearch } from './lane.js';
 export { runSemanticLane } from './semantic-lane.js';
-export { searchThemes, type ThemeMatch } from './semantic-themes.js';
+export { readThemes, searchThemes, type ThemeMatch } from './semantic-themes.js';

@@ -13,7 +13,7 @@ import { errorText, quote, round, vectorLiteral } from './semantic-format.js';
  * store failed) leads the note, so the caller learns what degraded and why.
  */
 
-interface ThemeRow extends Record<string, unknown> {
+export interface ThemeRow extends Record<string, unknown> {
   id: string;
   label: string;
   summary: string;
@@ -147,7 +147,7 @@ export async function searchThemes(
   return { matches, total };
 }
 
-async function readThemes(
+export async function readThemes(
   db: Queryable,
   workspaceId: string,
   embedderId: string,

@@ -3,9 +3,11 @@ import { agentFixtures } from './agents.js';
 import { chatFixtures } from './chat.js';
 import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
+import { enrichFixtures } from './enrich.js';
 import { evalFixtures } from './evals.js';
 import { knowledgeFixtures } from './knowledge.js';
 import { knowledgeDocumentFixtures } from './knowledge-documents.js';
+import { lookalikeFixtures } from './lookalike.js';
 import { messageFixtures } from './messages.js';
 import { actionFixtures, documentFixtures } from './documents.js';
 import { researchFixtures } from './research.js';
@@ -40,6 +42,8 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   connections: connectionFixtures,
   search: searchFixtures,
+  enrich: enrichFixtures,
+  lookalike: lookalikeFixtures,
   research: researchFixtures,
   knowledge: knowledgeFixtures,
   evals: evalFixtures,
