@@ -29,7 +29,14 @@ export interface EvidenceItem {
   occurred_at: string | null;
   account: { id: string | null; name: string | null } | null;
   /** Where each snippet came from: the turn or utterance quoted, for a client to cite. */
-  refs: { interaction_id?: string; turn_id?: string | null; utterance_id?: string; memory_id?: string }[];
+  refs: {
+    interaction_id?: string;
+    turn_id?: string | null;
+    utterance_id?: string;
+    memory_id?: string;
+    document_group_id?: string;
+    node_key?: string;
+  }[];
 }
 
 export interface SourceAnswer {

@@ -1,23 +1,25 @@
 import type { OperationContext } from '../registry.js';
 import type { EvidenceItem, EvidenceQuery, EvidenceSource } from './evidence.js';
+import { NODE_KINDS } from '../../schema/knowledge.js';
 import { MEMORY_SOURCES } from '../../schema/memory.js';
 import { INTERACTION_KINDS } from '../../schema/warehouse-interactions.js';
 import { conversationsSource } from './conversations-source.js';
+import { knowledgeSource } from './knowledge-source.js';
 import { memorySource } from './memory-source.js';
 
 export type { EvidenceItem, EvidenceQuery, EvidenceSource, SearchMode, SourceAnswer } from './evidence.js';
 
 /**
  * The sources of evidence the knowledge operations search (search, substrate query, ask,
- * explore). Each is one entry here: conversations (the search lanes), memory (remember); a new
- * source (the knowledge bank's document nodes) is one more entry, and every operation, its
- * `source_type` values and the `sources_searched` it reports follow.
+ * explore). Each is one entry here: conversations (the search lanes), the knowledge bank's document
+ * nodes, memory (remember); a new source is one more entry, and every operation, its `source_type`
+ * values and the `sources_searched` it reports follow.
  */
 
 /** How many times the limit a source reads when a finer type filters its answer. */
 const FINER_TYPE_READ_FACTOR = 10;
 
-export const EVIDENCE_SOURCES: readonly EvidenceSource[] = [conversationsSource, memorySource];
+export const EVIDENCE_SOURCES: readonly EvidenceSource[] = [conversationsSource, knowledgeSource, memorySource];
 
 /** Every `source_type` value: a source's name, or `<source>/<type>`. */
 export const sourceTypes = (): string[] =>
@@ -33,7 +35,7 @@ export function sourcesFor(sourceTypesAsked: readonly string[] | undefined): Evi
 }
 
 /** Kept for the OpenAPI descriptions: the type vocabularies of the built-in sources. */
-export const KNOWN_TYPES = { conversations: INTERACTION_KINDS, memory: MEMORY_SOURCES } as const;
+export const KNOWN_TYPES = { conversations: INTERACTION_KINDS, knowledge: NODE_KINDS, memory: MEMORY_SOURCES } as const;
 
 /**
  * Search every asked source and merge their answers: each source's items ranked by reciprocal rank

@@ -178,6 +178,28 @@ describe('documents become knowledge', () => {
     ]);
   });
 
+  it('is one of the sources the knowledge operations search (hybrid search with source_type knowledge)', async () => {
+    const res = await h.request('POST', '/search/hybrid', {
+      key: ws.admin.key,
+      body: { query: 'encrypted', mode: 'keyword', source_type: 'knowledge' },
+    });
+    expect(res.status, JSON.stringify(res.body)).toBe(200);
+    expect(res.body.data.sources_searched).toEqual(['knowledge']);
+    const [hit] = res.body.data.results;
+    expect(hit).toMatchObject({ source: 'knowledge', origin: 'knowledge/paragraph' });
+    expect(hit.snippets).toEqual(['Customer data is encrypted at rest with AES-256.']);
+    const [groupId, nodeKey] = hit.id.split('/');
+    const [node] = await rows<{ text: string; workspace_id: string }>(
+      sql`select text, workspace_id from knowledge_nodes where document_group_id = ${groupId} and node_key = ${nodeKey}`,
+    );
+    expect(node).toEqual({ text: 'Customer data is encrypted at rest with AES-256.', workspace_id: ws.id });
+    const foreign = await h.request('POST', '/search/hybrid', {
+      key: other.admin.key,
+      body: { query: 'encrypted', mode: 'keyword', source_type: 'knowledge' },
+    });
+    expect(foreign.body.data.results).toEqual([]);
+  });
+
   it('pins a node for the member: listed, first in search, unpinned by key', async () => {
     const [node] = await rows<{ node_key: string }>(
       sql`select node_key from knowledge_nodes where document_group_id = ${pdfDoc.id} and text like 'Renewals%'`,

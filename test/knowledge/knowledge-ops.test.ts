@@ -113,7 +113,7 @@ describe('hybrid search', () => {
 
     const hybrid = await post('/search/hybrid', { query: 'customers worried about the price increase', limit: 8 });
     const data = hybrid.body.data;
-    expect(data.sources_searched).toEqual(['conversations', 'memory']);
+    expect(data.sources_searched).toEqual(['conversations', 'knowledge', 'memory']);
     expect(data.resultCount).toBe(data.results.length);
     expect(data.results.length).toBeGreaterThan(0);
     expect(data.results.length).toBeLessThanOrEqual(8);
