@@ -9,6 +9,7 @@ import { EVAL_RUN_KIND } from './run-state.js';
 import { createEval, deleteEval, findEval, listEvals, updateEval, validateDraft } from './catalog.js';
 import { checkInputs, type EvalDefinition } from './definition.js';
 import { adoptionOperations } from './adoption.js';
+import { compareEvalRunsOperation } from './compare.js';
 import { exportOperations } from './export.js';
 import { feedbackOperations } from './feedback.js';
 import { loadEvalRun, renderEvalRun, verdictOf } from './render.js';
@@ -317,6 +318,7 @@ export const evalOperations: Operation[] = [
   updateEvalOperation,
   deleteEvalOperation,
   ...adoptionOperations,
+  compareEvalRunsOperation,
   readEvalRunOperation,
   ...evalRunSubViews,
   ...feedbackOperations,

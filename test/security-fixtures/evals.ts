@@ -1,4 +1,5 @@
 import { randomBase62 } from '../../platform/ids.js';
+import type { LocalTransport } from '../../queues/transport/local.js';
 import type { Harness, SeededWorkspace } from '../support/harness.js';
 import type { OperationRequest, SecurityFixture } from '../support/security-suite.js';
 
@@ -31,6 +32,14 @@ async function evalRun(h: Harness, ws: SeededWorkspace): Promise<string> {
   });
   if (res.status !== 202) throw new Error(`could not start an eval run: ${res.text}`);
   return res.body.data.run_id as string;
+}
+
+/** Two complete runs of the built-in eval in `ws` (compare reads only complete runs). */
+async function completePair(h: Harness, ws: SeededWorkspace): Promise<OperationRequest> {
+  const a = await evalRun(h, ws);
+  const b = await evalRun(h, ws);
+  await (h.services.queue as LocalTransport).drain();
+  return { body: { a, b } };
 }
 
 const byEval = (extra: Partial<OperationRequest> = {}): SecurityFixture => ({
@@ -93,6 +102,10 @@ export const evalFixtures: Record<string, SecurityFixture> = {
         body: { evidence: { kind: 'did_it_myself' } },
       }),
     },
+  },
+  'eval_runs.compare': {
+    request: ({ h, ws }) => completePair(h, ws),
+    tenancy: { kind: 'by_id', foreign: ({ h, ws }) => completePair(h, ws) },
   },
   'eval_runs.feedback_status': {
     request: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }),
