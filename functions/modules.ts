@@ -21,6 +21,7 @@ import { routinesModule } from './routines/feature.js';
 import { searchModule } from './search/feature.js';
 import type { Services } from './services.js';
 import { sessionsModule } from './sessions/feature.js';
+import { sqlQueryModule } from './sql-query/feature.js';
 import { setupModule } from './setup/feature.js';
 import { subscriptionsModule } from './subscriptions/feature.js';
 import { webhooksModule } from './webhooks/feature.js';
@@ -34,6 +35,7 @@ export const featureModules: readonly FeatureModule[] = [
   setupModule,
   connectionsModule,
   searchModule,
+  sqlQueryModule,
   enrichModule,
   lookalikeModule,
   researchModule,

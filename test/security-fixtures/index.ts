@@ -14,6 +14,7 @@ import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
 import { searchFixtures } from './search.js';
 import { setupFixtures } from './setup.js';
+import { sqlQueryFixtures } from './sql-query.js';
 import { subscriptionFixtures } from './subscriptions.js';
 import { webhookFixtures } from './webhooks.js';
 
@@ -42,6 +43,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   connections: connectionFixtures,
   search: searchFixtures,
+  'sql-query': sqlQueryFixtures,
   enrich: enrichFixtures,
   lookalike: lookalikeFixtures,
   research: researchFixtures,

@@ -1,0 +1,46 @@
+import { z } from '@hono/zod-openapi';
+import { defineOperation, type Operation } from '../registry.js';
+import { ALLOWED_FUNCTIONS, QUERY_VIEWS, VIEW_SCHEMA } from './guard.js';
+import { runQuery, STATEMENT_TIMEOUT_MS } from './run.js';
+
+/** The spec's SQL query (schema-only there): `sql` and `limit` in, `QueryResult` out. */
+export const SqlQueryBody = z
+  .object({
+    sql: z.string().min(1).max(20_000),
+    limit: z.number().int().min(1).max(1000).default(100),
+  })
+  .strict();
+
+export const QueryResultSchema = z
+  .object({
+    rowCount: z.number().int(),
+    truncated: z.boolean().openapi({ description: 'More rows matched than `limit`.' }),
+    rows: z.array(z.record(z.string(), z.unknown())),
+  })
+  .openapi('QueryResult');
+
+export const sqlQueryOperation = defineOperation({
+  tags: ['Search'],
+  stability: 'beta',
+  visibility: 'public',
+  scopes: ['data:read'],
+  minRole: 'viewer',
+  id: 'sql.query',
+  method: 'post',
+  path: '/sql/query',
+  summary: "Read-only SQL over the workspace's views",
+  description:
+    `One SELECT over the views ${QUERY_VIEWS.join(', ')} (bare or as \`${VIEW_SCHEMA}.<view>\`), each holding only this workspace's rows. ` +
+    `Checked on the Postgres parser before it runs: a single SELECT; only those views and the query's own CTEs; functions from an allow list (${[...ALLOWED_FUNCTIONS].slice(0, 12).join(', ')}, ...); casts to plain types. ` +
+    `Anything else is 400 \`invalid_argument\` with \`details.reason\`. Runs in a read-only transaction with a ${STATEMENT_TIMEOUT_MS} ms statement timeout; ` +
+    '`truncated` says more rows matched than `limit`. A failure while running is 500 `query_failed` (`details.reason`: `statement_timeout` or `execution_error`).',
+  mcp: { tool: 'sql', action: 'query' },
+  readOnly: true,
+  body: SqlQueryBody,
+  output: QueryResultSchema,
+  async handler({ services, caller }, input) {
+    return runQuery(services.db, caller.workspaceId, input.sql, input.limit);
+  },
+});
+
+export const sqlQueryOperations: Operation[] = [sqlQueryOperation];

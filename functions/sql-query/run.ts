@@ -1,0 +1,51 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Database } from '../../platform/db/port.js';
+import { ApiError } from '../../platform/errors.js';
+import { checkQuery, VIEW_SCHEMA } from './guard.js';
+
+/** How long one caller query may run before Postgres cancels it (SET LOCAL statement_timeout). */
+export const STATEMENT_TIMEOUT_MS = 5_000;
+
+export interface QueryResult {
+  rowCount: number;
+  truncated: boolean;
+  rows: Record<string, unknown>[];
+}
+
+/**
+ * Run one checked SELECT for a workspace: in a READ ONLY transaction, with the statement timeout,
+ * the search path on the views only, and the workspace the views filter on set by the server
+ * (`set_config(..., true)`: local to this transaction). The caller's statement is wrapped as a
+ * subquery with limit + 1 rows, so `truncated` is known without reading more.
+ */
+export async function runQuery(db: Database, workspaceId: string, text: string, limit: number): Promise<QueryResult> {
+  const statement = await checkQuery(text);
+  let rows: Record<string, unknown>[];
+  try {
+    rows = await db.transaction(async (tx) => {
+      await tx.execute(sql`set transaction read only`);
+      await tx.execute(sql.raw(`set local statement_timeout = ${STATEMENT_TIMEOUT_MS}`));
+      await tx.execute(sql.raw(`set local search_path = ${VIEW_SCHEMA}`));
+      await tx.execute(sql`select set_config('cip.query_workspace', ${workspaceId}, true)`);
+      // Newlines around the statement: a trailing `--` comment in it cannot swallow the closing parenthesis.
+      return queryRows<Record<string, unknown>>(
+        tx,
+        sql`select * from (${sql.raw(`\n${statement}\n`)}) as caller_query limit ${limit + 1}`,
+      );
+    });
+  } catch (e) {
+    const cause =
+      (e as { cause?: { code?: string; message?: string } }).cause ?? (e as { code?: string; message?: string });
+    const timedOut = cause?.code === '57014';
+    throw new ApiError(
+      'query_failed',
+      timedOut
+        ? `The query ran past ${STATEMENT_TIMEOUT_MS} ms and was canceled.`
+        : `The query failed: ${cause?.message ?? String(e)}`,
+      { reason: timedOut ? 'statement_timeout' : 'execution_error', sqlstate: cause?.code ?? null },
+    );
+  }
+  const truncated = rows.length > limit;
+  const kept = truncated ? rows.slice(0, limit) : rows;
+  return { rowCount: kept.length, truncated, rows: kept };
+}
