@@ -184,6 +184,8 @@ describe('loadConfig', () => {
     expect(neonOptionsFromConfig({ ...relayed, DATABASE_URL: databaseUrl })).toEqual({
       connectionString: databaseUrl,
       wsProxy: '127.0.0.1:5488/v2',
+      // The same relay answers Neon's SQL-over-HTTP (the worker's statements outside a transaction).
+      fetchEndpoint: 'http://127.0.0.1:5488/v2/sql',
       useSecureWebSocket: false,
     });
     // Without it, Neon's own defaults (wss:// to Neon's proxy, pipelined TLS and startup) stay untouched.

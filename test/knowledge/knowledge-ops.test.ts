@@ -205,7 +205,11 @@ describe('explore', () => {
     });
     expect(res.body.data.schema.surfaces[0].samples).toBeUndefined();
     const sizes = Object.fromEntries(res.body.data.knowledge.sources.map((s: any) => [s.name, s.size]));
-    expect(sizes).toEqual({ conversations: await count('interactions'), memory: await count('memory_evidence') });
+    expect(sizes).toEqual({
+      conversations: await count('interactions'),
+      knowledge: await count('knowledge_nodes'),
+      memory: await count('memory_evidence'),
+    });
     const withSamples = await h.request<any>('GET', '/explore', { key: ws.admin.key, query: { scope: 'clusters' } });
     expect(Object.keys(withSamples.body.data)).toEqual(['scope', 'clusters']);
     expect(withSamples.body.data.clusters.samples.length).toBeGreaterThan(0);

@@ -238,7 +238,7 @@ describe('subscriptions', () => {
     const input = run!.input as Record<string, any>;
     expect(input.trigger).toBe('subscription');
     expect(input.pauses).toEqual({ question: false, approval: false, budget: false });
-    expect(input.subscription).toEqual({ id: sub.id, write_outputs: true, actions_allowed: null });
+    expect(input.subscription).toEqual({ id: sub.id, write_outputs: true, actions_allowed: null, write_memory: false });
     for (const text of [
       valid().prompt,
       'Event: Umbrella security review',

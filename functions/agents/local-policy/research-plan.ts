@@ -12,6 +12,7 @@ import {
   type QuoteCandidate,
 } from './evidence.js';
 import { topicWords, type Intent } from './intent.js';
+import { asksForQuiet, parseAskedPeriod } from '../understanding/period.js';
 import { nextStep } from './plans.js';
 import { call, calls, finish } from './steps.js';
 
@@ -105,17 +106,26 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   if (ids.length === 0) return done([emptySection(subject)], searchedWords(subject, facetWords));
 
   const inEvidence = { field: 'id', op: 'in', value: ids };
+  // A period the question names bounds the sections' counts too: a count over all the evidence found
+  // would read as the period's (the verifier's period-count rule refuses it, grounding-counts.ts).
+  const asked = asksForQuiet(ctx.ask) ? null : parseAskedPeriod(ctx.ask, ctx.today);
+  const inPeriod = asked
+    ? [
+        { field: 'occurred_at', op: 'gte', value: asked.from },
+        { field: 'occurred_at', op: 'lt', value: asked.to },
+      ]
+    : [];
   const sourcesQuery: Query = { surface: 'interactions', filters: [inEvidence], limit: ids.length };
   const byAccountQuery: Query = {
     surface: 'interactions',
-    filters: [inEvidence],
+    filters: [inEvidence, ...inPeriod],
     group_by: ['account_name'],
     metrics: [{ fn: 'count' }],
     order_by: { field: 'count', dir: 'desc' },
   };
   const countsQuery: Query = {
     surface: 'interactions',
-    filters: [inEvidence],
+    filters: [inEvidence, ...inPeriod],
     metrics: [
       { fn: 'count' },
       { fn: 'count_distinct', field: 'account_name' },
