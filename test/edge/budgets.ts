@@ -38,9 +38,15 @@ export const BUDGETS = {
 export const RUN_BUDGETS = {
   /**
    * POST /chat with the local model: the request, 4 agent-run stage deliveries (the first turn learns the
-   * workspace's vocabulary, issue 22), the session.completed webhook's.
+   * workspace's vocabulary, issue 22), the session.completed webhook's. Since issue 25 the run reads the
+   * member's pins and the workspace's context entries at start and searches the knowledge bank in its
+   * first turn (2 statements more).
    */
-  chatRun: { connections: 6, queries: 124, deliveries: 5 },
-  /** One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries). */
-  routineFire: { connections: 8, queries: 184, deliveries: 7 },
+  chatRun: { connections: 6, queries: 126, deliveries: 5 },
+  /**
+   * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries);
+   * since issue 26 the same tick also starts the lookalike centroid materialization of the workspace whose
+   * utterance store changed (its run: one delivery, one pool, ~30 statements).
+   */
+  routineFire: { connections: 9, queries: 214, deliveries: 8 },
 } as const;
