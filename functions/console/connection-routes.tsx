@@ -1,13 +1,11 @@
 import { Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
-import { roleAtLeast, type Scope } from '../identity/scopes.js';
-import type { Role } from '../../schema/tenancy.js';
-import { scopesForRole } from '../oauth/index.js';
 import type { OperationRegistry } from '../registry.js';
 import { formValue, headerFor, renderPage } from '../web/browser.js';
 import { putFlash, takeFlash } from './flash.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
+import { mayCall } from './operation-access.js';
 import { ConfirmPage } from './pages/confirm.js';
 import { ConnectionPage, type ConnectionSummary, type SyncRun } from './pages/connection.js';
 import { type CatalogEntry, type ConnectionView, connectionName, ConnectionsPage } from './pages/connections.js';
@@ -213,13 +211,6 @@ async function saveConfig(
   return c.redirect(`/console/connections/${id}?notice=settings_saved`, 303);
 }
 
-/**
- * What the member's role lets them do here: the operation's minimum role and its scope, which the
- * console caller holds only if the role may mint a bundle with it (console-caller.ts). The page
- * offers only what would be accepted; the operations decide either way.
- */
-const may = (role: Role, minRole: Role, scope: Scope) => roleAtLeast(role, minRole) && scopesForRole(role).has(scope);
-
 const notFound = (c: Ctx, session: ConsoleSession) =>
   message(c, 404, 'No such connection', 'There is no such connection in this workspace.', session);
 
@@ -254,7 +245,6 @@ async function listPage(
   if (listed instanceof ApiError) throw listed;
   if (catalog instanceof ApiError) throw catalog;
   const header = await headerFor(c, session);
-  const role = session.current?.role ?? 'viewer';
   return renderPage(
     c,
     (nonce) => (
@@ -263,7 +253,7 @@ async function listPage(
         session={header}
         connections={(listed as { connections: ConnectionView[] }).connections}
         catalog={(catalog as { connectors: CatalogEntry[] }).connectors}
-        canConnect={may(role, 'editor', 'connections:write')}
+        canConnect={mayCall(registry, session, 'connections.connect')}
         ingest={extra.ingest}
         notice={extra.notice}
         error={extra.error}
@@ -294,7 +284,6 @@ async function detailPage(
   if (!entry) throw new Error(`connection ${id} of a type the catalog no longer lists`);
   const { runs: runRows, total } = runs as { runs: SyncRun[]; total: number };
   const header = await headerFor(c, session);
-  const role = session.current?.role ?? 'viewer';
   return renderPage(
     c,
     (nonce) => (
@@ -306,9 +295,9 @@ async function detailPage(
         runs={runRows}
         runsTotal={total}
         summary={summary as ConnectionSummary}
-        canEdit={may(role, 'editor', 'connections:write')}
-        canDisconnect={may(role, 'editor', 'connections:delete')}
-        isAdmin={may(role, 'admin', 'connections:write')}
+        canEdit={mayCall(registry, session, 'connections.update')}
+        canDisconnect={mayCall(registry, session, 'connections.disconnect')}
+        isAdmin={mayCall(registry, session, 'connections.set_call_filters')}
         notice={extra.notice}
         error={extra.error}
       />
