@@ -6,19 +6,20 @@ import { TEST_TAGS } from './test/support/tags.js';
 
 /**
  * The PostgreSQL tier (`npm run test:pg`, not part of `npm test`): every test tagged `race` runs
- * again on a real PostgreSQL with a real pool of connections (test/pg/postgres.ts). The files are
- * the ones that hold such a test; the tag filter runs only those tests in them.
+ * again on a real PostgreSQL with a real pool of connections (test/pg/postgres.ts), with the tier's
+ * own checks (tagged `postgres`). The files are the ones that hold such a test; the tag filter runs
+ * only those tests in them.
  *
  * Skips (no test files, a message) when nothing listens at PG_TEST_URL, unless REQUIRE_PG_TESTS=1
  * (`.ci/run`), which makes it fail instead.
  */
-const RACE_TAG = /tags:\s*\[[^\]]*'race'/;
+const TIER_TAG = /tags:\s*\[[^\]]*'(race|postgres)'/;
 
-function filesWithRaceTests(dir: string): string[] {
+function filesWithTierTests(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true, recursive: true })
     .filter((entry) => entry.isFile() && entry.name.endsWith('.test.ts'))
     .map((entry) => join(entry.parentPath, entry.name))
-    .filter((path) => !path.startsWith(join('test', 'edge')) && RACE_TAG.test(readFileSync(path, 'utf8')));
+    .filter((path) => !path.startsWith(join('test', 'edge')) && TIER_TAG.test(readFileSync(path, 'utf8')));
 }
 
 export default defineConfig(async () => {
@@ -33,10 +34,10 @@ export default defineConfig(async () => {
   }
   return {
     test: {
-      include: reachable ? filesWithRaceTests('test') : [],
+      include: reachable ? filesWithTierTests('test') : [],
       passWithNoTests: !reachable,
       tags: TEST_TAGS,
-      tagsFilter: ['race'],
+      tagsFilter: ['race || postgres'],
       env: { CIP_TEST_DATABASE: 'postgres' },
       globalSetup: reachable ? ['test/pg/global-setup.ts'] : [],
       testTimeout: 60_000,
