@@ -1,5 +1,12 @@
 import type { TestProject } from 'vitest/node';
-import { createDatabase, dropDatabase, newDatabaseName, postgresTierUrl, withClient } from './postgres.js';
+import {
+  createDatabase,
+  dropAbandonedDatabases,
+  dropDatabase,
+  newDatabaseName,
+  postgresTierUrl,
+  withClient,
+} from './postgres.js';
 import { vectorFreeStatements } from './schema-without-vectors.js';
 
 declare module 'vitest' {
@@ -23,6 +30,9 @@ export default async function setup(project: TestProject): Promise<() => Promise
     where.password = '***';
     throw new Error(`the PostgreSQL tier cannot create a database at ${where}: ${String(error)}`);
   }
+  // No tier run lasts hours: older databases of the tier were left by a run that was killed.
+  const abandoned = await dropAbandonedDatabases(3 * 3600_000);
+  if (abandoned.length > 0) process.stderr.write(`pg tier: dropped abandoned databases ${abandoned.join(', ')}\n`);
   const { statements, leftOut } = vectorFreeStatements();
   try {
     await withClient(template, async (client) => {

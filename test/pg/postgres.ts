@@ -100,9 +100,31 @@ export async function withClient<T>(database: string | undefined, run: (client: 
   }
 }
 
-/** A new database with a name of this run's own (runs and files never collide). */
+/**
+ * A new database with a name of this run's own (runs and files never collide), stamped with its
+ * creation time in seconds (base 36) so a later run can drop what a killed one left behind.
+ */
 export function newDatabaseName(kind: 'tpl' | 't'): string {
-  return `cip_${kind}_${randomBase62(12).toLowerCase()}`;
+  return `cip_${kind}_${Math.floor(Date.now() / 1000).toString(36)}_${randomBase62(8).toLowerCase()}`;
+}
+
+const TIER_DATABASE = /^cip_(?:tpl|t)_([0-9a-z]+)_[0-9a-z]+$/;
+
+/** Drop the tier's databases created more than `olderThanMs` ago (left by a run that was killed). */
+export async function dropAbandonedDatabases(olderThanMs: number): Promise<string[]> {
+  const names = await withClient(undefined, async (client) => {
+    const result = await client.query<{ datname: string }>(
+      `select datname from pg_database where datname like 'cip\\_%' and datdba = (select oid from pg_roles where rolname = current_user)`,
+    );
+    return result.rows.map((row) => row.datname);
+  });
+  const cutoff = Date.now() - olderThanMs;
+  const abandoned = names.filter((name) => {
+    const stamp = TIER_DATABASE.exec(name)?.[1];
+    return stamp !== undefined && Number.parseInt(stamp, 36) * 1000 < cutoff;
+  });
+  for (const name of abandoned) await dropDatabase(name);
+  return abandoned;
 }
 
 export async function createDatabase(name: string, template?: string): Promise<void> {
