@@ -13,9 +13,6 @@ import { randomBase62 } from '../../platform/ids.js';
  * TCP port. Each test file gets a database of its own, copied from the migrated template.
  */
 
-/** Set (to `postgres`) by vitest.pg.config.ts: the harness then opens its databases here. */
-export const onPostgresTier = (): boolean => process.env.CIP_TEST_DATABASE === 'postgres';
-
 /** `.ci/run` sets REQUIRE_PG_TESTS=1: an unreachable server then fails the tier instead of skipping it. */
 export const postgresTierRequired = (): boolean => process.env.REQUIRE_PG_TESTS === '1';
 

@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { queryRows } from '../../platform/db/port.js';
 import { createHarness, type Harness } from '../support/harness.js';
-import { onPostgresTier } from './postgres.js';
+import { onPostgresTier } from './tier-switch.js';
 import { vectorFreeStatements } from './schema-without-vectors.js';
 
 /** The vector store: the tables the tier leaves out whole, and the optional columns it drops. */

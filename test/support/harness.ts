@@ -25,7 +25,7 @@ import { LocalTransport } from '../../queues/transport/local.js';
 import type { ModelProvider } from '../../platform/model/port.js';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
 
-import { onPostgresTier, openPostgresTestDatabase } from '../pg/postgres.js';
+import { onPostgresTier } from '../pg/tier-switch.js';
 import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
 
 export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
@@ -45,7 +45,10 @@ export type TestDatabase = PgliteHandle | NeonHandle;
 
 /** A fresh database for one test file on the tier's database (see TestDatabase). */
 export async function openTierDatabase(): Promise<TestDatabase> {
-  return onPostgresTier() ? openPostgresTestDatabase(inject('postgresTemplate')) : openTestDatabase();
+  if (!onPostgresTier()) return openTestDatabase();
+  // Loaded only on the tier: npm test's files never import the driver and the relay for it.
+  const { openPostgresTestDatabase } = await import('../pg/postgres.js');
+  return openPostgresTestDatabase(inject('postgresTemplate'));
 }
 
 /** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/support/corpus-fixture.ts). */
