@@ -1,4 +1,5 @@
 import { defineConfig } from 'vitest/config';
+import LongestFirstSequencer from './test/support/longest-first.js';
 import { TEST_TAGS } from './test/support/tags.js';
 
 export default defineConfig({
@@ -13,5 +14,7 @@ export default defineConfig({
     hookTimeout: 60_000,
     pool: 'forks',
     maxWorkers: 2,
+    // The longest files start first, so the short ones fill in beside them (test/support/longest-first.ts).
+    sequence: { sequencer: LongestFirstSequencer },
   },
 });
