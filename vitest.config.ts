@@ -11,7 +11,8 @@ export default defineConfig({
     tags: TEST_TAGS,
     globalSetup: ['test/global-setup.ts'],
     testTimeout: 30_000,
-    hookTimeout: 60_000,
+    // Generous: a file's set-up loads a database dump, which a busy machine can make slow.
+    hookTimeout: 120_000,
     pool: 'forks',
     maxWorkers: 2,
     // The longest files start first, so the short ones fill in beside them (test/support/longest-first.ts).
