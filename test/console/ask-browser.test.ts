@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PublishRequest } from '../../queues/transport/port.js';
 import { chatMessages, transcriptTurns } from '../../schema/index.js';
 import {
@@ -89,12 +89,22 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
     const chatId = page.url().split('/').pop() as string;
     expect(await (await visible(page.locator('#run-status'), 10_000)).textContent()).toContain('Queued');
     expect(held).toHaveLength(1);
-    h.services.queue = queue;
-    for (const request of held) await queue.publish(request);
-    // The live panel fills from the run's event stream while it works, then the page shows the answer.
-    // Mid-run: the tool labels are streaming and no answer is shown yet (the README's screenshot).
-    await visible(page.locator('#run-steps li').first());
+    // Mid-run, for the README's screenshot: deliveries are released one at a time (each turn of the run
+    // is one) until a tool label is on the page, so it is taken while the run waits for its next turn.
+    const firstStep = page.locator('#run-steps li').first();
+    for (let released = 0; !(await firstStep.isVisible()); released++) {
+      expect(released, 'no tool label appeared').toBeLessThan(20);
+      const next = held.shift();
+      if (next) await queue.publish(next);
+      await vi.waitUntil(async () => held.length > 0 || (await firstStep.isVisible()), {
+        timeout: RUN_WAIT,
+        interval: 100,
+      });
+    }
+    expect(await page.locator('figure.quote').count()).toBe(0);
     await shot('ask-running', false);
+    h.services.queue = queue;
+    for (const request of held.splice(0)) await queue.publish(request);
     const firstQuote = await visible(page.locator('figure.quote').first());
     if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), 'answer shown');
     expect(streamed.some((line) => line.includes('Searching what customers said about “pricing”'))).toBe(true);
