@@ -10,6 +10,7 @@ import type { OutboundHttp } from '../platform/net/port.js';
 import { SecretBox } from '../platform/secret-box.js';
 import { MemoryFileStore } from '../platform/files/memory.js';
 import type { FileStore } from '../platform/files/port.js';
+import { noStaticAssets, type StaticAssets } from '../platform/assets/port.js';
 import { httpMailer } from '../platform/mail/http.js';
 import { outboxMailer } from '../platform/mail/outbox.js';
 import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
@@ -68,6 +69,8 @@ export interface ServiceInputs {
   connectors?: readonly Connector[];
   /** Where uploads go: R2 (Worker), a folder under DATA_DIR (npm start); memory when not given (tests). */
   files?: FileStore;
+  /** Files served as they are (the API reference's renderer); none when not given (a Worker). */
+  assets?: StaticAssets;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -136,6 +139,7 @@ export function buildServices(inputs: ServiceInputs): Services {
     pendingWork: [],
     connectors: new ConnectorList(inputs.connectors ?? allConnectors),
     files: inputs.files ?? new MemoryFileStore(),
+    assets: inputs.assets ?? noStaticAssets,
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

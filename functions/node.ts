@@ -15,6 +15,7 @@ import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
 import { FolderFileStore } from '../platform/files/folder.js';
+import { installedStaticAssets } from '../platform/assets/installed.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
 import { openNodeDatabase } from './embedded/open-database.js';
 import { reembedStaleLocalVectors } from './embedded/reembed.js';
@@ -42,6 +43,7 @@ async function main(): Promise<void> {
     outbound: nodeOutboundHttp,
     log,
     files: new FolderFileStore(join(config.DATA_DIR, 'files')),
+    assets: installedStaticAssets(),
   });
   // Before serving: a store of an older local embedder's vectors would leave the semantic lane degraded.
   for (const r of await reembedStaleLocalVectors(database.handle.db, services.embedder))

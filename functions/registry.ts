@@ -107,6 +107,11 @@ export interface OperationSpec<
   body?: B;
   /** Whether a body must be sent at all (defaults to true when `body` is declared). */
   bodyRequired?: boolean;
+  /**
+   * A body a client could send, in its JSON form: the request example of the OpenAPI document and
+   * the reference. Typed by `body`, and parsed by it in test/openapi-examples.test.ts, so it cannot rot.
+   */
+  example?: B extends ObjectSchema ? z.input<B> : never;
   output: O;
   successStatus?: 200 | 201 | 202;
   /** Per-user limit on this operation, beneath the global per-IP limit. */
@@ -179,6 +184,7 @@ export interface Operation {
   query?: ObjectSchema;
   body?: ObjectSchema;
   bodyRequired?: boolean;
+  example?: Record<string, unknown>;
   output: z.ZodType;
   successStatus?: 200 | 201 | 202;
   rateLimit?: RateLimitRule;

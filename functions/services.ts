@@ -7,6 +7,7 @@ import type { OutboundHttp } from '../platform/net/port.js';
 import type { SecretBox } from '../platform/secret-box.js';
 import type { Mailer } from '../platform/mail/port.js';
 import type { FileStore } from '../platform/files/port.js';
+import type { StaticAssets } from '../platform/assets/port.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import type { RunEngine } from '../queues/engine.js';
@@ -56,4 +57,6 @@ export interface Services extends EnginePorts {
   connectors: ConnectorList;
   /** Uploaded files' bytes: R2 on Workers, a folder under DATA_DIR embedded, memory in tests. */
   files: FileStore;
+  /** Files served as they are (the API reference's renderer): the installed packages on Node, none on a Worker. */
+  assets: StaticAssets;
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { noStaticAssets } from '../platform/assets/port.js';
 import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
 
 /** The front door: the landing page, the API reference and the API root's pointers. */
@@ -22,8 +23,30 @@ describe('the front door', () => {
     expect(page).toContain(`${base}/api/platform/v1/mcp`);
   });
 
-  it('/docs renders every operation of the OpenAPI document, without any script', async () => {
+  it('/docs is the interactive reference: its renderer served from here, its scripts under the page nonce', async () => {
     const res = await h.fetch('/docs');
+    expect(res.status).toBe(200);
+    const csp = res.headers.get('content-security-policy') ?? '';
+    const nonce = /script-src 'nonce-([A-Za-z0-9]+)'/.exec(csp)?.[1];
+    expect(nonce).toBeTruthy();
+    expect(csp).not.toContain('unsafe-eval');
+    expect(csp).toContain("connect-src 'self'");
+    const page = await res.text();
+    const scripts = [...page.matchAll(/<script\b[^>]*>/g)].map((m) => m[0]);
+    expect(scripts).toHaveLength(2);
+    for (const tag of scripts) expect(tag).toContain(`nonce="${nonce}"`);
+    expect(scripts[0]).toContain('src="/docs/assets/api-reference.js"');
+    expect(page).toContain(`"url":"${h.services.config.publicUrl}/api/platform/v1/openapi.json"`);
+    expect(page).toContain('href="/docs/plain"');
+
+    const script = await h.fetch('/docs/assets/api-reference.js');
+    expect(script.status).toBe(200);
+    expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
+    expect(await script.text()).toContain('createApiReference');
+  });
+
+  it('/docs/plain renders every operation of the OpenAPI document, without any script', async () => {
+    const res = await h.fetch('/docs/plain');
     expect(res.status).toBe(200);
     const page = await res.text();
     expect(page).not.toContain('<script');
@@ -35,6 +58,19 @@ describe('the front door', () => {
     );
     expect(operations.length).toBeGreaterThan(20);
     for (const op of operations) expect(page).toContain(op);
+  });
+
+  it('/docs falls back to the server-rendered reference where the runtime has no renderer (a Worker)', async () => {
+    const installed = h.services.assets;
+    h.services.assets = noStaticAssets;
+    try {
+      const page = await (await h.fetch('/docs')).text();
+      expect(page).not.toContain('<script');
+      expect(page).toContain('POST /webhooks');
+      expect((await h.fetch('/docs/assets/api-reference.js')).status).toBe(404);
+    } finally {
+      h.services.assets = installed;
+    }
   });
 
   it('GET /api/platform/v1 without credentials is a 401 envelope whose details point to the console, docs and OpenAPI', async () => {

@@ -43,6 +43,11 @@ const MessageSchema = z
 
 export const emailMember = defineOperation({
   id: 'actions.email_member',
+  example: {
+    to: 'dana@yourcompany.example',
+    subject: 'Acme renewal risk',
+    body: 'Acme asked twice about SSO on this week’s call; their renewal is in March.',
+  },
   method: 'post',
   path: '/actions/email-member',
   summary: 'Email a member of the workspace (an action)',

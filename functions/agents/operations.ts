@@ -86,6 +86,12 @@ const MutationSchema = z.object({ success: z.literal(true), agent: AgentSchema }
 export const createAgentOperation = defineOperation({
   ...write,
   id: 'agents.create',
+  example: {
+    name: 'Renewal watcher',
+    slug: 'renewal-watcher',
+    prompt: 'Read the week’s calls with accounts renewing this quarter and flag risks with quotes.',
+    description: 'Flags renewal risks',
+  },
   method: 'post',
   path: '/agents',
   summary: 'Create a workspace agent',
@@ -128,6 +134,9 @@ async function editable(ctx: OperationContext, ref: string) {
 export const updateAgentOperation = defineOperation({
   ...write,
   id: 'agents.update',
+  example: {
+    prompt: 'Read the week’s calls and emails with accounts renewing this quarter and flag risks with quotes.',
+  },
   method: 'patch',
   path: '/agents/{id}',
   summary: 'Revise a workspace agent (name, description, prompt, tool_blocklist); its slug never changes',
@@ -208,6 +217,7 @@ const ResumedSchema = z.object({
 export const resumeRun = defineRunResume({
   ...control,
   id: 'agents.resume',
+  example: { input: { option_id: 'acme-logistics' } },
   path: '/agents/{session_id}/resume',
   summary: 'Answer a paused run (question, approval, or continue-or-finish); it is queued again',
   description:
@@ -234,6 +244,7 @@ export const resumeRun = defineRunResume({
 export const cancelRun = defineRunCancel({
   ...control,
   id: 'agents.cancel',
+  example: { reason: 'No longer needed' },
   path: '/agents/{session_id}/cancel',
   summary: 'Cancel a run (and the runs it delegated to); the turn stays in the chat',
   description:

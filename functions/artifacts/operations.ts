@@ -106,6 +106,7 @@ const VersionParams = z
 
 export const writeDoc = defineOperation({
   id: 'outputs.write_doc',
+  example: { title: 'Pricing objections', markdown: '## What we hear\n\nCustomers compare us with cheaper tools.' },
   method: 'post',
   path: '/outputs/documents',
   summary: 'Commit a document (markdown with content blocks) through the verified write gate',
@@ -272,6 +273,7 @@ const decideCommon = {
 export const promoteVersion = defineOperation({
   ...decideCommon,
   id: 'artifacts.promote',
+  example: { note: 'Checked against the call notes' },
   method: 'post',
   path: '/artifacts/{id}/versions/{version}/promote',
   summary: "Publish a proposed version (an editor's decision)",
@@ -283,6 +285,7 @@ export const promoteVersion = defineOperation({
 export const rejectVersion = defineOperation({
   ...decideCommon,
   id: 'artifacts.reject',
+  example: { note: 'The quotes are from last year' },
   method: 'post',
   path: '/artifacts/{id}/versions/{version}/reject',
   summary: 'Reject a proposed version',

@@ -28,6 +28,7 @@ const write = { ...common, scopes: ['conversations:write'] as const, minRole: 'v
 export const startChat = defineOperation({
   ...write,
   id: 'chat.start',
+  example: { input: 'What do customers say about pricing?', on_question: 'pause', config: { depth: 'standard' } },
   method: 'post',
   path: '/chat',
   summary: 'Start an agent run on a new or existing chat',
@@ -161,6 +162,7 @@ async function latestStatus(db: Queryable, runId: string): Promise<string | null
 export const renameChatOperation = defineOperation({
   ...write,
   id: 'chats.rename',
+  example: { name: 'Pricing objections' },
   method: 'patch',
   path: '/chats/{chat_id}',
   summary: 'Rename a chat',

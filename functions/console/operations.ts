@@ -86,6 +86,7 @@ export const listApiKeys = defineOperation({
 export const createApiKeyOperation = defineOperation({
   ...common,
   id: 'console.api_keys.create',
+  example: { name: 'CI pipeline', bundle: 'read_only', expires_in_days: 90 },
   method: 'post',
   path: '/console/api-keys',
   summary: 'Create an API key (console)',

@@ -107,6 +107,7 @@ const openInvitations = (workspaceId: string, now: Date) =>
 export const inviteMember = defineOperation({
   ...write,
   id: 'console.team.invite',
+  example: { email: 'sam@yourcompany.example', role: 'editor' },
   method: 'post',
   path: '/console/team/invitations',
   summary: 'Invite someone by email (console)',
@@ -234,6 +235,7 @@ async function memberRole(db: Queryable, workspaceId: string, userId: string) {
 export const setMemberRole = defineOperation({
   ...write,
   id: 'console.team.set_role',
+  example: { role: 'admin' },
   method: 'patch',
   path: '/console/team/members/{user_id}',
   summary: "Change a member's role (console)",

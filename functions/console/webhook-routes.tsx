@@ -201,12 +201,15 @@ async function detailPage(
   id: string,
   extra: { notice?: string | undefined; error?: string; status?: 400 | 403 },
 ): Promise<Response> {
-  const hook = await consoleCall(c, registry, session, 'webhooks.get', { id });
+  // Independent reads, so in parallel; the webhook's own answer decides first (another workspace's is 404).
+  const [hook, deliveries, header] = await Promise.all([
+    consoleCall(c, registry, session, 'webhooks.get', { id }),
+    consoleCall(c, registry, session, 'webhooks.deliveries', { id, limit: 50, offset: 0 }),
+    headerFor(c, session),
+  ]);
   if (hook instanceof ApiError) return notFound(c, session);
-  const deliveries = await consoleCall(c, registry, session, 'webhooks.deliveries', { id, limit: 50, offset: 0 });
   if (deliveries instanceof ApiError) throw deliveries;
   const { deliveries: rows, total } = deliveries as { deliveries: DeliveryView[]; total: number };
-  const header = await headerFor(c, session);
   return renderPage(
     c,
     (nonce) => (

@@ -7,6 +7,7 @@ import { mayCall } from './operation-access.js';
 import { consoleCall, type Ctx, message, withMember, withTrustedForm } from './page-helpers.js';
 import { AgentPage, AgentsPage, type AgentView } from './pages/agents.js';
 import { DocumentPage, DocumentsPage, type DocumentView, type VersionView } from './pages/documents.js';
+import { ConfirmPage } from './pages/confirm.js';
 import { RoutinePage, RoutinesPage, type RoutineView } from './pages/routines.js';
 import type { ConsoleSession } from '../identity/console-sessions.js';
 
@@ -126,6 +127,7 @@ export function workRoutes(registry: OperationRegistry): Hono<AppEnv> {
           session={header}
           routine={routine as RoutineView}
           canWrite={mayCall(registry, session, 'routines.update')}
+          canDelete={mayCall(registry, session, 'routines.delete')}
           notice={extra.notice}
           error={extra.error}
           draft={extra.draft}
@@ -166,6 +168,42 @@ export function workRoutes(registry: OperationRegistry): Hono<AppEnv> {
       if (result instanceof ApiError)
         return routinePage(c, session, id, { error: result.message, status: statusOf(result) });
       return c.redirect(`/console/routines/${id}?notice=fired`, 303);
+    }),
+  );
+  app.get('/console/routines/:id/delete', (c) =>
+    withMember(c, async (session) => {
+      const routine = await call(c, session, 'routines.get', { id: c.req.param('id') });
+      if (routine instanceof ApiError)
+        return routine.status === 404 ? notFound(c, session, 'routine') : refused(c, session, routine);
+      const view = routine as RoutineView;
+      const header = await headerFor(c, session);
+      return renderPage(c, (nonce) => (
+        <ConfirmPage
+          nonce={nonce}
+          session={header}
+          active="agents"
+          title={`Delete the routine \u201c${view.name}\u201d?`}
+          action={`/console/routines/${view.id}/delete`}
+          confirmLabel="Delete the routine"
+          cancelHref={`/console/routines/${view.id}`}
+        >
+          <p>
+            It stops firing at once (<code>{view.cron}</code>, {view.timezone}). The chats and documents its earlier
+            fires wrote stay. This cannot be undone.
+          </p>
+        </ConfirmPage>
+      ));
+    }),
+  );
+  app.post('/console/routines/:id/delete', (c) =>
+    withTrustedForm(c, async (session) => {
+      const id = c.req.param('id');
+      const result = await call(c, session, 'routines.delete', { id });
+      if (result instanceof ApiError)
+        return result.status === 404
+          ? notFound(c, session, 'routine')
+          : routinePage(c, session, id, { error: result.message, status: statusOf(result) });
+      return c.redirect('/console/routines?notice=routine_deleted', 303);
     }),
   );
 
@@ -232,6 +270,7 @@ const NOTICES: Record<string, string> = {
   routine_created: 'Routine created. It fires on its schedule while enabled.',
   saved: 'Saved.',
   fired: 'The routine is running now; its run shows under Last fire.',
+  routine_deleted: 'The routine is deleted; it will not fire again.',
   published: 'Version published: readers see it now.',
   rejected: 'Version rejected.',
 };

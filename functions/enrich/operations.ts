@@ -92,6 +92,7 @@ async function enrich(
 export const enrichCompany = defineOperation({
   ...common,
   id: 'enrich.company',
+  example: { domain: 'acme.com', name: 'Acme', mode: 'fast', limit: 10 },
   method: 'post',
   path: '/enrich/company',
   summary: 'What is known of a company, by domain: cached brief, else first-party evidence',
@@ -107,6 +108,7 @@ export const enrichCompany = defineOperation({
 export const enrichPerson = defineOperation({
   ...common,
   id: 'enrich.person',
+  example: { email: 'jordan@acme.com', name: 'Jordan Lee' },
   method: 'post',
   path: '/enrich/person',
   summary: 'What is known of a person, anchored on a LinkedIn URL or an email',
@@ -122,6 +124,7 @@ export const enrichPerson = defineOperation({
 export const enrichTopic = defineOperation({
   ...common,
   id: 'enrich.topic',
+  example: { topic: 'security review', mode: 'full' },
   method: 'post',
   path: '/enrich/topic',
   summary: 'What customers and the market say about a topic',

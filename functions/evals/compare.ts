@@ -126,6 +126,7 @@ export const compareEvalRunsOperation = defineOperation({
   scopes: ['evals:read'],
   minRole: 'viewer',
   id: 'eval_runs.compare',
+  example: { a: '0193a6b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b', b: '0193a6b2-8d5e-7f90-8b1c-2d3e4f5a6b7c' },
   method: 'post',
   path: '/eval-runs/compare',
   summary: 'Two complete runs of one eval side by side: overall, per case, per grader and per dimension',

@@ -126,6 +126,7 @@ const toApi = (r: Row) => ({
 export const postFeedback = defineOperation({
   ...common,
   id: 'eval_runs.feedback',
+  example: { evidence: { kind: 'did_it_myself', note: 'Sent the rewritten opener to ten prospects.' }, adopted: true },
   method: 'post',
   path: '/eval-runs/{id}/feedback',
   summary: 'Record what happened after an eval run (adopted or not, and where)',

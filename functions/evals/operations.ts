@@ -107,6 +107,12 @@ export const getEvalOperation = defineOperation({
 export const createEvalOperation = defineOperation({
   ...write,
   id: 'evals.create',
+  example: {
+    slug: 'compare-openers',
+    name: 'Compare openers',
+    input_schema: { fields: [{ name: 'opener', type: 'text', required: true, max_length: 2000 }] },
+    graders: [{ id: 'rules', kind: 'rule', target: 'opener', checks: ['no_hype', 'has_call_to_action'] }],
+  },
   method: 'post',
   path: '/evals',
   summary: 'Author a workspace eval (input schema and graders from the kinds this service implements)',
@@ -124,6 +130,7 @@ export const createEvalOperation = defineOperation({
 export const updateEvalOperation = defineOperation({
   ...write,
   id: 'evals.update',
+  example: { graders: [{ id: 'rules', kind: 'rule', target: 'opener', checks: ['no_hype'] }] },
   method: 'patch',
   path: '/evals/{slug}',
   summary: 'Change a workspace eval; changing its grading bumps its version',
@@ -152,6 +159,11 @@ export const deleteEvalOperation = defineOperation({
 export const validateEvalOperation = defineOperation({
   ...read,
   id: 'evals.validate',
+  example: {
+    input_schema: { fields: [{ name: 'opener', type: 'text', required: true, max_length: 2000 }] },
+    graders: [{ id: 'rules', kind: 'rule', target: 'opener', checks: ['no_hype', 'has_call_to_action'] }],
+    inputs: { opener: 'Saw your post on onboarding pain. Worth a 10-minute chat next week?' },
+  },
   method: 'post',
   path: '/evals/validate',
   summary: 'Check an eval definition (and optionally sample inputs) without storing anything',
@@ -173,6 +185,11 @@ export const validateEvalOperation = defineOperation({
 export const runEvalOperation = defineOperation({
   ...common,
   id: 'evals.run',
+  example: {
+    eval: 'compare-openers',
+    inputs: { opener: 'Saw your post on onboarding pain. Worth a 10-minute chat next week?' },
+    reuse: 'cached',
+  },
   method: 'post',
   path: '/evals/run',
   summary: 'Grade a prompt and/or a message against what customers said, and improve it',

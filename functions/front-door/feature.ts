@@ -5,5 +5,5 @@ import { frontDoorRoutes } from './routes.js';
 export const frontDoorModule: FeatureModule = {
   name: 'front-door',
   operations: [],
-  routes: { limitedPaths: ['/', '/docs'], build: (registry) => [frontDoorRoutes(registry)] },
+  routes: { limitedPaths: ['/', '/docs', '/docs/*'], build: (registry) => [frontDoorRoutes(registry)] },
 };

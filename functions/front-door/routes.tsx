@@ -1,4 +1,4 @@
-import { Hono } from 'hono';
+import { type Context, Hono } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import { renderPage } from '../web/browser.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
@@ -6,9 +6,11 @@ import { buildOpenApiDocument } from '../http/openapi.js';
 import { protectedResourceMetadataUrl } from '../oauth/index.js';
 import type { OperationRegistry } from '../registry.js';
 import { LandingPage } from './landing-page.js';
+import { InteractiveReferencePage, REFERENCE_SCRIPT_PATH } from './interactive-reference-page.js';
 import { ReferencePage, referenceFrom } from './reference-page.js';
 
 export const DOCS_PATH = '/docs';
+export const PLAIN_DOCS_PATH = '/docs/plain';
 
 /** Where a person or a client starts: absolute URLs, so they work pasted anywhere. */
 export function pointers(publicUrl: string) {
@@ -29,14 +31,36 @@ export function frontDoorRoutes(registry: OperationRegistry): Hono<AppEnv> {
     return renderPage(c, (nonce) => <LandingPage nonce={nonce} links={links} />);
   });
 
-  // Rendered here from the same document as openapi.json: no renderer this install can serve
-  // offline was available (see the README), and a server-rendered page needs no script at all.
-  app.get(DOCS_PATH, (c) => {
+  const plainReference = (c: Context<AppEnv>) => {
     const publicUrl = c.get('services').config.publicUrl;
     if (reference?.publicUrl !== publicUrl)
       reference = { publicUrl, value: referenceFrom(buildOpenApiDocument(registry, publicUrl)) };
     const value = reference.value;
     return renderPage(c, (nonce) => <ReferencePage nonce={nonce} reference={value} links={pointers(publicUrl)} />);
+  };
+
+  // Scalar's renderer where this runtime has its script (Node); the server-rendered reference where
+  // it does not (a Worker carries no node_modules), so /docs always answers with the reference.
+  app.get(DOCS_PATH, async (c) => {
+    if (!(await c.get('services').assets.read('api-reference.js'))) return plainReference(c);
+    const links = { ...pointers(c.get('services').config.publicUrl), plain: PLAIN_DOCS_PATH };
+    return renderPage(c, (nonce) => <InteractiveReferencePage nonce={nonce} links={links} />, {
+      connectsToSelf: true,
+      scriptInjectsStyles: true,
+    });
+  });
+
+  // The same reference without any script, rendered here from the same document as openapi.json.
+  app.get(PLAIN_DOCS_PATH, plainReference);
+
+  app.get(REFERENCE_SCRIPT_PATH, async (c) => {
+    const script = await c.get('services').assets.read('api-reference.js');
+    if (!script) throw new ApiError('not_found', 'This server does not serve the reference renderer.');
+    return c.body(script as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'text/javascript; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=3600',
+    });
   });
 
   // The API's root without a credential: the 401 every other path gives, with where to start.

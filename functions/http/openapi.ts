@@ -10,6 +10,9 @@ const errorResponse = (description: string) => ({
   content: { 'application/json': { schema: ErrorEnvelopeSchema } },
 });
 
+/** What a multipart upload's example shows in place of a file's bytes (a file picker in the reference). */
+export const UPLOAD_EXAMPLE = '(the file)';
+
 /** The error responses every operation may give, spread into each route. */
 const ERROR_RESPONSES = {
   400: errorResponse(
@@ -91,12 +94,18 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
                 content: {
                   'multipart/form-data': {
                     schema: z.object({ [op.upload.field]: z.string().openapi({ format: 'binary' }) }),
+                    example: { [op.upload.field]: UPLOAD_EXAMPLE },
                   },
                 },
               },
             }
           : op.body
-            ? { body: { required: op.bodyRequired ?? true, content: { 'application/json': { schema: op.body } } } }
+            ? {
+                body: {
+                  required: op.bodyRequired ?? true,
+                  content: { 'application/json': { schema: op.body, ...(op.example ? { example: op.example } : {}) } },
+                },
+              }
             : {}),
       },
       responses: {

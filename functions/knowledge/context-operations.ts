@@ -62,6 +62,11 @@ function requireScopeRole(ctx: OperationContext, scope: (typeof CONTEXT_SCOPES)[
 export const createContextEntry = defineOperation({
   ...write,
   id: 'context.create',
+  example: {
+    scope: 'workspace',
+    title: 'Who we are',
+    body: 'We sell onboarding software to logistics companies in Europe.',
+  },
   method: 'post',
   path: '/context-entries',
   summary: 'Write background the agents read as context',
@@ -160,6 +165,7 @@ export const attachToContextEntry = defineOperation({
   ...write,
   minRole: 'editor',
   id: 'context.attach',
+  example: { content_base64: 'IyBCcmllZgoKT3VyIHRvbmU6IHBsYWluLCBzaG9ydCwgZnJpZW5kbHku', filename: 'brief.md' },
   method: 'post',
   path: '/context-entries/{id}/attachments',
   summary: 'Attach a file to a context entry',

@@ -31,6 +31,11 @@ const MCP_TOOL = 'knowledge_base';
 export const uploadDocument = defineOperation({
   ...write,
   id: 'knowledge.upload',
+  example: {
+    content_base64: 'IyBDdXN0b21lciBoYW5kYm9vawoKU3VwcG9ydCBob3VyczogOS0xNyBDRVQu',
+    filename: 'handbook.md',
+    title: 'Customer handbook',
+  },
   method: 'post',
   path: '/knowledge-base',
   summary: 'Upload a document to the knowledge bank',
@@ -170,6 +175,7 @@ export const deleteDocumentOp = defineOperation({
 export const searchKnowledgeOp = defineOperation({
   ...read,
   id: 'knowledge.search',
+  example: { query: 'support hours', mode: 'hybrid', limit: 10 },
   method: 'post',
   path: '/knowledge-base/search',
   summary: "Search the knowledge bank's nodes (hybrid, semantic or keyword)",

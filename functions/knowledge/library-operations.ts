@@ -25,6 +25,7 @@ export const uploadLibraryFile = defineOperation({
   scopes: ['platform:write'],
   minRole: 'editor',
   id: 'library.upload',
+  example: { content_base64: 'IyBMb2dvIGd1aWRlCgpVc2UgdGhlIGJsdWUgbG9nbyBvbiB3aGl0ZS4=', filename: 'logo-guide.md' },
   method: 'post',
   path: '/library/files',
   summary: 'Upload a file to the platform library',

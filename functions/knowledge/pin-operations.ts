@@ -55,6 +55,7 @@ export const createPin = defineOperation({
   scopes: ['pins:write'],
   minRole: 'viewer',
   id: 'pins.create',
+  example: { document_group_id: '0193a6b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b', node_key: 'p-1a2b3c4d' },
   method: 'post',
   path: '/pins',
   summary: 'Pin a knowledge node',

@@ -21,6 +21,7 @@ const common = {
 export const lookalikeFind = defineOperation({
   ...common,
   id: 'lookalike.find',
+  example: { entity_type: 'company', domain: 'acme.com', limit: 10 },
   method: 'post',
   path: '/lookalike',
   summary: 'The companies or deals that talk most like a seed (centroid cosine similarity)',
@@ -41,6 +42,7 @@ export const lookalikeFind = defineOperation({
 export const lookalikeThemes = defineOperation({
   ...common,
   id: 'lookalike.similar_themes',
+  example: { query: 'slow security reviews blocking procurement', limit: 10 },
   method: 'post',
   path: '/lookalike/themes',
   summary: 'The conversation themes nearest a free-text description',

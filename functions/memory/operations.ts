@@ -56,6 +56,7 @@ function refuseUnlessMemoryAllowed(ctx: OperationContext): void {
 
 export const rememberOperation = defineOperation({
   id: 'memory.remember',
+  example: { text: 'Acme renews in March and wants SSO before then.', company_name: 'Acme' },
   method: 'post',
   path: '/memory',
   summary: 'Remember a piece of evidence for the agents and ask to recall',

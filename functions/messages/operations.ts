@@ -41,6 +41,10 @@ const OptimizeResult = z
 
 export const optimizeOperation = defineOperation({
   id: 'messages.optimize',
+  example: {
+    message: 'Hi Jordan, we help teams like yours cut onboarding time. Do you have 15 minutes next week?',
+    channel: 'email',
+  },
   method: 'post',
   path: '/messages/optimize',
   summary: "Rewrite one outbound draft in the sender's voice, keeping the best-scoring of up to three rounds",

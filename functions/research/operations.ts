@@ -27,6 +27,11 @@ const runs = {
 export const startResearch = defineOperation({
   ...common,
   id: 'research.start',
+  example: {
+    question: 'Why do customers push back on pricing?',
+    context: 'For the Q3 pricing review',
+    allow_questions: false,
+  },
   method: 'post',
   path: '/research',
   summary: 'Start a research job: a cited answer to a question about your customers',
@@ -91,6 +96,7 @@ function replyTo(row: RunRow, input: { answer: string; option_id?: string | unde
 export const respondToResearch = defineRunResume({
   ...runs,
   id: 'research.respond',
+  example: { answer: 'Enterprise accounts only' },
   path: '/research/{id}/respond',
   summary: 'Answer the question a research job is waiting on; the job resumes',
   description:
@@ -120,6 +126,7 @@ export const respondToResearch = defineRunResume({
 export const cancelResearch = defineRunCancel({
   ...runs,
   id: 'research.cancel',
+  example: { reason: 'Asked the wrong question' },
   path: '/research/{id}/cancel',
   summary: 'Cancel a research job that is running or needs input',
   description: 'An ended job (complete, failed, canceled) is 409 conflict with `details.current_status`.',

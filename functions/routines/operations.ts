@@ -22,6 +22,14 @@ const nextRun = (enabled: boolean, cron: string, timezone: string, now: Date): D
 export const createRoutine = defineOperation({
   ...write,
   id: 'routines.create',
+  example: {
+    name: 'Weekly digest',
+    prompt: 'Summarize what customers said this week.',
+    cron: '0 9 * * 1',
+    timezone: 'Europe/Berlin',
+    config: { depth: 'standard', write_outputs: true },
+    enabled: true,
+  },
   method: 'post',
   path: '/routines',
   summary: 'Create a routine: a prompt an agent runs on a cron',
@@ -103,6 +111,7 @@ export const getRoutine = defineOperation({
 export const updateRoutine = defineOperation({
   ...write,
   id: 'routines.update',
+  example: { cron: '0 8 * * 1', enabled: false },
   method: 'patch',
   path: '/routines/{id}',
   summary: 'Change a routine (name, prompt, cron, timezone, agent, config, enabled)',

@@ -160,6 +160,8 @@ const readDeclaration = (spec: RunOperationBase) => ({
 
 export interface RunCancelSpec<O extends z.ZodType> extends RunOperationBase {
   output: O;
+  /** The request example of the OpenAPI document (see OperationSpec.example). */
+  example?: { reason?: string };
   /** The error for a run that has already ended (chat: cannot_cancel; research: conflict). */
   whenEnded(status: RunStatus): ApiError;
   render(ctx: OperationContext, row: RunRow): Promise<z.input<O>>;
@@ -182,6 +184,7 @@ export function defineRunCancel<O extends z.ZodType>(spec: RunCancelSpec<O>): Op
       })
       .strict(),
     bodyRequired: false,
+    ...(spec.example ? { example: spec.example } : {}),
     output: spec.output,
     async handler(ctx, input) {
       const runId = runIdOf(spec, input);
@@ -195,6 +198,8 @@ export function defineRunCancel<O extends z.ZodType>(spec: RunCancelSpec<O>): Op
 
 export interface RunResumeSpec<B extends ObjectSchema, O extends z.ZodType> extends RunOperationBase {
   body: B;
+  /** The request example of the OpenAPI document (see OperationSpec.example). */
+  example?: z.input<B>;
   output: O;
   /** The reply to hand the run's pipeline (validated there against the pause's own schema). */
   reply(input: z.output<B>, row: RunRow): unknown;
@@ -208,6 +213,8 @@ export function defineRunResume<B extends ObjectSchema, O extends z.ZodType>(spe
   return defineOperation({
     ...writeDeclaration(spec),
     body: spec.body,
+    // Typed against B in RunResumeSpec; the conditional type of OperationSpec cannot see it for a generic B.
+    ...(spec.example ? { example: spec.example as never } : {}),
     output: spec.output,
     async handler(ctx, input) {
       const runId = runIdOf(spec, input);

@@ -31,6 +31,7 @@ const common = {
 export const searchQuery = defineOperation({
   ...common,
   id: 'search.query',
+  example: { query: 'pricing objections from enterprise accounts last quarter', mode: 'auto', limit: 20 },
   method: 'post',
   path: '/search/query',
   summary: 'Routed search: typed filters, natural language (fuzzy) or meaning (semantic)',

@@ -65,6 +65,7 @@ const notFound = (id: string) => new ApiError('not_found', 'No such session in t
 export const createSession = defineOperation({
   ...write,
   id: 'sessions.create',
+  example: { name: 'my-session', metadata: { team: 'sales' } },
   method: 'post',
   path: '/sessions',
   summary: 'Open a session (a name and metadata)',

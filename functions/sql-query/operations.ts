@@ -26,6 +26,7 @@ export const sqlQueryOperation = defineOperation({
   scopes: ['data:read'],
   minRole: 'viewer',
   id: 'sql.query',
+  example: { sql: 'select stage, count(*) as n, sum(amount) as total from deals group by stage', limit: 50 },
   method: 'post',
   path: '/sql/query',
   summary: "Read-only SQL over the workspace's views",

@@ -61,6 +61,14 @@ export const listSubscriptionKinds = defineOperation({
 export const createSubscription = defineOperation({
   ...write,
   id: 'subscriptions.create',
+  example: {
+    name: 'Meeting prep',
+    source_kind: 'calendar.event_upcoming',
+    prompt: 'Prep me for this meeting: who is attending and what we last discussed with their company.',
+    config: { connection_id: '0193a6b2-7c4d-7e8f-9a0b-1c2d3e4f5a6b', lead_minutes: 60, require_attendees: true },
+    agent: 'call-prep',
+    enabled: true,
+  },
   method: 'post',
   path: '/subscriptions',
   summary: 'Create a subscription: a prompt an agent runs when its source observes an event',
@@ -172,6 +180,7 @@ export const listSubscriptionFires = defineOperation({
 export const updateSubscription = defineOperation({
   ...write,
   id: 'subscriptions.update',
+  example: { enabled: false },
   method: 'patch',
   path: '/subscriptions/{id}',
   summary: 'Change a subscription (name, prompt, config, agent, run_config, enabled); source_kind is immutable',

@@ -130,14 +130,21 @@ export function renderPage(
     formTargets?: string[];
     /** The page's script reads from our own origin (the Ask pages follow a run's event stream). */
     connectsToSelf?: boolean;
+    /**
+     * The page's script injects its own style elements and attributes as it renders (the API
+     * reference's renderer), which a style nonce would block: styles from anywhere on the page are
+     * allowed instead. Scripts stay nonce-only, so this admits no code.
+     */
+    scriptInjectsStyles?: boolean;
   } = {},
 ): Promise<Response> {
   const nonce = randomBase62(22);
   const formAction = ["'self'", ...(options.formTargets ?? [])].join(' ');
   const connect = options.connectsToSelf ? "connect-src 'self'; " : '';
+  const style = options.scriptInjectsStyles ? "'self' 'unsafe-inline'" : `'nonce-${nonce}'`;
   c.header(
     'Content-Security-Policy',
-    `default-src 'none'; ${connect}style-src 'nonce-${nonce}'; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
+    `default-src 'none'; ${connect}style-src ${style}; script-src 'nonce-${nonce}'; img-src 'self' data:; form-action ${formAction}; frame-ancestors 'none'; base-uri 'none'`,
   );
   c.header('X-Frame-Options', 'DENY');
   c.header('X-Content-Type-Options', 'nosniff');

@@ -36,6 +36,7 @@ const write = { ...common, scopes: ['webhooks:write'] as const, minRole: 'editor
 export const createWebhook = defineOperation({
   ...write,
   id: 'webhooks.create',
+  example: { url: 'https://hooks.yourcompany.example/cip', events: ['artifact.created', 'session.completed'] },
   method: 'post',
   path: '/webhooks',
   summary: 'Register a webhook',
@@ -113,6 +114,7 @@ export const getWebhookOp = defineOperation({
 export const updateWebhook = defineOperation({
   ...write,
   id: 'webhooks.update',
+  example: { events: ['artifact.created'], active: true },
   method: 'patch',
   path: '/webhooks/{id}',
   summary: 'Change a webhook\u2019s url, events or active flag',

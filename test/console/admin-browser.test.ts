@@ -1,81 +1,48 @@
-import { serve, type ServerType } from '@hono/node-server';
 import { eq } from 'drizzle-orm';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { outboxMessages, workspaces } from '../../schema/index.js';
+import {
+  CHROMIUM,
+  openBrowserSession,
+  requireChromiumOrSayWhy,
+  screenshotFolder,
+  visible,
+  type BrowserSession,
+} from '../support/browser.js';
 import { startFakeServer, type FakeServer } from '../support/fake-http-server.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+import type { Harness, SeededWorkspace } from '../support/harness.js';
 
 /**
- * The admin's console pages in headless Chromium (as test/console/browser.test.ts, whose rules on
- * Chromium and screenshots apply): register a webhook and see its ping delivered, invite a member
- * and remove one, the usage page's quotas; screenshots of each page in docs/console/.
+ * The admin's console pages in headless Chromium (test/support/browser.ts): register a webhook and
+ * see its ping delivered, invite a member and remove one, the usage page's quotas; screenshots of
+ * each page in docs/console/.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
-  Boolean(p && existsSync(p)),
-);
-const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
-const SCREENSHOTS =
-  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
-    ? join(import.meta.dirname, '../../docs/console')
-    : mkdtempSync(join(tmpdir(), 'cip-console-shots-'));
-
-async function visible(locator: Locator): Promise<Locator> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
-  return locator;
-}
-
-if (!CHROMIUM) {
-  const message =
-    'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
-  console.warn(message);
-  it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
-    throw new Error(message);
-  });
-}
+requireChromiumOrSayWhy();
 
 describe.runIf(Boolean(CHROMIUM))('the admin console pages in headless Chromium', () => {
+  let session: BrowserSession;
   let h: Harness;
   let ws: SeededWorkspace;
-  let server: ServerType;
   let receiver: FakeServer;
   let base: string;
   let browser: Browser;
   let page: Page;
+  const SCREENSHOTS = screenshotFolder();
 
   beforeAll(async () => {
-    let app: Harness['app'] | undefined;
-    server = serve({ fetch: (req) => (app as Harness['app']).fetch(req), hostname: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     receiver = await startFakeServer((_req, res) => res.writeHead(200).end('ok'));
-    h = await createHarness({ env: { PUBLIC_URL: base, ALLOW_LOOPBACK_WEBHOOKS: '1' } });
-    app = h.app;
+    session = await openBrowserSession({ harness: { env: { ALLOW_LOOPBACK_WEBHOOKS: '1' } } });
+    ({ h, base, browser, page } = session);
     ws = await h.seedWorkspace('Browser Workspace');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
-    page = await (await browser.newContext({ viewport: { width: 1200, height: 860 } })).newPage();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const { url } = await createSignInLink(h.database.db, base, ws.admin.email, h.services.clock.now());
-    await page.goto(url);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${base}/console/keys`);
+    await session.signIn(ws.admin.email);
   }, 180_000);
 
   afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    await session?.close();
     await receiver?.close();
-    await h?.close();
   });
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });

@@ -1,15 +1,18 @@
-import { serve, type ServerType } from '@hono/node-server';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { eq } from 'drizzle-orm';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createSignInLink } from '../../functions/identity/console-sessions.js';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { PublishRequest } from '../../queues/transport/port.js';
 import { chatMessages, transcriptTurns } from '../../schema/index.js';
-import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import {
+  CHROMIUM,
+  openBrowserSession,
+  requireChromiumOrSayWhy,
+  screenshotFolder,
+  visible as visibleWithin,
+  type BrowserSession,
+} from '../support/browser.js';
+import { openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
  * The Ask pages in headless Chromium (as test/console/browser.test.ts runs the key pages): a member
@@ -18,87 +21,54 @@ import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace }
  * follow-up button, and reads a research job's report. UPDATE_CONSOLE_SCREENSHOTS=1 writes the
  * screenshots to docs/console/.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
-  Boolean(p && existsSync(p)),
-);
-const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
-const SCREENSHOTS =
-  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
-    ? join(import.meta.dirname, '../../docs/console')
-    : mkdtempSync(join(tmpdir(), 'cip-ask-shots-'));
+
 /** A run of the local model on the demo corpus takes seconds; on a busy machine, more. */
 const RUN_WAIT = 90_000;
+const visible = (locator: Parameters<typeof visibleWithin>[0], timeout = RUN_WAIT) => visibleWithin(locator, timeout);
 
-async function visible(locator: Locator, timeout = RUN_WAIT): Promise<Locator> {
-  await locator.waitFor({ state: 'visible', timeout });
-  return locator;
-}
-
-if (!CHROMIUM) {
-  const message =
-    'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
-  console.warn(message);
-  it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
-    throw new Error(message);
-  });
-}
+requireChromiumOrSayWhy();
 
 describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
+  let session: BrowserSession;
   let h: Harness;
   let ws: SeededWorkspace;
-  let server: ServerType;
   let base: string;
-  let browser: Browser;
   let page: Page;
+  const SCREENSHOTS = screenshotFolder();
   /** Every line the live panel showed, recorded as it appeared (it survives the page's reloads). */
   const streamed: string[] = [];
 
   beforeAll(async () => {
-    let app: Harness['app'] | undefined;
-    server = serve({ fetch: (req) => (app as Harness['app']).fetch(req), hostname: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    h = await createHarness({ env: { PUBLIC_URL: base }, database: await openCorpusDatabase() });
-    app = h.app;
+    session = await openBrowserSession({
+      harness: { database: await openCorpusDatabase() },
+      viewport: { width: 1200, height: 900 },
+      prepareContext: async (context) => {
+        await context.exposeFunction('recordStep', (text: string) => {
+          streamed.push(text);
+          if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), text);
+        });
+        // Watches the live panel's list from outside the page's own script (which the page's CSP governs).
+        await context.addInitScript(() => {
+          new MutationObserver((records) => {
+            const record = (node: Node) => {
+              if (node instanceof HTMLElement && node.tagName === 'LI' && node.parentElement?.id === 'run-steps')
+                (window as unknown as { recordStep(t: string): void }).recordStep(node.textContent ?? '');
+            };
+            // A new line (tool.started), or a line rewritten when its tool completes.
+            for (const r of records) {
+              for (const node of r.addedNodes) record(node);
+              record(r.target);
+            }
+          }).observe(document, { childList: true, subtree: true });
+        });
+      },
+    });
+    ({ h, base, page } = session);
     ws = await h.corpusWorkspace();
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
-    });
-    const context = await browser.newContext({ viewport: { width: 1200, height: 900 } });
-    await context.exposeFunction('recordStep', (text: string) => {
-      streamed.push(text);
-      if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), text);
-    });
-    // Watches the live panel's list from outside the page's own script (which the page's CSP governs).
-    await context.addInitScript(() => {
-      new MutationObserver((records) => {
-        const record = (node: Node) => {
-          if (node instanceof HTMLElement && node.tagName === 'LI' && node.parentElement?.id === 'run-steps')
-            (window as unknown as { recordStep(t: string): void }).recordStep(node.textContent ?? '');
-        };
-        // A new line (tool.started), or a line rewritten when its tool completes.
-        for (const r of records) {
-          for (const node of r.addedNodes) record(node);
-          record(r.target);
-        }
-      }).observe(document, { childList: true, subtree: true });
-    });
-    page = await context.newPage();
-    mkdirSync(SCREENSHOTS, { recursive: true });
-    const { url } = await createSignInLink(h.database.db, base, ws.editor.email, h.services.clock.now());
-    await page.goto(url);
-    await page.getByRole('button', { name: 'Continue' }).click();
-    await page.waitForURL(`${base}/console/keys`);
+    await session.signIn(ws.editor.email);
   }, 120_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await h?.close();
-    await h?.database.close();
-  });
+  afterAll(async () => session?.close());
 
   /** The whole page, or its first screen (a research report runs to several thousand pixels). */
   const shot = (name: string, fullPage = true) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage });
@@ -119,15 +89,22 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
     const chatId = page.url().split('/').pop() as string;
     expect(await (await visible(page.locator('#run-status'), 10_000)).textContent()).toContain('Queued');
     expect(held).toHaveLength(1);
+    // Mid-run, for the README's screenshot: deliveries are released one at a time (each turn of the run
+    // is one) until a tool label is on the page, so it is taken while the run waits for its next turn.
+    const firstStep = page.locator('#run-steps li').first();
+    for (let released = 0; !(await firstStep.isVisible()); released++) {
+      expect(released, 'no tool label appeared').toBeLessThan(20);
+      const next = held.shift();
+      if (next) await queue.publish(next);
+      await vi.waitUntil(async () => held.length > 0 || (await firstStep.isVisible()), {
+        timeout: RUN_WAIT,
+        interval: 100,
+      });
+    }
+    expect(await page.locator('figure.quote').count()).toBe(0);
+    await shot('ask-running', false);
     h.services.queue = queue;
-    for (const request of held) await queue.publish(request);
-    // The live panel fills from the run's event stream while it works, then the page shows the answer.
-    await page
-      .locator('#run-steps li')
-      .first()
-      .waitFor({ state: 'visible', timeout: RUN_WAIT })
-      .then(() => shot('ask-running'))
-      .catch(() => undefined);
+    for (const request of held.splice(0)) await queue.publish(request);
     const firstQuote = await visible(page.locator('figure.quote').first());
     if (process.env.DEBUG_ASK) console.log(new Date().toISOString(), 'answer shown');
     expect(streamed.some((line) => line.includes('Searching what customers said about “pricing”'))).toBe(true);

@@ -1,82 +1,49 @@
-import { serve, type ServerType } from '@hono/node-server';
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { AddressInfo } from 'node:net';
-import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createSignInLink } from '../../functions/identity/console-sessions.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
 import { randomBase62 } from '../../platform/ids.js';
-import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+import {
+  CHROMIUM,
+  openBrowserSession,
+  requireChromiumOrSayWhy,
+  screenshotFolder,
+  visible,
+  type BrowserSession,
+} from '../support/browser.js';
+import type { Harness, SeededWorkspace } from '../support/harness.js';
 
 /**
- * The console in a real browser: Debian's headless Chromium driven by playwright-core, against the
- * app served over real HTTP on a loopback port. `npm test` runs this when Chromium is installed and
- * says plainly when it is not; `.ci/run` installs Chromium and sets REQUIRE_BROWSER_TESTS=1, so a
- * skipped browser test fails CI. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's screenshots to
- * docs/console/.
+ * The console in a real browser (test/support/browser.ts: headless Chromium against the app over
+ * real HTTP): sign in, keys, OAuth consent. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's
+ * screenshots to docs/console/.
  */
-const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find((p): p is string =>
-  Boolean(p && existsSync(p)),
-);
-const REQUIRED = process.env.REQUIRE_BROWSER_TESTS === '1';
-const SCREENSHOTS =
-  process.env.UPDATE_CONSOLE_SCREENSHOTS === '1'
-    ? join(import.meta.dirname, '../../docs/console')
-    : mkdtempSync(join(tmpdir(), 'cip-console-shots-'));
 const CLIENT_CALLBACK = 'https://client.example/callback';
 
-/** Wait until a locator (found by role or label, so accessible names are tested too) is visible. */
-async function visible(locator: Locator): Promise<Locator> {
-  await locator.waitFor({ state: 'visible', timeout: 10_000 });
-  return locator;
-}
-
-if (!CHROMIUM) {
-  const message =
-    'Browser tests skipped: no Chromium found (install Debian\'s "chromium" package or set CHROMIUM_PATH).';
-  console.warn(message);
-  it.runIf(REQUIRED)('REQUIRE_BROWSER_TESTS=1 but Chromium is missing', () => {
-    throw new Error(message);
-  });
-}
+requireChromiumOrSayWhy();
 
 describe.runIf(Boolean(CHROMIUM))('the console in headless Chromium', () => {
+  let session: BrowserSession;
   let h: Harness;
   let ws: SeededWorkspace;
-  let server: ServerType;
   let base: string;
-  let browser: Browser;
   let page: Page;
+  const SCREENSHOTS = screenshotFolder();
 
   beforeAll(async () => {
-    let app: Harness['app'] | undefined;
-    server = serve({ fetch: (req) => (app as Harness['app']).fetch(req), hostname: '127.0.0.1', port: 0 });
-    await new Promise<void>((resolve) => server.once('listening', () => resolve()));
-    base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-    h = await createHarness({ env: { PUBLIC_URL: base } });
-    app = h.app;
-    ws = await h.seedWorkspace('Browser Workspace');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      headless: true,
-      args: ['--no-sandbox', '--disable-dev-shm-usage'],
+    session = await openBrowserSession({
+      // The OAuth client's redirect target: answered by the test, as the client's own server would.
+      prepareContext: (context) =>
+        context.route(`${CLIENT_CALLBACK}**`, (route) =>
+          route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
+        ),
     });
-    const context = await browser.newContext({ viewport: { width: 1200, height: 860 } });
-    page = await context.newPage();
-    // The OAuth client's redirect target: answered by the test, as the client's own server would.
-    await page.route(`${CLIENT_CALLBACK}**`, (route) =>
-      route.fulfill({ status: 200, contentType: 'text/plain', body: 'client callback' }),
-    );
-    mkdirSync(SCREENSHOTS, { recursive: true });
+    ({ h, base, page } = session);
+    ws = await h.seedWorkspace('Browser Workspace');
   }, 60_000);
 
-  afterAll(async () => {
-    await browser?.close();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    await h?.close();
-  });
+  afterAll(async () => session?.close());
 
   const shot = (name: string) => page.screenshot({ path: join(SCREENSHOTS, `${name}.png`), fullPage: true });
 

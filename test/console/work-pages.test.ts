@@ -100,6 +100,51 @@ describe('routines', () => {
       'The routine is running now',
     );
   });
+
+  it('deletes it after a confirmation page (POST-redirect-GET), offered only to members who may', async () => {
+    const viewer = await signInWithLink(h, ws.viewer.email);
+    expect(await html(await browse(h, viewer, `/console/routines/${routineId}`))).not.toContain('Delete routine');
+    const page = await html(await browse(h, jar, `/console/routines/${routineId}`));
+    expect(page).toContain(`href="/console/routines/${routineId}/delete"`);
+    expect(page).toContain('aria-label="Delete routine Weekly digest"');
+
+    const confirm = await html(await browse(h, jar, `/console/routines/${routineId}/delete`));
+    expect(confirm).toContain('Delete the routine “Weekly digest”?');
+    // Showing the confirmation deletes nothing.
+    expect(await h.database.db.select().from(routines).where(eq(routines.id, routineId))).toHaveLength(1);
+    // A viewer's post is the operation's own refusal, and the routine stays.
+    const viewerPage = await html(await browse(h, viewer, `/console/routines/${routineId}/delete`));
+    const refused = await browse(h, viewer, `/console/routines/${routineId}/delete`, {
+      form: formFields(viewerPage, `/console/routines/${routineId}/delete`),
+    });
+    expect(refused.status).toBe(403);
+    expect(await h.database.db.select().from(routines).where(eq(routines.id, routineId))).toHaveLength(1);
+
+    const res = await post(`/console/routines/${routineId}/delete`, confirm);
+    expect(res.status).toBe(303);
+    expect(res.headers.get('location')).toBe('/console/routines?notice=routine_deleted');
+    expect(await h.database.db.select().from(routines).where(eq(routines.id, routineId))).toEqual([]);
+    expect(await html(await browse(h, jar, '/console/routines?notice=routine_deleted'))).toContain(
+      'The routine is deleted',
+    );
+  });
+
+  it("another workspace's routine has no delete page (404) and cannot be deleted from here", async () => {
+    const other = await h.seedWorkspace('Other Routines');
+    const created = await h.request('POST', '/routines', {
+      key: other.admin.key,
+      body: { name: 'Theirs', prompt: 'Summarize.', cron: '0 9 * * 1' },
+    });
+    expect(created.status, created.text).toBe(201);
+    const theirs = created.body.data.id as string;
+    expect((await browse(h, jar, `/console/routines/${theirs}/delete`)).status).toBe(404);
+    const page = await html(await browse(h, jar, '/console/routines'));
+    const res = await browse(h, jar, `/console/routines/${theirs}/delete`, {
+      form: { csrf_token: formFields(page).csrf_token ?? '', confirm: 'yes' },
+    });
+    expect(res.status).toBe(404);
+    expect(await h.database.db.select().from(routines).where(eq(routines.id, theirs))).toHaveLength(1);
+  });
 });
 
 describe('documents', () => {

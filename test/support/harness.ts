@@ -24,6 +24,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { LocalTransport } from '../../queues/transport/local.js';
 import type { ModelProvider } from '../../platform/model/port.js';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
+import { installedStaticAssets } from '../../platform/assets/installed.js';
 
 import { onPostgresTier } from '../pg/tier-switch.js';
 import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
@@ -162,6 +163,7 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     localQueueKeys: TEST_QUEUE_KEYS,
     secretsEncryptionKey: 'test-secrets-encryption-key-0123456789abcdef',
     outbound: nodeOutboundHttp,
+    assets: installedStaticAssets(),
     clock,
     log: createLogger(config.LOG_LEVEL),
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],

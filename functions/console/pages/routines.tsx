@@ -1,6 +1,6 @@
 import { WorkSection } from './agents.js';
 import { when } from './connections.js';
-import type { HeaderSession } from '../../web/layout.js';
+import { DangerLink, type HeaderSession } from '../../web/layout.js';
 
 export interface RoutineView {
   id: string;
@@ -115,7 +115,14 @@ export function RoutinesPage(
   );
 }
 
-export function RoutinePage(props: PageBase & { routine: RoutineView; draft?: Record<string, string> | undefined }) {
+export function RoutinePage(
+  props: PageBase & {
+    routine: RoutineView;
+    /** Whether this member may delete it (the delete operation's own role and scope check). */
+    canDelete: boolean;
+    draft?: Record<string, string> | undefined;
+  },
+) {
   const { routine } = props;
   return (
     <WorkSection
@@ -155,6 +162,15 @@ export function RoutinePage(props: PageBase & { routine: RoutineView; draft?: Re
               </button>
             </div>
           </form>
+        ) : null}
+        {props.canDelete ? (
+          <div class="actions">
+            <DangerLink
+              href={`/console/routines/${routine.id}/delete`}
+              label={`Delete routine ${routine.name}`}
+              text="Delete"
+            />
+          </div>
         ) : null}
       </section>
       {props.canWrite ? (
