@@ -1,3 +1,4 @@
+import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { noStaticAssets } from '../platform/assets/port.js';
 import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
@@ -43,6 +44,15 @@ describe('the front door', () => {
     expect(script.status).toBe(200);
     expect(script.headers.get('content-type')).toBe('text/javascript; charset=utf-8');
     expect(await script.text()).toContain('createApiReference');
+
+    // A browser asks for it compressed: gzip, and the same script once inflated.
+    const gzipped = await h.fetch(
+      new Request('http://localhost/docs/assets/api-reference.js', { headers: { 'Accept-Encoding': 'gzip' } }),
+    );
+    expect(gzipped.headers.get('content-encoding')).toBe('gzip');
+    const packed = new Uint8Array(await gzipped.arrayBuffer());
+    expect(packed.byteLength).toBeLessThan(1_500_000);
+    expect(gunzipSync(packed).toString('utf8')).toContain('createApiReference');
   });
 
   it('/docs/plain renders every operation of the OpenAPI document, without any script', async () => {
