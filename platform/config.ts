@@ -101,6 +101,9 @@ export const EnvSchema = z
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
 
+    /** Serves POST /simulate (`coming soon`); off, it is 404 and absent from OpenAPI, MCP and agents' tools. */
+    SIMULATE_ENABLED: flag,
+
     /** Console sign-in through an OpenID Connect provider (authorization code + PKCE). */
     CONSOLE_OIDC_ISSUER: optionalUrl,
     CONSOLE_OIDC_CLIENT_ID: optionalString,
