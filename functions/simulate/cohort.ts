@@ -73,7 +73,7 @@ export async function readCohort(
   const fields = [query.cohort, ...query.wheres.values()].flatMap((p) => [...p.fields]);
   const { from, scope } = surfaceSource(surface, workspaceId, fields, surface === 'interactions' ? ['deal_stage'] : []);
   const where = sql.join(
-    [scope, ...(query.cohort.sql ? [query.cohort.sql] : []), sql`t.occurred_at > ${since}`],
+    [scope, ...(query.cohort.sql ? [query.cohort.sql] : []), sql`t.occurred_at > ${since.toISOString()}::timestamptz`],
     sql` and `,
   );
   const matchColumns = [...query.wheres.entries()].map(([index, compiled]) => ({
