@@ -31,7 +31,8 @@ export async function runQuery(
  * `truncated` is known without reading more. Any failure is 500 query_failed with the SQLSTATE.
  *
  * The timeout is Postgres's: PGlite (the embedded default) accepts the setting but cannot enforce
- * it (no timer signals in its WebAssembly build), so it protects on Postgres/Neon only.
+ * it (no timer signals in its WebAssembly build), so it protects on Postgres/Neon only (the PostgreSQL
+ * test tier checks a real cancellation: test/sql-query/sql-query-execution.test.ts).
  */
 export async function executeChecked(
   db: Database,

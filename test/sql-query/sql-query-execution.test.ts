@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { executeChecked } from '../../functions/sql-query/run.js';
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
+import { onPostgresTier } from '../pg/tier-switch.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
@@ -10,9 +11,10 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
  * let through. The guard's own refusals are test/sql-query/sql-query.test.ts.
  *
  * PGlite (the database of tests) accepts `statement_timeout` but cannot enforce it (no timer signals
- * in WebAssembly): a cross join there runs to its end whatever the setting. So the timeout is checked
- * as far as PGlite lets it be: the configured value is the one the transaction runs under, and the
- * cancellation Postgres raises when it fires (SQLSTATE 57014) is answered with the error table's code.
+ * in WebAssembly): a cross join there runs to its end whatever the setting. So on PGlite the timeout
+ * is checked as far as it lets it be (the configured value is the one the transaction runs under, and
+ * the cancellation Postgres raises when it fires, SQLSTATE 57014, is answered with the error table's
+ * code), and on the PostgreSQL tier (npm run test:pg) a real slow query is stopped by it.
  */
 const TIMEOUT_MS = 75;
 let h: Harness;
@@ -84,5 +86,27 @@ describe('POST /sql/query execution', () => {
       sql`select is_called from public.sql_executor_probe_seq`,
     );
     expect(seq?.is_called).toBe(false);
+  });
+});
+
+// Only where the timeout is enforced: the PostgreSQL tier (npm run test:pg), not PGlite.
+describe.skipIf(!onPostgresTier())('POST /sql/query on PostgreSQL', () => {
+  it('stops a slow query the parser allows (a cross join over the views) with 500 query_failed, statement_timeout', {
+    tags: ['postgres'],
+  }, async () => {
+    await h.database.db.execute(
+      sql`insert into accounts (id, workspace_id, name)
+          select gen_random_uuid(), ${ws.id}, 'Timeout account ' || g from generate_series(1, 2000) g`,
+    );
+    const res = await h.request('POST', '/sql/query', {
+      key: ws.viewer.key,
+      body: { sql: 'select count(*) as n from accounts a, accounts b, accounts c' },
+    });
+    expect(res.status, res.text).toBe(500);
+    expect(res.body.error).toMatchObject({
+      code: 'query_failed',
+      details: { reason: 'statement_timeout', sqlstate: '57014' },
+    });
+    expect(res.body.error.message).toContain(`${TIMEOUT_MS} ms`);
   });
 });
