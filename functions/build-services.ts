@@ -122,7 +122,7 @@ export function buildServices(inputs: ServiceInputs): Services {
       identityProvider: identityProviderFromConfig(config),
     },
     runNotifier: inputs.runNotifier ?? new RunNotifier(),
-    registry: inputs.registry ?? defaultRegistry(),
+    registry: inputs.registry ?? defaultRegistry(config),
     secretBox: new SecretBox(inputs.secretsEncryptionKey ?? config.SECRETS_ENCRYPTION_KEY),
     outbound: inputs.outbound ?? fetchOutboundHttp,
     mailer:

@@ -52,9 +52,14 @@ export interface RawInput {
 }
 
 /** Refuse a caller who may not run the operation at all; the answer never depends on the input. */
-export function authorizeOperation(op: Operation, caller: Caller, origin: InvocationOrigin = 'rest'): void {
+export function authorizeOperation(
+  registry: OperationRegistry,
+  op: Operation,
+  caller: Caller,
+  origin: InvocationOrigin = 'rest',
+): void {
   // Planned, not live (spec: Versioning 2): absent from the document and MCP, so absent here too, on every transport.
-  if (op.stability === 'coming_soon') {
+  if (!registry.isLive(op)) {
     throw new ApiError('not_found', `${op.id} is planned and not live yet.`, { operation: op.id });
   }
   if (op.visibility === 'console' && origin !== 'console') {
@@ -172,7 +177,7 @@ async function runAuthorizedOperation(
   loadInput: () => Promise<RawInput>,
   mode: 'respond' | 'stream',
 ): Promise<OperationOutcome> {
-  authorizeOperation(op, scope.caller, scope.origin);
+  authorizeOperation(scope.registry, op, scope.caller, scope.origin);
   let input: Record<string, unknown>;
   let upload: ReceivedUpload | undefined;
   try {

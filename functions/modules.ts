@@ -15,12 +15,13 @@ import { lookalikeModule } from './lookalike/feature.js';
 import { messagesModule } from './messages/feature.js';
 import type { FeatureModule } from './module.js';
 import { oauthModule } from './oauth/feature.js';
-import { OperationRegistry, type Operation } from './registry.js';
+import { LAUNCH_SWITCHES, OperationRegistry, type LaunchSwitch, type Operation } from './registry.js';
 import { researchModule } from './research/feature.js';
 import { routinesModule } from './routines/feature.js';
 import { searchModule } from './search/feature.js';
 import type { Services } from './services.js';
 import { sessionsModule } from './sessions/feature.js';
+import { simulateModule } from './simulate/feature.js';
 import { sqlQueryModule } from './sql-query/feature.js';
 import { setupModule } from './setup/feature.js';
 import { subscriptionsModule } from './subscriptions/feature.js';
@@ -36,6 +37,7 @@ export const featureModules: readonly FeatureModule[] = [
   connectionsModule,
   searchModule,
   sqlQueryModule,
+  simulateModule,
   enrichModule,
   lookalikeModule,
   researchModule,
@@ -63,7 +65,19 @@ export const allOperations: readonly Operation[] = featureModules.flatMap((modul
 /** Every run kind the service knows, one pipeline per kind (each declared in the feature that runs it). */
 export const allPipelines: readonly Pipeline<Services>[] = featureModules.flatMap((module) => module.pipelines ?? []);
 
-let registry: OperationRegistry | undefined;
+const registries = new Map<string, OperationRegistry>();
 
-/** The registry of every operation, built once per process (isolate) and shared by the app and its runs. */
-export const defaultRegistry = (): OperationRegistry => (registry ??= new OperationRegistry(allOperations));
+/**
+ * The registry of every operation, built once per process (isolate) for each set of launch switches
+ * that are on, and shared by the app and its runs. Without a configuration every switch is off.
+ */
+export function defaultRegistry(config?: Readonly<Record<LaunchSwitch, boolean>>): OperationRegistry {
+  const launched = LAUNCH_SWITCHES.filter((name) => config?.[name] === true);
+  const key = launched.join(',');
+  let registry = registries.get(key);
+  if (!registry) {
+    registry = new OperationRegistry(allOperations, launched);
+    registries.set(key, registry);
+  }
+  return registry;
+}

@@ -16,6 +16,15 @@ import type { Services } from './services.js';
 export type HttpMethod = 'get' | 'post' | 'put' | 'patch' | 'delete';
 export type Stability = 'beta' | 'stable' | 'coming_soon';
 
+/**
+ * A configuration flag (platform/config.ts) that launches `coming_soon` operations. Off, such an
+ * operation does not exist for clients (404, absent from OpenAPI, MCP and agents' tools: spec,
+ * Versioning 2); on, it is served and still labelled `coming_soon`. A `coming_soon` operation with
+ * no switch is planned and never served.
+ */
+export type LaunchSwitch = 'SIMULATE_ENABLED';
+export const LAUNCH_SWITCHES: readonly LaunchSwitch[] = ['SIMULATE_ENABLED'];
+
 export type ObjectSchema = z.ZodObject<z.ZodRawShape>;
 type InferOr<S, Fallback> = S extends z.ZodType ? z.output<S> : Fallback;
 // biome-ignore lint/complexity/noBannedTypes: `{}` is the identity of an intersection (an absent params/query/body adds nothing to the input type)
@@ -99,6 +108,8 @@ export interface OperationSpec<
   scopes: readonly Scope[];
   minRole: Role;
   stability: Stability;
+  /** For a `coming_soon` operation: the flag that serves it (see LaunchSwitch). */
+  launchSwitch?: LaunchSwitch;
   /** Console-only operations exist but answer 403 not_on_public_api to API callers. */
   visibility: 'public' | 'console';
   mcp?: McpBinding;
@@ -178,6 +189,7 @@ export interface Operation {
   scopes: readonly Scope[];
   minRole: Role;
   stability: Stability;
+  launchSwitch?: LaunchSwitch;
   visibility: 'public' | 'console';
   mcp?: McpBinding;
   params?: ObjectSchema;
@@ -232,8 +244,11 @@ declare module './services.js' {
 
 export class OperationRegistry {
   readonly #byId = new Map<string, Operation>();
+  readonly #launched: ReadonlySet<LaunchSwitch>;
 
-  constructor(operations: readonly Operation[]) {
+  /** `launched`: the launch switches that are on (from the configuration), serving their operations. */
+  constructor(operations: readonly Operation[], launched: Iterable<LaunchSwitch> = []) {
+    this.#launched = new Set(launched);
     for (const op of operations) this.#add(op);
   }
 
@@ -268,8 +283,13 @@ export class OperationRegistry {
     return [...this.#byId.values()];
   }
 
-  /** Operations a public client can see: public and not "coming soon". */
+  /** Whether the operation is served: not `coming_soon`, or `coming_soon` with its launch switch on. */
+  isLive(op: Operation): boolean {
+    return op.stability !== 'coming_soon' || (op.launchSwitch !== undefined && this.#launched.has(op.launchSwitch));
+  }
+
+  /** Operations a public client can see: public and live. */
   published(): Operation[] {
-    return this.all().filter((op) => op.visibility === 'public' && op.stability !== 'coming_soon');
+    return this.all().filter((op) => op.visibility === 'public' && this.isLive(op));
   }
 }

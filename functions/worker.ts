@@ -21,6 +21,7 @@ import { RunNotifier } from '../queues/notifier.js';
 import type { WorkersAiBinding } from '../platform/model/workers-ai.js';
 import { createApp, type App } from './app.js';
 import { buildServices } from './build-services.js';
+import { defaultRegistry } from './modules.js';
 import { R2FileStore, type R2BucketBinding } from '../platform/files/r2.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import type { Services } from './services.js';
@@ -83,7 +84,7 @@ export type WorkerConfig = AppConfig & {
   QSTASH_NEXT_SIGNING_KEY: string;
 };
 
-type Prepared = { ok: true; config: WorkerConfig } | { ok: false; error: ConfigError };
+type Prepared = { ok: true; config: WorkerConfig; app: App } | { ok: false; error: ConfigError };
 
 /** The public message; the detail (which variables are wrong, never their values) goes to the log. */
 const MISCONFIGURED = 'Service misconfigured';
@@ -134,11 +135,27 @@ export function createWorker(options: WorkerOptions = {}): Worker {
   const openDatabase =
     options.openDatabase ?? ((config: WorkerConfig) => openConfiguredNeon(config, { transport: 'http' }));
 
+  // Built once per configuration (the launch switches decide which operations it serves); the
+  // services come per request through c.env.
+  const appFor = (config: WorkerConfig | null): App =>
+    createApp({
+      services: (c) => {
+        const services = (c.env as RequestBindings | undefined)?.[SERVICES];
+        if (!services) throw new ApiError('internal', MISCONFIGURED);
+        return services;
+      },
+      registry: defaultRegistry(config ?? undefined),
+      clientIp: (c) => c.req.header('cf-connecting-ip') ?? undefined,
+    }).app;
+  // Serves a misconfigured environment's requests: the correlation id and the error envelope, nothing else.
+  let fallbackApp: App | undefined;
+
   const prepare = (env: WorkerEnv): Prepared => {
     let entry = prepared.get(env);
     if (!entry) {
       try {
-        entry = { ok: true, config: parseWorkerConfig(env) };
+        const config = parseWorkerConfig(env);
+        entry = { ok: true, config, app: appFor(config) };
       } catch (error) {
         // Anything else (a bug in parsing) is reported the same way, without its text reaching clients.
         entry = {
@@ -173,23 +190,14 @@ export function createWorker(options: WorkerOptions = {}): Worker {
     }
   };
 
-  // Built once per isolate; the services come per request through c.env.
-  const { app }: { app: App } = createApp({
-    services: (c) => {
-      const services = (c.env as RequestBindings | undefined)?.[SERVICES];
-      if (!services) throw new ApiError('internal', MISCONFIGURED);
-      return services;
-    },
-    clientIp: (c) => c.req.header('cf-connecting-ip') ?? undefined,
-  });
-
   return {
     async fetch(request, env, ctx) {
       const entry = prepare(env);
       if (!entry.ok) {
         console.error(JSON.stringify({ level: 'error', time: new Date().toISOString(), message: entry.error.message }));
         // Through the app without services: the correlation id is set, and the error envelope rendered.
-        return app.fetch(request, env, ctx);
+        fallbackApp ??= appFor(null);
+        return fallbackApp.fetch(request, env, ctx);
       }
       let built: ReturnType<typeof build>;
       try {
@@ -203,12 +211,12 @@ export function createWorker(options: WorkerOptions = {}): Worker {
             error: String(error),
           }),
         );
-        return app.fetch(request, env, ctx);
+        return entry.app.fetch(request, env, ctx);
       }
       const bindings: RequestBindings = { ...env, [SERVICES]: built.services };
       let response: Response;
       try {
-        response = await app.fetch(request, bindings, ctx);
+        response = await entry.app.fetch(request, bindings, ctx);
       } catch (error) {
         ctx.waitUntil(built.handle.close().catch(() => {}));
         throw error;

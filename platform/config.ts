@@ -101,6 +101,12 @@ export const EnvSchema = z
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
 
+    /** How long one POST /sql/query statement may run before Postgres cancels it (SET LOCAL statement_timeout). */
+    SQL_QUERY_TIMEOUT_MS: positiveInt(5000),
+
+    /** Serves POST /simulate (`coming soon`); off, it is 404 and absent from OpenAPI, MCP and agents' tools. */
+    SIMULATE_ENABLED: flag,
+
     /** Console sign-in through an OpenID Connect provider (authorization code + PKCE). */
     CONSOLE_OIDC_ISSUER: optionalUrl,
     CONSOLE_OIDC_CLIENT_ID: optionalString,

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allOperations } from '../functions/modules.js';
-import { defineOperation, type Operation } from '../functions/registry.js';
+import { defineOperation, LAUNCH_SWITCHES, type Operation } from '../functions/registry.js';
 import { ManualClock } from '../platform/clock.js';
 import { ApiError } from '../platform/errors.js';
 import { newId } from '../platform/ids.js';
@@ -150,7 +150,13 @@ beforeAll(async () => {
   await hubspot.start();
   h = await createHarness({
     clock,
-    env: { ...idpEnv(idp), ALLOW_LOOPBACK_WEBHOOKS: '1', HUBSPOT_API_BASE_URL: hubspot.url },
+    // Every launch switch on, so a `coming_soon` operation is probed like the others (off, it is 404 to everyone).
+    env: {
+      ...idpEnv(idp),
+      ALLOW_LOOPBACK_WEBHOOKS: '1',
+      HUBSPOT_API_BASE_URL: hubspot.url,
+      ...Object.fromEntries(LAUNCH_SWITCHES.map((name) => [name, '1'])),
+    },
     operations: [...allOperations, ...probeOperations],
   });
   ctx = await createSecurityContext(h, clock, idp);

@@ -39,7 +39,7 @@ export function buildToolbox(registry: OperationRegistry, caller: Caller, option
   const operations = new Map<string, Operation>();
   const specs: ToolSpec[] = [];
   for (const op of registry.published()) {
-    if (op.agentTool === false || op.streamOnly || blocked.has(op.id) || !mayCall(op, caller)) continue;
+    if (op.agentTool === false || op.streamOnly || blocked.has(op.id) || !mayCall(registry, op, caller)) continue;
     if (offered && !offered.has(op.id)) continue;
     const name = toolNameFor(op.id);
     if (operations.has(name)) throw new Error(`two operations map to the tool name ${name}`);
@@ -84,9 +84,9 @@ export function offeredTools(agent: { id: string; authored_by: string }): readon
   return agent.authored_by === LIBRARY_AUTHOR ? (findLibraryAgent(agent.id)?.tools ?? null) : null;
 }
 
-function mayCall(op: Operation, caller: Caller): boolean {
+function mayCall(registry: OperationRegistry, op: Operation, caller: Caller): boolean {
   try {
-    authorizeOperation(op, caller);
+    authorizeOperation(registry, op, caller);
     return true;
   } catch {
     return false;

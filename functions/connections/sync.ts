@@ -10,6 +10,7 @@ import { CONNECTION_SYNC_KIND, getConnection, updateConnection, type ConnectionR
 import type { SyncSource } from './sync-source.js';
 import { pausedReason } from './catalog.js';
 import { openSyncSource } from './sync-sources.js';
+import { claimMaterializations } from '../lookalike/index.js';
 
 /**
  * One sync of a connection, on the run engine: a stage per page of a stream, the page's rows and
@@ -226,7 +227,8 @@ async function finish(
       streams_failed: streams.filter((s) => s.failed).length,
       records_written: streams.reduce((n, s) => n + s.written, 0),
     },
-    effects: async ({ tx }) => {
+    effects: async (scope) => {
+      const { tx } = scope;
       await setConnection(tx, connection, {
         lastSyncedAt: now,
         nextSyncAt: new Date(now.getTime() + interval),
@@ -235,9 +237,16 @@ async function finish(
       });
       for (const surface of surfaces)
         await touchFreshness(tx, connection.workspaceId, source.source, surface, { syncAt: now });
+      // New conversations move the lookalike centroids: rebuild this workspace's now, not at the next tick.
+      if (wroteConversations(source, streams))
+        await claimMaterializations(scope, ctx.services.embedder.id, now, connection.workspaceId);
     },
   };
 }
+
+/** Whether the sync wrote rows to the interactions surface (calls, meetings, emails, posts and their turns). */
+const wroteConversations = (source: SyncSource, streams: SyncState['streams']): boolean =>
+  streams.some((s) => s.written > 0 && source.surfaceOf(s.name) === 'interactions');
 
 /** Classify a failure: the stream, the run or the connection carries it, as the table above says. */
 function failed(

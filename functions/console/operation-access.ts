@@ -13,7 +13,7 @@ export function mayCall(registry: OperationRegistry, session: ConsoleSession, op
   const op = registry.get(operationId);
   if (!op || !session.current) return false;
   try {
-    authorizeOperation(op, consoleCaller(session, session.current), 'console');
+    authorizeOperation(registry, op, consoleCaller(session, session.current), 'console');
     return true;
   } catch (e) {
     if (isApiError(e)) return false;

@@ -67,8 +67,8 @@ export const workspaceUsage = defineOperation({
     ]);
     const used = new Map(counters.map((c) => [c.family, c.used]));
     const perOperation = services.registry
-      .all()
-      .filter((op) => op.rateLimit && op.visibility === 'public' && op.stability !== 'coming_soon')
+      .published()
+      .filter((op) => op.rateLimit)
       .map((op) => ({
         applies_to: op.id,
         scope: 'user' as const,

@@ -3,5 +3,5 @@
  * the app wires the feature in is feature.ts.
  */
 export { bareDomain } from './find.js';
-export { requestMaterializations } from './materialize-pipeline.js';
+export { claimMaterializations, requestMaterializations } from './materialize-pipeline.js';
 export { vectorLiteral } from './vector-literal.js';

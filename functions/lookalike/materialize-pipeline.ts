@@ -2,7 +2,7 @@ import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { queryRows } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
-import { definePipeline } from '../../queues/pipeline.js';
+import { definePipeline, type CommitScope } from '../../queues/pipeline.js';
 import { centroidMaterializations } from '../../schema/index.js';
 import type { Services } from '../services.js';
 import { materializeCentroids, storeUtteranceCount } from './centroids.js';
@@ -57,60 +57,74 @@ export const materializePipeline = definePipeline<
 });
 
 /**
- * The scheduled tick's step (and what a test or a sync may call): start a materialization for
- * every workspace whose utterance store for the configured embedder changed size since its last
- * one, has none yet, or whose last one is a day old — unless one is already queued or running.
- * The claim (run_id set where none is live) and the runs start in one transaction, so two ticks
- * racing start one run per workspace.
+ * The scheduled tick's step (and what a test may call): start a materialization for every
+ * workspace whose utterance store for the configured embedder changed size since its last one, has
+ * none yet, or whose last one is a day old — unless one is already queued or running. The claim
+ * (run_id set where none is live) and the runs start in one transaction, so two ticks racing start
+ * one run per workspace.
  */
 export async function requestMaterializations(
   services: Services,
   at: Date,
   onlyWorkspaceId?: string,
 ): Promise<{ runIds: string[] }> {
-  const embedder = services.embedder.id;
+  return services.engine.transaction((scope) =>
+    claimMaterializations(scope, services.embedder.id, at, onlyWorkspaceId),
+  );
+}
+
+/**
+ * The claim of requestMaterializations inside a transaction the caller commits: a connection's sync
+ * calls it in its last stage's commit, so the centroids of the workspace it wrote conversations to
+ * are rebuilt without waiting for the tick. Idempotent: a second claim while one run is live, or
+ * with the store unchanged since the last materialization, starts nothing.
+ */
+export async function claimMaterializations(
+  scope: Pick<CommitScope, 'tx' | 'startRuns'>,
+  embedder: string,
+  at: Date,
+  onlyWorkspaceId?: string,
+): Promise<{ runIds: string[] }> {
   const dayAgo = new Date(at.getTime() - MAX_AGE_MS);
-  return services.engine.transaction(async (scope) => {
-    const only = onlyWorkspaceId ? sql`and s.workspace_id = ${onlyWorkspaceId}` : sql``;
-    // A workspace seen for the first time gets a row that is due at once (count -1 never matches).
-    await scope.tx.execute(
-      sql`insert into centroid_materializations (workspace_id, embedder, store_utterances, centroids, computed_at, run_id)
-          select s.workspace_id, s.embedder, -1, 0, to_timestamp(0), null
-          from utterance_store_counts s
-          where s.embedder = ${embedder} and s.utterances > 0 ${only}
-          on conflict (workspace_id, embedder) do nothing`,
-    );
-    const due = await queryRows<{ workspace_id: string }>(
-      scope.tx,
-      sql`select m.workspace_id
-          from centroid_materializations m
-          join utterance_store_counts s on s.workspace_id = m.workspace_id and s.embedder = m.embedder
-          where m.embedder = ${embedder} ${only}
-            and (m.store_utterances <> s.utterances or m.computed_at < ${dayAgo.toISOString()}::timestamptz)
-            and (m.run_id is null or not exists (
-              select 1 from runs r where r.id = m.run_id and r.status in ('queued', 'running')))
-          order by m.workspace_id
-          for update of m skip locked`,
-    );
-    const runIds: string[] = [];
-    for (const { workspace_id } of due) {
-      const runId = newId();
-      await scope.tx
-        .update(centroidMaterializations)
-        .set({ runId })
-        .where(
-          and(eq(centroidMaterializations.workspaceId, workspace_id), eq(centroidMaterializations.embedder, embedder)),
-        );
-      runIds.push(runId);
-    }
-    await scope.startRuns(
-      due.map(({ workspace_id }, i) => ({
-        workspaceId: workspace_id,
-        kind: MATERIALIZE_KIND,
-        input: { embedder },
-        runId: runIds[i]!,
-      })),
-    );
-    return { runIds };
-  });
+  const only = onlyWorkspaceId ? sql`and s.workspace_id = ${onlyWorkspaceId}` : sql``;
+  // A workspace seen for the first time gets a row that is due at once (count -1 never matches).
+  await scope.tx.execute(
+    sql`insert into centroid_materializations (workspace_id, embedder, store_utterances, centroids, computed_at, run_id)
+        select s.workspace_id, s.embedder, -1, 0, to_timestamp(0), null
+        from utterance_store_counts s
+        where s.embedder = ${embedder} and s.utterances > 0 ${only}
+        on conflict (workspace_id, embedder) do nothing`,
+  );
+  const due = await queryRows<{ workspace_id: string }>(
+    scope.tx,
+    sql`select m.workspace_id
+        from centroid_materializations m
+        join utterance_store_counts s on s.workspace_id = m.workspace_id and s.embedder = m.embedder
+        where m.embedder = ${embedder} ${only}
+          and (m.store_utterances <> s.utterances or m.computed_at < ${dayAgo.toISOString()}::timestamptz)
+          and (m.run_id is null or not exists (
+            select 1 from runs r where r.id = m.run_id and r.status in ('queued', 'running')))
+        order by m.workspace_id
+        for update of m skip locked`,
+  );
+  const runIds: string[] = [];
+  for (const { workspace_id } of due) {
+    const runId = newId();
+    await scope.tx
+      .update(centroidMaterializations)
+      .set({ runId })
+      .where(
+        and(eq(centroidMaterializations.workspaceId, workspace_id), eq(centroidMaterializations.embedder, embedder)),
+      );
+    runIds.push(runId);
+  }
+  await scope.startRuns(
+    due.map(({ workspace_id }, i) => ({
+      workspaceId: workspace_id,
+      kind: MATERIALIZE_KIND,
+      input: { embedder },
+      runId: runIds[i]!,
+    })),
+  );
+  return { runIds };
 }

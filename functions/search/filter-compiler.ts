@@ -91,8 +91,9 @@ function compilePredicate(
   window: TimeWindow,
   used: Set<FieldInfo>,
   workspaceId: string,
+  path: string,
 ): CompiledPredicate | null {
-  const at = (part: 'field' | 'op' | 'value') => `filters.${index}.${part}`;
+  const at = (part: 'field' | 'op' | 'value') => `${path}.${index}.${part}`;
   const field = vocab.byName.get(filter.field);
   if (!field) {
     const allowed = vocab.fields.map((f) => f.name);
@@ -345,7 +346,7 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
   const usedByPredicates = new Set<FieldInfo>();
   const predicates: CompiledPredicate[] = [];
   search.filters.forEach((filter, i) => {
-    const p = compilePredicate(vocab, filter, i, problems, window, usedByPredicates, workspaceId);
+    const p = compilePredicate(vocab, filter, i, problems, window, usedByPredicates, workspaceId, 'filters');
     if (p) predicates.push(p);
   });
 
@@ -431,28 +432,12 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     : base.map((f) => ({ name: f.name, kind: f.type as OutputKind }));
   if (!aggregate) for (const f of base) used.add(f);
 
-  const joinSql = (fields: Iterable<FieldInfo>) =>
-    sql.raw(
-      joinsFor(vocab, fields)
-        .map((j) => vocab.joins[j]?.sql ?? '')
-        .join(' '),
-    );
+  const joinSql = (fields: Iterable<FieldInfo>) => surfaceJoins(vocab, fields);
   const table = sql.raw(`${vocab.table} t`);
   const scoped = vocab.surface === 'interactions';
-  const scope: SQL[] = [sql`t.workspace_id = ${workspaceId}`];
-  if (scoped) {
-    scope.push(interactionInScope(workspaceId, sql.raw('t.id')));
-    if (search.audience === 'customer_voice')
-      scope.push(customerVoice(workspaceId, sql.raw('t.id'), sql.raw('t.account_id')));
-  }
-  const userWhere =
-    predicates.length > 0
-      ? sql.join(
-          predicates.map((p) => sql`(${p.sql})`),
-          sql` and `,
-        )
-      : null;
-  const where = sql.join([...scope, ...(userWhere ? [userWhere] : [])], sql` and `);
+  const scope = surfaceScope(vocab, workspaceId, search.audience);
+  const userWhere = andPredicates(predicates);
+  const where = sql.join([scope, ...(userWhere ? [userWhere] : [])], sql` and `);
 
   let statement: SQL;
   let intent: string;
@@ -513,5 +498,95 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     scoped,
   };
 }
+
+/** The joins a set of fields needs on the surface's base table (alias `t`), as SQL. */
+function surfaceJoins(vocab: SurfaceVocabulary, fields: Iterable<FieldInfo>): SQL {
+  return sql.raw(
+    joinsFor(vocab, fields)
+      .map((j) => vocab.joins[j]?.sql ?? '')
+      .join(' '),
+  );
+}
+
+/** The gate's predicates: the tenant, and on interactions the excluded-interaction and customer-voice ones. */
+function surfaceScope(vocab: SurfaceVocabulary, workspaceId: string, audience: ResolvedSearch['audience']): SQL {
+  const scope: SQL[] = [sql`t.workspace_id = ${workspaceId}`];
+  if (vocab.surface === 'interactions') {
+    scope.push(interactionInScope(workspaceId, sql.raw('t.id')));
+    if (audience === 'customer_voice') scope.push(customerVoice(workspaceId, sql.raw('t.id'), sql.raw('t.account_id')));
+  }
+  return sql.join(scope, sql` and `);
+}
+
+const andPredicates = (predicates: readonly CompiledPredicate[]): SQL | null =>
+  predicates.length > 0
+    ? sql.join(
+        predicates.map((p) => sql`(${p.sql})`),
+        sql` and `,
+      )
+    : null;
+
+// ---------------------------------------------------------------------------------------------
+// Cohorts: the same predicates for another reader of a surface (simulate)
+
+/** A list of search predicates compiled for a reader that writes its own SELECT over the surface. */
+export interface CompiledPredicateList {
+  /** The predicates ANDed over the aliases t, a, d; null when the list is empty. */
+  sql: SQL | null;
+  /** Their record of intent, ANDed (empty when the list is empty). */
+  intent: string;
+  /** The vocabulary fields they read (their joins must be in the FROM). */
+  fields: ReadonlySet<FieldInfo>;
+}
+
+/**
+ * Compile one list of search filters on a surface with the filter lane's own rules (vocabulary,
+ * operators, typed bound values). Problems are pushed onto `problems`, named `<path>.<i>.field|op|value`,
+ * so a caller with several lists can refuse them all in one `400` (see invalidFilters).
+ */
+export function compilePredicateList(
+  surface: ResolvedSearch['surface'],
+  filters: readonly Filter[],
+  workspaceId: string,
+  path: string,
+  problems: FieldProblem[],
+): CompiledPredicateList {
+  const vocab = SURFACE_VOCABULARY[surface];
+  const used = new Set<FieldInfo>();
+  const window: TimeWindow = { lower: null, upper: null };
+  const predicates: CompiledPredicate[] = [];
+  filters.forEach((filter, i) => {
+    const p = compilePredicate(vocab, filter, i, problems, window, used, workspaceId, path);
+    if (p) predicates.push(p);
+  });
+  return { sql: andPredicates(predicates), intent: predicates.map((p) => p.intent).join(' AND '), fields: used };
+}
+
+/**
+ * The FROM and the gate's WHERE of a surface for a reader of its rows: `<table> t` with the joins the
+ * given fields (and the vocabulary fields named in `reads`) need, and the tenant (plus, on
+ * interactions, the excluded-interaction) predicates.
+ */
+export function surfaceSource(
+  surface: ResolvedSearch['surface'],
+  workspaceId: string,
+  fields: Iterable<FieldInfo>,
+  reads: readonly string[] = [],
+): { from: SQL; scope: SQL } {
+  const vocab = SURFACE_VOCABULARY[surface];
+  const needed = new Set(fields);
+  for (const name of reads) {
+    const field = vocab.byName.get(name);
+    if (!field) throw new Error(`surfaceSource: ${name} is not a field of ${surface}`);
+    needed.add(field);
+  }
+  return {
+    from: sql`${sql.raw(`${vocab.table} t`)} ${surfaceJoins(vocab, needed)}`,
+    scope: surfaceScope(vocab, workspaceId, 'all'),
+  };
+}
+
+/** The `400 invalid_argument` naming every problem (at least one). */
+export const invalidFilters = (problems: FieldProblem[]): ApiError => invalid(problems);
 
 export type { FilterOperator };

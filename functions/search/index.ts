@@ -2,7 +2,15 @@
  * What the search feature offers the other features: they import it from here, never from its
  * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
  */
-export { compileFilterSearch } from './filter-compiler.js';
+export {
+  compileFilterSearch,
+  compilePredicateList,
+  invalidFilters,
+  surfaceSource,
+  type CompiledPredicateList,
+} from './filter-compiler.js';
+export { probeFreshness } from './freshness.js';
+export { DetailCoverageSchema, type DetailCoverage } from './response.js';
 export { planLocally } from './fuzzy-plan.js';
 export { FilterSchema, SearchRequestSchema } from './request.js';
 export { resolveSearch } from './validate.js';

@@ -14,6 +14,7 @@ import { researchFixtures } from './research.js';
 import { routineFixtures } from './routines.js';
 import { searchFixtures } from './search.js';
 import { setupFixtures } from './setup.js';
+import { simulateFixtures } from './simulate.js';
 import { sqlQueryFixtures } from './sql-query.js';
 import { subscriptionFixtures } from './subscriptions.js';
 import { webhookFixtures } from './webhooks.js';
@@ -44,6 +45,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   connections: connectionFixtures,
   search: searchFixtures,
   'sql-query': sqlQueryFixtures,
+  simulate: simulateFixtures,
   enrich: enrichFixtures,
   lookalike: lookalikeFixtures,
   research: researchFixtures,

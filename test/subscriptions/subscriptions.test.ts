@@ -2,7 +2,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tickSubscriptions } from '../../functions/subscriptions/scheduler.js';
+import { ensureMembership, removeMembership } from '../../functions/identity/members.js';
+import { CLAIM_TIMEOUT_MS, tickSubscriptions } from '../../functions/subscriptions/scheduler.js';
 import { newId } from '../../platform/ids.js';
 import { accounts, chats, connections, runs, subscriptionFires, subscriptions } from '../../schema/index.js';
 import { connectionsWorld, START, type ConnectionsWorld } from '../connections/support.js';
@@ -384,6 +385,107 @@ describe('subscriptions', () => {
     });
     await api('DELETE', `/subscriptions/${sub.id}`);
     expect((await fires(sub.id)).length).toBe(0);
+  });
+
+  it('fails instead of firing: a claim that expired, a creator removed from the workspace, a creator whose key was revoked', async () => {
+    const db = w.h.database.db;
+    const snapshot = {
+      id: 'x',
+      title: 'x',
+      start: START,
+      end: null,
+      calendar_id: 'primary',
+      organizer: null,
+      attendees: [],
+      account: null,
+    };
+    /** A pending fire due now for a meeting in an hour, optionally claimed by a worker at `claimedAt`. */
+    const dueFire = async (subscriptionId: string, eventId: string, claimedAt: Date | null = null) => {
+      const id = newId();
+      await db.insert(subscriptionFires).values({
+        id,
+        subscriptionId,
+        workspaceId: w.ws.id,
+        leadMinutes: 60,
+        status: 'pending',
+        eventId,
+        eventStart: new Date(w.clock.now().getTime() + 60 * 60_000),
+        dueAt: w.clock.now(),
+        claimedAt,
+        event: snapshot,
+      });
+      return id;
+    };
+    const fireRow = async (id: string) =>
+      (await db.select().from(subscriptionFires).where(eq(subscriptionFires.id, id)))[0]!;
+    // Each subscription's calendar read is put off, so the tick's only work on it is the fire under test
+    // (a read would cancel these fires: their events are not in the calendar).
+    const holdReads = (subscriptionId: string) =>
+      db
+        .update(subscriptions)
+        .set({ nextPollAt: new Date(w.clock.now().getTime() + 24 * 3600_000) })
+        .where(eq(subscriptions.id, subscriptionId));
+    const fireRunsOf = async (id: string) =>
+      db
+        .select()
+        .from(runs)
+        .where(and(eq(runs.kind, 'subscription_fire'), sql`${runs.input}->>'fire_id' = ${id}`));
+
+    // Claimed by a worker that died more than CLAIM_TIMEOUT_MS ago: the tick fails it, and starts nothing for it.
+    const kept = (await create(valid())).body.data;
+    await holdReads(kept.id);
+    const expired = await dueFire(
+      kept.id,
+      'expired-claim',
+      new Date(w.clock.now().getTime() - CLAIM_TIMEOUT_MS - 60_000),
+    );
+    const recent = await dueFire(
+      kept.id,
+      'recent-claim',
+      new Date(w.clock.now().getTime() - CLAIM_TIMEOUT_MS + 60_000),
+    );
+    await tick();
+    expect(await fireRow(expired)).toMatchObject({ status: 'failed', reason: 'claim_expired' });
+    expect((await fireRow(expired)).settledAt?.toISOString()).toBe(w.clock.now().toISOString());
+    expect(await fireRunsOf(expired)).toHaveLength(0);
+    expect(await fireRow(recent)).toMatchObject({ status: 'pending', reason: null });
+    const ledger = (await api('GET', `/subscriptions/${kept.id}/fires`, undefined, w.ws.viewer.key)).body.data;
+    expect(ledger.fires.find((f: { id: string }) => f.id === expired)).toMatchObject({
+      status: 'failed',
+      error: 'claim_expired',
+    });
+    await api('DELETE', `/subscriptions/${kept.id}`);
+
+    // Created by a member who was then removed from the workspace: the fire fails naming why, no chat starts.
+    const leaver = await w.ws.keyFor(w.ws.editor, 'internal_agent', { name: 'leaver' });
+    const leaversSub = (await create(valid(), leaver.key)).body.data;
+    expect(leaversSub.id, 'created by the editor').toEqual(expect.any(String));
+    await holdReads(leaversSub.id);
+    const orphan = await dueFire(leaversSub.id, 'creator-removed');
+    expect(await removeMembership(db, w.ws.id, w.ws.editor.userId)).toBe(true);
+    await tick();
+    const removed = await fireRow(orphan);
+    expect(removed).toMatchObject({ status: 'failed', chatId: null, runId: null });
+    expect(removed.reason).toBe('forbidden: The member who started this run is no longer in the workspace.');
+    await ensureMembership(db, w.ws.id, w.ws.editor.userId, 'editor');
+
+    // Created with a key that was then revoked: the creator is still a member, but the credential is gone.
+    const revoked = await w.ws.keyFor(w.ws.admin, 'full_admin', { name: 'to revoke' });
+    const revokedSub = (await create(valid(), revoked.key)).body.data;
+    await holdReads(revokedSub.id);
+    const stranded = await dueFire(revokedSub.id, 'key-revoked');
+    await w.h.revokeKey(revoked.keyId);
+    await tick();
+    const refused = await fireRow(stranded);
+    expect(refused).toMatchObject({ status: 'failed', chatId: null, runId: null });
+    expect(refused.reason).toBe('forbidden: The credential that started this run has been revoked.');
+    const view = (await api('GET', `/subscriptions/${revokedSub.id}/fires`, undefined, w.ws.viewer.key)).body.data;
+    expect(view.fires.find((f: { id: string }) => f.id === stranded)).toMatchObject({
+      status: 'failed',
+      error: 'forbidden: The credential that started this run has been revoked.',
+      skip_reason: null,
+    });
+    for (const sub of [leaversSub, revokedSub]) await api('DELETE', `/subscriptions/${sub.id}`);
   });
 
   it('test-fires a preview that returns the chat handles and writes no ledger row', async () => {

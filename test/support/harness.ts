@@ -9,7 +9,7 @@ import { issueAccessToken } from '../../functions/identity/oauth-tokens.js';
 import type { Bundle, Scope } from '../../functions/identity/scopes.js';
 import type { Pipeline } from '../../queues/pipeline.js';
 import { allPipelines } from '../../functions/modules.js';
-import { OperationRegistry, type Operation } from '../../functions/registry.js';
+import { LAUNCH_SWITCHES, OperationRegistry, type Operation } from '../../functions/registry.js';
 import type { Services } from '../../functions/services.js';
 import type { IdentityProviderFetch } from '../../functions/console/oidc.js';
 import type { Connector } from '../../functions/connections/connector.js';
@@ -169,7 +169,14 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],
     ...(options.model ? { model: options.model } : {}),
     ...(options.identityProviderFetch ? { identityProviderFetch: options.identityProviderFetch } : {}),
-    ...(options.operations ? { registry: new OperationRegistry(options.operations) } : {}),
+    ...(options.operations
+      ? {
+          registry: new OperationRegistry(
+            options.operations,
+            LAUNCH_SWITCHES.filter((name) => config[name]),
+          ),
+        }
+      : {}),
     ...(options.connectors ? { connectors: options.connectors } : {}),
   });
   const { app, registry } = createApp({ services });

@@ -301,8 +301,9 @@ export async function callMcpTool(
   };
 }
 
+/** Exposed over MCP: public and live (the security suite runs with every launch switch on). */
 const mcpExposes = (op: Operation): boolean =>
-  Boolean(op.mcp) && op.visibility === 'public' && op.stability !== 'coming_soon';
+  Boolean(op.mcp) && op.visibility === 'public' && (op.stability !== 'coming_soon' || op.launchSwitch !== undefined);
 
 /**
  * Register the security cases of one operation. `get` returns the file's shared context (built in
