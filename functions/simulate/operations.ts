@@ -35,6 +35,16 @@ export const simulateRun = defineOperation({
   mcp: { tool: 'simulate', action: 'run' },
   readOnly: true,
   body: SimulateRequestSchema,
+  example: {
+    scenario: 'Discounts lift amounts 10% and late-stage deals close two weeks sooner',
+    surface: 'deals',
+    assumptions: [
+      { type: 'scale', field: 'amount', factor: 1.1 },
+      { type: 'shift', field: 'close_date', days: -14 },
+    ],
+    metrics: ['count', 'win_rate', 'cycle_days', 'sum_deal_amount'],
+    horizon_days: 180,
+  },
   output: SimulateResponseSchema,
   async handler(ctx, input) {
     return simulate(ctx.services, ctx.caller.workspaceId, input);
