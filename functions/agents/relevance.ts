@@ -57,6 +57,8 @@ const QUESTION_WORDS = new Set(
     'email emails conversation conversations transcript transcripts note notes interaction interactions ' +
     'say says said saying talk talked talking mention mentions mentioned mentioning raise raised ' +
     'come comes came coming up bring brought feel think thought hear heard ask asked asking feedback ' +
+    // How a drafted message asks (an eval's topic is a whole email): "would a call help?" is not its subject.
+    'help helps helpful useful hi hello dear thanks thank regards ' +
     'most more many much top main biggest common often usually recent recently latest lately new ' +
     'last this next past previous current since ago before after between during within today yesterday tomorrow ' +
     'day days week weeks month months quarter quarters year years ytd qtd mtd q1 q2 q3 q4 h1 h2 ' +
@@ -163,11 +165,16 @@ export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>
 
 /**
  * Names of this workspace's accounts and contacts that the question mentions: the whole name, or
- * the first word of an account's name written capitalised ("Acme" for "Acme Logistics"). Read so
+ * the first word of an account's name written capitalised ("Acme" for "Acme Logistics") or, when it
+ * has seven letters or more, in any case ("tidewater" for "Tidewater Logistics"). Read so
  * the topic of "what did Acme Security say about pricing" is pricing, not security.
  */
 export async function namesInQuestion(db: Queryable, workspaceId: string, question: string): Promise<string[]> {
-  const capitalised = [...new Set(question.match(/\b[A-Z][\w'-]+/g) ?? [])].map((w) => w.toLowerCase());
+  // A first word written in lower case ("what did tidewater say") counts when it is long enough not
+  // to be an everyday word: the rule the question's understanding links accounts by (entities.ts).
+  const capitalised = [
+    ...new Set([...(question.match(/\b[A-Z][\w'-]+/g) ?? []), ...(question.match(/\b[a-z][\w'-]{6,}/g) ?? [])]),
+  ].map((w) => w.toLowerCase());
   const rows = await queryRows<{ name: string }>(
     db,
     sql`select name from accounts
