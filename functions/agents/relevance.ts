@@ -29,9 +29,9 @@ import { competitorsNamedIn } from './understanding/competitors.js';
  * against one seller's question per topic of the generator (13 questions: pricing, budget,
  * security, privacy, integrations, competitors, churn, a champion leaving, implementation, adoption,
  * procurement, ROI, the platform), a sentence on the topic when the generator wrote it for that
- * topic. 0.25 has the best macro F1 (0.525: precision 0.581, recall 0.588) among thresholds up to
+ * topic. 0.25 has the best macro F1 (0.506: precision 0.560, recall 0.567) among thresholds up to
  * 0.25, what a quote holding one of four equally weighted words of a question scores (a list of
- * topics is an or); the best above it, 0.529 at 0.34, came from failing those. The figures are those
+ * topics is an or); the best above it, 0.521 at 0.34, came from failing those. The figures are those
  * of a lexical check: a paraphrase sharing no word (or CONCEPTS entry) with the question is lost,
  * which test/agents/relevance.test.ts recomputes and holds to a floor.
  */
