@@ -129,7 +129,10 @@ describe('the database going away', () => {
     expect(started.status).toBe(202);
     const before = outage.failures;
     outage.down();
-    await new Promise((r) => setTimeout(r, 300));
+    // Until the queued run has met the outage (a fixed sleep was too short on a busy machine).
+    for (let waited = 0; outage.failures === before && waited < 20_000; waited += 50) {
+      await new Promise((r) => setTimeout(r, 50));
+    }
     outage.up();
     expect(outage.failures).toBeGreaterThan(before);
     // Deliveries locked by attempts that failed come due again once their lock ends.

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { afterAll, afterEach, describe, expect, it, vi } from 'vitest';
+import { afterAll, afterEach, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { openNeon } from '../platform/db/neon.js';
 import worker, {
   createWorker,
@@ -163,6 +163,12 @@ describe('worker.fetch', () => {
   it('serves the app with per-request services and closes the pool in waitUntil', async () => {
     const { worker: w, closes } = workerWithSpiedDatabase();
     const env = { ...VALID_ENV };
+    // Both requests inside one limiter window whatever the machine's speed: only Date is frozen.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2026-11-26T00:00:05.000Z'));
+    onTestFinished(() => {
+      vi.useRealTimers();
+    });
     for (let i = 0; i < 2; i++) {
       const ctx = fakeContext();
       const res = await w.fetch(
