@@ -1,4 +1,6 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../platform/db/port.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
@@ -50,11 +52,11 @@ async function evaluate(message: string, scope?: Record<string, unknown>) {
 }
 
 async function turnTexts(ids: string[]): Promise<Map<string, string>> {
-  const rows = await h.database.client.query<{ id: string; text: string }>(
-    'select id, text from transcript_turns where workspace_id = $1 and id = any($2::uuid[])',
-    [ws.id, ids],
+  const rows = await queryRows<{ id: string; text: string }>(
+    h.database.db,
+    sql`select id, text from transcript_turns where workspace_id = ${ws.id} and id in ${ids}`,
   );
-  return new Map(rows.rows.map((r) => [r.id, r.text]));
+  return new Map(rows.map((r) => [r.id, r.text]));
 }
 
 describe('eval evidence', () => {
@@ -75,11 +77,11 @@ describe('eval evidence', () => {
   });
 
   it('abstains on an email whose topic customers barely touch, and counts what it left out', async () => {
-    const said = await h.database.client.query<{ n: number }>(
-      `select count(*)::int as n from transcript_turns where workspace_id = $1 and side = 'external' and text ~* $2`,
-      [ws.id, WATCH.source],
+    const [said] = await queryRows<{ n: number }>(
+      h.database.db,
+      sql`select count(*)::int as n from transcript_turns where workspace_id = ${ws.id} and side = 'external' and text ~* ${WATCH.source}`,
     );
-    expect(said.rows[0]?.n).toBe(0);
+    expect(said?.n).toBe(0);
     const { verdict, quotes } = await evaluate(WATCH_NOTE);
     expect(verdict).toMatchObject({
       verdict: 'abstain',
