@@ -2,13 +2,20 @@ import { and, count, eq, max, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import { accounts, deals, interactions } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
-import { bestExcerpt, semanticTurnsOf } from '../agents/index.js';
-import { verifyAnswer } from '../agents/index.js';
+import {
+  bestExcerpt,
+  namesInQuestion,
+  RELEVANCE_THRESHOLD,
+  relevanceScore,
+  semanticTurnsOf,
+  topicOfQuestion,
+  verifyAnswer,
+} from '../agents/index.js';
 import type { InvocationResult } from '../invoke.js';
 import { FilterSchema } from '../search/index.js';
 import { WAREHOUSE_SURFACES } from '../../schema/warehouse-settings.js';
 import type { AccountFacts, GradedQuote } from './grading-context.js';
-import { sharedStems, stemsOf } from './text.js';
+import { sentencesOf, stemsOf } from './text.js';
 
 /**
  * Retrieval for an eval run: verbatim customer quotes about what the message or prompt is about,
@@ -22,6 +29,13 @@ import { sharedStems, stemsOf } from './text.js';
 export const EVIDENCE_FLOOR = 3;
 export const MAX_QUOTES = 8;
 export const MAX_SCOPE_FILTERS = 25;
+/**
+ * Customer statements read by meaning before the relevance check (agents/relevance.ts) keeps the
+ * ones about the text. A drafted message is a wide topic: the first sixty by meaning held as few as
+ * two on-topic quotes for an onboarding email while the corpus holds dozens, so retrieval reads deep
+ * and ranks by relevance, rather than lowering the bar.
+ */
+const RETRIEVAL_DEPTH = 400;
 /** Rows read per surface to resolve a scope slice (the filter lane's page); past it the slice is partial and says so. */
 const SLICE_ROWS = 1000;
 
@@ -43,6 +57,11 @@ export interface Evidence {
   retrieval_status: (typeof RETRIEVAL_STATUSES)[number];
   /** Customer statements the search returned before narrowing. */
   retrieved: number;
+  /**
+   * Of the statements considered (after the reference accounts and the scope slice), those the
+   * relevance check left out: verbatim, but not about the text. Absent on runs from before the check.
+   */
+  off_topic?: number;
   floor: number;
   slice: { filters: number; interactions: number | null; accounts: number | null; partial: boolean } | null;
   account: AccountFacts | null;
@@ -85,21 +104,12 @@ export async function gatherEvidence(
     mode: 'semantic',
     hydrate: true,
     audience,
-    limit: 60,
+    limit: RETRIEVAL_DEPTH,
   });
   if (!found.ok) throw new EvidenceUnavailable(found.error.code, found.error.message);
   const turns = rowsOf(found).filter((r) => r.side === 'external');
   const ids = [...new Set(turns.map((r) => String(r.interaction_id)))];
-  const named =
-    ids.length > 0
-      ? rowsOf(
-          await invoke('search.query', {
-            surface: 'interactions',
-            filters: [{ field: 'id', op: 'in', value: ids.slice(0, 200) }],
-            limit: 200,
-          }),
-        )
-      : [];
+  const named = await interactionsByIds(invoke, ids);
   const meta = new Map(
     named.map((r) => [
       String(r.id),
@@ -110,13 +120,8 @@ export async function gatherEvidence(
       },
     ]),
   );
-  let candidates = semanticTurnsOf(turns, new Map([...meta].map(([id, m]) => [id, m.account])), 40);
+  let candidates = semanticTurnsOf(turns, new Map([...meta].map(([id, m]) => [id, m.account])), RETRIEVAL_DEPTH);
   const retrieved = candidates.length;
-
-  // The local embedder matches words, not meaning: keep statements that share a word with the topic when enough do.
-  const topicStems = stemsOf(input.topic);
-  const onTopic = candidates.filter((c) => sharedStems(stemsOf(c.text), topicStems).length > 0);
-  if (onTopic.length >= EVIDENCE_FLOOR) candidates = onTopic;
 
   if (input.referenceAccounts.length > 0) {
     const wanted = new Set(input.referenceAccounts.map((a) => a.toLowerCase()));
@@ -163,17 +168,37 @@ export async function gatherEvidence(
       );
   }
 
-  // One quote per distinct excerpt: the same sentence said twice is not twice the evidence.
-  const seen = new Set<string>();
-  const distinct = candidates.filter((c) => {
-    const key = bestExcerpt(c.text, input.topic).replace(/\s+/g, ' ').trim().toLowerCase();
-    if (seen.has(key)) return false;
-    seen.add(key);
+  // The same relevance check as every answer's quotes: the excerpt a run would quote must be about the
+  // text (its salient words, account and contact names taken out), ranked by how much it is about it.
+  // A whole drafted message is a wide topic, whose embedding sits near much of what customers say, so a
+  // statement must also share one of the message's own topical words (its filler left out).
+  const topic = topicOfQuestion(input.topic, await namesInQuestion(db, workspaceId, input.topic));
+  const topicStems = stemsOf(input.topic);
+  const scored = candidates.map((c, rank) => {
+    const excerpt = bestExcerpt(c.text, input.topic);
+    const shares = topicStems.size === 0 || [...stemsOf(excerpt)].some((stem) => topicStems.has(stem));
+    return { c, excerpt, rank, score: !shares ? 0 : topic ? relevanceScore(topic, excerpt) : 1 };
+  });
+  const relevant = scored.filter((s) => s.score >= RELEVANCE_THRESHOLD);
+  const offTopic = scored.length - relevant.length;
+  if (offTopic > 0)
+    notes.push(
+      `${offTopic} of the ${scored.length} customer statements found were left out: verbatim, but about something other than the ${input.topic.length > 0 ? 'text' : 'eval'}.`,
+    );
+  relevant.sort((a, b) => b.score - a.score || a.rank - b.rank);
+
+  // One quote per distinct statement: the same sentence said twice, or with another opener ("Honestly,
+  // ...", "As I mentioned to Zoe, ..."), is not twice the evidence.
+  const kept: Set<string>[] = [];
+  const distinct = relevant.filter(({ excerpt }) => {
+    const stems = stemsOf(topicalSentence(excerpt, topicStems));
+    if (kept.some((other) => sameStatement(stems, other))) return false;
+    kept.push(stems);
     return true;
   });
-  const drafts = distinct.slice(0, MAX_QUOTES).map((c) => ({
+  const drafts = distinct.slice(0, MAX_QUOTES).map(({ c, excerpt }) => ({
     kind: 'quote' as const,
-    text: bestExcerpt(c.text, input.topic),
+    text: excerpt,
     source: {
       interaction_id: c.interactionId,
       turn_id: c.turnId,
@@ -221,6 +246,7 @@ export async function gatherEvidence(
     quotes,
     retrieval_status: status,
     retrieved,
+    off_topic: offTopic,
     floor: EVIDENCE_FLOOR,
     slice,
     account,
@@ -228,6 +254,43 @@ export async function gatherEvidence(
     abstain_reason: abstain,
     notes,
   };
+}
+
+/** The interactions behind the statements (account, title), read in pages of the filter lane's id list. */
+async function interactionsByIds(invoke: Invoke, ids: readonly string[]): Promise<Record<string, unknown>[]> {
+  const rows: Record<string, unknown>[] = [];
+  for (let at = 0; at < ids.length; at += ID_PAGE) {
+    const page = ids.slice(at, at + ID_PAGE);
+    rows.push(
+      ...rowsOf(
+        await invoke('search.query', {
+          surface: 'interactions',
+          filters: [{ field: 'id', op: 'in', value: page }],
+          limit: page.length,
+        }),
+      ),
+    );
+  }
+  return rows;
+}
+const ID_PAGE = 200;
+
+/** The sentence of an excerpt that holds most of the topic's words (an excerpt may add a sentence around it). */
+function topicalSentence(excerpt: string, topicStems: ReadonlySet<string>): string {
+  const held = (sentence: string) => [...stemsOf(sentence)].filter((stem) => topicStems.has(stem)).length;
+  const sentences = sentencesOf(excerpt);
+  return sentences.reduce<string>((best, s) => (held(s) > held(best) ? s : best), sentences[0] ?? excerpt);
+}
+
+/** Two excerpts say the same thing when most of the shorter one's topical words are in the other. */
+const SAME_STATEMENT = 0.6;
+function sameStatement(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const smaller = a.size <= b.size ? a : b;
+  const larger = smaller === a ? b : a;
+  if (smaller.size === 0) return larger.size === 0;
+  let shared = 0;
+  for (const stem of smaller) if (larger.has(stem)) shared++;
+  return shared / smaller.size >= SAME_STATEMENT;
 }
 
 function intersect(current: Set<string> | null, next: readonly string[]): Set<string> {

@@ -217,6 +217,10 @@ export const VerdictSchema = z
       retrieved_quotes: z.number().int(),
       retrieval_status: z.enum(RETRIEVAL_STATUSES),
       floor: z.number().int(),
+      off_topic: z.number().int().nullable().openapi({
+        description:
+          'Customer statements found but left out by the relevance check (verbatim, not about the text); null on runs retrieved before the check.',
+      }),
       abstain_reason: z.string().nullable(),
       notes: z.array(z.string()),
       slice: z

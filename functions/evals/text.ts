@@ -7,7 +7,7 @@ export const wordsOf = (text: string): string[] => text.match(/[A-Za-z0-9][A-Za-
 
 /** Words too common in business talk to say what a text is about (kept out of topic overlap). */
 const GENERIC = new Set(
-  'me my mine us he him his she her feel feels same company companies thing things way lot bit kind sort part people folks everyone someone something anything everything honestly candidly frankly know let think want need get make like just also really would could should team time thank thanks hi hello hey dear best regards said say says ask asked tell told look looking good great well still going come came see seen use using one two first next last week month year day today call email meeting quick'
+  'me my mine us he him his she her feel feels same company companies thing things way lot bit kind sort part people folks everyone someone something anything everything honestly candidly frankly know let think want need get make like just also really would could should team time thank thanks hi hello hey dear best regards said say says ask asked tell told look looking good great well still going come came see seen use using one two first next last week month year day today call email meeting quick out'
     .split(' ')
     .map(stemWord),
 );

@@ -88,6 +88,8 @@ export interface Verdict {
     retrieved_quotes: number;
     retrieval_status: Evidence['retrieval_status'];
     floor: number;
+    /** Statements the relevance check left out (null on runs retrieved before it existed). */
+    off_topic: number | null;
     abstain_reason: string | null;
     notes: string[];
     slice: Evidence['slice'];
@@ -376,6 +378,7 @@ function assemble(
       retrieved_quotes: evidence.quotes.length,
       retrieval_status: evidence.retrieval_status,
       floor: evidence.floor,
+      off_topic: evidence.off_topic ?? null,
       abstain_reason: evidence.abstain_reason,
       notes: evidence.notes,
       slice: evidence.slice,

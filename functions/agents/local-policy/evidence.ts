@@ -47,7 +47,9 @@ export function bestExcerpt(text: string, topic: string): string {
 
 export interface QuoteCandidate {
   interactionId: string;
+  /** The quoted turn; for an email, the interaction's id (its body is the quoted text: `email` is true). */
   turnId: string;
+  email?: boolean;
   speaker: string | null;
   occurredAt: string | null;
   account: string | null;
@@ -60,7 +62,7 @@ export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock[
     text: bestExcerpt(c.text, topic),
     source: {
       interaction_id: c.interactionId,
-      turn_id: c.turnId,
+      turn_id: c.email ? null : c.turnId,
       speaker: c.speaker,
       occurred_at: c.occurredAt,
       account: c.account,
@@ -85,6 +87,35 @@ export function externalTurnsOf(rows: readonly Row[], limit: number): QuoteCandi
       text: String(turn.text),
     });
     if (out.length >= limit) break;
+  }
+  return out;
+}
+
+/**
+ * Everything the customer side said in fuzzy-matched rows that names the topic: every external
+ * matching turn of a call or meeting (not only the first, which may have matched on the account's
+ * name alone) and the body of an email the customer wrote (inbound), in the search's rank order.
+ */
+export function customerSaidOf(rows: readonly Row[], namesTopic: (text: string) => boolean): QuoteCandidate[] {
+  const out: QuoteCandidate[] = [];
+  for (const row of rows) {
+    const common = {
+      interactionId: String(row.id),
+      occurredAt: str(row.occurred_at),
+      account: str(row.account_name),
+    };
+    const body = str(row.body);
+    if (row.kind === 'email') {
+      if (row.direction === 'inbound' && body && namesTopic(body))
+        out.push({ ...common, turnId: String(row.id), email: true, speaker: null, text: body });
+      continue;
+    }
+    const turns = Array.isArray(row.matching_turns) ? (row.matching_turns as Row[]) : [];
+    for (const t of turns) {
+      const text = str(t.text);
+      if (t.side !== 'external' || !str(t.turn_id) || !text || !namesTopic(text)) continue;
+      out.push({ ...common, turnId: String(t.turn_id), speaker: str(t.speaker_name), text });
+    }
   }
   return out;
 }

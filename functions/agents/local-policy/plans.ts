@@ -20,12 +20,15 @@ import {
   inPeriod,
   said,
   staleNote,
+  synonymsOf,
   whyEmpty,
   withSynonyms,
   type Query,
 } from './steps.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
-import { day, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
+import { customerSaidOf, day, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
+import { mentionsTopic, requiredStems } from './shape-voice.js';
+import { stemWord } from '../../../platform/model/local.js';
 import type { Intent } from './intent.js';
 import { topicWords } from './intent.js';
 import { withCoverage, withDocument } from './coverage.js';
@@ -73,6 +76,8 @@ const QUERIES = {
     limit: ids.length,
   }),
   fuzzy: (text: string): Query => ({ query: text, mode: 'fuzzy', limit: 8 }),
+  /** Deeper than `fuzzy`: one account's conversations rank its name's mentions high, so the topic's turns need room. */
+  accountTopic: (text: string): Query => ({ query: text, mode: 'fuzzy', limit: 20 }),
 };
 
 export function nextStep(ctx: PolicyContext, intent: Intent): StepResult {
@@ -294,14 +299,18 @@ function accountTopicStep(
   // A follow-up ("what did they say about pricing?") names the account only through the thread.
   const question = withSynonyms(named.toLowerCase().includes(account.toLowerCase()) ? named : `${account}: ${named}`);
   const found = ctx.results.get('topic');
-  if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.fuzzy(question)));
+  if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.accountTopic(question)));
   const plan = planOf(found);
   const window = plan.date_phrase;
   const topic = topicWords(intent.question).join(' ') || 'this';
-  const inWindow = externalTurnsOf(
+  // The customer's words that name the topic (or a word customers use for it), inside the window:
+  // every matching turn and every email they wrote, not the first turn that matched the account's name.
+  const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
+  const excerptTopic = [topic, ...synonymsOf(topic)].join(' ');
+  const inWindow = customerSaidOf(
     rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
-    5,
-  );
+    (text) => topic === 'this' || mentionsTopic(text, required),
+  ).slice(0, 5);
   const widened = ctx.results.get('widen');
   if (rowsOf(found).length === 0 && window && !widened && !ctx.mustFinish) {
     const period = ctx.results.get('period');
@@ -327,7 +336,7 @@ function accountTopicStep(
       call(
         ctx,
         'widen',
-        QUERIES.fuzzy(
+        QUERIES.accountTopic(
           question
             .replace(new RegExp(escapeRegExp(window), 'i'), replacement)
             .replace(/\s+/g, ' ')
@@ -345,7 +354,7 @@ function accountTopicStep(
       `Here is what people at **${account}** said about ${topic}${window ? ` (${said(window)})` : ''}, verbatim from the transcripts:`,
     );
     for (const c of inWindow) {
-      const q = quoteBlock(c, topic);
+      const q = quoteBlock(c, excerptTopic);
       lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(q);
     }
@@ -359,7 +368,7 @@ function accountTopicStep(
           ['title', 'Title'],
         ],
         matchedRows,
-        QUERIES.fuzzy(question),
+        QUERIES.accountTopic(question),
       ),
     );
   } else if (matchedRows.length > 0) {
@@ -377,7 +386,7 @@ function accountTopicStep(
           ['summary', 'Summary'],
         ],
         matchedRows,
-        QUERIES.fuzzy(question),
+        QUERIES.accountTopic(question),
       ),
     );
   } else {
