@@ -54,6 +54,8 @@ const EvidenceItemSchema = z
         turn_id: z.string().nullable().optional(),
         utterance_id: z.string().optional(),
         memory_id: z.string().optional(),
+        document_group_id: z.string().optional(),
+        node_key: z.string().optional(),
       }),
     ),
   })
