@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { loadRun } from '../../queues/run-store.js';
+import { verifyAnswer } from '../../functions/agents/grounding.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 import { docxWithParagraphs, uploadFile } from './files.js';
 
@@ -110,4 +111,70 @@ describe('research answered from an uploaded document', () => {
     expect(job.answer.content_blocks.filter((b: { kind: string }) => b.kind === 'document_quote')).toEqual([]);
     expect(job.answer.text).not.toContain('harbour council.');
   }, 120_000);
+});
+
+describe('memory recalled by agents', () => {
+  const RELEVANT = 'Quokka Freight asked for invoices in Australian dollars from next quarter.';
+  const UNRELATED = 'The offsite dinner is booked at the harbour restaurant.';
+
+  it('starts the run with the relevant memory only, and ask lists the memory_quote blocks the verifier passed', async () => {
+    const writer = (await ws.keyFor(ws.editor, 'internal_agent')).key;
+    const remembered: Record<string, string> = {};
+    for (const text of [RELEVANT, UNRELATED]) {
+      const res = await h.request('POST', '/memory', { key: writer, body: { text, company_name: 'Quokka Freight' } });
+      expect(res.status, res.text).toBe(200);
+      remembered[text] = res.body.data.evidenceId;
+    }
+    const res = await h.request('POST', '/ask', {
+      key: writer,
+      body: { query: 'Which currency do Quokka Freight invoices use?' },
+    });
+    expect(res.status, res.text).toBe(200);
+    const data = res.body.data;
+    expect(data.status).toBe('complete');
+    // The run's system message holds the relevant memory with its id, not the unrelated one.
+    const [run] = await rows<{ system: string; blocks: any[]; verified: boolean }>(
+      `select state->'messages'->0->>'content' as system, state->'answer'->'content_blocks' as blocks,
+              (state->'answer'->'grounding'->>'verified')::boolean as verified
+       from runs where id = $1 and workspace_id = $2`,
+      [data.run_id, ws.id],
+    );
+    expect(run!.system).toContain(`[memory_id ${remembered[RELEVANT]}] “${RELEVANT}”`);
+    expect(run!.system).not.toContain(UNRELATED);
+    // The answer quotes it in a memory_quote block, verified, and ask lists that block with the evidence id.
+    expect(run!.verified).toBe(true);
+    const block = run!.blocks.find((b) => b.kind === 'memory_quote');
+    expect(block).toMatchObject({ text: RELEVANT, source: { memory_id: remembered[RELEVANT] } });
+    expect(data.memory).toEqual([
+      { id: remembered[RELEVANT], block_id: block.id, text: RELEVANT, source: 'web', company_name: 'Quokka Freight' },
+    ]);
+    const [row] = await rows<{ text: string }>('select text from memory_evidence where id = $1 and workspace_id = $2', [
+      remembered[RELEVANT],
+      ws.id,
+    ]);
+    expect(row?.text).toBe(RELEVANT);
+    expect(data.answer).toContain(RELEVANT);
+  }, 120_000);
+
+  it('has the verifier remove a memory quote that is not verbatim or not of this workspace', async () => {
+    const [memory] = await rows<{ id: string }>('select id from memory_evidence where workspace_id = $1 limit 1', [
+      ws.id,
+    ]);
+    const check = (workspaceId: string, text: string) =>
+      verifyAnswer(
+        {
+          text: 'From memory.',
+          content_blocks: [{ kind: 'memory_quote', text, source: { memory_id: memory!.id }, stance: 'context' }],
+          follow_ups: [],
+        },
+        {
+          db: h.services.db,
+          workspaceId,
+          rerun: () => Promise.reject(new Error('no query to re-run')),
+        },
+      );
+    expect((await check(ws.id, RELEVANT)).grounding.quotes).toMatchObject({ checked: 1, verified: 1, removed: 0 });
+    expect((await check(ws.id, 'Quokka Freight pays in euros.')).grounding.quotes.removed).toBe(1);
+    expect((await check(other.id, RELEVANT)).grounding.quotes.removed).toBe(1);
+  });
 });

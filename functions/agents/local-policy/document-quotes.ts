@@ -68,7 +68,7 @@ function nodeMatches(output: unknown): Match[] {
   });
 }
 
-const salientWords = (text: string): Set<string> =>
+export const salientWords = (text: string): Set<string> =>
   new Set(
     (text.toLowerCase().match(/[a-z][a-z0-9-]{3,}/g) ?? []).filter((w) => !STOP.has(w)).map((w) => w.replace(/s$/, '')),
   );
@@ -114,7 +114,7 @@ export function withDocumentQuotes(ctx: PolicyContext, step: StepResult): StepRe
 }
 
 /** The node's sentence sharing most salient words with the ask (verbatim), or null when none shares one. */
-function bestSentence(text: string, askWords: ReadonlySet<string>): string | null {
+export function bestSentence(text: string, askWords: ReadonlySet<string>): string | null {
   let best: { sentence: string; shared: number } | null = null;
   for (const sentence of text.match(/[^.!?]+[.!?]*/g) ?? [text]) {
     const trimmed = sentence.trim();
