@@ -339,7 +339,9 @@ describe('per-operation limits and monthly quotas', () => {
       expect((await research(elsewhere)).status).toBe(202);
     });
 
-    it('never lets concurrent calls past the cap: 10 at once with a cap of 5 → exactly 5 accepted', async () => {
+    it('never lets concurrent calls past the cap: 10 at once with a cap of 5 → exactly 5 accepted', {
+      tags: ['race'],
+    }, async () => {
       const ws = await h.seedWorkspace();
       await setQuotaOverrides(h, ws.id, { research: 5 });
       const members = [ws.admin, ws.editor, ws.viewer];

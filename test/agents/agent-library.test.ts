@@ -229,7 +229,9 @@ describe('Idempotency-Key on POST /agents', () => {
     expect(changed.body.error).toMatchObject({ code: 'conflict', details: { reason: 'key_reused' } });
   });
 
-  it('lets concurrent duplicates create one agent: the others are 409 duplicate or the replay', async () => {
+  it('lets concurrent duplicates create one agent: the others are 409 duplicate or the replay', {
+    tags: ['race'],
+  }, async () => {
     const body = { name: 'Concurrent agent', prompt: 'p' };
     const results = await Promise.all(
       [1, 2, 3, 4].map(() => create(body, ws.editor.key, { 'Idempotency-Key': 'concurrent-1' })),

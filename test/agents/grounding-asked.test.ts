@@ -42,7 +42,7 @@ afterAll(async () => {
 
 type Turn = { id: string; interaction_id: string; text: string };
 async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
-  return (await h.database.client.query<T>(text, [CORPUS_WORKSPACE_ID, ...params])).rows;
+  return (await h.pglite.client.query<T>(text, [CORPUS_WORKSPACE_ID, ...params])).rows;
 }
 /** One customer turn (under 200 characters) of an interaction `i` that the condition picks. */
 async function customerTurn(where: string, params: unknown[] = []): Promise<Turn> {

@@ -87,7 +87,9 @@ const twoTurns = (tag: string) => (r: StepRequest) => {
 };
 
 describe('exactly-once tool calls under at-least-once delivery', () => {
-  it('delivering every stage message five times runs each tool call once and asks the model once per turn', async () => {
+  it('delivering every stage message five times runs each tool call once and asks the model once per turn', {
+    tags: ['race'],
+  }, async () => {
     const tag = 'dupes';
     model.setScript(twoTurns(tag));
     const q = recording();

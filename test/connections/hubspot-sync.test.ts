@@ -1,6 +1,8 @@
-import { and, eq } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { queryRows } from '../../platform/db/port.js';
 import { accounts, connections, contacts, deals, sourceFreshness } from '../../schema/index.js';
+import { RecordingQueue } from '../engine/fixtures.js';
 import { connectionsWorld, expectEnvelope, seedHubSpot, type ConnectionsWorld } from './support.js';
 
 /** Connecting HubSpot and syncing it into the warehouse, as an admin would on a Monday morning. */
@@ -440,5 +442,47 @@ describe('HubSpot: connect, sync, repair', () => {
       'not_found',
     );
     expectEnvelope(await w.h.request('DELETE', `/connections/${connectionId}`, { bearer: token }), 404, 'not_found');
+  });
+});
+
+describe('HubSpot: one sync of a connection at a time', () => {
+  it('starts one sync when two scheduler ticks and two reconnects race on a stale connection that is due', {
+    tags: ['race'],
+  }, async () => {
+    const w = await connectionsWorld();
+    try {
+      seedHubSpot(w.hubspot);
+      const connected = await w.api('POST', '/connections', {
+        body: { connector_type: 'hubspot', api_key: w.hubspot.token },
+      });
+      expect(connected.status, connected.text).toBe(200);
+      const id: string = connected.body.data.connection.id;
+      await w.settle();
+      // Two hours without a tick: due for its scheduled sync, and stale, so a reconnect is allowed.
+      await w.clock.advance(2 * 3600_000);
+
+      // Deliveries are held during the race: no sync can finish in it, so every sync it started is still queued.
+      const local = w.h.services.queue;
+      w.h.services.queue = new RecordingQueue();
+      const reconnect = () => w.api('POST', `/connections/${id}/reconnect`, { body: { api_key: w.hubspot.token } });
+      const [, , ...reconnects] = await Promise.all([w.tick(), w.tick(), reconnect(), reconnect()]).finally(() => {
+        w.h.services.queue = local;
+      });
+      for (const res of reconnects) expect(res.status, res.text).toBe(200);
+      const syncs = await queryRows<{ id: string; trigger: string; status: string }>(
+        w.h.database.db,
+        sql`select id, input->>'trigger' as trigger, status from runs
+            where kind = 'connection_sync' and input->>'connection_id' = ${id} order by created_at, id`,
+      );
+      // The connect's sync and exactly one more, by whichever of the four claimed the connection first.
+      expect(syncs).toHaveLength(2);
+      expect(syncs[0]).toMatchObject({ trigger: 'connect', status: 'complete' });
+      expect(syncs[1]).toMatchObject({ trigger: expect.stringMatching(/^(schedule|reconnect)$/), status: 'queued' });
+      // A reconnect names the sync it started, or none when another's sync was already queued.
+      const named = reconnects.map((res) => res.body.data.sync_run_id).filter((runId) => runId !== null);
+      expect(named).toEqual(syncs[1]?.trigger === 'reconnect' ? [syncs[1].id] : []);
+    } finally {
+      await w.close();
+    }
   });
 });

@@ -100,7 +100,7 @@ describe('duplicate, stale and out-of-order deliveries', () => {
     expect(q.published).toHaveLength(2); // the first delivery and the next stage's, once
   });
 
-  it('leaves exactly one effect when the same message arrives 5 times concurrently', async () => {
+  it('leaves exactly one effect when the same message arrives 5 times concurrently', { tags: ['race'] }, async () => {
     const q = recording();
     const { runId } = await start();
     await deliver(q, 0);

@@ -43,7 +43,7 @@ describe('routine write_memory', () => {
     const withMemory = await fire(true);
     const without = await fire(false);
     const rows = (
-      await h.database.client.query<{
+      await h.pglite.client.query<{
         run_id: string;
         source: string;
         origin: string;

@@ -63,7 +63,7 @@ interface RecordedRound {
 }
 
 async function roundsOf(runId: string): Promise<RecordedRound[]> {
-  const rows = await h.database.client.query<{ rounds: RecordedRound[] }>(
+  const rows = await h.pglite.client.query<{ rounds: RecordedRound[] }>(
     `select outputs->'result'->'rounds' as rounds from runs where id = $1 and workspace_id = $2`,
     [runId, ws.id],
   );

@@ -1,7 +1,9 @@
+import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ensureMembership, removeMembership } from '../../functions/identity/members.js';
 import { sha256Base64Url } from '../../platform/crypto.js';
 import { ManualClock } from '../../platform/clock.js';
+import { queryRows } from '../../platform/db/port.js';
 import { newId, randomBase62 } from '../../platform/ids.js';
 import { webhooks } from '../../schema/index.js';
 import { answerConsent, browse, CookieJar, formFields, signInWithLink } from '../support/console-session.js';
@@ -280,6 +282,37 @@ describe('token endpoint', () => {
     expect(await refresh.json()).toMatchObject({ error: 'invalid_grant' });
   });
 
+  it('one code redeemed twice at once: one exchange gets tokens, the other invalid_grant, and those tokens die', {
+    tags: ['race'],
+  }, async () => {
+    const jar = await signInWithLink(h, ws.admin.email);
+    const client = await registerClient();
+    const { url, verifier } = await authorizationUrl(client);
+    const code = (await answerConsent(h, jar, url, 'approve')).searchParams.get('code') as string;
+    const form = {
+      grant_type: 'authorization_code',
+      code,
+      redirect_uri: REDIRECT,
+      code_verifier: verifier,
+      client_id: client.client_id,
+    };
+    const answers = await Promise.all([token(form), token(form)]);
+    const bodies = await Promise.all(answers.map((res) => res.json()));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+    const issued = bodies.find((body) => body.access_token) as { access_token: string; refresh_token: string };
+    expect(bodies.find((body) => body.error)).toMatchObject({ error: 'invalid_grant' });
+    // The second presentation is a replay (RFC 6749 10.5): what the first one got is revoked with the grant.
+    expect((await h.request('GET', '/setup/status', { bearer: issued.access_token })).status).toBe(401);
+    const [grant] = await queryRows<{ reason: string | null; issued: number; live: number }>(
+      h.database.db,
+      sql`select g.revoked_reason as reason, count(t.id)::int as issued, count(t.id) filter (where t.revoked_at is null)::int as live
+          from oauth_authorization_codes c join oauth_grants g on g.id = c.grant_id
+          left join oauth_tokens t on t.grant_id = g.id
+          where c.code_hash = encode(sha256(convert_to(${code}, 'UTF8')), 'hex') group by g.id`,
+    );
+    expect(grant).toEqual({ reason: 'code_replay', issued: 1, live: 0 });
+  });
+
   it('a PKCE mismatch, a wrong redirect URI or another client is invalid_grant, and the code is spent', async () => {
     const jar = await signInWithLink(h, ws.admin.email);
     const client = await registerClient();
@@ -350,6 +383,33 @@ describe('token endpoint', () => {
     ).toBe('invalid_grant');
     for (const access of [tokens.access_token, first.access_token])
       expect((await h.request('GET', '/setup/status', { bearer: access })).status).toBe(401);
+  });
+
+  it('one refresh token rotated twice at once: one rotation succeeds, the other is a reuse that revokes the family', {
+    tags: ['race'],
+  }, async () => {
+    const jar = await signInWithLink(h, ws.admin.email);
+    const client = await registerClient();
+    const { tokens } = await authorized(client, jar);
+    const form = { grant_type: 'refresh_token', refresh_token: tokens.refresh_token, client_id: client.client_id };
+    const answers = await Promise.all([token(form), token(form)]);
+    const bodies = await Promise.all(answers.map((res) => res.json()));
+    expect(answers.map((res) => res.status).sort()).toEqual([200, 400]);
+    const rotated = bodies.find((body) => body.refresh_token) as { access_token: string; refresh_token: string };
+    expect(bodies.find((body) => body.error)).toMatchObject({ error: 'invalid_grant' });
+    // Never two live successors of one token: the reuse revoked the grant, the rotated pair included.
+    expect((await token({ ...form, refresh_token: rotated.refresh_token })).status).toBe(400);
+    for (const access of [tokens.access_token, rotated.access_token])
+      expect((await h.request('GET', '/setup/status', { bearer: access })).status).toBe(401);
+    const [family] = await queryRows<{ reason: string | null; successors: number; live: number }>(
+      h.database.db,
+      sql`select g.revoked_reason as reason,
+            (select count(*)::int from oauth_refresh_tokens s where s.grant_id = g.id and s.token_hash <> r.token_hash) as successors,
+            (select count(*)::int from oauth_tokens t where t.grant_id = g.id and t.revoked_at is null) as live
+          from oauth_refresh_tokens r join oauth_grants g on g.id = r.grant_id
+          where r.token_hash = encode(sha256(convert_to(${tokens.refresh_token}, 'UTF8')), 'hex')`,
+    );
+    expect(family).toEqual({ reason: 'refresh_reuse', successors: 1, live: 0 });
   });
 
   it("another client cannot use or burn a client's refresh token", async () => {

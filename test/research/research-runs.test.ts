@@ -59,7 +59,9 @@ const start = async (question: string) =>
   (await h.request('POST', '/research', { key: ws.editor.key, body: { question, allow_questions: false } })).body.data;
 
 describe('a research job under duplicate and crashed deliveries', () => {
-  it('runs each tool call once and asks the model once per turn, whatever the queue repeats', async () => {
+  it('runs each tool call once and asks the model once per turn, whatever the queue repeats', {
+    tags: ['race'],
+  }, async () => {
     const tag = 'research-dupes';
     model.setScript((r) =>
       toolCount(r) >= 2

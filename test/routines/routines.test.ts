@@ -165,7 +165,9 @@ describe('routines CRUD', () => {
 });
 
 describe('the scheduler', () => {
-  it('fires a due routine once per scheduled time: not early, not twice for a repeated tick or two racing schedulers', async () => {
+  it('fires a due routine once per scheduled time: not early, not twice for a repeated tick or two racing schedulers', {
+    tags: ['race'],
+  }, async () => {
     const routine = (await create({ ...valid, name: 'Daily' })).body.data;
     expect(routine.next_run_at).toBe('2026-01-05T09:00:00.000Z');
     clock.set(new Date('2026-01-05T08:59:59.000Z'));

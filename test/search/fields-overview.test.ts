@@ -423,7 +423,7 @@ async function spanBySql(
   earliest = 'occurred_at',
   latest = 'occurred_at',
 ): Promise<Span> {
-  const { rows } = await h.database.client.query<{ n: number; lo: number | null; hi: number | null }>(
+  const { rows } = await h.pglite.client.query<{ n: number; lo: number | null; hi: number | null }>(
     `select count(*)::int as n, (extract(epoch from min(${earliest})) * 1000)::float8 as lo, (extract(epoch from max(${latest})) * 1000)::float8 as hi from ${from}`,
     params,
   );
@@ -481,7 +481,7 @@ describe('GET /search/overview', () => {
 
   it('counts what the workspace holds: excluded interactions included, as detail.coverage.total_rows does; the filter lane sees the rest', async () => {
     const data = await overviewOf(corpus.viewer.key);
-    const { rows } = await h.database.client.query<{ n: number }>(
+    const { rows } = await h.pglite.client.query<{ n: number }>(
       'select count(*)::int as n from excluded_interactions where workspace_id = $1',
       [CORPUS_WORKSPACE_ID],
     );

@@ -144,11 +144,11 @@ async function rejects(body: unknown, field: string, allowed?: readonly unknown[
 }
 
 const sqlOne = async <T = number>(text: string, params: unknown[] = []): Promise<T> => {
-  const { rows } = await h.database.client.query<Record<string, unknown>>(text, params);
+  const { rows } = await h.pglite.client.query<Record<string, unknown>>(text, params);
   return Object.values(rows[0] ?? {})[0] as T;
 };
 const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
-  (await h.database.client.query<T>(text, params)).rows;
+  (await h.pglite.client.query<T>(text, params)).rows;
 
 /** Independent counts: in-scope rows of a surface (tenant; exclusions on interactions) meeting `where`. */
 const IN_SCOPE =

@@ -111,7 +111,7 @@ afterAll(async () => {
 });
 
 const sqlRows = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
-  (await h.database.client.query<T>(text, params)).rows;
+  (await h.pglite.client.query<T>(text, params)).rows;
 const IN_SCOPE =
   'not exists (select 1 from excluded_interactions x where x.workspace_id = i.workspace_id and x.interaction_id = i.id)';
 

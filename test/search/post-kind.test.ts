@@ -123,17 +123,17 @@ const ids = (rows: unknown[]) => rows.map((r) => String((r as { id: unknown }).i
 describe('the database', () => {
   it('accepts kind post and refuses a kind outside the four', async () => {
     const [row] = (
-      await h.database.client.query<{ kind: string }>(`select kind from interactions where id = $1`, [postId])
+      await h.pglite.client.query<{ kind: string }>(`select kind from interactions where id = $1`, [postId])
     ).rows;
     expect(row?.kind).toBe('post');
     const insert = (kind: string) =>
-      h.database.client.query(
+      h.pglite.client.query(
         `insert into interactions (id, workspace_id, kind, title, occurred_at, source) values ($1, $2, $3, 'x', now(), 'test')`,
         [randomUUID(), ws.id, kind],
       );
     await expect(insert('tweet')).rejects.toThrow(/interactions_kind_check/);
     const [constraint] = (
-      await h.database.client.query<{ def: string }>(
+      await h.pglite.client.query<{ def: string }>(
         `select pg_get_constraintdef(oid) as def from pg_constraint where conname = 'interactions_kind_check'`,
       )
     ).rows;

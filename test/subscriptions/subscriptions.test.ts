@@ -188,7 +188,9 @@ describe('subscriptions', () => {
     await api('DELETE', `/subscriptions/${sub.id}`);
   });
 
-  it('plans one fire per matching event at max(now, start − lead), fires it once under racing ticks, as a headless chat run with the event', async () => {
+  it('plans one fire per matching event at max(now, start − lead), fires it once under racing ticks, as a headless chat run with the event', {
+    tags: ['race'],
+  }, async () => {
     meeting('soon', 'Umbrella security review', 30); // inside its lead window: due at once
     meeting('later', 'Umbrella renewal', 180); // due at start − 60 min
     meeting('solo', 'Focus time', 90, { attendees: [me] }); // filtered: no one else attends

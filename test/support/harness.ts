@@ -17,6 +17,7 @@ import { oauthClients } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { loadConfig } from '../../platform/config.js';
+import type { NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
 import { createLogger } from '../../platform/log.js';
 import { randomBase62 } from '../../platform/ids.js';
@@ -24,6 +25,7 @@ import { LocalTransport } from '../../queues/transport/local.js';
 import type { ModelProvider } from '../../platform/model/port.js';
 import { nodeOutboundHttp } from '../../platform/net/node-http.js';
 
+import { onPostgresTier } from '../pg/tier-switch.js';
 import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
 
 export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
@@ -33,6 +35,20 @@ export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', nex
 export async function openTestDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<PgliteHandle> {
   const bytes = readFileSync(inject('templatePath'));
   return openPglite({ loadDataDir: new Blob([bytes]), ...options });
+}
+
+/**
+ * The database a harness runs on: PGlite (one connection) in `npm test`; in `npm run test:pg` a fresh
+ * PostgreSQL database behind the Neon driver's Pool (several connections: test/pg/postgres.ts).
+ */
+export type TestDatabase = PgliteHandle | NeonHandle;
+
+/** A fresh database for one test file on the tier's database (see TestDatabase). */
+export async function openTierDatabase(): Promise<TestDatabase> {
+  if (!onPostgresTier()) return openTestDatabase();
+  // Loaded only on the tier: npm test's files never import the driver and the relay for it.
+  const { openPostgresTestDatabase } = await import('../pg/postgres.js');
+  return openPostgresTestDatabase(inject('postgresTemplate'));
 }
 
 /** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/support/corpus-fixture.ts). */
@@ -50,7 +66,7 @@ export interface HarnessOptions {
   /** Replace the model (a scripted tool-calling model for agent-loop tests). */
   model?: ModelProvider;
   /** Reuse a database (several apps over one file's database). */
-  database?: PgliteHandle;
+  database?: TestDatabase;
   /** Route the console's OIDC provider calls (a fake provider in process). */
   identityProviderFetch?: IdentityProviderFetch;
   /** Offer these connectors instead of the service's own list. */
@@ -100,7 +116,12 @@ export interface Harness {
   app: App;
   registry: OperationRegistry;
   services: Services;
-  database: PgliteHandle;
+  database: TestDatabase;
+  /**
+   * The PGlite handle, for tests that check facts with PGlite's raw client; such a test runs on
+   * PGlite only (npm test): on the PostgreSQL tier this throws.
+   */
+  readonly pglite: PgliteHandle;
   request<T = any>(method: string, path: string, options?: RequestOptions): Promise<TestResponse<T>>;
   /** Raw fetch through the app (absolute URL or a path outside the prefix). */
   fetch(input: string | Request, init?: RequestInit): Promise<Response>;
@@ -115,7 +136,7 @@ export interface Harness {
 let workspaceCounter = 0;
 
 export async function createHarness(options: HarnessOptions = {}): Promise<Harness> {
-  const database = options.database ?? (await openTestDatabase());
+  const database = options.database ?? (await openTierDatabase());
   const config = loadConfig({
     APP_ENV: 'test',
     PUBLIC_URL: 'http://platform.test',
@@ -255,6 +276,10 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
     registry,
     services,
     database,
+    get pglite(): PgliteHandle {
+      if (database.driver !== 'pglite') throw new Error('this test reads PGlite directly: it runs on PGlite only');
+      return database;
+    },
     request,
     fetch: fetchApp,
     seedWorkspace: (name) => seedWorkspace(name),

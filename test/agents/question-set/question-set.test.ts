@@ -28,7 +28,7 @@ let sql: Sql;
 beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase(), clock: corpusClock });
   ws = await h.corpusWorkspace();
-  sql = sqlOver(h.database.client);
+  sql = sqlOver(h.pglite.client);
 }, 120_000);
 afterAll(async () => {
   await h.close();
