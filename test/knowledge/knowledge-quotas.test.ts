@@ -21,7 +21,7 @@ afterAll(async () => h?.close());
 
 /** Every family's count this workspace has used, summed over periods. */
 async function usage(): Promise<Record<string, number>> {
-  const { rows } = await h.database.client.query<{ family: string; used: number }>(
+  const { rows } = await h.pglite.client.query<{ family: string; used: number }>(
     'select family, sum(used)::int as used from usage_counters where workspace_id = $1 group by family',
     [ws.id],
   );

@@ -28,7 +28,7 @@ afterAll(async () => h?.close());
 
 const drain = () => (h.services.queue as LocalTransport).drain();
 const rows = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
-  (await h.database.client.query<T>(text, params)).rows;
+  (await h.pglite.client.query<T>(text, params)).rows;
 
 async function untilEnded(runId: string): Promise<void> {
   const deadline = Date.now() + 60_000;

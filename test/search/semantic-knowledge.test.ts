@@ -19,7 +19,7 @@ let ws: SeededWorkspace;
 let documentId: string;
 
 const rows = async <T>(text: string, params: unknown[] = []): Promise<T[]> =>
-  (await h.database.client.query<T>(text, params)).rows;
+  (await h.pglite.client.query<T>(text, params)).rows;
 
 beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase() });
