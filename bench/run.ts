@@ -17,6 +17,7 @@ import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
+import { benchKnowledge, knowledgeTitle } from './knowledge.js';
 import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
@@ -41,6 +42,7 @@ printTable(
   await benchRoutineTick(),
 );
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
+printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

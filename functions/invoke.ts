@@ -185,6 +185,8 @@ async function runAuthorizedOperation(
     upload = raw.upload;
     input = validatedInput(op, raw);
   } catch (error) {
+    // An uploaded file is in the store as soon as it was read: a refused request leaves nothing behind.
+    await upload?.discardUnlessKept();
     if (isApiError(error) && op.rateLimit && scope.origin !== 'run') await showOperationBudget(op, scope, error);
     throw error;
   }
@@ -206,6 +208,7 @@ async function runAuthorizedOperation(
       throw error;
     }
   } catch (error) {
+    await upload?.discardUnlessKept();
     // The handler's own checks (search's filter vocabulary, job_id alone) refuse a request as invalid
     // only after it was counted: a 400 gives the per-user budget its unit back, as invalid input does.
     if (rateLimit && isApiError(error) && error.status === 400) await returnOperationBudget(op, scope, error);

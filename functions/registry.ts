@@ -72,13 +72,26 @@ export interface UploadSpec {
   maxBytes: number;
 }
 
-/** A file as an upload operation receives it. */
+/** A file as an upload operation receives it: already in the file store, never whole in memory. */
 export interface ReceivedUpload {
   field: string;
   /** The name the client gave it (shown back only: the type is read from the bytes). */
   filename: string;
-  bytes: Uint8Array;
+  /** The id its stored_files row must take, and the file store key its bytes are under. */
+  fileId: string;
+  storageKey: string;
+  byteSize: number;
+  sha256: string;
+  /** Its first bytes (at most UPLOAD_HEAD_BYTES), for typing it by its bytes. */
+  head: Uint8Array;
+  /** The operation recorded it (a stored_files row points at its bytes): a later failure keeps them. */
+  keep(): void;
+  /** Delete its bytes unless keep() was called (the call failed before the file was recorded). */
+  discardUnlessKept(): Promise<void>;
 }
+
+/** How much of an upload's start is kept in memory to read its type from. */
+export const UPLOAD_HEAD_BYTES = 1024 * 1024;
 
 export interface McpBinding {
   /** Tool name, e.g. "search", "connections". */

@@ -70,3 +70,12 @@ export function fromBase64(text: string): Uint8Array {
   const binary = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
   return Uint8Array.from(binary, (c) => c.charCodeAt(0));
 }
+
+/** A SHA-256 fed chunk by chunk (a file hashed as it streams to the store, never whole in memory). */
+export function incrementalSha256(): { update(chunk: Uint8Array): void; hex(): string } {
+  const hash = nodeCrypto.createHash('sha256');
+  return {
+    update: (chunk) => void hash.update(chunk),
+    hex: () => hash.digest('hex'),
+  };
+}

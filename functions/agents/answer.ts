@@ -33,6 +33,9 @@ export const DocumentQuoteSourceSchema = z
   })
   .strict();
 
+/** Where a memory quote comes from: a remembered text of this workspace (the remember operation's evidenceId). */
+export const MemoryQuoteSourceSchema = z.object({ memory_id: z.uuid() }).strict();
+
 const blockBodies = {
   text: z.object({ kind: z.literal('text'), markdown: z.string().min(1).max(20_000) }).strict(),
   callout: z
@@ -67,6 +70,15 @@ const blockBodies = {
       kind: z.literal('document_quote'),
       text: z.string().min(1).max(2_000),
       source: DocumentQuoteSourceSchema,
+      stance: z.enum(['supports', 'contradicts', 'context']),
+    })
+    .strict(),
+  /** A verbatim quote from the workspace's memory (functions/memory), checked against that remembered text. */
+  memory_quote: z
+    .object({
+      kind: z.literal('memory_quote'),
+      text: z.string().min(1).max(2_000),
+      source: MemoryQuoteSourceSchema,
       stance: z.enum(['supports', 'contradicts', 'context']),
     })
     .strict(),
@@ -110,6 +122,7 @@ export const BlockDraftSchema = z.discriminatedUnion('kind', [
   blockBodies.citation,
   blockBodies.quote,
   blockBodies.document_quote,
+  blockBodies.memory_quote,
   blockBodies.table,
   blockBodies.metric,
   blockBodies.theme_finding,
@@ -124,6 +137,7 @@ export const ContentBlockSchema = z
     blockBodies.citation.extend({ id: z.string() }),
     blockBodies.quote.extend({ id: z.string() }),
     blockBodies.document_quote.extend({ id: z.string() }),
+    blockBodies.memory_quote.extend({ id: z.string() }),
     blockBodies.table.extend({ id: z.string() }),
     blockBodies.metric.extend({ id: z.string() }),
     blockBodies.theme_finding.extend({ id: z.string() }),

@@ -8,6 +8,7 @@ import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js'
 import { periodCountProblem } from './grounding-counts.js';
 import { keepToAskedPeriod } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
+import { readMemoryRows } from '../memory/index.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -16,7 +17,8 @@ import { readDocumentNodes } from '../knowledge/index.js';
  *
  * - a quote's text must appear verbatim (whitespace runs aside) in the cited transcript turn — of
  *   the cited interaction, in this workspace — or, for an email, in its body; a document quote's in
- *   the cited knowledge node of that document (titled as cited), in this workspace;
+ *   the cited knowledge node of that document (titled as cited), in this workspace; a memory quote's in
+ *   the remembered text it names, of this workspace;
  * - a table's rows must each be a row of its query's result (on the table's columns), and a
  *   metric's value the cell at `column` of its query's first row: each query is re-run, as the
  *   run's caller, and compared;
@@ -74,7 +76,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     problems: [] as string[],
   };
   const verdicts = new Map<number, boolean>();
-  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes] = await Promise.all([
+  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes, memoryTexts] = await Promise.all([
     readTurns(ctx, draft.content_blocks),
     readEmailBodies(ctx, draft.content_blocks),
     readThemes(ctx, draft.content_blocks),
@@ -88,6 +90,11 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
           ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
           : [],
       ),
+    ),
+    readMemoryRows(
+      ctx.db,
+      ctx.workspaceId,
+      draft.content_blocks.flatMap((b) => (b.kind === 'memory_quote' ? [b.source.memory_id] : [])),
     ),
   ]);
 
@@ -134,6 +141,15 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
           return fail(report.quotes, `document ${block.source.document_group_id} is titled “${node.title}”`);
         if (!squash(node.text).includes(squash(block.text)))
           return fail(report.quotes, `the quote is not verbatim in node ${block.source.node_key}`);
+        return pass(report.quotes);
+      }
+      case 'memory_quote': {
+        report.quotes.checked++;
+        const remembered = memoryTexts.get(block.source.memory_id)?.text;
+        if (remembered === undefined)
+          return fail(report.quotes, `memory ${block.source.memory_id} is not in this workspace`);
+        if (!squash(remembered).includes(squash(block.text)))
+          return fail(report.quotes, `the quote is not verbatim in memory ${block.source.memory_id}`);
         return pass(report.quotes);
       }
       case 'table': {
@@ -359,7 +375,9 @@ function checkProseNumbers(
       backing.add(b.member_count);
     }
   }
-  const quotes = kept.flatMap((b) => (b.kind === 'quote' || b.kind === 'document_quote' ? [b.text] : []));
+  const quotes = kept.flatMap((b) =>
+    b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [b.text] : [],
+  );
   const prose = [text, ...kept.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : []))];
   let checked = 0;
   const unverified: string[] = [];

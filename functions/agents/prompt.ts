@@ -45,7 +45,7 @@ export function systemPrompt(input: AgentRunInput, now: Date, background: string
     'Use the workspace tools to find evidence, then call final_answer exactly once with markdown text, content blocks and up to four follow-up questions.',
     'Quote blocks must be verbatim words from the cited transcript turn (or email body) with its interaction_id and turn_id; table and metric blocks must carry the search.query request their cells came from, unchanged.',
     'Every quote, cell and number is checked against the data before the answer is shown; anything that does not check out is removed.',
-    'To quote an uploaded document, use a document_quote block with its verbatim words and source {document_group_id, node_key, document_title} from knowledge_search.',
+    'To quote an uploaded document, use a document_quote block with its verbatim words and source {document_group_id, node_key, document_title} from a context_search result of source knowledge (its refs and title).',
     // The member's pinned nodes, then the workspace's and the member's background (functions/knowledge/agent-context.ts).
     ...(background ? ['', background] : []),
   ].join('\n');

@@ -5,6 +5,7 @@ import { chats } from '../../schema/agents.js';
 import { runs } from '../../schema/runs.js';
 import { initialAgentState, type ThreadTurn } from './prompt.js';
 import { agentKnowledgeContext } from '../knowledge/index.js';
+import { recalledMemoryContext } from './memory-context.js';
 import { DEFAULT_AGENT_SLUG } from './library.js';
 import { findAgent, toResolvedAgent } from './repository.js';
 import type { Queryable } from '../../platform/db/port.js';
@@ -85,6 +86,8 @@ export async function startAgentRun(
 ): Promise<AgentRunHandles> {
   const runId = newId();
   const now = services.clock.now();
+  // The memory relevant to the question, recalled before the transaction (it embeds the question).
+  const memory = await recalledMemoryContext(services, caller.workspaceId, request.input);
   const chatId = await services.engine.transaction(async (scope) => {
     const { tx } = scope;
     const [active] = await tx
@@ -173,7 +176,12 @@ export async function startAgentRun(
       runId,
       caller: runCallerOf(caller),
       input,
-      state: initialAgentState(input, history, now, knowledge.text),
+      state: initialAgentState(
+        input,
+        history,
+        now,
+        [knowledge.text, memory.text].filter((part): part is string => part !== null).join('\n') || null,
+      ),
     });
     await appendChatMessage(tx, {
       workspaceId: caller.workspaceId,

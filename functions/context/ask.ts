@@ -4,8 +4,8 @@ import { isTerminal, type RunRow } from '../../queues/run-store.js';
 import { themes } from '../../schema/warehouse-semantic.js';
 import { RESEARCH_KIND, startAgentRun } from '../agents/index.js';
 import type { OperationContext } from '../registry.js';
+import { readMemoryRows } from '../memory/index.js';
 import { EVIDENCE_SOURCES } from './sources.js';
-import { memorySource } from './memory-source.js';
 
 /**
  * `ask`: a question answered synchronously by the one agent loop (functions/agents/): a research
@@ -17,7 +17,6 @@ import { memorySource } from './memory-source.js';
 
 /** How long ask holds for the run (the spec's longest read hold); past it, the run keeps going and the answer says where to read it. */
 export const ASK_WAIT_MS = MAX_WAIT_MS;
-const MEMORY_RECALLED = 3;
 
 export interface AskOutcome {
   answer: string;
@@ -26,13 +25,13 @@ export interface AskOutcome {
   run_id: string;
   chat_id: string;
   sources_searched: string[];
-  memory: { id: string; text: string; source: string; company_name: string | null }[];
+  memory: { id: string; block_id: string; text: string; source: string; company_name: string | null }[];
 }
 
 interface RunAnswer {
   text?: string;
   partial?: boolean;
-  content_blocks?: { kind?: string }[];
+  content_blocks?: { kind?: string; id?: string; text?: string; source?: { memory_id?: string } }[];
 }
 
 export async function ask(ctx: OperationContext, question: string): Promise<AskOutcome> {
@@ -57,18 +56,6 @@ export async function ask(ctx: OperationContext, question: string): Promise<AskO
     });
     if (isTerminal(row.status)) break;
   }
-  const recalled = await memorySource.search(ctx, {
-    query: question,
-    limit: MEMORY_RECALLED,
-    mode: 'hybrid',
-    externalOnly: false,
-  });
-  const memory = recalled.items.map((item) => ({
-    id: item.id,
-    text: item.snippets[0] ?? '',
-    source: item.origin.replace(/^memory\//, ''),
-    company_name: item.title,
-  }));
   const sizes = await Promise.all(EVIDENCE_SOURCES.map((s) => s.size(ctx)));
   const [clusters] = await services.db
     .select({ n: count() })
@@ -94,14 +81,25 @@ export async function ask(ctx: OperationContext, question: string): Promise<AskO
     (status === 'failed'
       ? `The research run ${handles.run_id} ended without an answer (${row?.status ?? 'unknown'}${row?.error ? `: ${(row.error as { message?: string }).message ?? ''}` : ''}).`
       : `The research run ${handles.run_id} is still working after ${ASK_WAIT_MS / 1000} s; read its answer at GET /research/${handles.run_id}.`);
-  const memoryText =
-    memory.length > 0
-      ? `\n\nFrom the workspace's memory (remembered evidence, verbatim):\n${memory
-          .map((m) => `- “${m.text}” (${m.source}${m.company_name ? `, ${m.company_name}` : ''}; memory ${m.id})`)
-          .join('\n')}`
-      : '';
+  // The memory the verified answer quotes: its memory_quote blocks, each with the remembered row's id.
+  const memoryBlocks = (answer?.content_blocks ?? []).flatMap((b) =>
+    b.kind === 'memory_quote' && b.id && b.text && b.source?.memory_id
+      ? [{ blockId: b.id, text: b.text, memoryId: b.source.memory_id }]
+      : [],
+  );
+  const rows = await readMemoryRows(
+    services.db,
+    caller.workspaceId,
+    memoryBlocks.map((b) => b.memoryId),
+  );
+  const memory = memoryBlocks.flatMap((b) => {
+    const row = rows.get(b.memoryId);
+    return row
+      ? [{ id: b.memoryId, block_id: b.blockId, text: b.text, source: row.source, company_name: row.companyName }]
+      : [];
+  });
   return {
-    answer: `${text}${memoryText}`,
+    answer: text,
     substrateStats: {
       evidenceSearched: sizes.reduce((a, b) => a + b, 0),
       clustersSearched: Number(clusters?.n ?? 0),

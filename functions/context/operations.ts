@@ -54,6 +54,8 @@ const EvidenceItemSchema = z
         turn_id: z.string().nullable().optional(),
         utterance_id: z.string().optional(),
         memory_id: z.string().optional(),
+        document_group_id: z.string().optional(),
+        node_key: z.string().optional(),
       }),
     ),
   })
@@ -250,7 +252,7 @@ export const askOperation = defineOperation({
   path: '/ask',
   summary: 'Ask a question; a grounded answer from the agent loop',
   description:
-    'Path chosen here. Runs a research job (the library agent `researcher`, quick tier, no pauses) on the one agent loop and holds up to 30 s for it: `answer` is its verified answer (every quote, cell and number checked by the grounding verifier), followed by the workspace memory recalled for the question, quoted verbatim with ids. ' +
+    'Path chosen here. Runs a research job (the library agent `researcher`, quick tier, no pauses) on the one agent loop and holds up to 30 s for it: `answer` is its verified answer (every quote, cell and number checked by the grounding verifier); the run starts with the workspace memory relevant to the question and quotes it in memory_quote blocks the verifier checks against the remembered rows, listed in `memory` with their evidence id and block id. ' +
     '`substrateStats`: `evidenceSearched` (the evidence the sources hold: interactions plus remembered texts), `clustersSearched` (themes in the index), `metricsAvailable` (metric and table blocks the answer rests on). ' +
     'Beyond the spec shape: `status` (`in_progress` when the hold ended first: read the job at `GET /research/{run_id}`), `run_id`, `chat_id`, `sources_searched`, `memory`. Counted toward the monthly research cap; not offered to agents (an agent answers questions itself, or delegates).',
   scopes: ['context:read', 'conversations:write'],
@@ -269,7 +271,13 @@ export const askOperation = defineOperation({
       chat_id: z.uuid(),
       sources_searched: z.array(z.string()),
       memory: z.array(
-        z.object({ id: z.string(), text: z.string(), source: z.string(), company_name: z.string().nullable() }),
+        z.object({
+          id: z.string().openapi({ description: "The evidence id (remember's evidenceId)." }),
+          block_id: z.string().openapi({ description: "The answer's memory_quote block that quotes it (verified)." }),
+          text: z.string(),
+          source: z.string(),
+          company_name: z.string().nullable(),
+        }),
       ),
     })
     .openapi('AskResponse'),

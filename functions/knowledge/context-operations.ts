@@ -8,7 +8,7 @@ import { defineOperation, type OperationContext } from '../registry.js';
 import { isoTimestamp, uuidParam } from '../schemas.js';
 import { getContextEntry, listContextEntries, type ContextEntryWithAttachments } from './context-entries.js';
 import { parseDocument } from './parsers/index.js';
-import { receivedFile, storeFile, UploadBodyFields } from './stored-files.js';
+import { receivedFile, storedBytes, storeFile, UploadBodyFields } from './stored-files.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
 
 const common = { tags: ['Context'], stability: 'beta' as const, visibility: 'public' as const };
@@ -182,7 +182,7 @@ export const attachToContextEntry = defineOperation({
     const { services, caller } = ctx;
     const entry = await getContextEntry(services.db, caller.workspaceId, caller.userId, input.id);
     requireScopeRole(ctx, entry.scope);
-    const file = receivedFile(ctx, input, 'context_attachment');
+    const file = await receivedFile(ctx, input, 'context_attachment');
     const { row, type } = await storeFile(services, {
       workspaceId: caller.workspaceId,
       userId: caller.userId,
@@ -197,7 +197,8 @@ export const attachToContextEntry = defineOperation({
     if (!type.format) return refuse(`The file is ${type.contentType}; attach PDF, DOCX, HTML, CSV, Markdown or text.`);
     let text: string;
     try {
-      const nodes = await parseDocument(type.format, file.bytes);
+      // The parser needs the whole file: read back from the store (an attachment is at most 5 MB).
+      const nodes = await parseDocument(type.format, await storedBytes(services, row));
       text = nodes
         .map((n) => n.text)
         .join('\n')

@@ -51,7 +51,7 @@ export const uploadDocument = defineOperation({
   agentTool: false,
   async handler(ctx, input) {
     const { services, caller } = ctx;
-    const file = receivedFile(ctx, input, 'knowledge');
+    const file = await receivedFile(ctx, input, 'knowledge');
     const { row, type } = await storeFile(services, {
       workspaceId: caller.workspaceId,
       userId: caller.userId,

@@ -42,7 +42,7 @@ export const uploadLibraryFile = defineOperation({
       workspaceId: ctx.caller.workspaceId,
       userId: ctx.caller.userId,
       purpose: 'library',
-      file: receivedFile(ctx, input, 'library'),
+      file: await receivedFile(ctx, input, 'library'),
     });
     return toStoredFile(row);
   },

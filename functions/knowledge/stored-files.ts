@@ -3,11 +3,11 @@ import { and, eq } from 'drizzle-orm';
 import { sha256Hex, fromBase64 } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
 import { fileKey } from '../../platform/files/port.js';
+import { fileTooLarge, receivedUpload } from '../http/multipart-upload.js';
 import { newId } from '../../platform/ids.js';
 import type { Queryable } from '../../platform/db/port.js';
 import { storedFiles, type FilePurpose } from '../../schema/knowledge.js';
-import { fileTooLarge } from '../http/multipart-upload.js';
-import type { OperationContext, ReceivedUpload } from '../registry.js';
+import { UPLOAD_HEAD_BYTES, type OperationContext, type ReceivedUpload } from '../registry.js';
 import type { Services } from '../services.js';
 import { sniffType, type SniffedType } from './parsers/index.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
@@ -28,12 +28,15 @@ export const UploadBodyFields = {
   filename: z.string().min(1).max(255).optional().openapi({ description: 'MCP only: the file name.' }),
 };
 
-/** The file an upload operation received: the multipart part (REST) or the base64 body (MCP, agents). */
-export function receivedFile(
+/**
+ * The file an upload operation received: the multipart part (REST), already streamed into the file
+ * store, or the base64 body (MCP, agents), put there now, so every handler sees a stored file.
+ */
+export async function receivedFile(
   ctx: OperationContext,
   input: { content_base64?: string | undefined; filename?: string | undefined },
   purpose: FilePurpose,
-): ReceivedUpload {
+): Promise<ReceivedUpload> {
   const spec = UPLOAD_LIMITS[purpose];
   if (ctx.upload) return ctx.upload;
   if (input.content_base64 === undefined)
@@ -48,46 +51,62 @@ export function receivedFile(
     throw new ApiError('invalid_argument', 'content_base64 is not valid base64.', { field: 'content_base64' });
   }
   if (bytes.length > spec.maxBytes) throw fileTooLarge(spec);
-  return { field: spec.field, filename: input.filename ?? 'upload', bytes };
+  const fileId = newId();
+  const storageKey = fileKey(ctx.caller.workspaceId, fileId);
+  await ctx.services.files.put(storageKey, bytes, 'application/octet-stream');
+  return receivedUpload(ctx.services.files, {
+    field: spec.field,
+    filename: input.filename ?? 'upload',
+    fileId,
+    storageKey,
+    byteSize: bytes.length,
+    sha256: await sha256Hex(bytes),
+    head: bytes.slice(0, UPLOAD_HEAD_BYTES),
+  });
 }
 
 /**
- * Keep a received file: typed by its bytes, put in the file store under the workspace, and recorded.
- * The row is written after the bytes, so a row always has its file; a failed insert removes the bytes.
+ * Keep a received file (already in the file store): typed by its first bytes, recorded under the
+ * workspace. A refused or failed record deletes the bytes, so no file is kept without its row.
  */
 export async function storeFile(
   services: Services,
   params: { workspaceId: string; userId: string; purpose: FilePurpose; file: ReceivedUpload },
 ): Promise<{ row: StoredFileRow; type: SniffedType }> {
   const { file } = params;
-  if (file.bytes.length > UPLOAD_LIMITS[params.purpose].maxBytes) throw fileTooLarge(UPLOAD_LIMITS[params.purpose]);
-  if (file.bytes.length === 0)
-    throw new ApiError('invalid_argument', `The file in "${file.field}" is empty.`, { field: file.field });
-  const type = await sniffType(file.bytes);
-  const id = newId();
-  const key = fileKey(params.workspaceId, id);
-  await services.files.put(key, file.bytes, type.contentType);
   try {
+    if (file.byteSize > UPLOAD_LIMITS[params.purpose].maxBytes) throw fileTooLarge(UPLOAD_LIMITS[params.purpose]);
+    if (file.byteSize === 0)
+      throw new ApiError('invalid_argument', `The file in "${file.field}" is empty.`, { field: file.field });
+    const type = await sniffType(file.head, file.byteSize);
     const [row] = await services.db
       .insert(storedFiles)
       .values({
-        id,
+        id: file.fileId,
         workspaceId: params.workspaceId,
         purpose: params.purpose,
         filename: file.filename,
         contentType: type.contentType,
-        byteSize: file.bytes.length,
-        storageKey: key,
-        sha256: await sha256Hex(file.bytes),
+        byteSize: file.byteSize,
+        storageKey: file.storageKey,
+        sha256: file.sha256,
         createdBy: params.userId,
       })
       .returning();
     if (!row) throw new Error('insert returned nothing');
+    file.keep();
     return { row, type };
   } catch (error) {
-    await services.files.delete(key).catch(() => undefined);
+    await file.discardUnlessKept();
     throw error;
   }
+}
+
+/** A stored file's bytes, read back from the file store (parsers that need the whole file). */
+export async function storedBytes(services: Services, row: StoredFileRow): Promise<Uint8Array> {
+  const bytes = await services.files.get(row.storageKey);
+  if (!bytes) throw new ApiError('internal', 'The file just stored is not in the file store.', { file_id: row.id });
+  return bytes;
 }
 
 export async function getStoredFile(

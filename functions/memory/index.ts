@@ -3,4 +3,10 @@
  * other files (the rule in .dependency-cruiser.cjs). How the app wires the feature in is feature.ts.
  */
 export { recallMemory, type MemoryHit, type RecallMode, type RecallOutcome } from './recall.js';
-export { countMemory, rememberEvidence, type EvidenceToRemember, type RememberOutcome } from './store.js';
+export {
+  countMemory,
+  readMemoryRows,
+  rememberEvidence,
+  type EvidenceToRemember,
+  type RememberOutcome,
+} from './store.js';

@@ -1,4 +1,4 @@
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, count, eq, inArray, sql } from 'drizzle-orm';
 import type { Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { memoryEvidence, type MemorySource } from '../../schema/memory.js';
@@ -78,4 +78,25 @@ export async function rememberEvidence(db: Queryable, item: EvidenceToRemember):
 export async function countMemory(db: Queryable, workspaceId: string): Promise<number> {
   const [row] = await db.select({ n: count() }).from(memoryEvidence).where(eq(memoryEvidence.workspaceId, workspaceId));
   return Number(row?.n ?? 0);
+}
+
+/** These remembered rows of the workspace, by id (what the grounding verifier checks a memory quote against). */
+export async function readMemoryRows(
+  db: Queryable,
+  workspaceId: string,
+  ids: readonly string[],
+): Promise<Map<string, { text: string; source: MemorySource; companyName: string | null }>> {
+  const found = new Map<string, { text: string; source: MemorySource; companyName: string | null }>();
+  if (ids.length === 0) return found;
+  const rows = await db
+    .select({
+      id: memoryEvidence.id,
+      text: memoryEvidence.text,
+      source: memoryEvidence.source,
+      companyName: memoryEvidence.companyName,
+    })
+    .from(memoryEvidence)
+    .where(and(eq(memoryEvidence.workspaceId, workspaceId), inArray(memoryEvidence.id, [...new Set(ids)])));
+  for (const { id, ...row } of rows) found.set(id, row);
+  return found;
 }

@@ -43,6 +43,7 @@ export type LaneCorpus = Pick<Corpus, 'store' | 'grain' | 'content' | 'filters_a
       | 'truncated'
       | 'speaker_scope'
       | 'degraded'
+      | 'knowledge'
     >
   >;
 

@@ -11,13 +11,13 @@ import type { LaneRunner } from './lane.js';
 import { semanticOverview, surfaceOverview } from './overview.js';
 import { SearchRequestSchema, type Lane } from './request.js';
 import { SearchQueryOutputSchema } from './response.js';
-import { runSemanticLane } from './semantic-lane.js';
+import { runSemanticLaneWithKnowledge } from './semantic-knowledge.js';
 import { resolveSearch } from './validate.js';
 
 export const LANES: Record<Lane, LaneRunner> = {
   filter: runFilterLane,
   fuzzy: runFuzzyLane,
-  semantic: runSemanticLane,
+  semantic: runSemanticLaneWithKnowledge,
 };
 
 const common = {

@@ -35,6 +35,19 @@ export const CorpusCoverageSchema = z
   .openapi('SearchCoverage');
 export type CorpusCoverage = z.infer<typeof CorpusCoverageSchema>;
 
+/** The semantic lane's second source: whether the knowledge bank's document nodes were searched, and why not. */
+export const KnowledgeInCorpusSchema = z
+  .object({
+    searched: z.boolean(),
+    match_count: z
+      .number()
+      .int()
+      .openapi({ description: 'Document nodes with positive similarity (before the limit).' }),
+    reason: z.string().optional().openapi({ description: 'Why the documents were not searched.' }),
+  })
+  .openapi('SearchCorpusKnowledge');
+export type KnowledgeInCorpus = z.infer<typeof KnowledgeInCorpusSchema>;
+
 export const CorpusSchema = z
   .object({
     store: z.enum(['warehouse', 'pgvector', 'theme_index']),
@@ -53,6 +66,10 @@ export const CorpusSchema = z
     audience_applied: z.boolean(),
     empty_reason: z.enum(EMPTY_REASONS).optional(),
     degraded: z.literal(true).optional(),
+    knowledge: KnowledgeInCorpusSchema.optional().openapi({
+      description:
+        "Semantic lane only: the workspace's document nodes are a second source, merged by similarity (each result's `source` is `conversations` or `knowledge`).",
+    }),
     coverage: CorpusCoverageSchema,
   })
   .openapi('SearchCorpus');

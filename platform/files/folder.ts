@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, rename, writeFile } from 'node:fs/promises';
+import { mkdir, open, readFile, rm, rename, writeFile } from 'node:fs/promises';
 import { dirname, join, resolve } from 'node:path';
 import type { FileStore } from './port.js';
 
@@ -27,6 +27,22 @@ export class FolderFileStore implements FileStore {
     await mkdir(dirname(path), { recursive: true });
     const partial = `${path}.partial`;
     await writeFile(partial, bytes);
+    await rename(partial, path);
+  }
+
+  async putStream(key: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+    const path = this.#path(key);
+    await mkdir(dirname(path), { recursive: true });
+    const partial = `${path}.partial`;
+    const handle = await open(partial, 'w');
+    try {
+      for await (const chunk of chunks) await handle.write(chunk);
+      await handle.close();
+    } catch (error) {
+      await handle.close().catch(() => undefined);
+      await rm(partial, { force: true });
+      throw error;
+    }
     await rename(partial, path);
   }
 

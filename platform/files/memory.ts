@@ -9,6 +9,22 @@ export class MemoryFileStore implements FileStore {
     this.#files.set(key, bytes);
   }
 
+  async putStream(key: string, chunks: AsyncIterable<Uint8Array>): Promise<void> {
+    const parts: Uint8Array[] = [];
+    let length = 0;
+    for await (const chunk of chunks) {
+      parts.push(chunk.slice());
+      length += chunk.length;
+    }
+    const bytes = new Uint8Array(length);
+    let at = 0;
+    for (const part of parts) {
+      bytes.set(part, at);
+      at += part.length;
+    }
+    this.#files.set(key, bytes);
+  }
+
   async get(key: string): Promise<Uint8Array | null> {
     return this.#files.get(key) ?? null;
   }

@@ -8,6 +8,12 @@ export interface FileStore {
   /** Which adapter this is (shown in logs and the setup status). */
   readonly kind: 'r2' | 'folder' | 'memory';
   put(key: string, bytes: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Write a file from its chunks as they arrive (an upload streamed from the request: never whole in
+   * memory, except in the memory store). If the chunks throw (the upload passed its limit, the client
+   * went away), the write is abandoned, nothing is left under the key, and the error is rethrown.
+   */
+  putStream(key: string, chunks: AsyncIterable<Uint8Array>): Promise<void>;
   /** The file's bytes, or null when there is none under this key. */
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;

@@ -41,6 +41,21 @@ export async function docxWithTable(): Promise<Uint8Array> {
   return new Uint8Array(await Packer.toBuffer(doc));
 }
 
+/** A DOCX of a heading and paragraphs (each paragraph one node under the heading's section). */
+export async function docxWithParagraphs(heading: string, paragraphs: readonly string[]): Promise<Uint8Array> {
+  const doc = new Document({
+    sections: [
+      {
+        children: [
+          new Paragraph({ text: heading, heading: HeadingLevel.HEADING_1 }),
+          ...paragraphs.map((text) => new Paragraph({ children: [new TextRun(text)] })),
+        ],
+      },
+    ],
+  });
+  return new Uint8Array(await Packer.toBuffer(doc));
+}
+
 export const HTML_WITH_SCRIPT = `<!doctype html><html><head><title>t</title><script>window.stolen = document.cookie;</script></head>
 <body><h1>Security policy</h1><p onclick="alert(1)">Customer data is encrypted at rest with AES-256.</p>
 <script>alert('xss')</script><style>p{color:red}</style><p>Backups run <b>every night</b>.</p></body></html>`;

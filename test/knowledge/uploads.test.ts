@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
+import type { MemoryFileStore } from '../../platform/files/memory.js';
 import { uploadFile } from './files.js';
 
 const MB = 1024 * 1024;
@@ -61,16 +62,22 @@ describe.each([
 
   it('refuses one byte over with 413 file_too_large, LIMIT_FILE_SIZE and the field name, keeping nothing', async () => {
     const before = await countFiles(purpose);
+    const store = h.services.files as MemoryFileStore;
+    const held = store.size;
     const res = await uploadFile(h, target, admin, { bytes: textOfSize(limit + 1), name: 'over.md' });
     expect(res.status).toBe(413);
     expect(res.body.error.code).toBe('file_too_large');
     expect(res.body.error.details).toMatchObject({ code: 'LIMIT_FILE_SIZE', field: 'file', max_bytes: limit });
     expect(await countFiles(purpose)).toBe(before);
+    // The file went to the store as it arrived; the partial file was deleted when it passed the limit.
+    expect(store.size).toBe(held);
   });
 
   it('refuses a file in another field with 400', async () => {
+    const held = (h.services.files as MemoryFileStore).size;
     const res = await uploadFile(h, target, admin, { bytes: textOfSize(100), name: 'a.md' }, 'document');
     expect(res.status).toBe(400);
+    expect((h.services.files as MemoryFileStore).size).toBe(held);
     expect(res.body.error.code).toBe('invalid_argument');
     expect(res.body.error.details).toMatchObject({ field: 'document', expected_field: 'file' });
   });

@@ -1,6 +1,7 @@
 import type { AgentMessage, StepRequest, ToolCall } from '../../../platform/model/port.js';
 import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
 import { parseToolContent, toolExchanges } from '../transcript.js';
+import { MEMORY_LINE } from '../memory-context.js';
 
 /**
  * What the local policy knows at a step, read only from the request (it keeps no state between
@@ -28,6 +29,8 @@ export interface PolicyContext {
   /** 1 for the first step of the run. */
   step: number;
   results: Map<string, Result>;
+  /** The workspace memory the run started with (memory-context.ts), most relevant first. */
+  memories: { id: string; text: string }[];
 }
 
 export type Result = { ok: true; output: unknown } | { ok: false; error: { code: string; message: string } };
@@ -56,6 +59,10 @@ export function readContext(request: StepRequest): PolicyContext {
     mustFinish: request.toolChoice === 'required' && tools.size === 1 && tools.has(FINAL_ANSWER),
     step: request.messages.filter((m) => m.role === 'assistant').length + 1,
     results,
+    memories: system.split('\n').flatMap((line) => {
+      const m = MEMORY_LINE.exec(line);
+      return m?.[1] && m[2] ? [{ id: m[1], text: m[2] }] : [];
+    }),
   };
 }
 

@@ -3,8 +3,12 @@ import type { AnswerDraft, BlockDraft } from '../answer.js';
 import { FINAL_ANSWER } from '../tool-names.js';
 import type { PolicyContext } from './context.js';
 
-/** The knowledge bank's search tool (the knowledge.search operation), and the purpose of its call. */
-export const KNOWLEDGE_TOOL = 'knowledge_search';
+/**
+ * The evidence sources' search (the context.search operation, every library agent's tool) narrowed to
+ * the knowledge bank's source, and the purpose of its call: the agents reach documents the way the
+ * knowledge operations do (functions/context/sources.ts), not through a tool of their own.
+ */
+export const KNOWLEDGE_TOOL = 'context_search';
 export const KNOWLEDGE_PURPOSE = 'knowledge';
 /** Least cosine similarity of a node to the ask for the policy to quote it. */
 const MIN_SIMILARITY = 0.2;
@@ -23,14 +27,48 @@ interface Match {
   score: number;
 }
 
-/** The knowledge search the policy runs beside its first searches: the ask, by meaning. */
+/** The knowledge search the policy runs beside its first searches: the ask, by meaning, in the documents only. */
 export const knowledgeSearchArgs = (ctx: PolicyContext) => ({
   query: ctx.ask.slice(0, 2000),
   mode: 'semantic',
   limit: 5,
+  source_type: 'knowledge',
 });
 
-const salientWords = (text: string): Set<string> =>
+interface EvidenceResult {
+  title?: unknown;
+  snippets?: unknown;
+  score?: unknown;
+  refs?: { document_group_id?: unknown; node_key?: unknown }[];
+}
+
+/** The document nodes among the evidence items context.search returned (a knowledge item names its node in refs). */
+function nodeMatches(output: unknown): Match[] {
+  const results = (output as { results?: EvidenceResult[] } | null)?.results ?? [];
+  return results.flatMap((r) => {
+    const ref = r.refs?.[0];
+    const text = Array.isArray(r.snippets) ? r.snippets[0] : undefined;
+    if (
+      typeof ref?.document_group_id !== 'string' ||
+      typeof ref.node_key !== 'string' ||
+      typeof r.title !== 'string' ||
+      typeof text !== 'string' ||
+      typeof r.score !== 'number'
+    )
+      return [];
+    return [
+      {
+        document_group_id: ref.document_group_id,
+        node_key: ref.node_key,
+        document_title: r.title,
+        text,
+        score: r.score,
+      },
+    ];
+  });
+}
+
+export const salientWords = (text: string): Set<string> =>
   new Set(
     (text.toLowerCase().match(/[a-z][a-z0-9-]{3,}/g) ?? []).filter((w) => !STOP.has(w)).map((w) => w.replace(/s$/, '')),
   );
@@ -45,9 +83,7 @@ export function withDocumentQuotes(ctx: PolicyContext, step: StepResult): StepRe
   const final = step.tool_calls.find((c) => c.name === FINAL_ANSWER);
   const result = ctx.results.get(KNOWLEDGE_PURPOSE);
   if (!final || !result?.ok) return step;
-  const matches = ((result.output as { matches?: Match[] } | null)?.matches ?? []).filter(
-    (m) => typeof m.text === 'string' && m.score >= MIN_SIMILARITY,
-  );
+  const matches = nodeMatches(result.output).filter((m) => m.score >= MIN_SIMILARITY);
   const askWords = salientWords(ctx.ask);
   const quotes: { match: Match; sentence: string }[] = [];
   for (const match of matches) {
@@ -78,7 +114,7 @@ export function withDocumentQuotes(ctx: PolicyContext, step: StepResult): StepRe
 }
 
 /** The node's sentence sharing most salient words with the ask (verbatim), or null when none shares one. */
-function bestSentence(text: string, askWords: ReadonlySet<string>): string | null {
+export function bestSentence(text: string, askWords: ReadonlySet<string>): string | null {
   let best: { sentence: string; shared: number } | null = null;
   for (const sentence of text.match(/[^.!?]+[.!?]*/g) ?? [text]) {
     const trimmed = sentence.trim();

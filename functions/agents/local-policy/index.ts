@@ -5,6 +5,7 @@ import { readIntent } from './intent.js';
 import { focusedStep } from './agent-focus.js';
 import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
+import { withMemoryQuotes } from './memory-quotes.js';
 import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
 
 /**
@@ -31,8 +32,8 @@ export function localAgentStep(request: StepRequest): StepResult {
     );
   const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
-  // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts).
-  return withDocumentQuotes(ctx, focusedStep(ctx, intent));
+  // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
+  return withMemoryQuotes(ctx, withDocumentQuotes(ctx, focusedStep(ctx, intent)));
 }
 
 export const agentStepTask: StepTask = { name: 'agent.step', local: localAgentStep };

@@ -57,6 +57,22 @@ export function AnswerBlock(props: { block: ContentBlock }) {
           </figcaption>
         </figure>
       );
+    case 'document_quote':
+      return (
+        <figure class={`block quote ${b.stance}`}>
+          <blockquote>{b.text}</blockquote>
+          <figcaption>
+            — <span class="document">{b.source.document_title}</span> · node {b.source.node_key}
+          </figcaption>
+        </figure>
+      );
+    case 'memory_quote':
+      return (
+        <figure class={`block quote ${b.stance}`}>
+          <blockquote>{b.text}</blockquote>
+          <figcaption>— workspace memory {b.source.memory_id}</figcaption>
+        </figure>
+      );
     case 'table':
       return (
         <div class="block table-block">

@@ -16,16 +16,18 @@ const HTML_START =
 
 /**
  * A file's type from its bytes, never from its name: binary formats by their signature (file-type),
- * then text (valid UTF-8 without NUL) as HTML, CSV or Markdown/plain text by its content.
+ * then text (valid UTF-8 without NUL) as HTML, CSV or Markdown/plain text by its content. `bytes`
+ * may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
  */
-export async function sniffType(bytes: Uint8Array): Promise<SniffedType> {
+export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.ext === 'pdf') return { contentType: 'application/pdf', format: 'pdf' };
     if (detected.ext === 'docx') return { contentType: detected.mime, format: 'docx' };
     return { contentType: detected.mime, format: null };
   }
-  const head = decodeText(bytes.subarray(0, 64 * 1024), bytes.length > 64 * 1024);
+  // `bytes` may itself be the head of a longer file (an upload is typed by its first bytes).
+  const head = decodeText(bytes.subarray(0, 64 * 1024), totalBytes > Math.min(bytes.length, 64 * 1024));
   if (head === null) return { contentType: 'application/octet-stream', format: null };
   if (HTML_START.test(head)) return { contentType: 'text/html', format: 'html' };
   if (looksLikeCsv(head)) return { contentType: 'text/csv', format: 'csv' };
