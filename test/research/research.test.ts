@@ -69,6 +69,7 @@ describe('POST /research and GET /research/{id}', () => {
       answered_questions: [],
       error: null,
     });
+    expect(job.answer.grounding.problems, job.answer.text).toEqual([]);
     expect(job.answer).toMatchObject({ partial: false, partial_reason: null, grounding: { verified: true } });
     expect(job.answer.content_blocks.some((b: { kind: string }) => b.kind === 'quote')).toBe(true);
     expect(job.answer.content_blocks.some((b: { kind: string }) => b.kind === 'table')).toBe(true);
