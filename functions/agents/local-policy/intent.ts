@@ -250,7 +250,7 @@ const clean = (s: string): string =>
 const withoutPeriod = (ask: string, p: AskedPeriod | null): string => (p ? ask.replace(p.phrase, ' ') : ask);
 
 const QUESTION_SCAFFOLD =
-  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|be|been|being|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
+  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|be|been|being|push|pushes|pushing|pushed|pushback|back|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
 
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {
@@ -260,7 +260,7 @@ export function voiceTopic(ask: string): string {
 
 /** Words that say how or when something was said, or who asks, never what about. */
 const TOPIC_FILLER =
-  /^(say|says|saying|said|tell|tells|telling|told|talk|talks|talking|talked|mention|mentions|mentioned|mentioning|raise|raised|bring|brought|been|customers?|people|folks|they|them|their|lately|recently|recent|latest|us|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/;
+  /^(say|says|saying|said|tell|tells|telling|told|talk|talks|talking|talked|mention|mentions|mentioned|mentioning|raise|raised|bring|brought|been|push|pushing|pushback|back|customers?|people|folks|they|them|their|lately|recently|recent|latest|us|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/;
 
 /** Content words of an ask once its linked names, kinds and scaffolding are set aside. */
 export function topicWords(ask: string, e?: Entities): string[] {
