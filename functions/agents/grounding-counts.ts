@@ -1,5 +1,5 @@
 import type { BlockDraft } from './answer.js';
-import { asksForQuiet, parseAskedPeriod } from './understanding/period.js';
+import { asksForQuiet, parseAskedPeriod } from '../search/index.js';
 
 /**
  * The verifier's rule for counts in a period (issue 22, item 7), for every model: when the question

@@ -8,7 +8,7 @@ import {
   parseAskedPeriod,
   periodBoundsCloseDates,
   periodWords,
-} from './understanding/period.js';
+} from '../search/index.js';
 
 /**
  * The verifier's period rule (issue 22, item 5), for every model: a period the question names

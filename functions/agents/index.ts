@@ -20,3 +20,4 @@ export {
 } from './run-state.js';
 export { MAX_ACTIVE_AGENT_RUNS, runUrls, startAgentRun, type AgentRunHandles } from './start.js';
 export { chatMessagesOf, getChatOrThrow } from './threads.js';
+export { askedQuestion, withCallerContext } from './asked-question.js';

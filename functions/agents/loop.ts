@@ -1,3 +1,4 @@
+import { askedQuestion } from './asked-question.js';
 import { newId } from '../../platform/ids.js';
 import type { AgentMessage, StepResult, ToolCall } from '../../platform/model/port.js';
 import { loadRun } from '../../queues/run-store.js';
@@ -478,7 +479,7 @@ class TurnBuilder {
       rerun: (query) => this.invocation.invoke('search.query', query),
       // The user's ask for this run: its quotes must be about what was asked (relevance.ts) and inside
       // a period it names (grounding-period.ts).
-      question: { text: this.ctx.input.message, asked_at: this.#askedAt() },
+      question: { text: askedQuestion(this.ctx.input.message), asked_at: this.#askedAt() },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {

@@ -57,6 +57,10 @@ const QUESTION_WORDS = new Set(
     'email emails conversation conversations transcript transcripts note notes interaction interactions ' +
     'say says said saying talk talked talking mention mentions mentioned mentioning raise raised ' +
     'come comes came coming up bring brought feel think thought hear heard ask asked asking feedback ' +
+    // "Push back on pricing" is an objection to pricing: the topic is pricing, and "back" would match "get back to you".
+    'push pushes pushing pushed pushback back ' +
+    // Auxiliaries: too rare in transcripts to fall under SALIENT_WEIGHT, never what a question is about.
+    'be been being is are was were am has have had having do does did doing can could would should will shall might ' +
     // How a drafted message asks (an eval's topic is a whole email): "would a call help?" is not its subject.
     'help helps helpful useful hi hello dear thanks thank regards ' +
     'most more many much top main biggest common often usually recent recently latest lately new ' +

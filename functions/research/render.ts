@@ -1,6 +1,5 @@
 import type { RunRow } from '../../queues/run-store.js';
-import { WRITE_IN_OPTION } from '../agents/index.js';
-import { AgentRunInputSchema, AgentRunStateSchema } from '../agents/index.js';
+import { AgentRunInputSchema, AgentRunStateSchema, WRITE_IN_OPTION, withCallerContext } from '../agents/index.js';
 import type { ResearchView } from './schemas.js';
 
 /** A research job's status as the spec names them: queued reads as running, awaiting input as needs_input. */
@@ -53,5 +52,4 @@ export function renderResearch(row: RunRow): ResearchView {
 }
 
 /** The question with the caller's context appended, as the job (and its read) sees it. */
-export const researchQuestion = (question: string, context: string | undefined): string =>
-  context ? `${question}\n\nContext: ${context}` : question;
+export const researchQuestion = withCallerContext;

@@ -1,3 +1,4 @@
+import { asksForQuiet, parseAskedPeriod } from './asked-period.js';
 import { z } from 'zod';
 import { ACCOUNT_TYPES } from '../../schema/warehouse-accounts.js';
 import { DEAL_STAGES } from '../../schema/warehouse-deals.js';
@@ -271,7 +272,30 @@ function extractWindow(text: string, now: Date): { window: Window | null; rest: 
       rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`,
     };
   }
-  return { window: null, rest: text };
+  return askedWindow(text, now);
+}
+
+/**
+ * The periods the rules above do not read ("recently" = the last 90 days, "the past two weeks", "since
+ * September", "the next 30 days"), from the same parser the agents and the grounding verifier read a
+ * question's period with, so a period they apply is the one the search applied. A "gone quiet" window
+ * is left out: it means no touch in the window, which a search for what happened in it cannot say.
+ */
+function askedWindow(text: string, now: Date): { window: Window | null; rest: string } {
+  if (asksForQuiet(text)) return { window: null, rest: text };
+  const asked = parseAskedPeriod(text, now.toISOString().slice(0, 10));
+  if (!asked) return { window: null, rest: text };
+  const at = text.toLowerCase().indexOf(asked.phrase.toLowerCase());
+  const until = Date.parse(`${asked.to}T00:00:00Z`);
+  return {
+    // A window that runs up to today stays open, like the rules' own ("since March").
+    window: {
+      since: Date.parse(`${asked.from}T00:00:00Z`),
+      until: until > now.getTime() ? null : until,
+      phrase: asked.phrase,
+    },
+    rest: at === -1 ? text : `${text.slice(0, at)} ${text.slice(at + asked.phrase.length)}`,
+  };
 }
 
 const SOURCE_WORDS: Record<string, string> = {

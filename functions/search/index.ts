@@ -9,6 +9,15 @@ export {
   surfaceSource,
   type CompiledPredicateList,
 } from './filter-compiler.js';
+export {
+  type AskedPeriod,
+  asksForQuiet,
+  parseAskedPeriod,
+  periodBoundsCloseDates,
+  periodWords,
+  QUIET_DAYS,
+  RECENT_DAYS,
+} from './asked-period.js';
 export { probeFreshness } from './freshness.js';
 export { DetailCoverageSchema, type DetailCoverage } from './response.js';
 export { planLocally } from './fuzzy-plan.js';

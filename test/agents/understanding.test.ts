@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { linkEntities } from '../../functions/agents/understanding/entities.js';
-import { asksForQuiet, parseAskedPeriod } from '../../functions/agents/understanding/period.js';
+import { asksForQuiet, parseAskedPeriod } from '../../functions/search/asked-period.js';
 import { nameFromEmail, vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
 
 /**

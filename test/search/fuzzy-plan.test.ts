@@ -52,6 +52,24 @@ describe('date phrases', () => {
     expect(plan('renewal risk in may').subqueries[0]!.terms).toEqual(['renewal', 'risk']);
   });
 
+  it.each([
+    // The periods only the shared parser (search/asked-period.ts) reads: the same window the agents apply.
+    ['pricing recently', '2026-08-22T00:00:00.000Z', null, 'recently'],
+    ['security lately', '2026-08-22T00:00:00.000Z', null, 'lately'],
+    ['renewal in the past two weeks', '2026-11-06T00:00:00.000Z', null, 'in the past two weeks'],
+    ['calls over the coming two weeks', '2026-11-20T00:00:00.000Z', null, 'over the coming two weeks'],
+  ])('%s (the agents’ period parser)', (query, since, until, phrase) => {
+    const p = plan(query);
+    expect(p.subqueries[0]!.since).toBe(since);
+    expect(p.subqueries[0]!.until).toBe(until);
+    expect(p.date_phrase).toBe(phrase);
+    expect(p.subqueries[0]!.terms.join(' ')).not.toMatch(/recently|lately|past|coming|two|weeks/);
+  });
+
+  it('a "gone quiet" window is not a window of what happened: no window', () => {
+    expect(windowOf('accounts gone quiet for 60 days').since).toBeNull();
+  });
+
   it('no date phrase, no window', () => {
     expect(windowOf('pricing objections')).toEqual({ since: null, until: null, phrase: null });
   });

@@ -1,3 +1,4 @@
+import { askedQuestion } from '../asked-question.js';
 import type { AgentMessage, StepRequest, ToolCall } from '../../../platform/model/port.js';
 import { ASK_USER, FINAL_ANSWER } from '../tool-names.js';
 import { parseToolContent, toolExchanges } from '../transcript.js';
@@ -48,8 +49,8 @@ export function readContext(request: StepRequest): PolicyContext {
     if (purpose && parsed) results.set(purpose, parsed);
   }
   return {
-    ask: users.at(-1) ?? '',
-    earlierAsks: users.slice(0, -1),
+    ask: askedQuestion(users.at(-1) ?? ''),
+    earlierAsks: users.slice(0, -1).map(askedQuestion),
     today: /Today is (\d{4}-\d{2}-\d{2})/.exec(system)?.[1] ?? new Date(0).toISOString().slice(0, 10),
     agent: /Agent: ([a-z0-9-]+)/.exec(system)?.[1] ?? 'researcher',
     depth: (/Depth: (quick|standard|deep)/.exec(system)?.[1] as PolicyContext['depth'] | undefined) ?? 'standard',

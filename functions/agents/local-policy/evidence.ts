@@ -1,4 +1,5 @@
 import { stemWord } from '../../../platform/model/local.js';
+import { termWeight } from '../../../platform/model/term-weights.js';
 import type { BlockDraft } from '../answer.js';
 
 /**
@@ -175,6 +176,9 @@ export const day = (value: unknown): string | null =>
   typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
 
 /** Words that recur across quotes (stems shared by at least two), for a plain summary line. */
+/** Below this inverse-document-frequency weight a word is too common to name anything (as in relevance.ts). */
+const SALIENT_WEIGHT = 0.3;
+
 export function recurringWords(texts: readonly string[], topic: string, max = 5): string[] {
   const skip = stems(
     `${topic} the and that this with have will would could should about they them their there what when your been just really also very much more some like know think going want need`,
@@ -184,15 +188,19 @@ export function recurringWords(texts: readonly string[], topic: string, max = 5)
     const seen = new Set<string>();
     for (const word of text.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []) {
       const stem = stemWord(word);
-      if (skip.has(stem) || seen.has(stem)) continue;
+      // Words common everywhere ("before", "thing") come back in any two quotes and say nothing.
+      if (skip.has(stem) || seen.has(stem) || termWeight(stem) < SALIENT_WEIGHT) continue;
       seen.add(stem);
       const entry = counts.get(stem) ?? { n: 0, word };
       entry.n++;
       counts.set(stem, entry);
     }
   }
+  // A word is "coming back" when at least half the quotes hold it, and never from two quotes alone.
+  if (texts.length < 3) return [];
+  const enough = Math.max(2, Math.ceil(texts.length / 2));
   return [...counts.values()]
-    .filter((e) => e.n >= 2)
+    .filter((e) => e.n >= enough)
     .sort((a, b) => b.n - a.n || a.word.localeCompare(b.word))
     .slice(0, max)
     .map((e) => e.word);

@@ -1,5 +1,5 @@
 import type { Entities } from '../understanding/entities.js';
-import type { AskedPeriod } from '../understanding/period.js';
+import type { AskedPeriod } from '../../search/index.js';
 
 /**
  * A deal question as filters over the deals surface: amount bounds, stage, won, lost or open, the

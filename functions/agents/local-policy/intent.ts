@@ -1,13 +1,13 @@
 import type { InteractionKind } from '../../../schema/warehouse-interactions.js';
 import { linkEntities, type Entities } from '../understanding/entities.js';
-import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../understanding/period.js';
+import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../../search/index.js';
 import type { Vocabulary } from '../understanding/vocabulary.js';
 import { planLocally } from '../../search/index.js';
 import { readDeals, type DealAsk } from './intent-deals.js';
 
 /**
  * Reading the ask: which shape of question it is, what it names (linked against the workspace's
- * vocabulary, see understanding/entities.ts) and the period it asks about (understanding/period.ts).
+ * vocabulary, see understanding/entities.ts) and the period it asks about (search/asked-period.ts, shared with the search lanes).
  * A follow-up ("And which of those close this quarter?", "What did they say about pricing?")
  * borrows what it leaves out from the thread's earlier asks.
  */
@@ -250,7 +250,7 @@ const clean = (s: string): string =>
 const withoutPeriod = (ask: string, p: AskedPeriod | null): string => (p ? ask.replace(p.phrase, ' ') : ask);
 
 const QUESTION_SCAFFOLD =
-  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
+  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|be|been|being|push|pushes|pushing|pushed|pushback|back|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
 
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {
@@ -258,17 +258,23 @@ export function voiceTopic(ask: string): string {
   return topic || ask.trim();
 }
 
+/** Words that say how or when something was said, or who asks, never what about. */
+const TOPIC_FILLER =
+  /^(say|says|saying|said|tell|tells|telling|told|talk|talks|talking|talked|mention|mentions|mentioned|mentioning|raise|raised|bring|brought|been|push|pushing|pushback|back|customers?|people|folks|they|them|their|lately|recently|recent|latest|us|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/;
+
 /** Content words of an ask once its linked names, kinds and scaffolding are set aside. */
 export function topicWords(ask: string, e?: Entities): string[] {
-  const plan = planLocally({ query: ask, max_subqueries: 5, now: '2000-01-01T00:00:00.000Z' });
+  // The period is not the topic ("renewal in the past two weeks" is about renewal): its phrase goes
+  // first. Which days it names does not matter here, so any today will do.
+  const plan = planLocally({
+    query: withoutPeriod(ask, parseAskedPeriod(ask, '2000-01-01')),
+    max_subqueries: 5,
+    now: '2000-01-01T00:00:00.000Z',
+  });
   const named = new Set(
     [...(plan.subqueries[0]?.accounts ?? []), ...(e?.accounts.flatMap((a) => [...a.matches, a.asked]) ?? [])].flatMap(
       (a) => a.toLowerCase().split(/\s+/),
     ),
   );
-  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter(
-    (t) =>
-      !named.has(t) &&
-      !/^(say|said|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/.test(t),
-  );
+  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter((t) => !named.has(t) && !TOPIC_FILLER.test(t));
 }

@@ -12,7 +12,7 @@ import {
   type QuoteCandidate,
 } from './evidence.js';
 import { topicWords, type Intent } from './intent.js';
-import { asksForQuiet, parseAskedPeriod } from '../understanding/period.js';
+import { asksForQuiet, parseAskedPeriod } from '../../search/index.js';
 import { nextStep } from './plans.js';
 import { call, calls, finish } from './steps.js';
 

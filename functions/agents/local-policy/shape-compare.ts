@@ -1,6 +1,6 @@
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
-import type { AskedPeriod } from '../understanding/period.js';
+import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { money } from './evidence.js';
 import type { Intent } from './intent.js';

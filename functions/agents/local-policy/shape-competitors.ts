@@ -1,7 +1,7 @@
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
 import { competitorNames } from '../understanding/competitors.js';
-import type { AskedPeriod } from '../understanding/period.js';
+import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { externalTurnsOf, quoteBlock, type QuoteCandidate } from './evidence.js';
 import type { Intent } from './intent.js';

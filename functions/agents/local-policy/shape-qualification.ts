@@ -110,7 +110,12 @@ export function qualificationStep(ctx: PolicyContext, intent: Extract<Intent, { 
         : '';
   if (latest.length === 0) {
     return finish({
-      text: `I found no ${label} assessment for ${scope}${wanted}: ${read.read?.ok ? 'the latest assessments say otherwise' : whyEmpty(read.read)}.`,
+      text: !read.read?.ok
+        ? `I could not read the ${label} assessments for ${scope}: ${whyEmpty(read.read)}.`
+        : wanted && rowsOf(read.read).length > 0
+          ? // Assessments exist; none of the latest has the asked status.
+            `I found no ${scope}${wanted}: the latest ${label} assessment of each says otherwise (ask without "${wanted.trim()}" to see them).`
+          : `No ${label} assessment is recorded for ${scope}: the deals' qualification records hold none${scope.startsWith('open deals') ? '. Only open deals are read; name a closed deal to see its history' : ''}.`,
       content_blocks: [],
       follow_ups: ['Which open deals have a champion at risk?', 'Which open deals have no economic buyer identified?'],
     });

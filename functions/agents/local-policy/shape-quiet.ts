@@ -56,10 +56,13 @@ const QUERIES = {
 };
 
 /** The window in words: no digits a cell would have to back (the cutoff is a filter of a search not shown). */
+/** The window in words: a number the asker gave is not repeated (the number check reads digits); "gone quiet" alone is a month. */
 const window = (intent: QuietIntent) =>
   /\d/.test(intent.period.phrase)
     ? 'in the period you asked about'
-    : `(${intent.period.phrase}: nothing in the last month)`;
+    : /^(?:gone|went|going|go|been) (?:quiet|dark|silent|cold)$|^stalled$|^stale deals?$/i.test(intent.period.phrase)
+      ? `(${intent.period.phrase}: nothing in the last month)`
+      : `(${intent.period.phrase})`;
 
 export function quietStep(ctx: PolicyContext, intent: QuietIntent): StepResult {
   return intent.target === 'accounts' ? quietAccounts(ctx, intent) : quietDeals(ctx, intent);
@@ -146,10 +149,7 @@ function quietAccounts(ctx: PolicyContext, intent: QuietIntent): StepResult {
       follow_ups: ['Which deals have gone quiet?'],
     });
   }
-  const lines = [
-    `These accounts have had no call, meeting or email ${window(intent)} (${said(intent.period.phrase)}); their last touch:`,
-    '',
-  ];
+  const lines = [`These accounts have had no call, meeting or email ${window(intent)}; their last touch:`, ''];
   for (const r of quiet)
     lines.push(
       `- **${String(r.account_name)}** (${String(r.account_type ?? 'untyped')}): last touch ${day(r.max_occurred_at)}`,

@@ -1,7 +1,7 @@
 import { stemWord } from '../../../platform/model/local.js';
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
-import type { AskedPeriod } from '../understanding/period.js';
+import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import {
   externalTurnsOf,

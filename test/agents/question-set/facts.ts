@@ -19,6 +19,7 @@ export const P = {
   last30: ['2026-10-21', '2026-11-21'],
   last45: ['2026-10-06', '2026-11-21'],
   last60: ['2026-09-21', '2026-11-21'],
+  last14: ['2026-11-06', '2026-11-21'],
   recent: ['2026-08-22', '2026-11-21'],
   next30: ['2026-11-20', '2026-12-21'],
 } as const satisfies Record<string, readonly [string, string]>;
@@ -106,6 +107,15 @@ export const facts = {
       ),
     ),
   /** Accounts whose latest interaction is before `cutoff`. */
+  /** Accounts whose last touch falls in [from, to): quiet for a shorter window, not for a longer one. */
+  lastTouchedBetween: async (sql: Sql, from: string, to: string) =>
+    names(
+      await sql<{ name: string }>(
+        `select a.name from accounts a join interactions i on i.account_id = a.id and ${KEPT}
+         where a.workspace_id = $1 group by a.name having max(i.occurred_at) >= $2::date and max(i.occurred_at) < $3::date`,
+        [from, to],
+      ),
+    ),
   quietAccounts: async (sql: Sql, cutoff: string) =>
     names(
       await sql<{ name: string }>(

@@ -18,6 +18,10 @@ export interface Expectation {
   mentionsSome?: (sql: Sql) => Promise<string[]>;
   /** Numbers that must appear as a metric value, a table cell, or written in the text. */
   numbers?: (sql: Sql) => Promise<number[]>;
+  /** Strings that must not appear anywhere in the answer (a row outside the asked set). */
+  absent?: (sql: Sql) => Promise<string[]>;
+  /** The text must not say this (a filler word read as the topic). */
+  unsaid?: RegExp;
   /** Words the answer must not treat as a name ("I couldn't find an account called **Why**"). */
   notNamed?: string[];
   /** The asked period: every quote's interaction and every dated table cell of `field` inside [from, to). */
@@ -95,7 +99,10 @@ export async function judge(q: Question, answer: Answer, status: string, sql: Sq
       why.push(`treated "${word}" as a name`);
   if (/\*\*[^*]+\.\*\*/.test(answer.text) && /couldn't find|no deals match/i.test(answer.text))
     why.push('a full stop stayed in a name');
+  for (const s of (await e.absent?.(sql)) ?? [])
+    if (lower.includes(s.toLowerCase())) why.push(`names "${s}", outside the asked set`);
   if (e.says && !e.says.test(answer.text)) why.push(`does not say ${e.says}`);
+  if (e.unsaid?.test(answer.text)) why.push(`says ${e.unsaid}`);
   if (e.quotes === 'required' && quotes.length === 0) why.push('no quotes');
   if ((e.quotes === 'none' || e.refusal) && quotes.length > 0) why.push(`${quotes.length} quotes where none belong`);
 

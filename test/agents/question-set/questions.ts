@@ -135,6 +135,33 @@ export const QUESTIONS: Question[] = [
     ask: 'what did tidewater say about budget',
     expect: { quotes: 'required', topic: PRICING, quoteAccounts: async () => ['Tidewater Logistics'] },
   },
+  {
+    // "lately" is a period (the last 90 days), and neither it nor "been saying" is the topic.
+    shape: 'account topic + period',
+    ask: 'what has acme logistics been saying about security lately',
+    expect: {
+      topic: SECURITY,
+      period: period('recent'),
+      quoteAccounts: async () => ['Acme Logistics'],
+      unsaid: /saying security|been security/,
+    },
+  },
+  {
+    // A typo in the account, the period in words: the window applied to every quote and row, or said not to be.
+    shape: 'account topic + period',
+    ask: 'what did keystone helth say about renewal in the past two weeks',
+    expect: {
+      topic: RENEWAL,
+      period: period('last14'),
+      quoteAccounts: async () => ['Keystone Health'],
+      unsaid: /renewal past two weeks/,
+    },
+  },
+  {
+    shape: 'voice + period',
+    ask: 'what have customers been saying about pricing recently?',
+    expect: { quotes: 'required', topic: PRICING, period: period('recent'), unsaid: /about been\b/ },
+  },
 
   // ---- deal lists and totals ----------------------------------------------------------------
   {
@@ -254,6 +281,17 @@ export const QUESTIONS: Question[] = [
     shape: 'quiet accounts',
     ask: "Which accounts haven't we touched in 60 days?",
     expect: { mentions: (s) => f.quietAccounts(s, P.last60[0]), quotes: 'none' },
+  },
+  {
+    // "gone quiet" with a number: that number of days, not the default month.
+    shape: 'quiet accounts',
+    ask: 'Which accounts have gone quiet for 60 days?',
+    expect: {
+      mentions: (s) => f.quietAccounts(s, P.last60[0]),
+      absent: (s) => f.lastTouchedBetween(s, P.last60[0], P.last30[0]),
+      unsaid: /in the period you asked about \(in the period/,
+      quotes: 'none',
+    },
   },
   {
     shape: 'quiet deals',
@@ -395,6 +433,18 @@ export const QUESTIONS: Question[] = [
     expect: {
       mentions: async (s) =>
         (await f.latestQualification(s, 'champion', `${open} and q.status = 'at_risk'`)).map((r) => r.deal),
+    },
+  },
+  {
+    // The open Tidewater deal has no economic buyer assessment: said as such, not "the latest say otherwise".
+    shape: 'qualification',
+    ask: "who's the economic buyer on the Tidewater deal?",
+    expect: {
+      mentions: async (s) =>
+        (await f.latestQualification(s, 'economic_buyer', `${open} and a.name = 'Tidewater Logistics'`)).map(
+          (r) => r.deal,
+        ),
+      unsaid: /say otherwise/,
     },
   },
   {

@@ -1,8 +1,8 @@
 import * as chrono from 'chrono-node';
 
 /**
- * The period a question names, read once for everyone who needs it (the local model's plans, the
- * grounding verifier's period check): `from` and `to` are ISO dates, `to` exclusive, `phrase` the
+ * The period a question names, read once for everyone who needs it (the search planner's natural-language
+ * windows, the local model's plans, the grounding verifier's period check): `from` and `to` are ISO dates, `to` exclusive, `phrase` the
  * words it came from. The business periods a date parser does not know come first (quarters,
  * "this year", "recent", "gone quiet", "no touch in N days", "the next N days"); chrono-node reads
  * the rest (a month, a date, "since March", "last week").
@@ -51,6 +51,12 @@ const RULES: Rule[] = [
   {
     pattern:
       /(?:\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\bnot|n't)(?: \w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \w+){0,3}? (?:in|for)(?: the)?(?: last| past)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
+  },
+  // "gone quiet for 60 days", "been silent for two months", "stalled for 3 weeks": the number they give.
+  {
+    pattern:
+      /\b(?:(?:gone|went|going|go|been|are|is|were) (?:quiet|dark|silent|cold)|stalled)(?: \w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   {
@@ -180,7 +186,7 @@ export function periodBoundsCloseDates(text: string): boolean {
 
 /** Whether the ask is about an absence of touch ("gone quiet", "no touch in 45 days"), not a window of events. */
 export function asksForQuiet(text: string): boolean {
-  return /\b(gone|went|going|go) (quiet|dark|silent|cold)\b|\bstalled\b|\bno (touch|activity|contact)|(not|n't)( \w+)? (been )?(touched|talked to|heard from|spoken|contacted)/i.test(
+  return /\b(gone|went|going|go|been) (quiet|dark|silent|cold)\b|\bstalled\b|\bno (touch|activity|contact)|(not|n't)( \w+)? (been )?(touched|talked to|heard from|spoken|contacted)/i.test(
     text,
   );
 }
