@@ -68,6 +68,14 @@ export async function startQStashStandin(options: {
   token: string;
   currentSigningKey: string;
   oneWayDelayMs?: number;
+  /**
+   * Awaited before each delivery attempt; deliveries then go one at a time. The local stack passes a
+   * wait for the worker's database traffic to go quiet: its Postgres is PGlite behind pglite-socket, one
+   * session for every connection, where two requests' statements can interleave (an unnamed statement
+   * of one bound with another's parameters). Real QStash delivers concurrently; the PostgreSQL tier
+   * (npm run test:pg) is where concurrency is tested.
+   */
+  beforeDelivery?: () => Promise<void>;
 }): Promise<QStashStandin> {
   let oneWayDelayMs = options.oneWayDelayMs ?? 0;
   const counters: QStashStandinCounters = { publishRequests: 0, messages: 0, attempts: 0, delivered: 0, failed: 0 };
@@ -95,7 +103,17 @@ export async function startQStashStandin(options: {
     timers.add(timer);
   };
 
-  const deliver = async (message: Message, retried: number): Promise<void> => {
+  let deliveries: Promise<void> = Promise.resolve();
+  const deliver = (message: Message, retried: number): Promise<void> => {
+    const turn = deliveries.then(async () => {
+      await options.beforeDelivery?.();
+      await deliverNow(message, retried);
+    });
+    deliveries = turn.catch(() => {});
+    return turn;
+  };
+
+  const deliverNow = async (message: Message, retried: number): Promise<void> => {
     if (closing) return;
     counters.attempts += 1;
     let ok = false;

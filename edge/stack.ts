@@ -102,6 +102,8 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
       token: qstashToken,
       currentSigningKey: secrets.localQueueKeys.current,
       oneWayDelayMs,
+      // One session behind pglite-socket: a delivery starts once the worker's statements have stopped.
+      beforeDelivery: () => databaseQuiet(relay),
     });
     cleanups.push(() => qstash.close());
     const redis = await startRedisStandin({ token: `redis_${randomBase62(24)}`, oneWayDelayMs });
@@ -162,5 +164,20 @@ export async function startEdgeStack(options: EdgeStackOptions): Promise<EdgeSta
   } catch (error) {
     await stop();
     throw error;
+  }
+}
+
+/**
+ * Until no worker connection or HTTP statement is open at the relay and none has come for a moment
+ * (a request between two statements is not idle). Bounded: a busy worker never stalls delivery forever.
+ */
+async function databaseQuiet(relay: Relay, quietMs = 80, giveUpMs = 30_000): Promise<void> {
+  const deadline = Date.now() + giveUpMs;
+  while (Date.now() < deadline) {
+    if (!(await relay.whenIdle(Math.max(1, deadline - Date.now())))) return;
+    const before = relay.counters();
+    await new Promise((resolve) => setTimeout(resolve, quietMs));
+    const after = relay.counters();
+    if (after.queries === before.queries && after.httpStatements === before.httpStatements) return;
   }
 }

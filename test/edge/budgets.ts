@@ -40,13 +40,16 @@ export const RUN_BUDGETS = {
    * POST /chat with the local model: the request, 4 agent-run stage deliveries (the first turn learns the
    * workspace's vocabulary, issue 22), the session.completed webhook's. Since issue 25 the run reads the
    * member's pins and the workspace's context entries at start and searches the knowledge bank in its
-   * first turn (2 statements more).
+   * first turn (2 statements more). Since 2026-11-26 (issue 25's leftovers) it recalls the workspace memory
+   * relevant to the question at start (by meaning and by words) and its knowledge search goes through
+   * context.search, which counts its search quota: 133 measured through workerd.
    */
-  chatRun: { connections: 6, queries: 126, deliveries: 5 },
+  chatRun: { connections: 6, queries: 133, deliveries: 5 },
   /**
    * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries);
    * since issue 26 the same tick also starts the lookalike centroid materialization of the workspace whose
-   * utterance store changed (its run: one delivery, one pool, ~30 statements).
+   * utterance store changed (its run: one delivery, one pool, ~30 statements). The chat run's memory recall and
+   * counted knowledge search (above) add theirs: 219 measured through workerd.
    */
-  routineFire: { connections: 9, queries: 214, deliveries: 8 },
+  routineFire: { connections: 9, queries: 219, deliveries: 8 },
 } as const;

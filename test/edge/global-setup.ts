@@ -23,6 +23,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const stack = await startEdgeStack({
     dataDir,
     logLevel: 'error',
+    // EDGE_ECHO=1 prints workerd's own output (the worker's error log) while the tier runs.
+    echo: process.env.EDGE_ECHO === '1',
     onPhase: (phase, ms) => process.stderr.write(`edge stack: ${phase} ${ms} ms\n`),
   });
   if (!stack.adminKey) throw new Error('a new data folder must mint the demo admin key');
