@@ -102,6 +102,8 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
       });
     }
     expect(await page.locator('figure.quote').count()).toBe(0);
+    // The header rendered "queued" with the page; it follows the run (it said "queued" here before).
+    expect(await page.locator('#thread-status').textContent()).toBe('working');
     await shot('ask-running', false);
     h.services.queue = queue;
     for (const request of held.splice(0)) await queue.publish(request);

@@ -69,7 +69,12 @@ const LIVE_SCRIPT = `(() => {
   };
   const data = (e) => JSON.parse(e.data);
   const source = new EventSource(panel.dataset.events);
-  source.addEventListener('run.started', () => { status.textContent = 'Working on it…'; });
+  // The header's status was rendered with the page: it follows the run too.
+  const threadStatus = document.getElementById('thread-status');
+  source.addEventListener('run.started', () => {
+    status.textContent = 'Working on it…';
+    if (threadStatus) threadStatus.textContent = 'working'; // statusWords('running')
+  });
   source.addEventListener('tool.started', (e) => {
     const d = data(e).data;
     const li = add(d.label + '…', 'running');

@@ -36,7 +36,7 @@ export function ThreadPage(props: {
       </p>
       <h1>{chat.name}</h1>
       <p class="hint">
-        Agent <code>{chat.agent.slug}</code> · {statusWords(chat.status)}
+        Agent <code>{chat.agent.slug}</code> · <span id="thread-status">{statusWords(chat.status)}</span>
       </p>
       <Flash error={props.error} notice={props.notice} />
       {chat.turns.map((turn) =>
