@@ -55,7 +55,6 @@ const QUERIES = {
   }),
 };
 
-/** The window in words: no digits a cell would have to back (the cutoff is a filter of a search not shown). */
 /** The window in words: a number the asker gave is not repeated (the number check reads digits); "gone quiet" alone is a month. */
 const window = (intent: QuietIntent) =>
   /\d/.test(intent.period.phrase)
@@ -136,11 +135,18 @@ function quietDeals(ctx: PolicyContext, intent: QuietIntent): StepResult {
   });
 }
 
+const NOT_BUYERS = new Set(['competitor', 'vendor', 'investor', 'partner']);
+
 function quietAccounts(ctx: PolicyContext, intent: QuietIntent): StepResult {
   const touches = ctx.results.get('touch');
   if (!touches && !ctx.mustFinish) return calls(call(ctx, 'touch', QUERIES.lastTouchPerAccount()));
+  // A seller asking which accounts went quiet means buyers: competitors, vendors, investors and partners are
+  // not accounts to win back (as what customers say leaves them out).
   const quiet = rowsOf(touches).filter(
-    (r) => typeof r.max_occurred_at === 'string' && r.max_occurred_at.slice(0, 10) < intent.period.from,
+    (r) =>
+      typeof r.max_occurred_at === 'string' &&
+      r.max_occurred_at.slice(0, 10) < intent.period.from &&
+      !NOT_BUYERS.has(String(r.account_type ?? '')),
   );
   if (quiet.length === 0) {
     return finish({
@@ -149,7 +155,10 @@ function quietAccounts(ctx: PolicyContext, intent: QuietIntent): StepResult {
       follow_ups: ['Which deals have gone quiet?'],
     });
   }
-  const lines = [`These accounts have had no call, meeting or email ${window(intent)}; their last touch:`, ''];
+  const lines = [
+    `These accounts have had no call, meeting or email ${window(intent)} (competitors, vendors, investors and partners left out); their last touch:`,
+    '',
+  ];
   for (const r of quiet)
     lines.push(
       `- **${String(r.account_name)}** (${String(r.account_type ?? 'untyped')}): last touch ${day(r.max_occurred_at)}`,

@@ -116,11 +116,20 @@ export const facts = {
         [from, to],
       ),
     ),
+  /** Buyers (not competitors, vendors, investors or partners) with no touch since the cutoff. */
+  /** Accounts that are not buyers (their silence is not a seller's question). */
+  notBuyers: async (sql: Sql) =>
+    names(
+      await sql<{ name: string }>(
+        `select a.name from accounts a where a.workspace_id = $1 and a.type in ('competitor', 'vendor', 'investor', 'partner')`,
+      ),
+    ),
   quietAccounts: async (sql: Sql, cutoff: string) =>
     names(
       await sql<{ name: string }>(
         `select a.name from accounts a join interactions i on i.account_id = a.id and ${KEPT}
-         where a.workspace_id = $1 group by a.name having max(i.occurred_at) < $2::date`,
+         where a.workspace_id = $1 and coalesce(a.type, '') not in ('competitor', 'vendor', 'investor', 'partner')
+         group by a.name having max(i.occurred_at) < $2::date`,
         [cutoff],
       ),
     ),

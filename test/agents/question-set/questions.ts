@@ -288,7 +288,7 @@ export const QUESTIONS: Question[] = [
     ask: 'Which accounts have gone quiet for 60 days?',
     expect: {
       mentions: (s) => f.quietAccounts(s, P.last60[0]),
-      absent: (s) => f.lastTouchedBetween(s, P.last60[0], P.last30[0]),
+      absent: async (s) => [...(await f.lastTouchedBetween(s, P.last60[0], P.last30[0])), ...(await f.notBuyers(s))],
       unsaid: /in the period you asked about \(in the period/,
       quotes: 'none',
     },
