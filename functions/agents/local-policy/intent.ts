@@ -34,7 +34,13 @@ export type Intent =
     }
   | { kind: 'quiet'; target: 'deals' | 'accounts'; period: AskedPeriod; owner: string | null }
   | { kind: 'losses'; period: AskedPeriod | null; accounts: string[]; deals: string[] }
-  | { kind: 'competitors'; period: AskedPeriod | null; name: string | null }
+  | {
+      kind: 'competitors';
+      period: AskedPeriod | null;
+      name: string | null;
+      /** "Which accounts mentioned them?": the accounts whose conversations name each one, with counts. */
+      byAccount?: { names: 'top' | 'all' };
+    }
   | {
       kind: 'compare';
       periods: AskedPeriod[];
@@ -64,6 +70,11 @@ const QUALIFICATION =
   /\b(champions?|economic buyers?|decision[- ]makers?|who signs|signs? off|sign-?off|meddpicc|qualification)\b/i;
 const CHURN = /\bchurn\w*|\bat risk of (leaving|losing)|\brisk of losing\b|\brenewal risk\b/i;
 const COMPETITION = /\bcompetit\w*|\brivals?\b/i;
+/** "Which accounts mentioned Pipewell?", "who brought them up?": the accounts behind the mentions, not quotes. */
+const WHICH_ACCOUNTS = /\b(which|what) (accounts?|customers?|companies|clients|buyers)\b|\bwho\b/i;
+const MENTIONED =
+  /\b(mention\w*|brought up|bring (it|them) up|br(ing|ought) up|name[sd]?|talk(ed|s)? about|compar\w*|rais\w*)\b/i;
+const TOP_ONE = /\b(top|first|leading|biggest|most)\b/i;
 const LOSSES = /\bwhy\b.*\b(lose|lost|losing)\b|\bloss reasons?\b|\breasons? (we|for) (lost|losing|loss)/i;
 const COMPARE = /\bcompar\w*|\bvs\.?\s|\bversus\b/i;
 const OFTEN = /\bhow (often|many times|frequently)\b|\bmentions? of\b/i;
@@ -107,8 +118,15 @@ export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
       : own;
   const read = readOne(ctx.ask, entities, ctx.today);
   if (!followUp || !previous) return read;
-  // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
   const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
+  // "And which accounts mentioned the top one?" after a competitor ranking: the accounts behind its mentions.
+  if (before.kind === 'competitors' && WHICH_ACCOUNTS.test(ctx.ask) && read.kind !== 'competitors')
+    return {
+      ...before,
+      period: parseAskedPeriod(ctx.ask, ctx.today) ?? before.period,
+      byAccount: { names: TOP_ONE.test(ctx.ask) ? 'top' : 'all' },
+    };
+  // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
   if (before.kind !== 'deals') return read;
   const intent: Intent =
     read.kind === 'general' || read.kind === 'voice' || read.kind === 'not_understood'
@@ -166,6 +184,10 @@ function readOne(ask: string, e: Entities, today: string): Intent {
       period,
       owner: e.owners[0]?.email ?? null,
     };
+  if (WHICH_ACCOUNTS.test(ask) && MENTIONED.test(ask) && !account) {
+    const name = unknownName(ask, e);
+    if (name) return { kind: 'competitors', period, name, byAccount: { names: 'all' } };
+  }
   if (COMPETITION.test(ask) && !account) return { kind: 'competitors', period, name: null };
   if (OFTEN.test(ask) && !account) {
     const name = unknownName(ask, e);

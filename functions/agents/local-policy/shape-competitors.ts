@@ -3,7 +3,7 @@ import type { BlockDraft } from '../answer.js';
 import { competitorNames } from '../understanding/competitors.js';
 import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
-import { externalTurnsOf, quoteBlock, type QuoteCandidate } from './evidence.js';
+import { externalTurnsOf, quoteBlock, tableBlock, type QuoteCandidate } from './evidence.js';
 import type { Intent } from './intent.js';
 import { call, calls, finish, inPeriod, said, type Query } from './steps.js';
 
@@ -25,21 +25,32 @@ const CUE_SEARCHES = [
   'liked',
 ];
 
+/** Interactions whose title, summary, body or transcript names `name`, inside the period when one was asked. */
+const mentioning = (name: string, period: AskedPeriod | null) => [
+  { field: 'said_or_written', op: 'contains', value: name },
+  ...(period
+    ? [
+        { field: 'occurred_at', op: 'gte', value: period.from },
+        { field: 'occurred_at', op: 'lt', value: period.to },
+      ]
+    : []),
+];
+
 const QUERIES = {
   /** One small search per comparison cue: a tool result is cut at 8 KB, so many short reads beat one long one. */
   discover: (cue: string): Query => ({ query: `"${cue}"`, mode: 'fuzzy', limit: 6 }),
   count: (name: string, period: AskedPeriod | null): Query => ({
     surface: 'interactions',
-    filters: [
-      { field: 'said_or_written', op: 'contains', value: name },
-      ...(period
-        ? [
-            { field: 'occurred_at', op: 'gte', value: period.from },
-            { field: 'occurred_at', op: 'lt', value: period.to },
-          ]
-        : []),
-    ],
+    filters: mentioning(name, period),
     metrics: [{ fn: 'count' }],
+  }),
+  byAccount: (name: string, period: AskedPeriod | null): Query => ({
+    surface: 'interactions',
+    filters: [...mentioning(name, period), { field: 'account_name', op: 'not_null' }],
+    metrics: [{ fn: 'count' }],
+    group_by: ['account_name'],
+    order_by: { field: 'count', dir: 'desc' },
+    limit: 50,
   }),
   quotes: (name: string, period: AskedPeriod | null): Query => ({
     query: `"${name}"${period ? ` ${period.phrase}` : ''}`,
@@ -84,6 +95,7 @@ export function competitorsStep(
     .map((name, i) => ({ name, i, n: rowsOf(ctx.results.get(`count${i}`))[0]?.count }))
     .filter((r): r is { name: string; i: number; n: number } => typeof r.n === 'number')
     .sort((a, b) => b.n - a.n || a.name.localeCompare(b.name));
+  if (intent.byAccount) return accountsStep(ctx, intent, ranked, when);
   const blocks: BlockDraft[] = ranked.map((r) => ({
     kind: 'metric' as const,
     label: `Conversations mentioning ${r.name}${when}`,
@@ -118,5 +130,53 @@ export function competitorsStep(
     text: lines.join('\n'),
     content_blocks: blocks,
     follow_ups: [`What do customers say about ${ranked[0]?.name ?? names[0]}?`, 'Why did we lose deals last quarter?'],
+  });
+}
+
+/** The accounts whose conversations name each competitor asked about (the top one, or up to three), with counts. */
+function accountsStep(
+  ctx: PolicyContext,
+  intent: CompetitorsIntent,
+  ranked: readonly { name: string; n: number }[],
+  when: string,
+): StepResult {
+  const chosen = ranked.slice(0, intent.byAccount?.names === 'top' ? 1 : 3);
+  if (!ctx.results.has('accounts0') && !ctx.mustFinish && chosen.length > 0)
+    return calls(...chosen.map((r, i) => call(ctx, `accounts${i}`, QUERIES.byAccount(r.name, intent.period))));
+  const lines: string[] = [];
+  const blocks: BlockDraft[] = [];
+  chosen.forEach((r, i) => {
+    const rows = rowsOf(ctx.results.get(`accounts${i}`));
+    if (rows.length === 0) {
+      lines.push(
+        `**${r.name}** comes up in **${r.n}** calls, meetings and emails${when}, none of them linked to an account.`,
+      );
+      return;
+    }
+    lines.push(
+      `**${r.name}** comes up in **${r.n}** calls, meetings and emails${when}; the accounts they belong to, by how many:`,
+    );
+    for (const row of rows) lines.push(`- **${String(row.account_name)}**: ${String(row.count)}`);
+    lines.push('');
+    blocks.push(
+      tableBlock(
+        `Accounts whose conversations mention ${r.name}${when}`,
+        [
+          ['account_name', 'Account'],
+          ['count', 'Conversations'],
+        ],
+        rows,
+        QUERIES.byAccount(r.name, intent.period),
+      ),
+    );
+  });
+  if (chosen.length === 0) lines.push(`I found no competitor named in the conversations${when}.`);
+  return finish({
+    text: lines.join('\n').trim(),
+    content_blocks: blocks,
+    follow_ups: [
+      `What do customers say about ${chosen[0]?.name ?? 'competitors'}?`,
+      'Why did we lose deals last quarter?',
+    ],
   });
 }

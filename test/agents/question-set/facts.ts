@@ -87,6 +87,17 @@ export const facts = {
         )
       )[0]?.n,
     ),
+  /** The accounts whose interactions mention a name anywhere (as mentionCount reads it), in the period. */
+  accountsMentioning: async (sql: Sql, name: string, period: readonly [string, string]) =>
+    names(
+      await sql<{ name: string }>(
+        `select distinct a.name from interactions i join accounts a on a.id = i.account_id
+         where i.workspace_id = $1 and ${KEPT} and i.occurred_at >= $3::date and i.occurred_at < $4::date
+           and (i.title ilike '%' || $2 || '%' or i.summary ilike '%' || $2 || '%' or i.body ilike '%' || $2 || '%' or exists (
+             select 1 from transcript_turns t where t.interaction_id = i.id and t.text ilike '%' || $2 || '%'))`,
+        [name, period[0], period[1]],
+      ),
+    ),
   /** The latest assessment of a criterion per open deal, filtered by a condition over `q` and `d`. */
   latestQualification: async (sql: Sql, criterion: string, where: string, params: unknown[] = []) =>
     sql<{ deal: string; status: string; notes: string | null; account: string | null }>(

@@ -479,6 +479,33 @@ export const QUESTIONS: Question[] = [
     },
   },
   {
+    // Which accounts, not what was said: the accounts behind the mentions, each of them.
+    shape: 'competitor accounts + period',
+    ask: 'Which accounts mentioned Pipewell last quarter?',
+    expect: {
+      mentions: async (s) => f.accountsMentioning(s, 'Pipewell', P.lastQuarter),
+      unsaid: /accounts mentioned pipewell/i,
+      period: period('lastQuarter'),
+    },
+  },
+  {
+    // A follow-up about the ranking just given: "the top one" is the most mentioned competitor.
+    shape: 'follow-up',
+    thread: ['Which competitors came up most last quarter?'],
+    ask: 'and which accounts mentioned the top one?',
+    expect: {
+      mentions: async (s) => {
+        const names = ['Pipewell', 'Tallyhawk', 'Quotient Labs', 'Clarion AI', 'Stackwise'];
+        const counts = await Promise.all(
+          names.map(async (n) => [n, await f.mentionCount(s, n, P.lastQuarter)] as const),
+        );
+        const top = counts.sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]![0];
+        return [top, ...(await f.accountsMentioning(s, top, P.lastQuarter))];
+      },
+      quotes: 'none',
+    },
+  },
+  {
     shape: 'competitor voice',
     ask: 'What do customers say about Pipewell?',
     expect: { quotes: 'required', topic: /Pipewell/ },
