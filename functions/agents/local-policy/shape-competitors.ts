@@ -96,13 +96,7 @@ export function competitorsStep(
     .filter((r): r is { name: string; i: number; n: number } => typeof r.n === 'number')
     .sort((a, b) => b.n - a.n || a.name.localeCompare(b.name));
   if (intent.byAccount) return accountsStep(ctx, intent, ranked, when);
-  const blocks: BlockDraft[] = ranked.map((r) => ({
-    kind: 'metric' as const,
-    label: `Conversations mentioning ${r.name}${when}`,
-    value: r.n,
-    column: 'count',
-    query: QUERIES.count(r.name, intent.period),
-  }));
+  const blocks: BlockDraft[] = ranked.map((r) => mentionsMetric(r, intent.period, when));
   const lines = intent.name
     ? [
         `**${intent.name}** comes up in **${ranked[0]?.n ?? 0}** calls, meetings and emails${when} (anywhere in the title, summary, email body or transcript).`,
@@ -133,6 +127,14 @@ export function competitorsStep(
   });
 }
 
+const mentionsMetric = (r: { name: string; n: number }, period: AskedPeriod | null, when: string): BlockDraft => ({
+  kind: 'metric',
+  label: `Conversations mentioning ${r.name}${when}`,
+  value: r.n,
+  column: 'count',
+  query: QUERIES.count(r.name, period),
+});
+
 /** The accounts whose conversations name each competitor asked about (the top one, or up to three), with counts. */
 function accountsStep(
   ctx: PolicyContext,
@@ -144,7 +146,8 @@ function accountsStep(
   if (!ctx.results.has('accounts0') && !ctx.mustFinish && chosen.length > 0)
     return calls(...chosen.map((r, i) => call(ctx, `accounts${i}`, QUERIES.byAccount(r.name, intent.period))));
   const lines: string[] = [];
-  const blocks: BlockDraft[] = [];
+  // Each count the text gives is backed by its own query's cell, as in the ranking.
+  const blocks: BlockDraft[] = chosen.map((r) => mentionsMetric(r, intent.period, when));
   chosen.forEach((r, i) => {
     const rows = rowsOf(ctx.results.get(`accounts${i}`));
     if (rows.length === 0) {
