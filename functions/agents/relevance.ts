@@ -40,6 +40,9 @@ export const RELEVANCE_THRESHOLD = 0.25;
 /** Below this weight a word is too common to name a topic (termWeight: 1 for rare, ~0.23 for "often"). */
 const SALIENT_WEIGHT = 0.3;
 
+/** Whether a word (its stem) is rare enough to name something: not a filler common everywhere. */
+export const isSalient = (stem: string): boolean => termWeight(stem) >= SALIENT_WEIGHT;
+
 /**
  * Words a question is built from rather than what it is about: how it asks, whom it asks about in
  * general, the kinds of record, deal states and periods. Periods have their own check (the period

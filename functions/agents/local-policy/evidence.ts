@@ -1,5 +1,5 @@
 import { stemWord } from '../../../platform/model/local.js';
-import { termWeight } from '../../../platform/model/term-weights.js';
+import { isSalient } from '../relevance.js';
 import type { BlockDraft } from '../answer.js';
 
 /**
@@ -176,9 +176,6 @@ export const day = (value: unknown): string | null =>
   typeof value === 'string' && /^\d{4}-\d{2}-\d{2}/.test(value) ? value.slice(0, 10) : null;
 
 /** Words that recur across quotes (stems shared by at least two), for a plain summary line. */
-/** Below this inverse-document-frequency weight a word is too common to name anything (as in relevance.ts). */
-const SALIENT_WEIGHT = 0.3;
-
 export function recurringWords(texts: readonly string[], topic: string, max = 5): string[] {
   const skip = stems(
     `${topic} the and that this with have will would could should about they them their there what when your been just really also very much more some like know think going want need`,
@@ -189,7 +186,7 @@ export function recurringWords(texts: readonly string[], topic: string, max = 5)
     for (const word of text.toLowerCase().match(/[a-z][a-z'-]{3,}/g) ?? []) {
       const stem = stemWord(word);
       // Words common everywhere ("before", "thing") come back in any two quotes and say nothing.
-      if (skip.has(stem) || seen.has(stem) || termWeight(stem) < SALIENT_WEIGHT) continue;
+      if (skip.has(stem) || seen.has(stem) || !isSalient(stem)) continue;
       seen.add(stem);
       const entry = counts.get(stem) ?? { n: 0, word };
       entry.n++;

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { ChatSummarySchema } from '../../chat/index.js';
 import { Flash, Layout, type HeaderSession } from '../../web/layout.js';
-import { AskStyle, CsrfField } from './run-panels.js';
+import { AskStyle, CsrfField, MayAskAndSubmit } from './run-panels.js';
 
 export type ChatSummary = z.infer<typeof ChatSummarySchema>;
 
@@ -54,12 +54,7 @@ export function AskPage(props: {
               citations (counts toward the monthly research cap)
             </label>
           </fieldset>
-          <label class="check">
-            <input type="checkbox" name="may_ask" value="yes" checked /> It may ask me when the data is ambiguous
-          </label>
-          <div class="actions">
-            <button type="submit">Ask</button>
-          </div>
+          <MayAskAndSubmit />
         </form>
       </section>
       <section class="card" aria-labelledby="threads-heading">

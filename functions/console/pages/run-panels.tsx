@@ -161,3 +161,17 @@ export function FollowUpButton(props: { csrf: string; chatId: string; question: 
     </form>
   );
 }
+
+/** The end of every ask form: whether the run may ask back, and the submit button. */
+export function MayAskAndSubmit() {
+  return (
+    <>
+      <label class="check">
+        <input type="checkbox" name="may_ask" value="yes" checked /> It may ask me when the data is ambiguous
+      </label>
+      <div class="actions">
+        <button type="submit">Ask</button>
+      </div>
+    </>
+  );
+}

@@ -4,7 +4,7 @@ import { Flash, Layout, type HeaderSession } from '../../web/layout.js';
 import { type Answer, AnswerView } from './answer.js';
 import { statusWords } from './ask.js';
 import { ApprovalForm, ContinueForm, type QuestionOption, QuestionForm } from './pause-forms.js';
-import { AskStyle, CsrfField, FollowUpButton, LivePanel } from './run-panels.js';
+import { AskStyle, CsrfField, FollowUpButton, LivePanel, MayAskAndSubmit } from './run-panels.js';
 
 export type ChatView = z.infer<typeof ChatSchema>;
 
@@ -92,12 +92,7 @@ export function ThreadPage(props: {
             <textarea id="follow-up-input" name="input" rows={2} maxlength={20000} required>
               {props.question ?? ''}
             </textarea>
-            <label class="check">
-              <input type="checkbox" name="may_ask" value="yes" checked /> It may ask me when the data is ambiguous
-            </label>
-            <div class="actions">
-              <button type="submit">Ask</button>
-            </div>
+            <MayAskAndSubmit />
           </form>
         </section>
       )}
