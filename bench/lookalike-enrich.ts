@@ -241,6 +241,15 @@ export async function benchEnrich(corpus: BenchCorpus): Promise<Row[]> {
   rows.push(await enrichFigure(corpus, natural, 'busiest account as loaded'));
 
   // Make one account hold exactly 1,000 interactions, remembering where the moved ones belonged.
+  const links = async () =>
+    (
+      await queryRows<{ digest: string }>(
+        db,
+        sql`select md5(string_agg(id::text || ':' || coalesce(account_id::text, ''), ',' order by id)) as digest
+            from interactions where workspace_id = ${workspaceId}`,
+      )
+    )[0]?.digest;
+  const linksBefore = await links();
   const big = await busiestAccount(db, workspaceId, BIG_ACCOUNT_INTERACTIONS);
   const moved = await queryRows<{ id: string; account_id: string | null }>(
     db,
@@ -288,6 +297,7 @@ export async function benchEnrich(corpus: BenchCorpus): Promise<Row[]> {
       await db.execute(sql`update interactions set account_id = ${owner} where id in (${ids(back)})`);
     }
   }
+  if ((await links()) !== linksBefore) throw new Error('the interactions were not linked back to their accounts');
   return rows;
 }
 
