@@ -89,8 +89,31 @@ export class MultipartStreamReader {
         this.#buffer = this.#buffer.subarray(safe);
         yield chunk;
       }
-      if (!(await this.#read())) throw new MultipartFormError('the body ended inside a part');
+      // The next chunk is not joined to the tail kept above (that join copied every chunk of a file:
+      // garbage as large as the upload, which the collector takes back late). Only the bytes where a
+      // delimiter could straddle the two are joined and searched; the chunk itself passes on as it came.
+      const next = await this.#next();
+      if (!next) throw new MultipartFormError('the body ended inside a part');
+      const tail = this.#buffer;
+      const reach = this.#delimiter.length - 1;
+      if (next.length < reach || indexOf(concat(tail, next.subarray(0, reach)), this.#delimiter, 0) >= 0) {
+        // A delimiter starts in the tail (or the chunk is too short to tell): join them, rarely.
+        this.#buffer = concat(tail, next);
+        continue;
+      }
+      if (tail.length > 0) yield tail;
+      this.#buffer = next;
     }
+  }
+
+  /** The next non-empty chunk of the stream as it came, or null at its end. */
+  async #next(): Promise<Uint8Array | null> {
+    while (!this.#done) {
+      const { value, done } = await this.#reader.read();
+      if (done) this.#done = true;
+      else if (value.length > 0) return value;
+    }
+    return null;
   }
 
   /** Stop reading (the request is refused): the rest of the body is not read. */
@@ -124,16 +147,18 @@ export class MultipartStreamReader {
       this.#done = true;
       return false;
     }
-    if (value.length === 0) return true;
-    if (this.#buffer.length === 0) this.#buffer = value;
-    else {
-      const joined = new Uint8Array(this.#buffer.length + value.length);
-      joined.set(this.#buffer);
-      joined.set(value, this.#buffer.length);
-      this.#buffer = joined;
-    }
+    if (value.length > 0) this.#buffer = concat(this.#buffer, value);
     return true;
   }
+}
+
+function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
+  if (a.length === 0) return b;
+  if (b.length === 0) return a;
+  const joined = new Uint8Array(a.length + b.length);
+  joined.set(a);
+  joined.set(b, a.length);
+  return joined;
 }
 
 function parseHead(text: string): PartHead {
