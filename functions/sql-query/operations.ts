@@ -42,6 +42,7 @@ export const sqlQueryOperation = defineOperation({
   async handler({ services, caller }, input) {
     return runQuery(
       services.db,
+      services.sqlParser,
       caller.workspaceId,
       input.sql,
       input.limit,

@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
+import type { SqlParser } from '../../platform/sql-parser/port.js';
 import { checkQuery, VIEW_SCHEMA } from './guard.js';
 
 /** The default of SQL_QUERY_TIMEOUT_MS: how long one caller query may run before Postgres cancels it. */
@@ -15,12 +16,13 @@ export interface QueryResult {
 /** Check the caller's text on the parser (400 when refused), then run it (executeChecked). */
 export async function runQuery(
   db: Database,
+  parser: SqlParser,
   workspaceId: string,
   text: string,
   limit: number,
   timeoutMs: number,
 ): Promise<QueryResult> {
-  return executeChecked(db, workspaceId, await checkQuery(text), limit, timeoutMs);
+  return executeChecked(db, workspaceId, await checkQuery(parser, text), limit, timeoutMs);
 }
 
 /**
