@@ -22,6 +22,7 @@ import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
 import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
+import { benchSqlQueryCost, sqlQueryCostTitle } from './sql-query-cost.js';
 
 const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
@@ -59,6 +60,7 @@ for (const scale of scales) {
     if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
+    printTable(sqlQueryCostTitle(corpus), await benchSqlQueryCost(corpus));
     if (scale === 1)
       printTable(
         'Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search',

@@ -105,9 +105,9 @@ export const EnvSchema = z
     SQL_QUERY_TIMEOUT_MS: positiveInt(5000),
     /**
      * The planner's total cost (EXPLAIN, Postgres cost units) above which a POST /sql/query statement is
-     * refused before it runs: the one bound PGlite can enforce, applied on every backend.
+     * refused before it runs: the one bound the embedded database can enforce (it cannot cancel), on every backend.
      */
-    SQL_QUERY_MAX_COST: positiveInt(1_000_000),
+    SQL_QUERY_MAX_COST: positiveInt(500_000),
 
     /** Serves POST /simulate (`coming soon`); off, it is 404 and absent from OpenAPI, MCP and agents' tools. */
     SIMULATE_ENABLED: flag,

@@ -3,7 +3,8 @@ import type { SqlParseResult, SqlParser } from '../../platform/sql-parser/port.j
 
 /**
  * What caller SQL may say, decided on the real Postgres parser's tree (libpg-query, through the
- * runtime's SqlParser adapter: platform/sql-parser) before anything runs. Everything is an allow list, so what is not named here is refused:
+ * runtime's SqlParser adapter: platform/sql-parser) before anything runs. Everything is an allow
+ * list, so what is not named here is refused:
  *   - one statement, a SELECT (no SELECT INTO, no FOR UPDATE, no data-modifying CTEs: those are
  *     other node kinds, and only the node kinds below may appear anywhere in the tree);
  *   - relations: the views in schema `ws_views` (bare or qualified) and the query's own CTE names;

@@ -12,7 +12,7 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
  * is refused before it runs. Every documented example and ordinary analytic query over the 10x demo
  * corpus plans far below it; a cross join of the views multiplies past it (README, SQL query).
  */
-export const DEFAULT_MAX_PLAN_COST = 1_000_000;
+export const DEFAULT_MAX_PLAN_COST = 500_000;
 
 export interface QueryResult {
   rowCount: number;

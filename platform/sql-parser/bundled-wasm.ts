@@ -27,7 +27,10 @@ export const bundledWasmSqlParser: SqlParser = {
   },
 };
 
-/** PgQueryParseResult is {char* parse_tree; char* stderr_buffer; PgQueryError* error}; PgQueryError starts with char* message. */
+/**
+ * One parse on a started module. The result is a PgQueryParseResult {char* parse_tree; char* stderr_buffer;
+ * PgQueryError* error}, and a PgQueryError starts with its char* message (as wasm/index.js reads them).
+ */
 export function parseWith(pg: PgQueryEmscriptenModule, sql: string): SqlParseResult {
   const size = pg.lengthBytesUTF8(sql) + 1;
   const queryPointer = pg._malloc(size);

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeChecked } from '../../functions/sql-query/run.js';
+import { DEFAULT_MAX_PLAN_COST, executeChecked } from '../../functions/sql-query/run.js';
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { onPostgresTier } from '../pg/tier-switch.js';
@@ -113,5 +113,28 @@ describe.skipIf(!onPostgresTier())('POST /sql/query on PostgreSQL', () => {
       details: { reason: 'statement_timeout', sqlstate: '57014' },
     });
     expect(res.body.error.message).toContain(`${TIMEOUT_MS} ms`);
+  });
+
+  it('refuses the same kind of cross join before it runs under the default cost cap, as on PGlite', {
+    tags: ['postgres'],
+  }, async () => {
+    const capped = await createHarness({ database: h.database });
+    try {
+      const big = await capped.seedWorkspace('sql-cost-cap');
+      await h.database.db.execute(
+        sql`insert into accounts (id, workspace_id, name)
+            select gen_random_uuid(), ${big.id}, 'Cost cap account ' || g from generate_series(1, 1000) g`,
+      );
+      await h.database.db.execute(sql`analyze accounts`);
+      const res = await capped.request('POST', '/sql/query', {
+        key: big.viewer.key,
+        body: { sql: 'select count(*) as n from accounts a, accounts b, accounts c' },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error.details).toMatchObject({ reason: 'query_too_expensive', max_cost: DEFAULT_MAX_PLAN_COST });
+      expect(res.body.error.details.estimated_cost).toBeGreaterThan(DEFAULT_MAX_PLAN_COST);
+    } finally {
+      await capped.close();
+    }
   });
 });
