@@ -33,6 +33,7 @@ import {
   type LookalikeFigures,
 } from './lookalike-enrich.js';
 import { benchSimulate, simulateTitle } from './simulate.js';
+import { benchSqlQueryCost, sqlQueryCostTitle } from './sql-query-cost.js';
 
 const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
@@ -71,6 +72,7 @@ for (const scale of scales) {
     if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
+    printTable(sqlQueryCostTitle(corpus), await benchSqlQueryCost(corpus));
     if (scale === 1)
       printTable(
         'Local model: first answer to the reference questions (chat run start to committed answer) vs. one semantic search',

@@ -11,6 +11,8 @@ import { SecretBox } from '../platform/secret-box.js';
 import { MemoryFileStore } from '../platform/files/memory.js';
 import type { FileStore } from '../platform/files/port.js';
 import { noStaticAssets, type StaticAssets } from '../platform/assets/port.js';
+import { packageSqlParser } from '../platform/sql-parser/package.js';
+import type { SqlParser } from '../platform/sql-parser/port.js';
 import { httpMailer } from '../platform/mail/http.js';
 import { outboxMailer } from '../platform/mail/outbox.js';
 import { LocalHashEmbedder, LocalModelProvider } from '../platform/model/local.js';
@@ -71,6 +73,8 @@ export interface ServiceInputs {
   files?: FileStore;
   /** Files served as they are (the API reference's renderer); none when not given (a Worker). */
   assets?: StaticAssets;
+  /** The Postgres parser: the npm package when not given (Node); the Worker passes its bundled WASM. */
+  sqlParser?: SqlParser;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -140,6 +144,7 @@ export function buildServices(inputs: ServiceInputs): Services {
     connectors: new ConnectorList(inputs.connectors ?? allConnectors),
     files: inputs.files ?? new MemoryFileStore(),
     assets: inputs.assets ?? noStaticAssets,
+    sqlParser: inputs.sqlParser ?? packageSqlParser,
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

@@ -8,6 +8,7 @@ import type { SecretBox } from '../platform/secret-box.js';
 import type { Mailer } from '../platform/mail/port.js';
 import type { FileStore } from '../platform/files/port.js';
 import type { StaticAssets } from '../platform/assets/port.js';
+import type { SqlParser } from '../platform/sql-parser/port.js';
 import type { Embedder, ModelProvider } from '../platform/model/port.js';
 import type { QueueTransport, SigningKeys } from '../queues/transport/port.js';
 import type { RunEngine } from '../queues/engine.js';
@@ -59,4 +60,6 @@ export interface Services extends EnginePorts {
   files: FileStore;
   /** Files served as they are (the API reference's renderer): the installed packages on Node, none on a Worker. */
   assets: StaticAssets;
+  /** The Postgres parser the SQL query guard checks caller SQL on: the npm package on Node, the bundled WASM on Workers. */
+  sqlParser: SqlParser;
 }

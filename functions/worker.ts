@@ -23,6 +23,7 @@ import { createApp, type App } from './app.js';
 import { buildServices } from './build-services.js';
 import { defaultRegistry } from './modules.js';
 import { R2FileStore, type R2BucketBinding } from '../platform/files/r2.js';
+import { bundledWasmSqlParser } from '../platform/sql-parser/bundled-wasm.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import type { Services } from './services.js';
 
@@ -182,6 +183,8 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         ...(env.FILES ? { files: new R2FileStore(env.FILES) } : {}),
         memoryLimiter,
         runNotifier,
+        // Workers compile no WebAssembly from bytes: the parser's .wasm is bundled as a compiled module.
+        sqlParser: bundledWasmSqlParser,
       });
       return { handle, services };
     } catch (error) {

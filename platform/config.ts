@@ -103,6 +103,11 @@ export const EnvSchema = z
 
     /** How long one POST /sql/query statement may run before Postgres cancels it (SET LOCAL statement_timeout). */
     SQL_QUERY_TIMEOUT_MS: positiveInt(5000),
+    /**
+     * The planner's total cost (EXPLAIN, Postgres cost units) above which a POST /sql/query statement is
+     * refused before it runs: the one bound the embedded database can enforce (it cannot cancel), on every backend.
+     */
+    SQL_QUERY_MAX_COST: positiveInt(500_000),
 
     /** Serves POST /simulate (`coming soon`); off, it is 404 and absent from OpenAPI, MCP and agents' tools. */
     SIMULATE_ENABLED: flag,

@@ -1,8 +1,10 @@
 import { ApiError } from '../../platform/errors.js';
+import type { SqlParseResult, SqlParser } from '../../platform/sql-parser/port.js';
 
 /**
- * What caller SQL may say, decided on the real Postgres parser's tree (libpg-query) before anything
- * runs. Everything is an allow list, so what is not named here is refused:
+ * What caller SQL may say, decided on the real Postgres parser's tree (libpg-query, through the
+ * runtime's SqlParser adapter: platform/sql-parser) before anything runs. Everything is an allow
+ * list, so what is not named here is refused:
  *   - one statement, a SELECT (no SELECT INTO, no FOR UPDATE, no data-modifying CTEs: those are
  *     other node kinds, and only the node kinds below may appear anywhere in the tree);
  *   - relations: the views in schema `ws_views` (bare or qualified) and the query's own CTE names;
@@ -165,35 +167,11 @@ const refuse = (reason: string, message: string, extra: Record<string, unknown> 
   throw new ApiError('invalid_argument', message, { field: 'sql', reason, ...extra });
 };
 
-type Parse = (sql: string) => Promise<unknown>;
-interface Parser {
-  parse: Parse;
-  /** The parser's own error for SQL that does not parse; anything else it throws means it did not load. */
-  SqlError: new (
-    ...args: never[]
-  ) => Error;
-}
-let parser: Promise<Parser> | undefined;
-/**
- * The parser, loaded on first use rather than at import: libpg-query starts loading its WASM the
- * moment it is imported, and on Cloudflare Workers that load cannot succeed (the package fetches
- * libpg-query.wasm beside its script and compiles it from bytes, which Workers forbid). Loading it
- * lazily keeps the rest of the worker unaffected; where it cannot load, the operation refuses with
- * 503 dependency_unavailable rather than run SQL it could not check.
- */
-async function loadParser(): Promise<Parser> {
-  parser ??= import('libpg-query').then((m) => ({ parse: m.parse as Parse, SqlError: m.SqlError }));
-  try {
-    return await parser;
-  } catch (e) {
-    parser = undefined;
-    throw unavailable(e);
-  }
-}
-
-function unavailable(e: unknown): ApiError {
-  return new ApiError('dependency_unavailable', 'The SQL parser cannot load in this runtime, so no SQL runs here.', {
+/** 503, never 400 or a run: SQL the parser could not check does not run. */
+function unavailable(parser: SqlParser, e: unknown): ApiError {
+  return new ApiError('dependency_unavailable', 'The SQL parser could not load, so no SQL runs.', {
     reason: 'sql_parser_unavailable',
+    parser: parser.kind,
     cause: e instanceof Error ? e.message : String(e),
   });
 }
@@ -209,15 +187,15 @@ const strings = (list: Json | undefined): string[] =>
 const isNodeKind = (key: string) => /^[A-Z]/.test(key);
 
 /** The one SELECT's text, checked; throws 400 invalid_argument naming why otherwise. */
-export async function checkQuery(text: string): Promise<string> {
-  const { parse, SqlError } = await loadParser();
-  let tree: Obj;
+export async function checkQuery(parser: SqlParser, text: string): Promise<string> {
+  let parsed: SqlParseResult;
   try {
-    tree = (await parse(text)) as Obj;
+    parsed = await parser.parse(text);
   } catch (e) {
-    if (!(e instanceof SqlError)) throw unavailable(e);
-    return refuse('syntax_error', `The SQL does not parse: ${e instanceof Error ? e.message : String(e)}`);
+    throw unavailable(parser, e);
   }
+  if (!parsed.ok) return refuse('syntax_error', `The SQL does not parse: ${parsed.syntaxError}`);
+  const tree: Obj = isObj(parsed.tree as Json) ? (parsed.tree as Obj) : {};
   const stmts = Array.isArray(tree.stmts) ? tree.stmts : [];
   if (stmts.length !== 1)
     refuse('multiple_statements', `Send exactly one statement (got ${stmts.length}).`, { statements: stmts.length });

@@ -1,7 +1,7 @@
 import { z } from '@hono/zod-openapi';
 import { defineOperation, type Operation } from '../registry.js';
 import { ALLOWED_FUNCTIONS, QUERY_VIEWS, VIEW_SCHEMA } from './guard.js';
-import { DEFAULT_STATEMENT_TIMEOUT_MS, runQuery } from './run.js';
+import { DEFAULT_MAX_PLAN_COST, DEFAULT_STATEMENT_TIMEOUT_MS, runQuery } from './run.js';
 
 /** The spec's SQL query (schema-only there): `sql` and `limit` in, `QueryResult` out. */
 export const SqlQueryBody = z
@@ -33,20 +33,20 @@ export const sqlQueryOperation = defineOperation({
   description:
     `One SELECT over the views ${QUERY_VIEWS.join(', ')} (bare or as \`${VIEW_SCHEMA}.<view>\`), each holding only this workspace's rows. ` +
     `Checked on the Postgres parser before it runs: a single SELECT; only those views and the query's own CTEs; functions from an allow list (${[...ALLOWED_FUNCTIONS].slice(0, 12).join(', ')}, ...); casts to plain types. ` +
-    `Anything else is 400 \`invalid_argument\` with \`details.reason\`. Runs in a read-only transaction with a statement timeout (SQL_QUERY_TIMEOUT_MS, default ${DEFAULT_STATEMENT_TIMEOUT_MS} ms); ` +
+    `Anything else is 400 \`invalid_argument\` with \`details.reason\`. ` +
+    `A query the planner estimates above SQL_QUERY_MAX_COST (default ${DEFAULT_MAX_PLAN_COST}) is refused before it runs: 400 \`invalid_argument\`, \`details.reason\` \`query_too_expensive\` with \`estimated_cost\` and \`max_cost\`. ` +
+    `Runs in a read-only transaction with a statement timeout (SQL_QUERY_TIMEOUT_MS, default ${DEFAULT_STATEMENT_TIMEOUT_MS} ms); ` +
     '`truncated` says more rows matched than `limit`. A failure while running is 500 `query_failed` (`details.reason`: `statement_timeout` or `execution_error`).',
   mcp: { tool: 'sql', action: 'query' },
   readOnly: true,
   body: SqlQueryBody,
   output: QueryResultSchema,
   async handler({ services, caller }, input) {
-    return runQuery(
-      services.db,
-      caller.workspaceId,
-      input.sql,
-      input.limit,
-      services.config.SQL_QUERY_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-    );
+    return runQuery(services.db, services.sqlParser, caller.workspaceId, input.sql, {
+      limit: input.limit,
+      timeoutMs: services.config.SQL_QUERY_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+      maxCost: services.config.SQL_QUERY_MAX_COST ?? DEFAULT_MAX_PLAN_COST,
+    });
   },
 });
 

@@ -1,10 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { queryRows, type Database } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
+import type { SqlParser } from '../../platform/sql-parser/port.js';
 import { checkQuery, VIEW_SCHEMA } from './guard.js';
+import { estimatedCost } from './plan-cost.js';
 
 /** The default of SQL_QUERY_TIMEOUT_MS: how long one caller query may run before Postgres cancels it. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
+/**
+ * The default of SQL_QUERY_MAX_COST: the planner's total cost (Postgres cost units) above which a query
+ * is refused before it runs. Every documented example and ordinary analytic query over the 10x demo
+ * corpus plans far below it; a cross join of the views multiplies past it (README, SQL query).
+ */
+export const DEFAULT_MAX_PLAN_COST = 500_000;
 
 export interface QueryResult {
   rowCount: number;
@@ -12,15 +20,22 @@ export interface QueryResult {
   rows: Record<string, unknown>[];
 }
 
+/** What one caller query may use: rows returned, milliseconds run, and planner cost. */
+export interface QueryBounds {
+  limit: number;
+  timeoutMs: number;
+  maxCost: number;
+}
+
 /** Check the caller's text on the parser (400 when refused), then run it (executeChecked). */
 export async function runQuery(
   db: Database,
+  parser: SqlParser,
   workspaceId: string,
   text: string,
-  limit: number,
-  timeoutMs: number,
+  bounds: QueryBounds,
 ): Promise<QueryResult> {
-  return executeChecked(db, workspaceId, await checkQuery(text), limit, timeoutMs);
+  return executeChecked(db, workspaceId, await checkQuery(parser, text), bounds);
 }
 
 /**
@@ -30,17 +45,22 @@ export async function runQuery(
  * local to this transaction). The statement is wrapped as a subquery with limit + 1 rows, so
  * `truncated` is known without reading more. Any failure is 500 query_failed with the SQLSTATE.
  *
- * The timeout is Postgres's: PGlite (the embedded default) accepts the setting but cannot enforce
- * it (no timer signals in its WebAssembly build), so it protects on Postgres/Neon only (the PostgreSQL
- * test tier checks a real cancellation: test/sql-query/sql-query-execution.test.ts).
+ * Before it runs, the planner's estimate of exactly what would run (the wrapped statement, in the same
+ * transaction, so the views plan for this workspace) is held to `maxCost`: 400 query_too_expensive
+ * above it. That is the protection PGlite (the embedded default) has: it accepts statement_timeout but
+ * cannot enforce it (no timer signals in its WebAssembly build). On Postgres/Neon both apply: the cap
+ * refuses what the planner can foresee, the timeout stops what it underestimated (the PostgreSQL test
+ * tier checks a real cancellation: test/sql-query/sql-query-execution.test.ts).
  */
 export async function executeChecked(
   db: Database,
   workspaceId: string,
   statement: string,
-  limit: number,
-  timeoutMs: number,
+  { limit, timeoutMs, maxCost }: QueryBounds,
 ): Promise<QueryResult> {
+  // Newlines around the statement: a trailing `--` comment in it cannot swallow the closing parenthesis.
+  // The limit is a validated integer, inlined so that EXPLAIN plans the very text that then runs.
+  const wrapped = `select * from (\n${statement}\n) as caller_query limit ${Math.trunc(limit) + 1}`;
   let rows: Record<string, unknown>[];
   try {
     rows = await db.transaction(async (tx) => {
@@ -48,13 +68,12 @@ export async function executeChecked(
       await tx.execute(sql.raw(`set local statement_timeout = ${Math.trunc(timeoutMs)}`));
       await tx.execute(sql.raw(`set local search_path = ${VIEW_SCHEMA}`));
       await tx.execute(sql`select set_config('cip.query_workspace', ${workspaceId}, true)`);
-      // Newlines around the statement: a trailing `--` comment in it cannot swallow the closing parenthesis.
-      return queryRows<Record<string, unknown>>(
-        tx,
-        sql`select * from (${sql.raw(`\n${statement}\n`)}) as caller_query limit ${limit + 1}`,
-      );
+      const cost = await estimatedCost(tx, wrapped);
+      if (cost > maxCost) throw tooExpensive(cost, maxCost);
+      return queryRows<Record<string, unknown>>(tx, sql.raw(wrapped));
     });
   } catch (e) {
+    if (e instanceof ApiError) throw e;
     const cause =
       (e as { cause?: { code?: string; message?: string } }).cause ?? (e as { code?: string; message?: string });
     const timedOut = cause?.code === '57014';
@@ -69,4 +88,13 @@ export async function executeChecked(
   const truncated = rows.length > limit;
   const kept = truncated ? rows.slice(0, limit) : rows;
   return { rowCount: kept.length, truncated, rows: kept };
+}
+
+/** A caller error, not a failure: the same text is refused every time, so it is 400 (no retry), naming the numbers. */
+function tooExpensive(estimated: number, max: number): ApiError {
+  return new ApiError(
+    'invalid_argument',
+    `The query's estimated cost (${Math.round(estimated)}) is over the cap (${max}): narrow it (filters, fewer joins, no cross joins).`,
+    { field: 'sql', reason: 'query_too_expensive', estimated_cost: Math.round(estimated), max_cost: max },
+  );
 }

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { executeChecked } from '../../functions/sql-query/run.js';
+import { DEFAULT_MAX_PLAN_COST, executeChecked } from '../../functions/sql-query/run.js';
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { onPostgresTier } from '../pg/tier-switch.js';
@@ -17,11 +17,16 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
  * code), and on the PostgreSQL tier (npm run test:pg) a real slow query is stopped by it.
  */
 const TIMEOUT_MS = 75;
+/** Far above any plan here, so the cross join below reaches the timeout (the cap's own tests: sql-query-cost.test.ts). */
+const LIFTED_COST_CAP = 1_000_000_000_000;
 let h: Harness;
 let ws: SeededWorkspace;
 
 beforeAll(async () => {
-  h = await createHarness({ env: { SQL_QUERY_TIMEOUT_MS: String(TIMEOUT_MS) } });
+  // The cost cap lifted: what this file proves is what happens to a statement once it runs.
+  h = await createHarness({
+    env: { SQL_QUERY_TIMEOUT_MS: String(TIMEOUT_MS), SQL_QUERY_MAX_COST: String(LIFTED_COST_CAP) },
+  });
   ws = await h.seedWorkspace('sql-executor');
   await h.database.db.execute(sql`create sequence public.sql_executor_probe_seq`);
   // Raises what Postgres raises when statement_timeout fires, from inside the caller's statement.
@@ -36,8 +41,9 @@ afterAll(async () => {
 });
 
 const timeout = () => h.services.config.SQL_QUERY_TIMEOUT_MS as number;
+const bounds = () => ({ limit: 10, timeoutMs: timeout(), maxCost: h.services.config.SQL_QUERY_MAX_COST as number });
 const failure = async (statement: string): Promise<ApiError> => {
-  const error = await executeChecked(h.database.db, ws.id, statement, 10, timeout()).then(
+  const error = await executeChecked(h.database.db, ws.id, statement, bounds()).then(
     () => null,
     (e: unknown) => e,
   );
@@ -52,8 +58,7 @@ describe('POST /sql/query execution', () => {
       h.database.db,
       ws.id,
       "select current_setting('statement_timeout') as timeout, current_setting('transaction_read_only') as read_only",
-      10,
-      timeout(),
+      bounds(),
     );
     expect(inside.rows).toEqual([{ timeout: `${TIMEOUT_MS}ms`, read_only: 'on' }]);
     // Local to the query's transaction: the connection is back to no timeout afterwards.
@@ -108,5 +113,28 @@ describe.skipIf(!onPostgresTier())('POST /sql/query on PostgreSQL', () => {
       details: { reason: 'statement_timeout', sqlstate: '57014' },
     });
     expect(res.body.error.message).toContain(`${TIMEOUT_MS} ms`);
+  });
+
+  it('refuses the same kind of cross join before it runs under the default cost cap, as on PGlite', {
+    tags: ['postgres'],
+  }, async () => {
+    const capped = await createHarness({ database: h.database });
+    try {
+      const big = await capped.seedWorkspace('sql-cost-cap');
+      await h.database.db.execute(
+        sql`insert into accounts (id, workspace_id, name)
+            select gen_random_uuid(), ${big.id}, 'Cost cap account ' || g from generate_series(1, 1000) g`,
+      );
+      await h.database.db.execute(sql`analyze accounts`);
+      const res = await capped.request('POST', '/sql/query', {
+        key: big.viewer.key,
+        body: { sql: 'select count(*) as n from accounts a, accounts b, accounts c' },
+      });
+      expect(res.status, res.text).toBe(400);
+      expect(res.body.error.details).toMatchObject({ reason: 'query_too_expensive', max_cost: DEFAULT_MAX_PLAN_COST });
+      expect(res.body.error.details.estimated_cost).toBeGreaterThan(DEFAULT_MAX_PLAN_COST);
+    } finally {
+      await capped.close();
+    }
   });
 });
