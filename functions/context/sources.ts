@@ -59,15 +59,15 @@ export async function searchSources(
   // A type narrower than a source (conversations/email) is filtered after the source answers, so read more to fill the limit.
   const finer = (sourceTypesAsked ?? []).some((t) => t.includes('/'));
   const asked = finer ? { ...query, limit: Math.min(query.limit * FINER_TYPE_READ_FACTOR, 200) } : query;
-  const [answers, judge] = await Promise.all([
-    Promise.all(sources.map((s) => s.search(ctx, asked))),
-    topicJudge(ctx, query.query),
-  ]);
+  const answers = await Promise.all(sources.map((s) => s.search(ctx, asked)));
   const keep = (item: EvidenceItem) =>
     !sourceTypesAsked ||
     sourceTypesAsked.length === 0 ||
     sourceTypesAsked.some((t) => matchesSourceType(item.origin, t));
   const found = answers.flatMap((a) => a.items.filter(keep));
+  // Judged only when there is something to judge: the names in the query cost a statement, and an
+  // agent's knowledge search over a workspace with no documents (every chat run's) finds nothing.
+  const judge = found.length > 0 ? await topicJudge(ctx, query.query) : null;
   const { items: onTopic, offTopic } = onTopicOnly(found, judge);
   const items = onTopic
     .sort((a, b) => b.score - a.score || a.origin.localeCompare(b.origin) || a.id.localeCompare(b.id))
