@@ -24,6 +24,14 @@ describe('parseAskedPeriod', () => {
     ['calls in March', '2026-03-01', '2026-04-01', 'March'],
     ['since 2026-09-01', '2026-09-01', '2026-11-21', 'since 2026-09-01'],
     ['what happened in Q3', '2026-07-01', '2026-10-01', 'Q3'],
+    // What the search planner's own rules read before it asked this parser (one reader since 2026-11-26).
+    ['calls since Oct', '2026-10-01', '2026-11-21', 'since Oct'],
+    ['renewals from sept 2025', '2025-09-01', '2026-11-21', 'from sept 2025'],
+    ['pricing 2025', '2025-01-01', '2026-01-01', '2025'],
+    ['2025 calls with Acme', '2025-01-01', '2026-01-01', '2025'],
+    ['meetings in May 2025', '2025-05-01', '2025-06-01', 'May 2025'],
+    ['calls from March to May', '2026-03-01', '2026-06-01', 'from March to May'],
+    ['Which accounts have been quiet?', '2026-10-21', '2026-11-21', 'been quiet'],
   ])('%s → [%s, %s)', (text, from, to, phrase) => {
     expect(parseAskedPeriod(text, TODAY)).toEqual({ from, to, phrase });
   });
@@ -32,6 +40,9 @@ describe('parseAskedPeriod', () => {
     expect(parseAskedPeriod('Why did we lose Acme Logistics - Renewal 2026', TODAY)).toBeNull();
     expect(parseAskedPeriod('Which deals over $50K are in negotiation?', TODAY)).toBeNull();
     expect(parseAskedPeriod('May I see the deals in proposal?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('What did Acme say about the Acme Logistics - Renewal 2027 deal?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('Which deals are over 2000 seats?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('Which deals are over $2025?', TODAY)).toBeNull();
   });
 
   it('tells an absence of touch from a window of events', () => {
