@@ -34,7 +34,8 @@ type Rule = {
  * "Gone quiet", "went dark", "been silent", "stalled", "stale deals": an ask about an absence of touch.
  * One source for the rules below, asksForQuiet and the quiet answer's wording (shape-quiet.ts).
  */
-const WENT_QUIET = '(?:gone|went|going|go|been) (?:quiet|dark|silent|cold)';
+const QUIET = '(?:quiet|dark|silent|cold)';
+const WENT_QUIET = `(?:gone|went|going|go|been) ${QUIET}`;
 const QUIET_WORDS = `\\b${WENT_QUIET}\\b|\\bstalled\\b|\\bstale deals?\\b`;
 /** A month by name or its abbreviation (chrono reads "in Oct" but not "since Oct"). */
 const MONTH_NAME =
@@ -71,8 +72,10 @@ const RULES: Rule[] = [
   },
   // "gone quiet for 60 days", "been silent for two months", "stalled for 3 weeks": the number they give.
   {
-    pattern:
-      /\b(?:(?:gone|went|going|go|been|are|is|were) (?:quiet|dark|silent|cold)|stalled)(?: \w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    // With a number, "are quiet" and "is silent" say it too ("accounts that are quiet for 60 days").
+    pattern: new RegExp(
+      `\\b(?:${WENT_QUIET}|(?:are|is|were) ${QUIET}|stalled)(?: \\w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\\b`,
+    ),
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   {
