@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { topicWords, voiceTopic } from '../../functions/agents/local-policy/intent.js';
 import { linkEntities } from '../../functions/agents/understanding/entities.js';
 import { asksForQuiet, parseAskedPeriod } from '../../functions/search/asked-period.js';
 import { nameFromEmail, vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
@@ -48,6 +49,19 @@ describe('parseAskedPeriod', () => {
   it('tells an absence of touch from a window of events', () => {
     expect(asksForQuiet("Which accounts haven't we touched in 60 days?")).toBe(true);
     expect(asksForQuiet('What happened in the last 60 days?')).toBe(false);
+  });
+});
+
+describe('the topic of a question about what customers say', () => {
+  it('is the question without the scaffolding the relevance check sets aside (one list)', () => {
+    expect(voiceTopic('What concerns do buyers raise about security?')).toBe('security');
+    expect(topicWords('What concerns do buyers raise about security?')).toEqual(['security']);
+    expect(voiceTopic('What are the biggest problems customers have with onboarding?')).toBe('onboarding');
+  });
+
+  it('keeps the words that pick records, which can be what customers talk about', () => {
+    expect(voiceTopic('What do customers say about value?')).toBe('value');
+    expect(topicWords('What do customers say about value?')).toEqual(['value']);
   });
 });
 
