@@ -149,6 +149,8 @@ export interface BenchCorpus {
   setupMs: number;
   /** POST /search/query through the app, in-process; anything but 200 throws SearchCallError. */
   search(body: SearchRequest): Promise<SearchResponse>;
+  /** POST any operation through the app with the viewer's key; its `data`, or a throw on anything but 200. */
+  post<T>(path: string, body: unknown): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -181,6 +183,8 @@ export async function openBenchCorpus(
       PUBLIC_URL: 'http://bench.local',
       LOG_LEVEL: 'silent',
       OAUTH_SIGNING_SECRET: BENCH_OAUTH_SECRET,
+      // POST /simulate is off by default (coming soon); bench/simulate.ts measures it over this corpus.
+      SIMULATE_ENABLED: '1',
     });
     const services = buildServices({
       config,
@@ -219,6 +223,17 @@ export async function openBenchCorpus(
       return (JSON.parse(text) as { data: SearchResponse }).data;
     };
 
+    const post = async <T>(path: string, body: unknown): Promise<T> => {
+      const response = await app.request(`${config.publicUrl}${API_PREFIX}${path}`, {
+        method: 'POST',
+        headers: { 'x-api-key': apiKey, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      const text = await response.text();
+      if (response.status !== 200) throw new Error(`POST ${path} answered ${response.status}: ${text.slice(0, 300)}`);
+      return (JSON.parse(text) as { data: T }).data;
+    };
+
     return {
       scale,
       handle: fresh.handle,
@@ -230,6 +245,7 @@ export async function openBenchCorpus(
       load,
       setupMs,
       search,
+      post,
       async close() {
         if (services.queue instanceof LocalTransport) await services.queue.close();
         await fresh.close();

@@ -3,7 +3,8 @@
  * same run (ratios, not absolute times: this machine's speed varies). `npm run bench -- --quick`
  * skips the 10x corpus figures.
  *
- * The search benchmarks (filter, semantic, fuzzy lanes) share one loaded database per scale.
+ * The search benchmarks (filter, semantic, fuzzy lanes), lookalike, simulate and enrichment share one
+ * loaded database per scale.
  */
 import { sql } from 'drizzle-orm';
 import { ensureVectorIndexes } from '../platform/db/vector-indexes.js';
@@ -22,6 +23,16 @@ import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
 import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
+import {
+  benchEnrich,
+  benchLookalike,
+  enrichTitle,
+  lookalikeScaling,
+  lookalikeScalingTitle,
+  lookalikeTitle,
+  type LookalikeFigures,
+} from './lookalike-enrich.js';
+import { benchSimulate, simulateTitle } from './simulate.js';
 
 const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
@@ -46,6 +57,7 @@ printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], node
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 
+const lookalikeFigures: LookalikeFigures[] = [];
 for (const scale of scales) {
   const corpus = await openBenchCorpus(scale);
   try {
@@ -86,9 +98,17 @@ for (const scale of scales) {
           );
       }
     }
+    // The work that grows with the accounts, on the same corpus (issue 26 item 9). Enrichment last: it
+    // re-links interactions to build its 1,000-interaction account (and links them back when done).
+    const lookalike = await benchLookalike(corpus);
+    lookalikeFigures.push(lookalike);
+    printTable(lookalikeTitle(corpus), lookalike.rows);
+    printTable(simulateTitle(corpus), await benchSimulate(corpus));
+    printTable(enrichTitle(corpus), await benchEnrich(corpus));
   } finally {
     await corpus.close();
   }
 }
+if (lookalikeFigures.length > 1) printTable(lookalikeScalingTitle, lookalikeScaling(lookalikeFigures));
 process.stdout.write(`\nAll benchmarks done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
 process.exit(0);

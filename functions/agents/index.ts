@@ -6,7 +6,13 @@ export { AnswerSchema, BlockDraftSchema, ContentBlockSchema, GroundingReportSche
 export { numbersIn, verifyAnswer } from './grounding.js';
 export { bestExcerpt, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';
-export { namesInQuestion, RELEVANCE_THRESHOLD, relevanceScore, topicOf as topicOfQuestion } from './relevance.js';
+export {
+  namesInQuestion,
+  RELEVANCE_THRESHOLD,
+  relevanceScore,
+  termsHeld,
+  topicOf as topicOfQuestion,
+} from './relevance.js';
 export { findAgent } from './repository.js';
 export {
   AGENT_KINDS,

@@ -71,7 +71,7 @@ export interface QuestionTopic {
   /** The topic in the question's own words, for messages ("nothing in the data mentions 'mobile'"). */
   label: string;
   /** Each salient word of the question, with the words that say the same thing (CONCEPTS). */
-  terms: { stem: string; weight: number; alike: ReadonlySet<string> }[];
+  terms: { stem: string; word: string; weight: number; alike: ReadonlySet<string> }[];
   vector: number[];
 }
 
@@ -84,6 +84,7 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
   const { words } = embeddingTerms(question);
   const kept: string[] = [];
   const terms = new Map<string, number>();
+  const wordOf = new Map<string, string>();
   for (const word of words) {
     if (isNotQuoteTopic(word) || nameWords.has(word) || /\d/.test(word)) continue;
     const stem = stemWord(word);
@@ -91,13 +92,19 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
     if (weight < SALIENT_WEIGHT) continue;
     kept.push(word);
     terms.set(stem, weight);
+    if (!wordOf.has(stem)) wordOf.set(stem, word);
   }
   if (terms.size === 0) return null;
   // A long topic (an eval's drafted message) is named by its first words in messages.
   const label = kept.length > 6 ? `${kept.slice(0, 6).join(' ')} …` : kept.join(' ');
   return {
     label,
-    terms: [...terms].map(([stem, weight]) => ({ stem, weight, alike: CONCEPT_OF.get(stem) ?? new Set([stem]) })),
+    terms: [...terms].map(([stem, weight]) => ({
+      stem,
+      word: wordOf.get(stem) ?? stem,
+      weight,
+      alike: CONCEPT_OF.get(stem) ?? new Set([stem]),
+    })),
     vector: embedLocally(kept.join(' ')),
   };
 }
@@ -122,14 +129,20 @@ export function relevanceScore(topic: QuestionTopic, text: string): number {
   const vector = embedLocally(text);
   let cosine = 0;
   for (let i = 0; i < vector.length; i++) cosine += (vector[i] ?? 0) * (topic.vector[i] ?? 0);
-  const stems = new Set(embeddingTerms(text).stems);
-  let held = 0;
+  const held = new Set(termsHeld(topic, text));
+  let heldWeight = 0;
   let total = 0;
-  for (const { weight, alike } of topic.terms) {
+  for (const { stem, weight } of topic.terms) {
     total += weight;
-    if ([...alike].some((stem) => stemMatches(stem, stems))) held += weight;
+    if (held.has(stem)) heldWeight += weight;
   }
-  return Math.max(cosine, total > 0 ? Math.min(1, held / Math.min(total, TOPIC_WEIGHT_CAP)) : 0);
+  return Math.max(cosine, total > 0 ? Math.min(1, heldWeight / Math.min(total, TOPIC_WEIGHT_CAP)) : 0);
+}
+
+/** The stems of the topic's words a text holds: the word itself, or a word alike (CONCEPTS). */
+export function termsHeld(topic: QuestionTopic, text: string): string[] {
+  const stems = new Set(embeddingTerms(text).stems);
+  return topic.terms.filter(({ alike }) => [...alike].some((stem) => stemMatches(stem, stems))).map((t) => t.stem);
 }
 
 export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>

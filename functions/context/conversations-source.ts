@@ -1,6 +1,7 @@
 import { and, count, eq } from 'drizzle-orm';
 import { interactions } from '../../schema/warehouse-interactions.js';
 import { INTERACTION_KINDS } from '../../schema/warehouse-interactions.js';
+import { bestExcerpt } from '../agents/index.js';
 import type { OperationContext } from '../registry.js';
 import { runFuzzyLane, runSemanticLane, type LaneOutcome, type ResolvedSearch } from '../search/index.js';
 import type { EvidenceItem, EvidenceQuery, EvidenceSource, SourceAnswer } from './evidence.js';
@@ -88,7 +89,8 @@ interface MatchingTurn {
   text: string;
 }
 
-function fromFuzzy(outcome: LaneOutcome, externalOnly: boolean): Ranked[] {
+function fromFuzzy(outcome: LaneOutcome, query: EvidenceQuery): Ranked[] {
+  const { externalOnly } = query;
   const ranked: Ranked[] = [];
   for (const row of outcome.results) {
     const kind = String(row.kind);
@@ -96,8 +98,9 @@ function fromFuzzy(outcome: LaneOutcome, externalOnly: boolean): Ranked[] {
     let snippets: { text: string; turnId: string | null }[];
     if (kind === 'email') {
       if (externalOnly && row.direction !== 'inbound') continue;
+      // The passage of the email that says most about the query, verbatim (its greeting says nothing).
       const body = String(row.body ?? row.summary ?? '');
-      snippets = body ? [{ text: body.slice(0, 280), turnId: null }] : [];
+      snippets = body ? [{ text: bestExcerpt(body, query.query), turnId: null }] : [];
     } else {
       const turns = ((row.matching_turns as MatchingTurn[] | undefined) ?? []).filter(
         (t) => !externalOnly || t.side === 'external',
@@ -164,7 +167,7 @@ export const conversationsSource: EvidenceSource = {
       if (outcome.emptyReason === 'read_failed') notes.push(`conversations (${lanes[i]}): the read failed; retry.`);
       if (lanes[i] === 'semantic' && outcome.corpus.store !== 'pgvector')
         notes.push('conversations (semantic): no utterance vectors to search; themes are in cluster search.');
-      return lanes[i] === 'semantic' ? fromSemantic(outcome) : fromFuzzy(outcome, query.externalOnly);
+      return lanes[i] === 'semantic' ? fromSemantic(outcome) : fromFuzzy(outcome, query);
     });
     return { items: fuse(lists, query.limit), notes };
   },

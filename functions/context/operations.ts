@@ -68,6 +68,10 @@ export const SearchResultsSchema = z
     mode: z.enum(SEARCH_MODES),
     sources_searched: z.array(z.string()),
     notes: z.array(z.string()),
+    off_topic: z.number().int().openapi({
+      description:
+        "Matches left out as off the query's topic: near it by meaning or words, but about something else (the same relevance check as answers' quotes). 0 when the query has no topic to judge by.",
+    }),
   })
   .openapi('SearchResults');
 
@@ -81,7 +85,7 @@ export const hybridSearch = defineOperation({
   summary: 'Search the evidence (conversations and memory) by meaning, by words, or both',
   description:
     'Path chosen here (the spec gives the schema only; `POST /search` is retired). `hybrid` (default) merges the semantic lane (what customers said, by meaning) and the fuzzy lane (words) of `POST /search/query` by reciprocal rank, plus the workspace memory by meaning and words; ' +
-    '`semantic` and `keyword` run one side. One result per interaction or remembered text, its `snippets` the utterances, turns or text that matched, `origin` `<source>/<type>`. ' +
+    "`semantic` and `keyword` run one side. Only matches about the query are returned: each snippet passes the relevance check every answer's quotes pass (the query's salient words, names taken out), and what failed it is counted in `off_topic` — a query nothing in the data is about answers no results, not its nearest neighbours. One result per interaction or remembered text, its `snippets` the utterances, turns or text that matched, `origin` `<source>/<type>`. " +
     '`source_type` narrows to a source (`conversations`, `memory`) or a type (`conversations/call`, `memory/web`, ...). `sources_searched` says which sources were read.',
   mcp: { tool: 'context', action: 'search' },
   body: z
@@ -106,6 +110,7 @@ export const hybridSearch = defineOperation({
       mode: input.mode,
       sources_searched: found.searched,
       notes: found.notes,
+      off_topic: found.offTopic,
     };
   },
 });
@@ -215,7 +220,7 @@ export const substrateQuery = defineOperation({
   description:
     'Path chosen here. Each `intent` does what its name says over every evidence source: `answer_question` (the evidence that answers, best first), `find_metrics` (matches per source and account, the themes near the query with their counts), ' +
     '`research_overview` (source sizes, matches, time span, accounts, themes), `summarize_research` (the first snippet of each best item, by source), `evidence_for_writing` (verbatim customer words only, with refs to cite), ' +
-    '`enrich_with_quotes` (each sentence of `query` with the customer quotes nearest it), `assess_viability` (a verdict by counted rules, stated in `summary.rule`). ' +
+    "`enrich_with_quotes` (each sentence of `query` with the customer quotes nearest it), `assess_viability` (a verdict by counted rules, stated in `summary.rule`; `summary.terms_missing` names the query's topical words no evidence holds). Every intent returns only evidence about the query (the relevance check answers' quotes pass); what failed it is counted in `off_topic`. " +
     '`external_only` restricts conversations to the customer side (external speakers, inbound email); `source_filter` narrows the sources as `source_type` does on search. Returns evidence and counts only: for a written answer use ask.',
   mcp: { tool: 'context', action: 'substrate_query' },
   body: z
@@ -234,6 +239,10 @@ export const substrateQuery = defineOperation({
       external_only: z.boolean(),
       sources_searched: z.array(z.string()),
       notes: z.array(z.string()),
+      off_topic: z.number().int().openapi({
+        description:
+          "Matches left out as off the query's topic: near it by meaning or words, but about something else (the same relevance check as answers' quotes). 0 when the query has no topic to judge by.",
+      }),
       results: z.array(EvidenceItemSchema),
       summary: z.record(z.string(), z.unknown()).nullable(),
     })

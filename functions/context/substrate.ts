@@ -1,6 +1,6 @@
 import type { OperationContext } from '../registry.js';
 import { searchThemes, type ThemeMatch } from '../search/index.js';
-import { EVIDENCE_SOURCES, searchSources, type EvidenceItem } from './sources.js';
+import { EVIDENCE_SOURCES, searchSources, type EvidenceItem, type TermCoverage } from './sources.js';
 
 /**
  * Substrate query: one intent, one reading of the evidence (conversations and memory, and every
@@ -39,7 +39,12 @@ export interface SubstrateRequest {
 }
 
 /** assess_viability's rules: evidence from at least this many distinct interactions / accounts. */
-export const VIABILITY_RULES = { strong: { items: 5, accounts: 3 }, moderate: { items: 2, accounts: 1 } } as const;
+export const VIABILITY_RULES = {
+  strong: { items: 5, accounts: 3 },
+  moderate: { items: 2, accounts: 1 },
+  /** Below this share of the query's topical words (IDF-weighted) found in the evidence, at most weak. */
+  coveredShare: 0.5,
+} as const;
 const THEME_LIMIT = 5;
 
 export async function runSubstrateQuery(ctx: OperationContext, request: SubstrateRequest) {
@@ -54,6 +59,7 @@ export async function runSubstrateQuery(ctx: OperationContext, request: Substrat
     external_only: externalOnly,
     sources_searched: found.searched,
     notes: found.notes,
+    off_topic: found.offTopic,
   };
   switch (request.intent) {
     case 'answer_question':
@@ -110,7 +116,7 @@ export async function runSubstrateQuery(ctx: OperationContext, request: Substrat
       const counts = countsOf(found.items);
       const accounts = Object.keys(counts.byAccount).length;
       const items = found.items.length;
-      const verdict =
+      const byCount =
         items >= VIABILITY_RULES.strong.items && accounts >= VIABILITY_RULES.strong.accounts
           ? 'strong'
           : items >= VIABILITY_RULES.moderate.items && accounts >= VIABILITY_RULES.moderate.accounts
@@ -118,15 +124,25 @@ export async function runSubstrateQuery(ctx: OperationContext, request: Substrat
             : items > 0
               ? 'weak'
               : 'none';
+      // Evidence about part of the query is not evidence for the whole: "a blockchain ledger
+      // integration" is not supported by remarks about integrations when nothing says blockchain or ledger.
+      const coverage = found.coverage;
+      const weight = (list: readonly TermCoverage[]) => list.reduce((sum, t) => sum + t.weight, 0);
+      const coveredShare =
+        coverage && weight(coverage) > 0 ? weight(coverage.filter((t) => t.found)) / weight(coverage) : 1;
+      const partial = byCount !== 'none' && coveredShare < VIABILITY_RULES.coveredShare;
       return {
         ...common,
         results: found.items,
         summary: {
-          verdict,
+          verdict: partial ? 'weak' : byCount,
           evidence_items: items,
+          off_topic_left_out: found.offTopic,
           distinct_accounts: accounts,
           matches_by_source: counts.bySource,
-          rule: `strong: ≥ ${VIABILITY_RULES.strong.items} items from ≥ ${VIABILITY_RULES.strong.accounts} accounts; moderate: ≥ ${VIABILITY_RULES.moderate.items} items from ≥ ${VIABILITY_RULES.moderate.accounts} account; weak: any evidence; none: nothing matched (of at most ${request.limit} read).`,
+          terms_found: coverage?.filter((t) => t.found).map((t) => t.word) ?? null,
+          terms_missing: coverage?.filter((t) => !t.found).map((t) => t.word) ?? null,
+          rule: `strong: ≥ ${VIABILITY_RULES.strong.items} items from ≥ ${VIABILITY_RULES.strong.accounts} accounts; moderate: ≥ ${VIABILITY_RULES.moderate.items} items from ≥ ${VIABILITY_RULES.moderate.accounts} account; weak: any evidence, or evidence holding less than ${Math.round(VIABILITY_RULES.coveredShare * 100)}% of the query's topical words by weight (terms_missing); none: nothing about the query matched (of at most ${request.limit} read; matches about something else are not evidence).`,
         },
       };
     }
@@ -164,6 +180,7 @@ async function enrichWithQuotes(ctx: OperationContext, request: SubstrateRequest
   const perSentence = Math.max(1, Math.min(3, Math.floor(request.limit / Math.max(1, sentences.length))));
   const searched = new Set<string>();
   const notes: string[] = [];
+  let offTopic = 0;
   const enriched = [];
   for (const sentence of sentences) {
     const found = await searchSources(
@@ -173,6 +190,7 @@ async function enrichWithQuotes(ctx: OperationContext, request: SubstrateRequest
     );
     for (const s of found.searched) searched.add(s);
     notes.push(...found.notes);
+    offTopic += found.offTopic;
     enriched.push({ sentence, quotes: found.items });
   }
   return {
@@ -181,6 +199,7 @@ async function enrichWithQuotes(ctx: OperationContext, request: SubstrateRequest
     external_only: externalOnly,
     sources_searched: [...searched],
     notes: [...new Set(notes)],
+    off_topic: offTopic,
     results: enriched.flatMap((e) => e.quotes),
     summary: { sentences: enriched.map((e) => ({ sentence: e.sentence, evidence_ids: e.quotes.map((q) => q.id) })) },
   };

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
+import { namesInQuestion, RELEVANCE_THRESHOLD, relevanceScore, topicOfQuestion } from '../agents/index.js';
 import type { Services } from '../services.js';
 import { vectorLiteral } from '../lookalike/index.js';
 import type { Evidence } from './schemas.js';
@@ -10,7 +11,8 @@ import type { Subject } from './subject.js';
  *   - company: the accounts with the domain (else with the name given, exactly, any case);
  *   - person: the contacts with the email (else, beside a LinkedIn URL, with the name given), and
  *     the external utterances they spoke in interactions they took part in;
- *   - topic: the customer texts nearest the term by the configured embedder.
+ *   - topic: the customer texts nearest the term by the configured embedder that are about it (the
+ *     answers' relevance check; `aggregates.off_topic` counts the near ones that were not).
  * Company and person utterances are ranked by how typical they are of everything the subject said
  * (cosine to the mean of its utterances' vectors, over its newest CANDIDATES); fillers under
  * MIN_CHARS and repeats of the same text are left out. No match is the empty envelope.
@@ -212,11 +214,38 @@ async function topicEvidence(
 ): Promise<Evidence> {
   const db = services.db;
   const embedder = services.embedder.id;
-  const [vector] = await services.embedder.embed([subject.topic!]);
+  const topicText = subject.topic!;
+  const [vector] = await services.embedder.embed([topicText]);
   const literal = vectorLiteral(vector ?? []);
-  const texts = sql`select text_hash, 1 - (embedding <=> ${literal}::vector) as relevance from utterance_vectors
-                    where workspace_id = ${workspaceId} and embedder = ${embedder}
-                    order by embedding <=> ${literal}::vector, text_hash limit ${TOPIC_TEXTS}`;
+  const nearest = await queryRows<{ text_hash: string; relevance: number | string; text: string | null }>(
+    db,
+    sql`select v.text_hash, 1 - (v.embedding <=> ${literal}::vector) as relevance,
+               (select u.text from utterances u where u.workspace_id = ${workspaceId} and u.embedder = ${embedder}
+                  and u.text_hash = v.text_hash limit 1) as text
+        from utterance_vectors v
+        where v.workspace_id = ${workspaceId} and v.embedder = ${embedder}
+        order by v.embedding <=> ${literal}::vector, v.text_hash limit ${TOPIC_TEXTS}`,
+  );
+  // Nearest by meaning is not about: the nearest texts to a topic nobody raised are about other
+  // things. Each must pass the relevance check every answer's quotes pass (the agents' relevance module).
+  const topic = topicOfQuestion(topicText, await namesInQuestion(db, workspaceId, topicText));
+  const about = nearest.filter(
+    (t) => Number(t.relevance) > 0 && (!topic || relevanceScore(topic, t.text ?? '') >= RELEVANCE_THRESHOLD),
+  );
+  const offTopic = nearest.filter((t) => Number(t.relevance) > 0).length - about.length;
+  if (about.length === 0)
+    return empty({
+      nearest_texts: TOPIC_TEXTS,
+      off_topic: offTopic,
+      interaction_count: 0,
+      account_count: 0,
+      first_mentioned_at: null,
+      last_mentioned_at: null,
+    });
+  const texts = sql`select * from (values ${sql.join(
+    about.map((t) => sql`(${t.text_hash}, ${Number(t.relevance)}::float8)`),
+    sql`, `,
+  )}) as v(text_hash, relevance)`;
   const [stats] = await queryRows<{
     n: number;
     interactions: number;
@@ -230,8 +259,7 @@ async function topicEvidence(
                min(u.occurred_at) as first_at, max(u.occurred_at) as last_at
         from t join utterances u on u.workspace_id = ${workspaceId} and u.embedder = ${embedder} and u.text_hash = t.text_hash
           and u.side = 'external'
-        join interactions i on i.id = u.interaction_id
-        where t.relevance > 0`,
+        join interactions i on i.id = u.interaction_id`,
   );
   const rows = await queryRows<UtteranceRow>(
     db,
@@ -242,7 +270,7 @@ async function topicEvidence(
           and u.side = 'external'
         join interactions i on i.id = u.interaction_id
         left join accounts a on a.id = i.account_id
-        where t.relevance > 0 and length(u.text) >= ${MIN_CHARS}
+        where length(u.text) >= ${MIN_CHARS}
         order by t.relevance desc, t.text_hash, u.occurred_at desc, u.id
         limit ${limit}`,
   );
@@ -251,6 +279,7 @@ async function topicEvidence(
     utterances: rows.map(toUtterance),
     aggregates: {
       nearest_texts: TOPIC_TEXTS,
+      off_topic: offTopic,
       interaction_count: Number(stats?.interactions ?? 0),
       account_count: Number(stats?.accounts ?? 0),
       first_mentioned_at: iso(stats?.first_at),

@@ -48,10 +48,16 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
       if (!bytes) throw new NonRetryableError('file_missing', 'The file is no longer in the file store.');
       let nodes;
       try {
-        nodes = await parseDocument(format.data, bytes, async (page, pages) => {
-          if (page % PAGES_PER_PROGRESS_EVENT === 0 || page === pages)
-            await emit([{ type: 'ingest.progress', data: { phase: 'parse', pages_done: page, pages } }]);
-        });
+        // The bytes read are this stage's alone: the parser takes them without a copy.
+        nodes = await parseDocument(
+          format.data,
+          bytes,
+          async (page, pages) => {
+            if (page % PAGES_PER_PROGRESS_EVENT === 0 || page === pages)
+              await emit([{ type: 'ingest.progress', data: { phase: 'parse', pages_done: page, pages } }]);
+          },
+          { handOver: true },
+        );
       } catch (error) {
         throw new NonRetryableError(
           'unparseable',

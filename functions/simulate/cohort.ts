@@ -63,13 +63,24 @@ interface CohortRow extends Record<string, unknown> {
   members: number | string;
 }
 
-export async function readCohort(
-  db: Queryable,
+/** The statement readCohort runs, and its record of intent (what `evidence.compiled.sql` shows). */
+export interface CohortStatement {
+  statement: SQL;
+  intentSql: string;
+  /** The result column of each `set` assumption's `where`, by the assumption's index. */
+  matchColumns: { index: number; alias: string }[];
+}
+
+/**
+ * The cohort read as one statement, without running it: readCohort runs it, and a benchmark runs it
+ * alone beside POST /simulate to show what the projection adds to the read (bench/simulate.ts).
+ */
+export function cohortStatement(
   surface: SimulateSurface,
   query: CohortQuery,
   workspaceId: string,
   since: Date,
-): Promise<Cohort> {
+): CohortStatement {
   const fields = [query.cohort, ...query.wheres.values()].flatMap((p) => [...p.fields]);
   const { from, scope } = surfaceSource(surface, workspaceId, fields, surface === 'interactions' ? ['deal_stage'] : []);
   const where = sql.join(
@@ -77,6 +88,7 @@ export async function readCohort(
     sql` and `,
   );
   const matchColumns = [...query.wheres.entries()].map(([index, compiled]) => ({
+    index,
     alias: `where_${index}`,
     sql: compiled.sql ?? sql`true`,
     intent: compiled.intent || 'TRUE',
@@ -100,7 +112,17 @@ export async function readCohort(
       from ${from} where ${where} group by d.id order by min(t.occurred_at), d.id limit ${MAX_COHORT_ROWS + 1}`;
     intentSql = `SELECT deal_id, deal_stage, deal.amount, deal.is_closed, deal.is_won, deal.occurred_at, deal.close_date, count(*)${matchColumns.map((m) => `, bool_or(${m.intent}) AS ${m.alias}`).join('')} FROM interactions WHERE ${intentWhere} GROUP BY deal_id`;
   }
+  return { statement, intentSql, matchColumns: matchColumns.map(({ index, alias }) => ({ index, alias })) };
+}
 
+export async function readCohort(
+  db: Queryable,
+  surface: SimulateSurface,
+  query: CohortQuery,
+  workspaceId: string,
+  since: Date,
+): Promise<Cohort> {
+  const { statement, intentSql, matchColumns } = cohortStatement(surface, query, workspaceId, since);
   const rows = await queryRows<CohortRow>(db, statement);
   const rowCount = rows.reduce((n, r) => n + Number(r.members), 0);
   if (rows.length > MAX_COHORT_ROWS)
@@ -123,7 +145,7 @@ export async function readCohort(
       isWon: row.is_won === true,
       createdMs: (toDate(row.created_at) as Date).getTime(),
       closeDate: row.close_date,
-      matches: new Map(matchColumns.map((m, i) => [[...query.wheres.keys()][i] as number, row[m.alias] === true])),
+      matches: new Map(matchColumns.map((m) => [m.index, row[m.alias] === true])),
     });
   }
   return { rowCount, deals, intentSql };

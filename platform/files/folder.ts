@@ -48,7 +48,10 @@ export class FolderFileStore implements FileStore {
 
   async get(key: string): Promise<Uint8Array | null> {
     try {
-      return new Uint8Array(await readFile(this.#path(key)));
+      // A view of the buffer read, not a copy: a copy doubled a 50 MB file in memory. A plain
+      // Uint8Array (not a Buffer) over exactly the bytes read, as pdf.js wants its data.
+      const read = await readFile(this.#path(key));
+      return new Uint8Array(read.buffer, read.byteOffset, read.byteLength);
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ENOENT') return null;
       throw error;

@@ -26,7 +26,8 @@ export class MemoryFileStore implements FileStore {
   }
 
   async get(key: string): Promise<Uint8Array | null> {
-    return this.#files.get(key) ?? null;
+    // A copy: the caller owns what it gets and may detach it, and the store keeps its own.
+    return this.#files.get(key)?.slice() ?? null;
   }
 
   async delete(key: string): Promise<void> {

@@ -14,7 +14,10 @@ export interface FileStore {
    * went away), the write is abandoned, nothing is left under the key, and the error is rethrown.
    */
   putStream(key: string, chunks: AsyncIterable<Uint8Array>): Promise<void>;
-  /** The file's bytes, or null when there is none under this key. */
+  /**
+   * The file's bytes, or null when there is none under this key. The caller owns what it gets (no
+   * other holder shares the buffer), so it may hand the bytes to a parser that takes (detaches) them.
+   */
   get(key: string): Promise<Uint8Array | null>;
   delete(key: string): Promise<void>;
 }

@@ -259,6 +259,24 @@ describe('POST /enrich/topic', () => {
   });
 });
 
+describe('POST /enrich/topic on a topic nobody raised', () => {
+  it('is the empty envelope, not the nearest sentences about other things', async () => {
+    const [{ n }] = (
+      await h.pglite.client.query<{ n: number }>(
+        `select count(*)::int as n from utterances where workspace_id = $1 and (text ilike '%blockchain%' or text ilike '%ledger%')`,
+        [ws.id],
+      )
+    ).rows as [{ n: number }];
+    expect(n).toBe(0);
+    const res = await post('/enrich/topic', { topic: 'blockchain ledger' }, { key: ws.viewer.key });
+    expect(res.status, res.text).toBe(200);
+    // Before: 8 "nearest" customer sentences and a first/last "mentioned" date for a topic nobody mentioned.
+    expect(res.body.data.evidence).toMatchObject({ matched_count: 0, utterances: [] });
+    expect(res.body.data.evidence.aggregates.first_mentioned_at).toBeNull();
+    expect(res.body.data.evidence.aggregates.off_topic).toBeGreaterThan(0);
+  });
+});
+
 describe('the enrich MCP tool', () => {
   it('answers the company action like REST', async () => {
     const res = await h.fetch('/api/platform/v1/mcp', {

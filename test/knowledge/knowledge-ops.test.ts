@@ -327,6 +327,70 @@ describe('substrate query', () => {
   });
 });
 
+describe('only evidence about the query', () => {
+  /** Whether any call, meeting, email or remembered text in the workspace holds the word, by SQL of its own. */
+  const mentioned = async (word: string): Promise<boolean> => {
+    const [{ n }] = (await sql<{ n: number }>(
+      `select (select count(*) from transcript_turns t join interactions i on i.id = t.interaction_id
+                where i.workspace_id = $1 and t.text ilike $2)
+            + (select count(*) from interactions where workspace_id = $1
+                and (title ilike $2 or summary ilike $2 or body ilike $2))
+            + (select count(*) from memory_evidence where workspace_id = $1 and text ilike $2) as n`,
+      [CORPUS_WORKSPACE_ID, `%${word}%`],
+    )) as [{ n: number }];
+    return Number(n) > 0;
+  };
+
+  it('a topic nothing in the data is about answers no results, not its nearest neighbours, and says so', async () => {
+    expect(await mentioned('blockchain')).toBe(false);
+    expect(await mentioned('ledger')).toBe(false);
+    for (const mode of ['hybrid', 'semantic'] as const) {
+      const res = await post('/search/hybrid', { query: 'blockchain ledger', mode });
+      expect(res.status, res.text).toBe(200);
+      // Before: six copies of "Sounds good, talk then." (the semantic lane's nearest neighbours).
+      expect(res.body.data.results, mode).toEqual([]);
+      expect(res.body.data.resultCount).toBe(0);
+      expect(res.body.data.off_topic, mode).toBeGreaterThan(0);
+      expect(res.body.data.notes.join(' ')).toContain('blockchain ledger');
+    }
+  });
+
+  it('every snippet returned holds the topic; the items kept are the ones that do', async () => {
+    const res = await post('/substrate/query', { intent: 'answer_question', query: 'onboarding', limit: 10 });
+    expect(res.status, res.text).toBe(200);
+    const snippets = res.body.data.results.flatMap((r: any) => r.snippets as string[]);
+    expect(snippets.length).toBeGreaterThan(0);
+    for (const snippet of snippets) expect(snippet).toMatch(/onboard/i);
+    // Each snippet is verbatim: a turn's text, an email body or a remembered text holds it.
+    for (const snippet of snippets.slice(0, 10)) {
+      const [{ n }] = (await sql<{ n: number }>(
+        `select (select count(*) from transcript_turns t join interactions i on i.id = t.interaction_id
+                  where i.workspace_id = $1 and strpos(t.text, $2) > 0)
+              + (select count(*) from interactions where workspace_id = $1 and strpos(coalesce(body, summary, ''), $2) > 0)
+              + (select count(*) from memory_evidence where workspace_id = $1 and strpos(text, $2) > 0) as n`,
+        [CORPUS_WORKSPACE_ID, snippet],
+      )) as [{ n: number }];
+      expect(Number(n), snippet).toBeGreaterThan(0);
+    }
+  });
+
+  it('assess_viability does not call evidence about part of the query support for all of it', async () => {
+    const res = await post('/substrate/query', {
+      intent: 'assess_viability',
+      query: 'customers asking for a blockchain ledger integration',
+      limit: 10,
+    });
+    expect(res.status, res.text).toBe(200);
+    const s = res.body.data.summary;
+    // Before: "strong", from ten remarks about integrations in general.
+    expect(['weak', 'none']).toContain(s.verdict);
+    expect(s.terms_missing).toEqual(expect.arrayContaining(['blockchain', 'ledger']));
+    for (const word of s.terms_found as string[]) expect(await mentioned(word), word).toBe(true);
+    const whole = await post('/substrate/query', { intent: 'assess_viability', query: 'pricing is too expensive' });
+    expect(whole.body.data.summary.terms_missing).toEqual([]);
+  });
+});
+
 describe('ask', () => {
   it('answers through a research run whose answer the verifier passed, with the memory recalled and counted stats', async () => {
     await post('/memory', { text: 'Pricing pushback is strongest from mid-market logistics buyers (ask test).' });

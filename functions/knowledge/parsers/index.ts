@@ -10,15 +10,19 @@ export type { DocumentFormat, SniffedType } from './sniff.js';
 export { DOCUMENT_FORMATS, sniffType } from './sniff.js';
 export type { KeyedNode, ParsedNode } from './node.js';
 
-/** A document's nodes with their stable keys, in reading order. */
+/**
+ * A document's nodes with their stable keys, in reading order. `handOver`: the caller will not use
+ * the bytes again, so a parser may take them without a copy (they may be empty afterwards).
+ */
 export async function parseDocument(
   format: DocumentFormat,
   bytes: Uint8Array,
   onPage?: (page: number, pages: number) => void | Promise<void>,
+  options: { handOver?: boolean } = {},
 ): Promise<KeyedNode[]> {
   switch (format) {
     case 'pdf':
-      return withNodeKeys(await parsePdf(bytes, onPage));
+      return withNodeKeys(await parsePdf(bytes, onPage, options));
     case 'docx':
       return withNodeKeys(await parseDocx(bytes));
     case 'html':

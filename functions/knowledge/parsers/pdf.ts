@@ -16,13 +16,17 @@ const PARAGRAPH_GAP = 1.6;
  * A PDF, page by page (one page's text in memory at a time, each page released after): lines are
  * joined into paragraphs, a blank line or a page end closes one, and each node keeps its page.
  * `onPage` reports progress. PDF has no reliable headings, so its nodes are paragraphs.
+ *
+ * pdf.js needs the whole file in memory and transfers (detaches) the buffer it is given. By default
+ * it gets a copy and the caller keeps its bytes; `handOver` gives it the caller's bytes instead (they
+ * are empty afterwards), so a large file is in memory once, not twice.
  */
 export async function parsePdf(
   bytes: Uint8Array,
   onPage?: (page: number, pages: number) => void | Promise<void>,
+  options: { handOver?: boolean } = {},
 ): Promise<ParsedNode[]> {
-  // pdf.js may transfer (detach) the buffer it is given: hand it a copy, the caller keeps its bytes.
-  const pdf = await getDocumentProxy(new Uint8Array(bytes));
+  const pdf = await getDocumentProxy(options.handOver ? bytes : new Uint8Array(bytes));
   const nodes: ParsedNode[] = [];
   try {
     for (let number = 1; number <= pdf.numPages; number++) {
