@@ -5,6 +5,7 @@ import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
 import { termWeight } from '../../platform/model/term-weights.js';
 import type { BlockDraft } from './answer.js';
 import { competitorsNamedIn } from './understanding/competitors.js';
+import { isNotQuoteTopic } from './understanding/question-words.js';
 
 /**
  * Is a quote about what was asked? (agents.md, "Grounding is checked": a verbatim quote about
@@ -42,42 +43,6 @@ const SALIENT_WEIGHT = 0.3;
 
 /** Whether a word (its stem) is rare enough to name something: not a filler common everywhere. */
 export const isSalient = (stem: string): boolean => termWeight(stem) >= SALIENT_WEIGHT;
-
-/**
- * Words a question is built from rather than what it is about: how it asks, whom it asks about in
- * general, the kinds of record, deal states and periods. Periods have their own check (the period
- * the question names); here they would make a quote "about" last quarter.
- */
-const QUESTION_WORDS = new Set(
-  (
-    'what which who whom whose why how where when list show give tell find get pull summarise summarize ' +
-    'summary brief briefing prep prepare overview update status anything everything something nothing ' +
-    'write draft doc docs document report digest recap daily weekly monthly quarterly ' +
-    'any anywhere anyone question questions concern concerns worry worries worried complaint complaints ' +
-    'issue issues problem problems thing things review reviews case cases theme themes topic topics ' +
-    'customer customers client clients buyer buyers prospect prospects people person anyone someone everyone team ' +
-    'account accounts company companies deal deals opportunity opportunities pipeline call calls meeting meetings ' +
-    'email emails conversation conversations transcript transcripts note notes interaction interactions ' +
-    'say says said saying talk talked talking mention mentions mentioned mentioning raise raised ' +
-    'come comes came coming up bring brought feel think thought hear heard ask asked asking feedback ' +
-    // "Push back on pricing" is an objection to pricing: the topic is pricing, and "back" would match "get back to you".
-    'push pushes pushing pushed pushback back ' +
-    // Auxiliaries: too rare in transcripts to fall under SALIENT_WEIGHT, never what a question is about.
-    'be been being is are was were am has have had having do does did doing can could would should will shall might ' +
-    // How a drafted message asks (an eval's topic is a whole email): "would a call help?" is not its subject.
-    'help helps helpful useful hi hello dear thanks thank regards ' +
-    'most more many much top main biggest common often usually recent recently latest lately new ' +
-    'last this next past previous current since ago before after between during within today yesterday tomorrow ' +
-    'day days week weeks month months quarter quarters year years ytd qtd mtd q1 q2 q3 q4 h1 h2 ' +
-    'january february march april may june july august september october november december ' +
-    'open opened closing close closed won win wins lost lose losing stage stages amount amounts total totals ' +
-    'count number value size sum average rep reps owner owners their they our we my me us teams ' +
-    "what's going goes happening happened exchange exchanged " +
-    // A deal's stage and an amount's comparison filter which deals are asked about; they are not what
-    // the buyers' quotes must be about ("deals over $50K in negotiation").
-    'prospecting qualification discovery evaluation proposal negotiation over under above below greater less than'
-  ).split(' '),
-);
 
 /**
  * How sales conversations say the common topics without naming them: a buyer objecting to the price
@@ -121,7 +86,7 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
   const terms = new Map<string, number>();
   const wordOf = new Map<string, string>();
   for (const word of words) {
-    if (QUESTION_WORDS.has(word) || nameWords.has(word) || /\d/.test(word)) continue;
+    if (isNotQuoteTopic(word) || nameWords.has(word) || /\d/.test(word)) continue;
     const stem = stemWord(word);
     const weight = termWeight(stem);
     if (weight < SALIENT_WEIGHT) continue;

@@ -1,4 +1,4 @@
-import { sql } from 'drizzle-orm';
+import { type SQL, sql } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
 import type { Embedder } from '../../platform/model/port.js';
 import type { MemorySource } from '../../schema/memory.js';
@@ -50,6 +50,12 @@ interface Row extends Record<string, unknown> {
   rank_value: number | string;
 }
 
+/** A row of the one recall statement: which side found it and its rank there (1 first). */
+interface SideRow extends Row {
+  side: 'semantic' | 'keyword';
+  side_rank: number | string;
+}
+
 /** Reciprocal rank fusion's constant (the usual 60): a rank's weight is 1 / (K + rank). */
 const RRF_K = 60;
 
@@ -67,7 +73,9 @@ export async function recallMemory(
           sql`, `,
         )})`
       : sql``;
-  const lists: { side: 'semantic' | 'keyword'; rows: Row[] }[] = [];
+  // Both sides are read in one statement (UNION ALL), each ranked within itself: a run recalls its
+  // memory on its start path, where every round trip counts (test/edge/budgets.ts).
+  const sides: { side: 'semantic' | 'keyword'; read: SQL }[] = [];
   let semanticNote: string | null = null;
   if (request.mode !== 'keyword') {
     const vector = await embedQuery(embedder, request.query, request.signal).catch((error: unknown) => {
@@ -77,30 +85,47 @@ export async function recallMemory(
     if (vector?.every((v) => v === 0)) semanticNote = 'The query has no words the embedder can match on.';
     else if (vector) {
       const literal = `[${vector.map((v) => (Number.isFinite(v) ? v : 0)).join(',')}]`;
-      const rows = await queryRows<Row>(
-        db,
-        sql`select id, text, source, company_name, account_id, created_at, 1 - (embedding <=> ${literal}::vector) as rank_value
-            from memory_evidence
-            where workspace_id = ${workspaceId} and embedder = ${embedder.id} and embedding is not null${sourceFilter}
-            order by embedding <=> ${literal}::vector, id
-            limit ${take}`,
-      );
-      lists.push({ side: 'semantic', rows: rows.filter((r) => Number(r.rank_value) > 0) });
+      sides.push({
+        side: 'semantic',
+        read: sql`select 'semantic' as side, row_number() over (order by distance, id) as side_rank,
+                   id, text, source, company_name, account_id, created_at, 1 - distance as rank_value
+            from (select id, text, source, company_name, account_id, created_at, embedding <=> ${literal}::vector as distance
+                  from memory_evidence
+                  where workspace_id = ${workspaceId} and embedder = ${embedder.id} and embedding is not null${sourceFilter}
+                  order by embedding <=> ${literal}::vector, id
+                  limit ${take}) nearest`,
+      });
     }
   }
   if (request.mode !== 'semantic') {
-    const rows = await queryRows<Row>(
-      db,
-      sql`select id, text, source, company_name, account_id, created_at,
-                 ts_rank(to_tsvector('english', text), websearch_to_tsquery('english', ${request.query})) as rank_value
-          from memory_evidence
-          where workspace_id = ${workspaceId}
-            and to_tsvector('english', text) @@ websearch_to_tsquery('english', ${request.query})${sourceFilter}
-          order by rank_value desc, id
-          limit ${take}`,
-    );
-    lists.push({ side: 'keyword', rows });
+    sides.push({
+      side: 'keyword',
+      read: sql`select 'keyword' as side, row_number() over (order by rank_value desc, id) as side_rank,
+                 id, text, source, company_name, account_id, created_at, rank_value
+          from (select id, text, source, company_name, account_id, created_at,
+                       ts_rank(to_tsvector('english', text), websearch_to_tsquery('english', ${request.query})) as rank_value
+                from memory_evidence
+                where workspace_id = ${workspaceId}
+                  and to_tsvector('english', text) @@ websearch_to_tsquery('english', ${request.query})${sourceFilter}
+                order by rank_value desc, id
+                limit ${take}) matching`,
+    });
   }
+  const rows =
+    sides.length === 0
+      ? []
+      : await queryRows<SideRow>(
+          db,
+          sql`${sql.join(
+            sides.map((s) => s.read),
+            sql` union all `,
+          )} order by side, side_rank`,
+        );
+  const lists = sides.map(({ side }) => {
+    const own = rows.filter((r) => r.side === side).sort((a, b) => Number(a.side_rank) - Number(b.side_rank));
+    // A vector with no similarity at all (cosine 0 or below) is not a match by meaning.
+    return { side, rows: side === 'semantic' ? own.filter((r) => Number(r.rank_value) > 0) : own };
+  });
   return { hits: fuse(lists).slice(0, take), semanticNote };
 }
 

@@ -25,7 +25,24 @@ const monthStart = (y: number, m: number): number => Date.UTC(y, m, 1);
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
 const WORD_NUMBERS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, six: 6, twelve: 12 };
 
-type Rule = { pattern: RegExp; read: (m: RegExpExecArray, today: number) => [number, number] | null };
+type Rule = {
+  pattern: RegExp;
+  read: (m: RegExpExecArray, today: number, text: string) => [number, number] | null;
+};
+
+/**
+ * "Gone quiet", "went dark", "been silent", "stalled", "stale deals": an ask about an absence of touch.
+ * One source for the rules below, asksForQuiet and the quiet answer's wording (shape-quiet.ts).
+ */
+const QUIET = '(?:quiet|dark|silent|cold)';
+const WENT_QUIET = `(?:gone|went|going|go|been) ${QUIET}`;
+const QUIET_WORDS = `\\b${WENT_QUIET}\\b|\\bstalled\\b|\\bstale deals?\\b`;
+/** A month by name or its abbreviation (chrono reads "in Oct" but not "since Oct"). */
+const MONTH_NAME =
+  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
+const MONTHS = ['jan', 'feb', 'mar', 'apr', 'may', 'jun', 'jul', 'aug', 'sep', 'oct', 'nov', 'dec'];
+/** The words before a bare year that make it an amount or a name, not a period ("over 2000", "Renewal 2027"). */
+const NOT_A_YEAR_BEFORE = /(?:\b(?:over|under|above|below|than|least|most|about|around|#)|[$#\d-])\s*$/i;
 
 /** A calendar unit relative to today: offset 0 is this one, -1 the previous, +1 the next. */
 function calendar(unit: string, offset: number, today: number): [number, number] {
@@ -55,12 +72,14 @@ const RULES: Rule[] = [
   },
   // "gone quiet for 60 days", "been silent for two months", "stalled for 3 weeks": the number they give.
   {
-    pattern:
-      /\b(?:(?:gone|went|going|go|been|are|is|were) (?:quiet|dark|silent|cold)|stalled)(?: \w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    // With a number, "are quiet" and "is silent" say it too ("accounts that are quiet for 60 days").
+    pattern: new RegExp(
+      `\\b(?:${WENT_QUIET}|(?:are|is|were) ${QUIET}|stalled)(?: \\w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\\b`,
+    ),
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   {
-    pattern: /\b(?:gone|went|going|go) (?:quiet|dark|silent|cold)\b|\bstalled\b|\bstale deals?\b/,
+    pattern: new RegExp(QUIET_WORDS),
     read: (_m, today) => [today - QUIET_DAYS * DAY_MS, today + DAY_MS],
   },
   // "in the next 30 days", "over the coming two weeks"
@@ -106,22 +125,53 @@ const RULES: Rule[] = [
     pattern: /\b(?:in |during )((?:19|20)\d{2})\b(?!-)/,
     read: (m) => [Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1)],
   },
-  { pattern: /\bsince ((?:19|20)\d{2})\b(?!-)/, read: (m, today) => [Date.UTC(Number(m[1]), 0, 1), today + DAY_MS] },
+  {
+    pattern: /\b(?:since|from) ((?:19|20)\d{2})\b(?!-)/,
+    read: (m, today) => [Date.UTC(Number(m[1]), 0, 1), today + DAY_MS],
+  },
+  // "since Oct", "from sept 2025": from the start of that month (the latest begun) up to today.
+  {
+    pattern: new RegExp(`\\b(?:since|from) ${MONTH_NAME}(?: ((?:19|20)\\d{2}))?\\b(?! (?:to|through|until|till)\\b)`),
+    read: (m, today) => {
+      const month = MONTHS.indexOf(m[1]!.slice(0, 3));
+      let year = m[2] ? Number(m[2]) : new Date(today).getUTCFullYear();
+      if (!m[2] && monthStart(year, month) > today) year -= 1;
+      return [monthStart(year, month), today + DAY_MS];
+    },
+  },
 ];
+
+/**
+ * A year alone ("pricing 2025", "2025 calls"), read only when nothing else is (so "May 2025" is May),
+ * and not when it is an amount ("over 2000") or ends a name written with capitals ("Acme Logistics -
+ * Renewal 2027"): the year.
+ */
+const BARE_YEAR: Rule = {
+  pattern: /\b((?:19|20)\d{2})\b(?![-/.,]?\d)/,
+  read: (m, _today, text) => {
+    const before = text.slice(0, m.index);
+    if (NOT_A_YEAR_BEFORE.test(before) || /\b\p{Lu}[\p{L}\p{N}'&.-]*\s+$/u.test(before)) return null;
+    return [Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1)];
+  },
+};
 
 /** The period the text names, or null. `today` is the asker's date, "YYYY-MM-DD". */
 export function parseAskedPeriod(text: string, today: string): AskedPeriod | null {
   const t = startOf(today);
   if (Number.isNaN(t)) return null;
+  return byRules(RULES, text, t) ?? chronoPeriod(text, t) ?? byRules([BARE_YEAR], text, t);
+}
+
+function byRules(rules: readonly Rule[], text: string, today: number): AskedPeriod | null {
   const lower = text.toLowerCase();
-  for (const rule of RULES) {
+  for (const rule of rules) {
     const m = rule.pattern.exec(lower);
     if (!m) continue;
-    const span = rule.read(m, t);
+    const span = rule.read(m, today, text);
     if (span)
       return { from: iso(span[0]), to: iso(span[1]), phrase: text.slice(m.index, m.index + m[0].length).trim() };
   }
-  return chronoPeriod(text, t);
+  return null;
 }
 
 /** What chrono-node reads: a day, a month (the latest one begun, unless the ask looks ahead), "since ...". */
@@ -154,14 +204,21 @@ function chronoPeriod(text: string, today: number): AskedPeriod | null {
   }
   if (hit.end) {
     const e = hit.end.date();
+    // An end without a year is the first one after the start ("from March to May" is this March to May).
+    let endYear = e.getUTCFullYear();
+    if (!hit.end.isCertain('year')) {
+      endYear = new Date(from).getUTCFullYear();
+      if (Date.UTC(endYear, e.getUTCMonth(), e.getUTCDate()) < from) endYear += 1;
+    }
     to = Date.UTC(
-      e.getUTCFullYear(),
+      endYear,
       e.getUTCMonth() + (hit.end.isCertain('day') ? 0 : 1),
       hit.end.isCertain('day') ? e.getUTCDate() + 1 : 1,
     );
   }
   const since = new RegExp(`\\b(since|after|from)\\s+${escapeRegExp(hit.text)}`, 'i').test(text);
-  if (since) to = today + DAY_MS;
+  // "since March" runs to today; "from March to May" is the range chrono read.
+  if (since && !hit.end) to = today + DAY_MS;
   if (to <= from) return null;
   const phraseStart = since ? text.toLowerCase().lastIndexOf(' ', hit.index - 2) + 1 : hit.index;
   return { from: iso(from), to: iso(to), phrase: text.slice(phraseStart, hit.index + hit.text.length).trim() };
@@ -186,10 +243,14 @@ export function periodBoundsCloseDates(text: string): boolean {
 
 /** Whether the ask is about an absence of touch ("gone quiet", "no touch in 45 days"), not a window of events. */
 export function asksForQuiet(text: string): boolean {
-  return /\b(gone|went|going|go|been) (quiet|dark|silent|cold)\b|\bstalled\b|\bno (touch|activity|contact)|(not|n't)( \w+)? (been )?(touched|talked to|heard from|spoken|contacted)/i.test(
-    text,
-  );
+  return new RegExp(
+    `${QUIET_WORDS}|\\bno (touch|activity|contact)|(not|n't)( \\w+)? (been )?(touched|talked to|heard from|spoken|contacted)`,
+    'i',
+  ).test(text);
 }
+
+/** Whether the period is "gone quiet" (or "stalled") with no number of days given: the default window. */
+export const isDefaultQuiet = (p: AskedPeriod): boolean => new RegExp(`^(?:${QUIET_WORDS})$`, 'i').test(p.phrase);
 
 /** Whether a period is a window the answer can name in words without digits ("last quarter" yes, "in 2019" no). */
 export const periodWords = (p: AskedPeriod): string =>

@@ -109,10 +109,6 @@ const MONTHS = [
   'november',
   'december',
 ];
-const MONTH_PATTERN =
-  '(jan(?:uary)?|feb(?:ruary)?|mar(?:ch)?|apr(?:il)?|may|june?|july?|aug(?:ust)?|sep(?:t(?:ember)?)?|oct(?:ober)?|nov(?:ember)?|dec(?:ember)?)';
-const monthIndex = (word: string): number => MONTHS.findIndex((m) => m.startsWith(word.toLowerCase().slice(0, 3)));
-
 /** Words of the ask that say how to search, not what to find. */
 const QUERY_FILLER = new Set(
   'show find list get give search look looking need want any all every some me about around regarding re mention mentions mentioned mentioning discuss discussed discussing discussion discussions talk talked talking said say says where which who whose whom there were was been being had having conversations conversation interactions interaction touching related relating topic topics please recent recently latest'.split(
@@ -145,150 +141,26 @@ const KIND_WORDS: Record<string, InteractionKind> = {
 const POST_PHRASES =
   /\b(?:social[ -](?:media|networks?)|bluesky)(?:\s+(?:posts?|threads?|replies|conversations?))?\b|\bsocial\s+(?:posts?|threads?|replies|conversations?)\b/gi;
 
-const DAY_MS = 86_400_000;
-const utc = (y: number, m: number, d = 1): number => Date.UTC(y, m, d);
-
 interface Window {
   since: number | null;
   until: number | null;
   phrase: string;
 }
 
-/** Each rule: a pattern over the lower-cased ask and the window it means relative to now. */
-const DATE_RULES: { pattern: RegExp; window: (m: RegExpExecArray, now: Date) => Omit<Window, 'phrase'> | null }[] = [
-  {
-    pattern: /\btoday\b/,
-    window: (_m, now) => ({ since: utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()), until: null }),
-  },
-  {
-    pattern: /\byesterday\b/,
-    window: (_m, now) => {
-      const start = utc(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-      return { since: start - DAY_MS, until: start };
-    },
-  },
-  {
-    pattern: /\b(?:in the |over the |during the )?(?:last|past|previous) (\d{1,3}) (day|week|month|year)s?\b/,
-    window: (m, now) => {
-      const n = Number(m[1]);
-      const unit = m[2]!;
-      if (n < 1) return null;
-      const days = unit === 'day' ? n : unit === 'week' ? 7 * n : unit === 'month' ? 30 * n : 365 * n;
-      return { since: now.getTime() - days * DAY_MS, until: null };
-    },
-  },
-  {
-    pattern: /\b(last|this|previous|past) (week|month|quarter|year)\b/,
-    window: (m, now) => {
-      const previous = m[1] !== 'this';
-      const y = now.getUTCFullYear();
-      const mo = now.getUTCMonth();
-      switch (m[2]) {
-        case 'week': {
-          // Weeks start on Monday, like the gap detection's weeks.
-          const today = utc(y, mo, now.getUTCDate());
-          const monday = today - ((now.getUTCDay() + 6) % 7) * DAY_MS;
-          return previous ? { since: monday - 7 * DAY_MS, until: monday } : { since: monday, until: null };
-        }
-        case 'month':
-          return previous ? { since: utc(y, mo - 1), until: utc(y, mo) } : { since: utc(y, mo), until: null };
-        case 'quarter': {
-          const q = Math.floor(mo / 3) * 3;
-          return previous ? { since: utc(y, q - 3), until: utc(y, q) } : { since: utc(y, q), until: null };
-        }
-        default:
-          return previous ? { since: utc(y - 1, 0), until: utc(y, 0) } : { since: utc(y, 0), until: null };
-      }
-    },
-  },
-  {
-    pattern: /\bq([1-4])(?:\s+|\s*')?((?:19|20)\d{2})?\b/,
-    window: (m, now) => {
-      const q = Number(m[1]) - 1;
-      let y = m[2] ? Number(m[2]) : now.getUTCFullYear();
-      // A quarter without a year is the latest one that has started.
-      if (!m[2] && utc(y, q * 3) > now.getTime()) y -= 1;
-      return { since: utc(y, q * 3), until: utc(y, q * 3 + 3) };
-    },
-  },
-  {
-    pattern: /\bsince (\d{4}-\d{2}-\d{2})\b/,
-    window: (m) => {
-      const t = Date.parse(`${m[1]}T00:00:00Z`);
-      return Number.isNaN(t) ? null : { since: t, until: null };
-    },
-  },
-  {
-    pattern: /\b(?:on )?(\d{4}-\d{2}-\d{2})\b/,
-    window: (m) => {
-      const t = Date.parse(`${m[1]}T00:00:00Z`);
-      return Number.isNaN(t) ? null : { since: t, until: t + DAY_MS };
-    },
-  },
-  {
-    pattern: new RegExp(`\\bsince ${MONTH_PATTERN}(?: ((?:19|20)\\d{2}))?\\b`),
-    window: (m, now) => {
-      const mo = monthIndex(m[1]!);
-      const y = m[2] ? Number(m[2]) : latestYearOfMonth(mo, now);
-      return { since: utc(y, mo), until: null };
-    },
-  },
-  {
-    pattern: new RegExp(`\\b(?:in |during |from )?${MONTH_PATTERN}(?: ((?:19|20)\\d{2}))?\\b`),
-    window: (m, now) => {
-      // "may" is also a verb; without a year it counts as a month only after "in/during/from".
-      if (m[1] === 'may' && !m[2] && !/^(in|during|from) /.test(m[0])) return null;
-      const mo = monthIndex(m[1]!);
-      const y = m[2] ? Number(m[2]) : latestYearOfMonth(mo, now);
-      return { since: utc(y, mo), until: utc(y, mo + 1) };
-    },
-  },
-  {
-    pattern: /\bsince ((?:19|20)\d{2})\b/,
-    window: (m) => ({ since: utc(Number(m[1]), 0), until: null }),
-  },
-  {
-    pattern: /\b(?:in |during )?((?:19|20)\d{2})\b/,
-    window: (m) => ({ since: utc(Number(m[1]), 0), until: utc(Number(m[1]) + 1, 0) }),
-  },
-];
-
-/** The most recent year in which the month has begun ("in March" asked in November means this March). */
-function latestYearOfMonth(month: number, now: Date): number {
-  const y = now.getUTCFullYear();
-  return utc(y, month) > now.getTime() ? y - 1 : y;
-}
-
-/** The first date phrase of the ask (by rule order) and the ask with it cut out. */
-function extractWindow(text: string, now: Date): { window: Window | null; rest: string } {
-  const lower = text.toLowerCase();
-  for (const rule of DATE_RULES) {
-    const m = rule.pattern.exec(lower);
-    if (!m) continue;
-    const w = rule.window(m, now);
-    if (!w) continue;
-    return {
-      window: { ...w, phrase: m[0].trim() },
-      rest: `${text.slice(0, m.index)} ${text.slice(m.index + m[0].length)}`,
-    };
-  }
-  return askedWindow(text, now);
-}
-
 /**
- * The periods the rules above do not read ("recently" = the last 90 days, "the past two weeks", "since
- * September", "the next 30 days"), from the same parser the agents and the grounding verifier read a
- * question's period with, so a period they apply is the one the search applied. A "gone quiet" window
- * is left out: it means no touch in the window, which a search for what happened in it cannot say.
+ * The ask's period and the ask with its phrase cut out. The search reads a period with the same parser
+ * the agents and the grounding verifier read a question's period with (asked-period.ts), so a period
+ * they apply is the one the search applied. A "gone quiet" window is left out: it means no touch in
+ * the window, which a search for what happened in it cannot say.
  */
-function askedWindow(text: string, now: Date): { window: Window | null; rest: string } {
+function extractWindow(text: string, now: Date): { window: Window | null; rest: string } {
   if (asksForQuiet(text)) return { window: null, rest: text };
   const asked = parseAskedPeriod(text, now.toISOString().slice(0, 10));
   if (!asked) return { window: null, rest: text };
   const at = text.toLowerCase().indexOf(asked.phrase.toLowerCase());
   const until = Date.parse(`${asked.to}T00:00:00Z`);
   return {
-    // A window that runs up to today stays open, like the rules' own ("since March").
+    // A window that runs up to today (or past it: "this quarter") stays open.
     window: {
       since: Date.parse(`${asked.from}T00:00:00Z`),
       until: until > now.getTime() ? null : until,

@@ -12,6 +12,7 @@ export {
 export {
   type AskedPeriod,
   asksForQuiet,
+  isDefaultQuiet,
   parseAskedPeriod,
   periodBoundsCloseDates,
   periodWords,

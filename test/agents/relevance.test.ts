@@ -65,6 +65,12 @@ describe('the topic of a question', () => {
     expect(topicOf('List deals closing this quarter')).toBeNull();
     expect(topicOf('How many calls did we have in the last 30 days?')).toBeNull();
   });
+
+  it('sets aside the same scaffolding the local model does (understanding/question-words.ts, one list)', () => {
+    expect(topicOf('What are folks telling us about pricing?')?.label).toBe('pricing');
+    expect(topicOf('What have buyers told us regarding onboarding?')?.label).toBe('onboarding');
+    expect(topicOf('What do posts say about pricing?')?.label).toBe('pricing');
+  });
 });
 
 describe('quotes judged against the question', () => {

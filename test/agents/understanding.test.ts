@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { topicWords, voiceTopic } from '../../functions/agents/local-policy/intent.js';
 import { linkEntities } from '../../functions/agents/understanding/entities.js';
 import { asksForQuiet, parseAskedPeriod } from '../../functions/search/asked-period.js';
 import { nameFromEmail, vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
@@ -24,6 +25,14 @@ describe('parseAskedPeriod', () => {
     ['calls in March', '2026-03-01', '2026-04-01', 'March'],
     ['since 2026-09-01', '2026-09-01', '2026-11-21', 'since 2026-09-01'],
     ['what happened in Q3', '2026-07-01', '2026-10-01', 'Q3'],
+    // What the search planner's own rules read before it asked this parser (one reader since 2026-11-26).
+    ['calls since Oct', '2026-10-01', '2026-11-21', 'since Oct'],
+    ['renewals from sept 2025', '2025-09-01', '2026-11-21', 'from sept 2025'],
+    ['pricing 2025', '2025-01-01', '2026-01-01', '2025'],
+    ['2025 calls with Acme', '2025-01-01', '2026-01-01', '2025'],
+    ['meetings in May 2025', '2025-05-01', '2025-06-01', 'May 2025'],
+    ['calls from March to May', '2026-03-01', '2026-06-01', 'from March to May'],
+    ['Which accounts have been quiet?', '2026-10-21', '2026-11-21', 'been quiet'],
   ])('%s → [%s, %s)', (text, from, to, phrase) => {
     expect(parseAskedPeriod(text, TODAY)).toEqual({ from, to, phrase });
   });
@@ -32,11 +41,27 @@ describe('parseAskedPeriod', () => {
     expect(parseAskedPeriod('Why did we lose Acme Logistics - Renewal 2026', TODAY)).toBeNull();
     expect(parseAskedPeriod('Which deals over $50K are in negotiation?', TODAY)).toBeNull();
     expect(parseAskedPeriod('May I see the deals in proposal?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('What did Acme say about the Acme Logistics - Renewal 2027 deal?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('Which deals are over 2000 seats?', TODAY)).toBeNull();
+    expect(parseAskedPeriod('Which deals are over $2025?', TODAY)).toBeNull();
   });
 
   it('tells an absence of touch from a window of events', () => {
     expect(asksForQuiet("Which accounts haven't we touched in 60 days?")).toBe(true);
     expect(asksForQuiet('What happened in the last 60 days?')).toBe(false);
+  });
+});
+
+describe('the topic of a question about what customers say', () => {
+  it('is the question without the scaffolding the relevance check sets aside (one list)', () => {
+    expect(voiceTopic('What concerns do buyers raise about security?')).toBe('security');
+    expect(topicWords('What concerns do buyers raise about security?')).toEqual(['security']);
+    expect(voiceTopic('What are the biggest problems customers have with onboarding?')).toBe('onboarding');
+  });
+
+  it('keeps the words that pick records, which can be what customers talk about', () => {
+    expect(voiceTopic('What do customers say about value?')).toBe('value');
+    expect(topicWords('What do customers say about value?')).toEqual(['value']);
   });
 });
 

@@ -42,14 +42,15 @@ export const RUN_BUDGETS = {
    * member's pins and the workspace's context entries at start and searches the knowledge bank in its
    * first turn (2 statements more). Since 2026-11-26 (issue 25's leftovers) it recalls the workspace memory
    * relevant to the question at start (by meaning and by words) and its knowledge search goes through
-   * context.search, which counts its search quota: 133 measured through workerd.
+   * context.search, which counts its search quota: 133 measured through workerd; 132 since the recall reads
+   * both its sides in one statement.
    */
-  chatRun: { connections: 6, queries: 133, deliveries: 5 },
+  chatRun: { connections: 6, queries: 132, deliveries: 5 },
   /**
    * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries);
    * since issue 26 the same tick also starts the lookalike centroid materialization of the workspace whose
    * utterance store changed (its run: one delivery, one pool, ~30 statements). The chat run's memory recall and
-   * counted knowledge search (above) add theirs: 219 measured through workerd.
+   * counted knowledge search (above) add theirs: 219 measured through workerd, 218 since the recall is one statement.
    */
-  routineFire: { connections: 9, queries: 219, deliveries: 8 },
+  routineFire: { connections: 9, queries: 218, deliveries: 8 },
 } as const;

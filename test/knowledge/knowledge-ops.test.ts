@@ -136,6 +136,55 @@ describe('hybrid search', () => {
     }
   });
 
+  it('recalls memory by meaning and by words fused by reciprocal rank, as two independent reads rank them', async () => {
+    for (const text of [
+      'Zorblax onboarding needs a named admin before the checklist starts.',
+      'The onboarding checklist for Zorblax slipped a week (recall test).',
+      'Finance asked for the onboarding invoice in euros.',
+      'Zorblax renewal: procurement wants a three-year term.',
+    ])
+      expect((await post('/memory', { text, source: 'kg' })).status).toBe(200);
+    const query = 'zorblax onboarding checklist';
+    const res = await post('/search/hybrid', { query, source_type: 'memory', limit: 5 });
+    expect(res.status, res.text).toBe(200);
+
+    // The two rankings read independently: cosine distance to the query's vector, and english full text.
+    const [vector] = await h.services.embedder.embed([query]);
+    const literal = `[${vector!.join(',')}]`;
+    const semantic = await sql<{ id: string; similarity: number }>(
+      `select id, 1 - (embedding <=> $1::vector) as similarity from memory_evidence
+        where workspace_id = $2 and embedder = $3 and embedding is not null
+        order by embedding <=> $1::vector, id limit 5`,
+      [literal, CORPUS_WORKSPACE_ID, h.services.embedder.id],
+    );
+    const keyword = await sql<{ id: string }>(
+      `select id from memory_evidence
+        where workspace_id = $1 and to_tsvector('english', text) @@ websearch_to_tsquery('english', $2)
+        order by ts_rank(to_tsvector('english', text), websearch_to_tsquery('english', $2)) desc, id limit 5`,
+      [CORPUS_WORKSPACE_ID, query],
+    );
+    expect(keyword.length).toBeGreaterThanOrEqual(2);
+    const score = new Map<string, number>();
+    const add = (ids: string[]) => ids.forEach((id, rank) => score.set(id, (score.get(id) ?? 0) + 1 / (60 + rank + 1)));
+    add(semantic.filter((r) => Number(r.similarity) > 0).map((r) => r.id));
+    add(keyword.map((r) => r.id));
+    const expected = [...score]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, 5)
+      .map(([id, s]) => [id, Math.round(s * 1e6) / 1e6])
+      .sort((a, b) => String(a[0]).localeCompare(String(b[0])));
+    const got = res.body.data.results
+      .map((r: any) => [r.id, r.score])
+      .sort((a: any[], b: any[]) => String(a[0]).localeCompare(String(b[0])));
+    // The search keeps the hits about the query (the relevance check): each one it keeps is a fused hit
+    // with the score the two reads give it.
+    expect(got.length).toBeGreaterThanOrEqual(3);
+    expect(expected).toEqual(expect.arrayContaining(got));
+    // Some texts were found by both sides: the fusion itself was exercised.
+    const both = keyword.map((r) => r.id).filter((id) => semantic.some((s) => s.id === id));
+    expect(both.length).toBeGreaterThan(0);
+  });
+
   it('narrows by source_type and refuses an unknown one naming the allowed set', async () => {
     const res = await post('/search/hybrid', { query: 'pricing', source_type: 'conversations/email', mode: 'keyword' });
     expect(res.body.data.results.length).toBeGreaterThan(0);

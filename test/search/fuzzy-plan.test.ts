@@ -14,8 +14,9 @@ describe('date phrases', () => {
   it.each([
     ['calls today', '2026-11-20T00:00:00.000Z', null],
     ['calls yesterday', '2026-11-19T00:00:00.000Z', '2026-11-20T00:00:00.000Z'],
-    ['calls in the last 30 days', '2026-10-21T12:00:00.000Z', null],
-    ['calls over the past 2 weeks', '2026-11-06T12:00:00.000Z', null],
+    // Whole days, as the agents and the verifier read the same words (search/asked-period.ts is the one reader).
+    ['calls in the last 30 days', '2026-10-21T00:00:00.000Z', null],
+    ['calls over the past 2 weeks', '2026-11-06T00:00:00.000Z', null],
     ['calls last week', '2026-11-09T00:00:00.000Z', '2026-11-16T00:00:00.000Z'],
     ['calls this week', '2026-11-16T00:00:00.000Z', null],
     ['calls last month', '2026-10-01T00:00:00.000Z', '2026-11-01T00:00:00.000Z'],
@@ -32,6 +33,10 @@ describe('date phrases', () => {
     ['calls since 2026-02-15', '2026-02-15T00:00:00.000Z', null],
     ['calls in 2025', '2025-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
     ['calls on 2026-05-04', '2026-05-04T00:00:00.000Z', '2026-05-05T00:00:00.000Z'],
+    ['calls since Oct', '2026-10-01T00:00:00.000Z', null],
+    ['pricing 2025', '2025-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z'],
+    ['calls from March to May', '2026-03-01T00:00:00.000Z', '2026-06-01T00:00:00.000Z'],
+    ['deals closing in December', '2026-12-01T00:00:00.000Z', null],
   ])('%s', (query, since, until) => {
     const w = windowOf(query);
     expect(w.since).toBe(since);
@@ -72,6 +77,11 @@ describe('date phrases', () => {
 
   it('no date phrase, no window', () => {
     expect(windowOf('pricing objections')).toEqual({ since: null, until: null, phrase: null });
+  });
+
+  it('a year that ends a deal name or is an amount is no window', () => {
+    expect(windowOf('emails about Acme Logistics - Renewal 2027')).toEqual({ since: null, until: null, phrase: null });
+    expect(windowOf('deals over 2000 seats')).toEqual({ since: null, until: null, phrase: null });
   });
 });
 

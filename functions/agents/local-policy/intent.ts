@@ -1,5 +1,6 @@
 import type { InteractionKind } from '../../../schema/warehouse-interactions.js';
 import { linkEntities, type Entities } from '../understanding/entities.js';
+import { isScaffoldWord, withoutScaffold } from '../understanding/question-words.js';
 import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../../search/index.js';
 import type { Vocabulary } from '../understanding/vocabulary.js';
 import { planLocally } from '../../search/index.js';
@@ -271,18 +272,10 @@ const clean = (s: string): string =>
     .trim();
 const withoutPeriod = (ask: string, p: AskedPeriod | null): string => (p ? ask.replace(p.phrase, ' ') : ask);
 
-const QUESTION_SCAFFOLD =
-  /\b(why|what|which|who|how|do|does|did|are|is|were|was|have|has|had|be|been|being|push|pushes|pushing|pushed|pushback|back|the|a|an|our|we|us|top|main|most|customers?|buyers?|prospects?|clients?|people|anyone|everyone|any|say|saying|said|tell|telling|think|feel|about|regarding|on|in|of|to|with|come|comes|coming|up|calls?|meetings?|emails?|posts|conversations?|complaints?|recently|lately|latest|recent)\b/gi;
-
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {
-  const topic = ask.replace(/[?!.]/g, ' ').replace(QUESTION_SCAFFOLD, ' ').replace(/\s+/g, ' ').trim();
-  return topic || ask.trim();
+  return withoutScaffold(ask) || ask.trim();
 }
-
-/** Words that say how or when something was said, or who asks, never what about. */
-const TOPIC_FILLER =
-  /^(say|says|saying|said|tell|tells|telling|told|talk|talks|talking|talked|mention|mentions|mentioned|mentioning|raise|raised|bring|brought|been|push|pushing|pushback|back|customers?|people|folks|they|them|their|lately|recently|recent|latest|us|what|going|status|update|prep|brief|anything|new|catch|call|with|my|me|for|before)$/;
 
 /** Content words of an ask once its linked names, kinds and scaffolding are set aside. */
 export function topicWords(ask: string, e?: Entities): string[] {
@@ -298,5 +291,5 @@ export function topicWords(ask: string, e?: Entities): string[] {
       (a) => a.toLowerCase().split(/\s+/),
     ),
   );
-  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter((t) => !named.has(t) && !TOPIC_FILLER.test(t));
+  return [...new Set(plan.subqueries.flatMap((s) => s.terms))].filter((t) => !named.has(t) && !isScaffoldWord(t));
 }

@@ -596,9 +596,8 @@ function topicOf(ctx: PolicyContext, intent: Intent): string {
   if (intent.kind === 'voice' || intent.kind === 'segment_voice') return intent.topic;
   const words = topicWords(ctx.ask);
   if (words.length > 0) return words.join(' ');
-  return intent.kind === 'account_brief' || intent.kind === 'activity_count'
-    ? 'pricing budget security renewal timeline'
-    : '';
+  // An account brief reads the usual topics; a count ("how many calls in May?") has none to quote.
+  return intent.kind === 'account_brief' ? 'pricing budget security renewal timeline' : '';
 }
 
 /** Quotes that share a content word with the topic, unless that leaves fewer than two. */

@@ -1,4 +1,5 @@
 import type { StepResult } from '../../../platform/model/port.js';
+import { isDefaultQuiet } from '../../search/index.js';
 import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { day, money, tableBlock } from './evidence.js';
@@ -59,7 +60,7 @@ const QUERIES = {
 const window = (intent: QuietIntent) =>
   /\d/.test(intent.period.phrase)
     ? 'in the period you asked about'
-    : /^(?:gone|went|going|go|been) (?:quiet|dark|silent|cold)$|^stalled$|^stale deals?$/i.test(intent.period.phrase)
+    : isDefaultQuiet(intent.period)
       ? `(${intent.period.phrase}: nothing in the last month)`
       : `(${intent.period.phrase})`;
 
