@@ -4,6 +4,7 @@ import { accounts, deals, interactions } from '../../schema/index.js';
 import type { Queryable } from '../../platform/db/port.js';
 import {
   bestExcerpt,
+  sameStatement,
   namesInQuestion,
   RELEVANCE_THRESHOLD,
   relevanceScore,
@@ -280,17 +281,6 @@ function topicalSentence(excerpt: string, topicStems: ReadonlySet<string>): stri
   const held = (sentence: string) => [...stemsOf(sentence)].filter((stem) => topicStems.has(stem)).length;
   const sentences = sentencesOf(excerpt);
   return sentences.reduce<string>((best, s) => (held(s) > held(best) ? s : best), sentences[0] ?? excerpt);
-}
-
-/** Two excerpts say the same thing when most of the shorter one's topical words are in the other. */
-const SAME_STATEMENT = 0.6;
-function sameStatement(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
-  const smaller = a.size <= b.size ? a : b;
-  const larger = smaller === a ? b : a;
-  if (smaller.size === 0) return larger.size === 0;
-  let shared = 0;
-  for (const stem of smaller) if (larger.has(stem)) shared++;
-  return shared / smaller.size >= SAME_STATEMENT;
 }
 
 function intersect(current: Set<string> | null, next: readonly string[]): Set<string> {

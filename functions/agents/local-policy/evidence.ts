@@ -1,4 +1,4 @@
-import { stemWord } from '../../../platform/model/local.js';
+import { contentWords, stemWord } from '../../../platform/model/local.js';
 import { isSalient } from '../relevance.js';
 import type { BlockDraft } from '../answer.js';
 
@@ -70,6 +70,32 @@ export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock[
     },
     stance,
   };
+}
+
+/** Two statements say the same thing when most of the shorter one's topical word stems are in the other. */
+const SAME_STATEMENT = 0.6;
+export function sameStatement(a: ReadonlySet<string>, b: ReadonlySet<string>): boolean {
+  const smaller = a.size <= b.size ? a : b;
+  const larger = smaller === a ? b : a;
+  if (smaller.size === 0) return larger.size === 0;
+  let shared = 0;
+  for (const stem of smaller) if (larger.has(stem)) shared++;
+  return shared / smaller.size >= SAME_STATEMENT;
+}
+
+/**
+ * The candidates whose quoted excerpts say different things, in their order: the same sentence
+ * said by six buyers with six openers ("Candidly, ...", "Look, ...") is one statement, and an answer
+ * quoting it six times hides everything else they said about the topic.
+ */
+export function distinctStatements(candidates: readonly QuoteCandidate[], topic: string): QuoteCandidate[] {
+  const kept: Set<string>[] = [];
+  return candidates.filter((c) => {
+    const stems = new Set(contentWords(bestExcerpt(c.text, topic)).map(stemWord));
+    if (kept.some((other) => sameStatement(stems, other))) return false;
+    kept.push(stems);
+    return true;
+  });
 }
 
 /** Customer-side turns matched by a fuzzy search, most relevant interaction first, one per interaction. */

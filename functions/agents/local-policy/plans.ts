@@ -445,7 +445,14 @@ function activityStep(
     );
   }
   const n = rowsOf(counted)[0]?.count;
-  const what = `${intent.interaction ? `${intent.interaction}s` : 'calls, meetings, emails and posts'}${account ? ` with ${account.name}` : ''}${intent.period ? ` ${said(intent.period.phrase)}` : ''}`;
+  const kinds = (one: boolean) =>
+    intent.interaction
+      ? `${intent.interaction}${one ? '' : 's'}`
+      : one
+        ? 'call, meeting, email or post'
+        : 'calls, meetings, emails and posts';
+  const scope = `${account ? ` with ${account.name}` : ''}${intent.period ? ` ${said(intent.period.phrase)}` : ''}`;
+  const what = `${kinds(false)}${scope}`;
   const lines: string[] = account?.note ? [account.note, ''] : [];
   const blocks: BlockDraft[] = [];
   if (typeof n !== 'number') {
@@ -455,7 +462,9 @@ function activityStep(
     lines.push(
       n === 0
         ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim()
-        : `There ${n === 1 ? 'was' : 'were'} **${n}** ${what}.`,
+        : n === 1
+          ? `There was **1** ${kinds(true)}${scope}.`
+          : `There were **${n}** ${what}.`,
     );
     const rows = rowsOf(ctx.results.get('list'));
     if (rows.length > 0)

@@ -4,6 +4,7 @@ import type { BlockDraft } from '../answer.js';
 import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import {
+  distinctStatements,
   externalTurnsOf,
   quoteBlock,
   recurringWords,
@@ -99,7 +100,10 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
     all.push(c);
   }
   const within = all.filter((c) => inPeriod(c.occurredAt, period));
-  const chosen = within.slice(0, 6);
+  const distinct = distinctStatements(within, topic);
+  // Said again by others in other words: not more evidence of something else, and not thin evidence either.
+  const repeated = distinct.length < within.length;
+  const chosen = distinct.slice(0, 6);
   const when = period ? ` ${said(period.phrase)}` : '';
   if (chosen.length === 0) {
     const reason =
@@ -134,8 +138,14 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
     topic,
   );
   if (recurring.length > 0) lines.push('', `Words that come back across these quotes: ${recurring.join(', ')}.`);
-  if (quotes.length < 3)
+  if (quotes.length < 3 && repeated)
+    lines.push(
+      '',
+      `Customers said ${quotes.length === 1 ? 'this' : 'these things'} many times over, in other words; each statement is quoted once.`,
+    );
+  else if (quotes.length < 3)
     lines.push('', `The evidence is thin: only a few customer remarks match, so treat this as a lead, not a pattern.`);
+  else if (repeated) lines.push('', `What other customers repeated in other words is quoted once.`);
   const blocks: BlockDraft[] = [...quotes];
   if (rowsOf(sources).length > 0) {
     lines.push('', `The conversations they come from are in the table, newest first.`);

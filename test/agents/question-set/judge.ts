@@ -31,6 +31,8 @@ export interface Expectation {
   /** Every quote must come from an interaction of one of these accounts. */
   quoteAccounts?: (sql: Sql) => Promise<string[]>;
   quotes?: 'required' | 'none';
+  /** No two quotes are the same statement with another opener (judged by their last 40 characters). */
+  distinctQuotes?: boolean;
   /** The text must say this (a signal named, a missing field named). */
   says?: RegExp;
   /** Not understood: says what it understood and what it did not, offers 2-3 phrasings, quotes nothing. */
@@ -104,6 +106,11 @@ export async function judge(q: Question, answer: Answer, status: string, sql: Sq
   if (e.says && !e.says.test(answer.text)) why.push(`does not say ${e.says}`);
   if (e.unsaid?.test(answer.text)) why.push(`says ${e.unsaid}`);
   if (e.quotes === 'required' && quotes.length === 0) why.push('no quotes');
+  if (e.distinctQuotes) {
+    const endings = quotes.map((q) => q.text.trim().slice(-40).toLowerCase());
+    const repeated = endings.filter((end, i) => endings.indexOf(end) !== i);
+    if (repeated.length > 0) why.push(`the same statement quoted ${repeated.length + 1} times: "…${repeated[0]}"`);
+  }
   if ((e.quotes === 'none' || e.refusal) && quotes.length > 0) why.push(`${quotes.length} quotes where none belong`);
 
   if (e.refusal) {

@@ -60,6 +60,12 @@ export const QUESTIONS: Question[] = [
   },
   {
     shape: 'voice',
+    // It quoted "we have a security questionnaire with about two hundred questions" six times, six openers.
+    ask: 'What concerns do buyers raise about security?',
+    expect: { quotes: 'required', topic: SECURITY, distinctQuotes: true },
+  },
+  {
+    shape: 'voice',
     ask: 'Why do customers push back on pricing?',
     expect: { notNamed: ['Why'], quotes: 'required', topic: PRICING },
   },
@@ -573,6 +579,21 @@ export const QUESTIONS: Question[] = [
       numbers: async (s) => [
         await f.interactionCount(s, `i.kind = 'call' and i.occurred_at >= $2 and i.occurred_at < $3`, [...P.lastMonth]),
       ],
+    },
+  },
+  {
+    shape: 'activity count + period',
+    ask: 'How many calls did we have with Acme Logistics last month?',
+    expect: {
+      numbers: async (s) => [
+        await f.interactionCount(
+          s,
+          `i.kind = 'call' and a.name = 'Acme Logistics' and i.occurred_at >= $2 and i.occurred_at < $3`,
+          [...P.lastMonth],
+        ),
+      ],
+      // It read "There was **1** calls with Acme Logistics last month."
+      unsaid: /There was \*\*\d+\*\* (calls|meetings|emails|posts)\b|There were \*\*1\*\*/,
     },
   },
   {
