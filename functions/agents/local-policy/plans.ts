@@ -26,7 +26,7 @@ import {
   type Query,
 } from './steps.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
-import { customerSaidOf, day, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
+import { customerSaidOf, day, distinctStatements, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
 import { mentionsTopic, requiredStems } from './shape-voice.js';
 import { stemWord } from '../../../platform/model/local.js';
 import type { Intent } from './intent.js';
@@ -307,9 +307,13 @@ function accountTopicStep(
   // every matching turn and every email they wrote, not the first turn that matched the account's name.
   const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
   const excerptTopic = [topic, ...synonymsOf(topic)].join(' ');
-  const inWindow = customerSaidOf(
-    rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
-    (text) => topic === 'this' || mentionsTopic(text, required),
+  // One quote per statement: the same sentence in several calls is said once (distinctStatements).
+  const inWindow = distinctStatements(
+    customerSaidOf(
+      rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
+      (text) => topic === 'this' || mentionsTopic(text, required),
+    ),
+    excerptTopic,
   ).slice(0, 5);
   const widened = ctx.results.get('widen');
   if (rowsOf(found).length === 0 && window && !widened && !ctx.mustFinish) {
@@ -531,7 +535,9 @@ function segmentStep(ctx: PolicyContext, topic: string): StepResult {
   const found = ctx.results.get('segment_search');
   if (!found && !ctx.mustFinish) return calls(call(ctx, 'segment_search', query));
   const rows = rowsOf(found);
-  const quotes = externalTurnsOf(rows, 5).map((c) => quoteBlock(c, topic));
+  const quotes = distinctStatements(externalTurnsOf(rows, 20), topic)
+    .slice(0, 5)
+    .map((c) => quoteBlock(c, topic));
   const lines: string[] = note ? [note, ''] : [];
   const group = PROSPECT_READINGS[reading].label.toLowerCase();
   const blocks: BlockDraft[] = [];
