@@ -270,7 +270,7 @@ describe('POST /enrich/topic on a topic nobody raised', () => {
     expect(n).toBe(0);
     const res = await post('/enrich/topic', { topic: 'blockchain ledger' }, { key: ws.viewer.key });
     expect(res.status, res.text).toBe(200);
-    // Before: 8 "nearest" customer sentences and a first/last "mentioned" date for a topic nobody mentioned.
+    // Before: the customer sentences nearest by meaning, with first/last "mentioned" dates, for a topic nobody mentioned.
     expect(res.body.data.evidence).toMatchObject({ matched_count: 0, utterances: [] });
     expect(res.body.data.evidence.aggregates.first_mentioned_at).toBeNull();
     expect(res.body.data.evidence.aggregates.off_topic).toBeGreaterThan(0);
