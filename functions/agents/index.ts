@@ -7,10 +7,12 @@ export { numbersIn, verifyAnswer } from './grounding.js';
 export { bestExcerpt, sameStatement, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';
 export {
+  isOnTopic,
   namesInQuestion,
   RELEVANCE_THRESHOLD,
   relevanceScore,
   termsHeld,
+  topicAskedOf,
   topicOf as topicOfQuestion,
 } from './relevance.js';
 export { findAgent } from './repository.js';

@@ -180,6 +180,15 @@ export async function namesInQuestion(db: Queryable, workspaceId: string, questi
     });
 }
 
+/** The topic of a question asked of this workspace: its salient words, the names it mentions taken out. */
+export async function topicAskedOf(
+  db: Queryable,
+  workspaceId: string,
+  question: string,
+): Promise<QuestionTopic | null> {
+  return topicOf(question, await namesInQuestion(db, workspaceId, question));
+}
+
 // ---- the verifier's use ------------------------------------------------------------------------
 
 /** Fewer on-topic quotes than this and the evidence is thin (the evals' floor too). */
@@ -206,7 +215,7 @@ export async function judgeQuotes(
 ): Promise<QuoteRelevance | null> {
   const quotes = blocks.flatMap((b, i) => (b.kind === 'quote' && verbatim(i) ? [{ i, text: b.text }] : []));
   if (quotes.length === 0) return null;
-  const topic = topicOf(question, await namesInQuestion(db, workspaceId, question));
+  const topic = await topicAskedOf(db, workspaceId, question);
   if (!topic) return null;
   const offTopic = new Map<number, number>();
   for (const { i, text } of quotes) {

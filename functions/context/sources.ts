@@ -1,4 +1,4 @@
-import { namesInQuestion, RELEVANCE_THRESHOLD, relevanceScore, termsHeld, topicOfQuestion } from '../agents/index.js';
+import { isOnTopic, termsHeld, topicAskedOf } from '../agents/index.js';
 import type { OperationContext } from '../registry.js';
 import type { EvidenceItem, EvidenceQuery, EvidenceSource } from './evidence.js';
 import { NODE_KINDS } from '../../schema/knowledge.js';
@@ -98,11 +98,11 @@ interface TopicJudge {
  * (a bare account name, only scaffolding words), and then nothing is left out.
  */
 async function topicJudge(ctx: OperationContext, query: string): Promise<TopicJudge | null> {
-  const topic = topicOfQuestion(query, await namesInQuestion(ctx.services.db, ctx.caller.workspaceId, query));
+  const topic = await topicAskedOf(ctx.services.db, ctx.caller.workspaceId, query);
   if (!topic) return null;
   return {
     label: topic.label,
-    isOnTopic: (text) => relevanceScore(topic, text) >= RELEVANCE_THRESHOLD,
+    isOnTopic: (text) => isOnTopic(topic, text),
     coverage(items) {
       const held = new Set(items.flatMap((item) => item.snippets.flatMap((snippet) => termsHeld(topic, snippet))));
       return topic.terms.map((t) => ({ word: t.word, weight: t.weight, found: held.has(t.stem) }));

@@ -137,7 +137,6 @@ export async function runSubstrateQuery(ctx: OperationContext, request: Substrat
         summary: {
           verdict: partial ? 'weak' : byCount,
           evidence_items: items,
-          off_topic_left_out: found.offTopic,
           distinct_accounts: accounts,
           matches_by_source: counts.bySource,
           terms_found: coverage?.filter((t) => t.found).map((t) => t.word) ?? null,

@@ -1,6 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
-import { namesInQuestion, RELEVANCE_THRESHOLD, relevanceScore, topicOfQuestion } from '../agents/index.js';
+import { isOnTopic, topicAskedOf } from '../agents/index.js';
 import type { Services } from '../services.js';
 import { vectorLiteral } from '../lookalike/index.js';
 import type { Evidence } from './schemas.js';
@@ -228,10 +228,8 @@ async function topicEvidence(
   );
   // Nearest by meaning is not about: the nearest texts to a topic nobody raised are about other
   // things. Each must pass the relevance check every answer's quotes pass (the agents' relevance module).
-  const topic = topicOfQuestion(topicText, await namesInQuestion(db, workspaceId, topicText));
-  const about = nearest.filter(
-    (t) => Number(t.relevance) > 0 && (!topic || relevanceScore(topic, t.text ?? '') >= RELEVANCE_THRESHOLD),
-  );
+  const topic = await topicAskedOf(db, workspaceId, topicText);
+  const about = nearest.filter((t) => Number(t.relevance) > 0 && (!topic || isOnTopic(topic, t.text ?? '')));
   const offTopic = nearest.filter((t) => Number(t.relevance) > 0).length - about.length;
   if (about.length === 0)
     return empty({

@@ -5,11 +5,10 @@ import type { Queryable } from '../../platform/db/port.js';
 import {
   bestExcerpt,
   sameStatement,
-  namesInQuestion,
   RELEVANCE_THRESHOLD,
   relevanceScore,
   semanticTurnsOf,
-  topicOfQuestion,
+  topicAskedOf,
   verifyAnswer,
 } from '../agents/index.js';
 import type { InvocationResult } from '../invoke.js';
@@ -173,7 +172,7 @@ export async function gatherEvidence(
   // text (its salient words, account and contact names taken out), ranked by how much it is about it.
   // A whole drafted message is a wide topic, whose embedding sits near much of what customers say, so a
   // statement must also share one of the message's own topical words (its filler left out).
-  const topic = topicOfQuestion(input.topic, await namesInQuestion(db, workspaceId, input.topic));
+  const topic = await topicAskedOf(db, workspaceId, input.topic);
   const topicStems = stemsOf(input.topic);
   const scored = candidates.map((c, rank) => {
     const excerpt = bestExcerpt(c.text, input.topic);
