@@ -1,9 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '../../functions/embedded/demo-bootstrap.js';
-import { createApiKey } from '../../functions/identity/api-keys.js';
-import { ensureUser } from '../../functions/identity/members.js';
 import { BUDGETS } from './budgets.js';
-import { api, closeSql, database, edge, measure, sql } from './support.js';
+import { api, closeSql, edge, measure, newAdminKey, sql } from './support.js';
 
 /**
  * Reads through the real bundle in workerd, each held to its round-trip budget at the relay
@@ -14,16 +12,7 @@ let key: string;
 
 beforeAll(async () => {
   // A key this isolate has never seen, so the first read below really is the key's first.
-  const db = database();
-  const userId = await ensureUser(db, DEMO_ADMIN_EMAIL);
-  ({ key } = await createApiKey(db, {
-    workspaceId: edge.workspaceId,
-    userId,
-    name: 'edge tier reads',
-    bundle: 'full_admin',
-    role: 'admin',
-    expiresAt: null,
-  }));
+  key = await newAdminKey('edge tier reads');
 });
 afterAll(closeSql);
 

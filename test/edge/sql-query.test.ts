@@ -1,8 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { DEMO_ADMIN_EMAIL } from '../../functions/embedded/demo-bootstrap.js';
-import { createApiKey } from '../../functions/identity/api-keys.js';
-import { ensureUser } from '../../functions/identity/members.js';
-import { api, closeSql, database, edge, sql } from './support.js';
+import { api, closeSql, edge, newAdminKey, sql } from './support.js';
 
 /**
  * POST /sql/query in workerd: the Postgres parser loads there (its .wasm bundled by wrangler as a
@@ -13,16 +10,7 @@ import { api, closeSql, database, edge, sql } from './support.js';
 let key: string;
 
 beforeAll(async () => {
-  const db = database();
-  const userId = await ensureUser(db, DEMO_ADMIN_EMAIL);
-  ({ key } = await createApiKey(db, {
-    workspaceId: edge.workspaceId,
-    userId,
-    name: 'edge tier sql query',
-    bundle: 'full_admin',
-    role: 'admin',
-    expiresAt: null,
-  }));
+  key = await newAdminKey('edge tier sql query');
 });
 afterAll(closeSql);
 

@@ -1,6 +1,9 @@
 import { inject } from 'vitest';
 import WebSocket from 'ws';
 import type { StackCounters } from '../../edge/control.js';
+import { DEMO_ADMIN_EMAIL } from '../../functions/embedded/demo-bootstrap.js';
+import { createApiKey } from '../../functions/identity/api-keys.js';
+import { ensureUser } from '../../functions/identity/members.js';
 import { localProxyOptions, openNeon, type NeonHandle } from '../../platform/db/neon.js';
 
 /** What the global setup started (test/edge/global-setup.ts). */
@@ -102,4 +105,19 @@ export function database(): NeonHandle['db'] {
 export async function closeSql(): Promise<void> {
   await handle?.close();
   handle = undefined;
+}
+
+/** A new full-admin API key of the demo admin in the stack's workspace, made on the uncounted path. */
+export async function newAdminKey(name: string): Promise<string> {
+  const db = database();
+  const userId = await ensureUser(db, DEMO_ADMIN_EMAIL);
+  const { key } = await createApiKey(db, {
+    workspaceId: edge.workspaceId,
+    userId,
+    name,
+    bundle: 'full_admin',
+    role: 'admin',
+    expiresAt: null,
+  });
+  return key;
 }
