@@ -1,6 +1,6 @@
 import { systemClock, type Clock } from '../platform/clock.js';
 import type { AppConfig } from '../platform/config.js';
-import type { Database } from '../platform/db/port.js';
+import type { Database, DatabaseHandle } from '../platform/db/port.js';
 import type { RateLimiter } from '../platform/limiter/port.js';
 import { MemoryRateLimiter } from '../platform/limiter/memory.js';
 import { UpstashRateLimiter } from '../platform/limiter/upstash.js';
@@ -75,6 +75,8 @@ export interface ServiceInputs {
   assets?: StaticAssets;
   /** The Postgres parser: the npm package when not given (Node); the Worker passes its bundled WASM. */
   sqlParser?: SqlParser;
+  /** Opens a connection as the least-privilege role for caller SQL (SQL_QUERY_DATABASE_URL), where configured. */
+  sqlQueryConnection?: () => DatabaseHandle;
 }
 
 export function buildServices(inputs: ServiceInputs): Services {
@@ -145,6 +147,7 @@ export function buildServices(inputs: ServiceInputs): Services {
     files: inputs.files ?? new MemoryFileStore(),
     assets: inputs.assets ?? noStaticAssets,
     sqlParser: inputs.sqlParser ?? packageSqlParser,
+    ...(inputs.sqlQueryConnection ? { sqlQueryConnection: inputs.sqlQueryConnection } : {}),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

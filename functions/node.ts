@@ -17,7 +17,7 @@ import { buildServices } from './build-services.js';
 import { FolderFileStore } from '../platform/files/folder.js';
 import { installedStaticAssets } from '../platform/assets/installed.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
-import { openNodeDatabase } from './embedded/open-database.js';
+import { openNodeDatabase, sqlQueryConnectionOf } from './embedded/open-database.js';
 import { reembedStaleLocalVectors } from './embedded/reembed.js';
 import { runScheduledTick } from './scheduled-tick.js';
 import { loadEmbeddedSecrets } from './embedded/secrets.js';
@@ -34,6 +34,7 @@ async function main(): Promise<void> {
   const database = await openNodeDatabase(config, SERVER_LOCK_PURPOSE);
   const secrets = loadEmbeddedSecrets(config, (m) => log.warn(m));
   const demo = await bootstrapDemo(database.handle.db);
+  const sqlQueryConnection = sqlQueryConnectionOf(config);
   const services = buildServices({
     config,
     db: database.handle.db,
@@ -44,6 +45,7 @@ async function main(): Promise<void> {
     log,
     files: new FolderFileStore(join(config.DATA_DIR, 'files')),
     assets: installedStaticAssets(),
+    ...(sqlQueryConnection ? { sqlQueryConnection } : {}),
   });
   // Before serving: a store of an older local embedder's vectors would leave the semantic lane degraded.
   for (const r of await reembedStaleLocalVectors(database.handle.db, services.embedder))

@@ -1,6 +1,6 @@
 import type { Clock } from '../platform/clock.js';
 import type { AppConfig } from '../platform/config.js';
-import type { Database } from '../platform/db/port.js';
+import type { Database, DatabaseHandle } from '../platform/db/port.js';
 import type { RateLimiter } from '../platform/limiter/port.js';
 import type { Logger } from '../platform/log.js';
 import type { OutboundHttp } from '../platform/net/port.js';
@@ -62,4 +62,6 @@ export interface Services extends EnginePorts {
   assets: StaticAssets;
   /** The Postgres parser the SQL query guard checks caller SQL on: the npm package on Node, the bundled WASM on Workers. */
   sqlParser: SqlParser;
+  /** A connection as the least-privilege role for caller SQL, where one is configured (functions/sql-query/sandbox.ts). */
+  sqlQueryConnection?: () => DatabaseHandle;
 }

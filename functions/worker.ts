@@ -185,6 +185,16 @@ export function createWorker(options: WorkerOptions = {}): Worker {
         runNotifier,
         // Workers compile no WebAssembly from bytes: the parser's .wasm is bundled as a compiled module.
         sqlParser: bundledWasmSqlParser,
+        // Caller SQL's own login (Neon cannot confine the server's role by SET ROLE): a Pool, for its transaction.
+        ...(config.SQL_QUERY_DATABASE_URL
+          ? {
+              sqlQueryConnection: () =>
+                openConfiguredNeon(
+                  { ...config, DATABASE_URL: config.SQL_QUERY_DATABASE_URL as string },
+                  { transport: 'websocket' },
+                ),
+            }
+          : {}),
       });
       return { handle, services };
     } catch (error) {

@@ -101,6 +101,17 @@ export const EnvSchema = z
 
     ALLOW_LOOPBACK_WEBHOOKS: flag,
 
+    /**
+     * A connection that logs in as the least-privilege role cip_query, for POST /sql/query on a managed
+     * PostgreSQL (Neon) where the server's own role cannot be confined by SET ROLE (docs: operate/security).
+     * Unset there, SQL query answers 503; PGlite and a database migrated by a superuser do not need it.
+     */
+    SQL_QUERY_DATABASE_URL: optionalString.pipe(
+      z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
+    ),
     /** How long one POST /sql/query statement may run before Postgres cancels it (SET LOCAL statement_timeout). */
     SQL_QUERY_TIMEOUT_MS: positiveInt(5000),
     /**

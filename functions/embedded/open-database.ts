@@ -4,6 +4,7 @@ import { acquireDataDirLock, type DataDirLock } from '../../platform/db/data-dir
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openConfiguredNeon, type NeonHandle } from '../../platform/db/neon.js';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { pgliteDataDir } from '../../platform/db/pglite-data-dir.js';
 import { ensureVectorIndexes } from '../../platform/db/vector-indexes.js';
 
 export interface NodeDatabase {
@@ -14,7 +15,7 @@ export interface NodeDatabase {
 }
 
 /**
- * Open the database a Node process works on: Neon when DATABASE_URL is set, else PGlite in DATA_DIR
+ * Open the database a Node process works on: Neon when DATABASE_URL is set, else PGlite in DATA_DIR/db
  * under an exclusive lock (one process per folder). Migrations are applied before anything else,
  * then any vector index a store has grown into (a connector sync can take a workspace past the
  * threshold; the corpus loader builds its own after a load): a no-op below it or once built.
@@ -32,7 +33,7 @@ export async function openNodeDatabase(config: AppConfig, purpose: string): Prom
   }
   const lock: DataDirLock = acquireDataDirLock(config.DATA_DIR, purpose);
   try {
-    const handle = await openPglite({ dataDir: config.DATA_DIR });
+    const handle = await openPglite({ dataDir: pgliteDataDir(config.DATA_DIR) });
     await migrateDatabase(handle);
     await ensureVectorIndexes(handle.db);
     return {
@@ -54,4 +55,14 @@ export async function openNodeDatabase(config: AppConfig, purpose: string): Prom
 
 function redactUrl(url: string): string {
   return url.replace(/\/\/([^:@/]+)(:[^@/]*)?@/, '//$1:[MASKED]@');
+}
+
+/**
+ * Caller SQL's own login where one is configured (SQL_QUERY_DATABASE_URL: the least-privilege role on a
+ * managed PostgreSQL), opened per query and closed after it.
+ */
+export function sqlQueryConnectionOf(config: AppConfig): (() => NeonHandle) | undefined {
+  const url = config.SQL_QUERY_DATABASE_URL;
+  if (!url) return undefined;
+  return () => openConfiguredNeon({ ...config, DATABASE_URL: url }, { webSocketConstructor: WebSocket });
 }

@@ -42,11 +42,18 @@ export const sqlQueryOperation = defineOperation({
   body: SqlQueryBody,
   output: QueryResultSchema,
   async handler({ services, caller }, input) {
-    return runQuery(services.db, services.sqlParser, caller.workspaceId, input.sql, {
-      limit: input.limit,
-      timeoutMs: services.config.SQL_QUERY_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
-      maxCost: services.config.SQL_QUERY_MAX_COST ?? DEFAULT_MAX_PLAN_COST,
-    });
+    return runQuery(
+      services.db,
+      services.sqlParser,
+      caller.workspaceId,
+      input.sql,
+      {
+        limit: input.limit,
+        timeoutMs: services.config.SQL_QUERY_TIMEOUT_MS ?? DEFAULT_STATEMENT_TIMEOUT_MS,
+        maxCost: services.config.SQL_QUERY_MAX_COST ?? DEFAULT_MAX_PLAN_COST,
+      },
+      services.sqlQueryConnection,
+    );
   },
 });
 

@@ -1,9 +1,10 @@
 import { sql } from 'drizzle-orm';
-import { queryRows, type Database } from '../../platform/db/port.js';
+import { queryRows, type Database, type DatabaseHandle } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import type { SqlParser } from '../../platform/sql-parser/port.js';
-import { checkQuery, VIEW_SCHEMA } from './guard.js';
+import { checkQuery } from './guard.js';
 import { estimatedCost } from './plan-cost.js';
+import { inSandbox, querySandbox } from './sandbox.js';
 
 /** The default of SQL_QUERY_TIMEOUT_MS: how long one caller query may run before Postgres cancels it. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
@@ -34,40 +35,41 @@ export async function runQuery(
   workspaceId: string,
   text: string,
   bounds: QueryBounds,
+  ownConnection?: () => DatabaseHandle,
 ): Promise<QueryResult> {
-  return executeChecked(db, workspaceId, await checkQuery(parser, text), bounds);
+  return executeChecked(db, workspaceId, await checkQuery(parser, text), bounds, ownConnection);
 }
 
 /**
- * Run one statement the guard accepted, for a workspace: in a READ ONLY transaction (a write that got
- * past the guard is still refused by Postgres), with the statement timeout, the search path on the
- * views only, and the workspace the views filter on set by the server (`set_config(..., true)`:
- * local to this transaction). The statement is wrapped as a subquery with limit + 1 rows, so
- * `truncated` is known without reading more. Any failure is 500 query_failed with the SQLSTATE.
+ * Run one statement the guard accepted, for a workspace, in the query sandbox (sandbox.ts): as the
+ * least-privilege role, read-only, with the workspace bound for the transaction, the statement timeout,
+ * the search path on the views only, always rolled back. The statement is wrapped as a subquery with
+ * limit + 1 rows, so `truncated` is known without reading more. Any failure is 500 query_failed with the
+ * SQLSTATE.
  *
  * Before it runs, the planner's estimate of exactly what would run (the wrapped statement, in the same
- * transaction, so the views plan for this workspace) is held to `maxCost`: 400 query_too_expensive
- * above it. That is the protection PGlite (the embedded default) has: it accepts statement_timeout but
- * cannot enforce it (no timer signals in its WebAssembly build). On Postgres/Neon both apply: the cap
- * refuses what the planner can foresee, the timeout stops what it underestimated (the PostgreSQL test
- * tier checks a real cancellation: test/sql-query/sql-query-execution.test.ts).
+ * transaction and role, so the views plan for this workspace) is held to `maxCost`: 400
+ * query_too_expensive above it. The estimate is the costliest node of the plan, not its root, so a `LIMIT`
+ * (whose own cost is the fraction of its input it expects to read) cannot hide a costly join beneath it
+ * (plan-cost.ts). That is the protection PGlite (the embedded default) has: it accepts statement_timeout
+ * but cannot enforce it (no timer signals in its WebAssembly build). On Postgres/Neon both apply: the cap
+ * refuses what the planner can foresee, the timeout stops what it underestimated (the PostgreSQL test tier
+ * checks a real cancellation: test/sql-query/sql-query-execution.test.ts).
  */
 export async function executeChecked(
   db: Database,
   workspaceId: string,
   statement: string,
   { limit, timeoutMs, maxCost }: QueryBounds,
+  ownConnection?: () => DatabaseHandle,
 ): Promise<QueryResult> {
   // Newlines around the statement: a trailing `--` comment in it cannot swallow the closing parenthesis.
   // The limit is a validated integer, inlined so that EXPLAIN plans the very text that then runs.
   const wrapped = `select * from (\n${statement}\n) as caller_query limit ${Math.trunc(limit) + 1}`;
+  const sandbox = await querySandbox(db, ownConnection);
   let rows: Record<string, unknown>[];
   try {
-    rows = await db.transaction(async (tx) => {
-      await tx.execute(sql`set transaction read only`);
-      await tx.execute(sql.raw(`set local statement_timeout = ${Math.trunc(timeoutMs)}`));
-      await tx.execute(sql.raw(`set local search_path = ${VIEW_SCHEMA}`));
-      await tx.execute(sql`select set_config('cip.query_workspace', ${workspaceId}, true)`);
+    rows = await inSandbox(sandbox, db, workspaceId, { timeoutMs }, async (tx) => {
       const cost = await estimatedCost(tx, wrapped);
       if (cost > maxCost) throw tooExpensive(cost, maxCost);
       return queryRows<Record<string, unknown>>(tx, sql.raw(wrapped));

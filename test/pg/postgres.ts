@@ -138,7 +138,15 @@ export async function dropDatabase(name: string): Promise<void> {
  * driver's Pool (several real connections) as production opens it. Closing ends the pool and drops
  * the database.
  */
-export async function openPostgresTestDatabase(template: string): Promise<NeonHandle> {
+/** The login `.ci/start-postgres` makes for caller SQL, as an operator makes it on Neon (docs/operate/security.md). */
+const QUERY_ROLE_LOGIN = { user: 'cip_query', password: 'cip_query' };
+
+export interface PostgresTestDatabase extends NeonHandle {
+  /** A connection to the same database as the least-privilege role, for POST /sql/query (SQL_QUERY_DATABASE_URL). */
+  sqlQueryConnection: () => NeonHandle;
+}
+
+export async function openPostgresTestDatabase(template: string): Promise<PostgresTestDatabase> {
   const name = newDatabaseName('t');
   await createDatabase(name, template);
   const proxy = await acquireRelay();
@@ -149,7 +157,17 @@ export async function openPostgresTestDatabase(template: string): Promise<NeonHa
     transport: postgresTierTransport(),
   });
   let closed = false;
+  const queryRoleUrl = new URL(databaseUrl(name));
+  queryRoleUrl.username = QUERY_ROLE_LOGIN.user;
+  queryRoleUrl.password = QUERY_ROLE_LOGIN.password;
   return {
+    sqlQueryConnection: () =>
+      openNeon({
+        connectionString: queryRoleUrl.toString(),
+        ...localProxyOptions(`127.0.0.1:${proxy.port}`),
+        webSocketConstructor: WebSocket,
+        transport: 'websocket',
+      }),
     db: handle.db,
     driver: handle.driver,
     transport: handle.transport,

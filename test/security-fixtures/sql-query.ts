@@ -5,5 +5,6 @@ export const sqlQueryFixtures: Record<string, SecurityFixture> = {
   'sql.query': {
     request: () => ({ body: { sql: 'select count(*) as n from accounts' } }),
     tenancy: { kind: 'workspace' },
+    callerSql: { field: 'sql' },
   },
 };

@@ -34,6 +34,11 @@ beforeAll(async () => {
     sql.raw(`create function public.sql_executor_probe_timeout() returns int language plpgsql as $$
       begin raise exception using errcode = '57014', message = 'canceling statement due to statement timeout'; end $$`),
   );
+  // What the probes need of the caller's role, which otherwise may read only the views: to read a
+  // setting, and to write the sequence (so the read-only transaction is what refuses that write).
+  await h.database.db.execute(sql.raw('grant execute on function pg_catalog.current_setting(text) to cip_query'));
+  await h.database.db.execute(sql.raw('grant usage, update on sequence public.sql_executor_probe_seq to cip_query'));
+  await h.database.db.execute(sql.raw('grant execute on function pg_catalog.nextval(regclass) to cip_query'));
 }, 120_000);
 afterAll(async () => {
   await h.close();

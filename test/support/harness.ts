@@ -18,6 +18,7 @@ import type { Role } from '../../schema/tenancy.js';
 import { systemClock, type Clock } from '../../platform/clock.js';
 import { loadConfig } from '../../platform/config.js';
 import type { NeonHandle } from '../../platform/db/neon.js';
+import type { PostgresTestDatabase } from '../pg/postgres.js';
 import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
 import { createLogger } from '../../platform/log.js';
 import { randomBase62 } from '../../platform/ids.js';
@@ -42,7 +43,7 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
  * The database a harness runs on: PGlite (one connection) in `npm test`; in `npm run test:pg` a fresh
  * PostgreSQL database behind the Neon driver's Pool (several connections: test/pg/postgres.ts).
  */
-export type TestDatabase = PgliteHandle | NeonHandle;
+export type TestDatabase = PgliteHandle | NeonHandle | PostgresTestDatabase;
 
 /** A fresh database for one test file on the tier's database (see TestDatabase). */
 export async function openTierDatabase(): Promise<TestDatabase> {
@@ -178,6 +179,8 @@ export async function createHarness(options: HarnessOptions = {}): Promise<Harne
         }
       : {}),
     ...(options.connectors ? { connectors: options.connectors } : {}),
+    // On the PostgreSQL tier caller SQL logs in as its own role, as on Neon (test/pg/postgres.ts).
+    ...('sqlQueryConnection' in database ? { sqlQueryConnection: database.sqlQueryConnection } : {}),
   });
   const { app, registry } = createApp({ services });
   if (services.queue instanceof LocalTransport) services.queue.attach((req) => Promise.resolve(app.fetch(req)));

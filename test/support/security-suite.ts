@@ -61,7 +61,27 @@ export interface SecurityFixture {
   tenancy: Tenancy;
   /** Status an authorized caller gets for the valid request; default the operation's successStatus, else 200. */
   okStatus?: number;
+  /** The body field of an operation that runs SQL the caller writes: it gets every form of escaping the workspace. */
+  callerSql?: { field: string };
 }
+
+/**
+ * Ways out of a workspace through caller SQL, each seen work against a parser guard at some point: a function
+ * written as an attribute (`(expr).fn`, `rel.fn`), functions that run SQL or read files, the tables under the
+ * views, the catalogs, settings that switch the role or outlive the request, and a sleep that holds the server.
+ */
+export const CALLER_SQL_ESCAPES = [
+  "select (select 'secrets.json').pg_read_file as f",
+  'select a.pg_read_file from (select name from accounts) a',
+  "select (select 'select name from accounts').query_to_xml as x",
+  "select * from ts_stat('select to_tsvector(name) from public.accounts')",
+  'select name from public.accounts',
+  'select rolname, rolpassword from pg_catalog.pg_authid',
+  "select set_config('role', 'postgres', false)",
+  "select (select 'role').set_config as s",
+  'select pg_sleep(30)',
+  "select pg_read_file('secrets.json')",
+] as const;
 
 export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'identity_provider'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
@@ -543,6 +563,26 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           expect(res.text).not.toContain(theirs.id);
           expect(res.text).not.toContain(theirs.name);
           tenancy.assertOwn?.(res.body?.data, { ws: mine, other: theirs });
+        }
+      });
+    }
+
+    if (fixture.callerSql) {
+      const field = fixture.callerSql.field;
+      it('refuses every form of caller SQL that reaches past the workspace (400), revealing nothing of another', async () => {
+        const ctx = get();
+        const credential = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
+        const base = await valid(ctx.ws);
+        for (const text of CALLER_SQL_ESCAPES) {
+          const res = await sendOperation(
+            ctx.h,
+            op,
+            { ...base, body: { ...(base.body as Record<string, unknown>), [field]: text } },
+            credential,
+          );
+          expectError(res, 400, 'invalid_argument', text);
+          expect(res.body.error.details?.field, text).toBe(field);
+          expect(res.text).not.toContain(ctx.other.name);
         }
       });
     }
