@@ -15,7 +15,7 @@ import { packageSqlParser } from '../platform/sql-parser/package.js';
 import { openBenchCorpus, type BenchCorpus } from './corpus-db.js';
 import { printTable } from './report.js';
 
-/** The documented example first (README and the operation's example), then ordinary analytics, then cross joins. */
+/** The documented example first (docs/guides/sql-query.md and the operation's example), then ordinary analytics, then cross joins. */
 export const COST_QUERIES: { kind: string; sql: string }[] = [
   { kind: 'documented', sql: 'select stage, count(*) as n, sum(amount) as total from deals group by stage' },
   {

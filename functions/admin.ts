@@ -134,7 +134,7 @@ const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
 const emailFlag = z
   .string({ error: 'is required' })
   .trim()
-  // The HTML5 (browser) definition: `a@b.c` is an address, as the README's own examples use.
+  // The HTML5 (browser) definition: `a@b.c` is an address, as the admin CLI page's examples (docs/operate/admin-cli.md) use.
   .pipe(z.email({ pattern: z.regexes.html5Email, error: (iss) => `must be an email address${gotValue(iss.input)}` }));
 
 const positiveIntFlag = (max: number) =>

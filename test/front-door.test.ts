@@ -1,6 +1,9 @@
+import { readFileSync } from 'node:fs';
 import { gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GUIDES } from '../functions/guides.js';
 import { noStaticAssets } from '../platform/assets/port.js';
+import { browse, signInWithLink } from './support/console-session.js';
 import { createHarness, type Harness, type SeededWorkspace } from './support/harness.js';
 
 /** The front door: the landing page, the API reference and the API root's pointers. */
@@ -19,7 +22,12 @@ describe('the front door', () => {
     expect(res.headers.get('content-security-policy')).toContain("default-src 'none'");
     const page = await res.text();
     const base = h.services.config.publicUrl;
-    for (const href of [`${base}/console`, `${base}/docs`, `${base}/api/platform/v1/openapi.json`])
+    for (const href of [
+      `${base}/console`,
+      `${base}/docs`,
+      `${base}/docs/guides`,
+      `${base}/api/platform/v1/openapi.json`,
+    ])
       expect(page).toContain(`href="${href}"`);
     expect(page).toContain(`${base}/api/platform/v1/mcp`);
   });
@@ -70,6 +78,59 @@ describe('the front door', () => {
     for (const op of operations) expect(page).toContain(op);
   });
 
+  it('/docs/plain links each group of operations to its guide section, and the guides index', async () => {
+    const page = await (await h.fetch('/docs/plain')).text();
+    const base = h.services.config.publicUrl;
+    expect(page).toContain(`href="${base}/docs/guides"`);
+    expect(page).toContain(`href="${base}/docs/guides/search.md#search">Guide: Search</a>`);
+    expect(page).toContain(`href="${base}/docs/guides/webhooks.md#webhooks">Guide: Webhooks</a>`);
+  });
+
+  it('/docs/guides lists every guide, and each is served as the text of docs/guides/ in the repository', async () => {
+    const index = await h.fetch('/docs/guides');
+    expect(index.status).toBe(200);
+    const page = await index.text();
+    for (const guide of GUIDES) {
+      expect(page).toContain(`href="/docs/guides/${guide.page}"`);
+      const res = await h.fetch(`/docs/guides/${guide.page}`);
+      expect(res.status, guide.page).toBe(200);
+      expect(res.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+      expect(await res.text()).toBe(readFileSync(new URL(`../docs/guides/${guide.page}`, import.meta.url), 'utf8'));
+    }
+  });
+
+  it('/docs/guides serves only the listed guides: another name, or a path out of the folder, is 404', async () => {
+    for (const path of [
+      '/docs/guides/no-such-guide.md',
+      '/docs/guides/..%2F..%2Fpackage.json',
+      '/docs/guides/..%2FREADME.md',
+    ]) {
+      const res = await h.fetch(path);
+      expect(res.status, path).toBe(404);
+      expect(await res.text()).not.toContain('"name"');
+    }
+  });
+
+  it('a runtime without the repository (a Worker) answers a guide with 404 naming its place in the repository', async () => {
+    const installed = h.services.assets;
+    h.services.assets = noStaticAssets;
+    try {
+      const res = await h.fetch('/docs/guides/search.md');
+      expect(res.status).toBe(404);
+      const body = (await res.json()) as { error: { code: string; details: Record<string, unknown> } };
+      expect(body.error.code).toBe('not_found');
+      expect(body.error.details.guide).toBe('docs/guides/search.md');
+    } finally {
+      h.services.assets = installed;
+    }
+  });
+
+  it("the console's navigation links the guides", async () => {
+    const jar = await signInWithLink(h, ws.admin.email);
+    const page = await (await browse(h, jar, '/console/keys')).text();
+    expect(page).toContain('href="/docs/guides"');
+  });
+
   it('/docs falls back to the server-rendered reference where the runtime has no renderer (a Worker)', async () => {
     const installed = h.services.assets;
     h.services.assets = noStaticAssets;
@@ -91,6 +152,7 @@ describe('the front door', () => {
     expect(res.body.error.details).toEqual({
       console: `${base}/console`,
       docs: `${base}/docs`,
+      guides: `${base}/docs/guides`,
       openapi: `${base}/api/platform/v1/openapi.json`,
       mcp: `${base}/api/platform/v1/mcp`,
     });

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 
 /**
- * The house plan's layers (docs/architecture.md), checked by folders with dependency-cruiser and
+ * The house plan's layers (docs/design/architecture.md), checked by folders with dependency-cruiser and
  * the rules in .dependency-cruiser.cjs (the same run `npm run lint` makes): platform/ < schema/ <
  * queues/ (the engine) < functions/; the agent loop imports no transport; features meet through index.ts; no cycles.
  */

@@ -1,6 +1,7 @@
 import { validate } from '@readme/openapi-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../functions/http/env.js';
+import { guideSectionOf } from '../functions/guides.js';
 import { allOperations } from '../functions/modules.js';
 import { ERROR_CODES } from '../platform/errors.js';
 import { createHarness, type Harness } from './support/harness.js';
@@ -118,6 +119,26 @@ describe('operations in the document', () => {
     }
     expect(byId('testing.needs_scope')?.op['x-scopes']).toEqual(['platform:write']);
     expect(byId('testing.admin_only')?.op['x-min-role']).toBe('admin');
+  });
+
+  it("links every service operation's guide section, in its description and as externalDocs", () => {
+    const base = `${h.services.config.publicUrl}/docs/guides`;
+    const real = published.filter((op) => allOperations.includes(op));
+    expect(real.length).toBeGreaterThan(100);
+    for (const op of real) {
+      const section = guideSectionOf(op);
+      expect(section, op.id).toMatch(/^[a-z-]+\.md#[a-z0-9_-]+$/);
+      const { op: o } = byId(op.id)!;
+      expect(o.externalDocs, op.id).toEqual({
+        description: `Guide: docs/guides/${section}`,
+        url: `${base}/${section}`,
+      });
+      expect(o.description, op.id).toContain(`**Guide:** [docs/guides/${section}](${base}/${section}).`);
+    }
+    expect(byId('sql.query')?.op.externalDocs.url).toBe(`${base}/sql-query.md#sql-query`);
+    expect(doc.info.description).toContain(`[Search](${base}/search.md)`);
+    // An operation whose tag has no guide (the test operations) carries no link rather than a broken one.
+    expect(byId('testing.needs_scope')?.op.externalDocs).toBeUndefined();
   });
 
   it('declares the three security schemes and lets every operation use any of them', () => {

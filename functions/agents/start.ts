@@ -27,7 +27,7 @@ import { appendChatMessage, chatMessagesOf, getChatOrThrow, insertChat } from '.
 /**
  * Agent runs a workspace may have working at once (queued or running; paused runs hold nothing).
  * With the turn budget, this is what protects the service from a burst of agent work, since a
- * run's own tool calls are not throttled by the interactive per-user limits (README, "Limits").
+ * run's own tool calls are not throttled by the interactive per-user limits (docs/guides/api-basics.md, "Limits").
  */
 export const MAX_ACTIVE_AGENT_RUNS = 10;
 /** Earlier turns of a thread an agent sees (the newest ones). */

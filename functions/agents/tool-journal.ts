@@ -10,7 +10,7 @@ import { runToolCalls } from '../../schema/agents.js';
  * (which could choose differently) or calling a tool twice.
  *
  * The one window left is a crash after a tool's own write committed and before its result was saved
- * here: that call runs again on retry (at-least-once). Reads are unaffected; the README says so.
+ * here: that call runs again on retry (at-least-once). Reads are unaffected; docs/design/agent-loop.md says so.
  */
 export async function journaled<T extends Record<string, unknown>>(
   db: Queryable,

@@ -19,7 +19,7 @@ const scriptJson = (value: unknown) => JSON.stringify(value).replace(/</g, '\\u0
  */
 export function InteractiveReferencePage(props: {
   nonce: string;
-  links: { openapi: string; plain: string; console: string };
+  links: { openapi: string; plain: string; console: string; guides: string };
 }) {
   const configuration = {
     url: props.links.openapi,
@@ -50,8 +50,8 @@ export function InteractiveReferencePage(props: {
         <noscript>
           <p>
             This reference needs JavaScript. Read <a href={props.links.plain}>the same reference without script</a> or
-            the <a href={props.links.openapi}>OpenAPI document</a>; get an API key in the{' '}
-            <a href={props.links.console}>console</a>.
+            the <a href={props.links.openapi}>OpenAPI document</a>, and the <a href={props.links.guides}>guides</a>; get
+            an API key in the <a href={props.links.console}>console</a>.
           </p>
         </noscript>
         <div id="api-reference" />

@@ -1,9 +1,9 @@
 import { Layout } from '../web/layout.js';
 
-/** `GET /`: four links, each saying what it is for. */
+/** `GET /`: five links, each saying what it is for. */
 export function LandingPage(props: {
   nonce: string;
-  links: { console: string; docs: string; openapi: string; mcp: string };
+  links: { console: string; docs: string; guides: string; openapi: string; mcp: string };
 }) {
   return (
     <Layout title="Welcome" nonce={props.nonce}>
@@ -21,6 +21,12 @@ export function LandingPage(props: {
             <a href={props.links.docs}>API reference</a>
           </h2>
           <p>Every operation with its parameters, request example, scopes and role.</p>
+        </section>
+        <section class="card">
+          <h2>
+            <a href={props.links.guides}>Guides</a>
+          </h2>
+          <p>One page per surface: what it does, how it behaves, and examples to paste.</p>
         </section>
         <section class="card">
           <h2>

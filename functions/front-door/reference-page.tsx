@@ -21,12 +21,14 @@ export interface ReferenceOperation {
   minRole: string;
   fields: ReferenceField[];
   example: unknown;
+  /** Its guide section's URL (the document's `externalDocs`), or '' when it has none. */
+  guide: string;
 }
 
 export interface Reference {
   title: string;
   server: string;
-  groups: { tag: string; operations: ReferenceOperation[] }[];
+  groups: { tag: string; guide: string; operations: ReferenceOperation[] }[];
 }
 
 const isObject = (v: unknown): v is Json => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -98,6 +100,7 @@ export function referenceFrom(document: unknown): Reference {
         minRole: text(raw['x-min-role']),
         fields,
         example: isObject(media) ? (media.example ?? body?.example ?? null) : null,
+        guide: isObject(raw.externalDocs) ? text(raw.externalDocs.url) : '',
       });
       groups.set(tag, list);
     }
@@ -105,7 +108,11 @@ export function referenceFrom(document: unknown): Reference {
   return {
     title: isObject(doc.info) ? text(doc.info.title) : '',
     server: Array.isArray(doc.servers) && isObject(doc.servers[0]) ? text(doc.servers[0].url) : '',
-    groups: [...groups].map(([tag, operations]) => ({ tag, operations })),
+    groups: [...groups].map(([tag, operations]) => ({
+      tag,
+      guide: operations.find((op) => op.guide)?.guide ?? '',
+      operations,
+    })),
   };
 }
 
@@ -115,7 +122,7 @@ const anchor = (id: string) => `op-${id.replace(/[^A-Za-z0-9_-]/g, '-')}`;
 export function ReferencePage(props: {
   nonce: string;
   reference: Reference;
-  links: { console: string; openapi: string; mcp: string };
+  links: { console: string; openapi: string; mcp: string; guides: string };
 }) {
   const { reference } = props;
   return (
@@ -125,7 +132,8 @@ export function ReferencePage(props: {
         Base URL <code>{reference.server}</code>. Every success is <code>{'{"data": ...}'}</code>, every error{' '}
         <code>{'{"error": {"code", "message", "details"}}'}</code>. Authenticate with <code>X-API-Key</code> (keys from
         the <a href={props.links.console}>console</a>) or an OAuth bearer token. The same operations are MCP tools at{' '}
-        <code>{props.links.mcp}</code>. Machine-readable: <a href={props.links.openapi}>openapi.json</a>.
+        <code>{props.links.mcp}</code>. Machine-readable: <a href={props.links.openapi}>openapi.json</a>. What each
+        surface does, with examples: the <a href={props.links.guides}>guides</a>.
       </p>
       <nav aria-label="Operations" class="card">
         {reference.groups.map((g) => (
@@ -143,6 +151,11 @@ export function ReferencePage(props: {
       {reference.groups.map((g) => (
         <section aria-labelledby={`tag-${anchor(g.tag)}`}>
           <h2 id={`tag-${anchor(g.tag)}`}>{g.tag}</h2>
+          {g.guide ? (
+            <p>
+              <a href={g.guide}>Guide: {g.tag}</a>
+            </p>
+          ) : null}
           {g.operations.map((op) => (
             <article class="card" id={anchor(op.id)} aria-labelledby={`${anchor(op.id)}-h`}>
               <h3 id={`${anchor(op.id)}-h`}>

@@ -4,6 +4,8 @@ import { ApiError } from '../../platform/errors.js';
 import { renderPage } from '../web/browser.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { buildOpenApiDocument } from '../http/openapi.js';
+import { GUIDES, GUIDES_PATH, isGuidePage } from '../guides.js';
+import { GuidesPage } from './guides-page.js';
 import { protectedResourceMetadataUrl } from '../oauth/index.js';
 import type { OperationRegistry } from '../registry.js';
 import { LandingPage } from './landing-page.js';
@@ -18,6 +20,7 @@ export function pointers(publicUrl: string) {
   return {
     console: `${publicUrl}/console`,
     docs: `${publicUrl}${DOCS_PATH}`,
+    guides: `${publicUrl}${GUIDES_PATH}`,
     openapi: `${publicUrl}${API_PREFIX}/openapi.json`,
     mcp: `${publicUrl}${API_PREFIX}/mcp`,
   };
@@ -53,6 +56,32 @@ export function frontDoorRoutes(registry: OperationRegistry): Hono<AppEnv> {
 
   // The same reference without any script, rendered here from the same document as openapi.json.
   app.get(PLAIN_DOCS_PATH, plainReference);
+
+  app.get(GUIDES_PATH, (c) => {
+    const links = pointers(c.get('services').config.publicUrl);
+    return renderPage(c, (nonce) => <GuidesPage nonce={nonce} guides={GUIDES} links={links} />);
+  });
+
+  // A guide as its Markdown text, read from the repository's docs/guides/. Only the listed guides are
+  // served, so a name never reaches the file system unchecked.
+  app.get(`${GUIDES_PATH}/:page`, async (c) => {
+    const page = c.req.param('page');
+    if (!isGuidePage(page)) throw new ApiError('not_found', `There is no guide ${page}; ${GUIDES_PATH} lists them.`);
+    const text = await c.get('services').assets.read(`guides/${page}`);
+    if (!text)
+      throw new ApiError(
+        'not_found',
+        `This server does not carry the guides: read docs/guides/${page} in the repository.`,
+        {
+          guide: `docs/guides/${page}`,
+        },
+      );
+    return c.body(text as Uint8Array<ArrayBuffer>, 200, {
+      'Content-Type': 'text/plain; charset=utf-8',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=300',
+    });
+  });
 
   // 3.5 MB as it is, under 1 MB gzipped: compressed for a client that accepts it.
   app.get(REFERENCE_SCRIPT_PATH, compress(), async (c) => {

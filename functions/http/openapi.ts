@@ -2,6 +2,7 @@ import { OpenAPIHono, z } from '@hono/zod-openapi';
 import { ErrorEnvelopeSchema } from '../../platform/errors.js';
 import { SCOPE_DESCRIPTIONS } from '../oauth/index.js';
 import { SCOPES } from '../identity/scopes.js';
+import { GUIDES, GUIDES_PATH, guideSectionOf } from '../guides.js';
 import type { OperationRegistry } from '../registry.js';
 import { API_PREFIX } from './env.js';
 
@@ -61,7 +62,9 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
       },
     },
   });
+  const guideUrl = (section: string) => `${publicUrl}${GUIDES_PATH}/${section}`;
   for (const op of registry.published()) {
+    const guide = guideSectionOf(op);
     const scopesText = op.scopes.length ? op.scopes.map((s) => `\`${s}\``).join(', ') : 'none (any valid credential)';
     r.registerPath({
       method: op.method,
@@ -78,9 +81,11 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         op.mcp
           ? `**MCP:** tool \`${op.mcp.tool}\`, action \`${op.mcp.action}\`${op.mcp.resource ? `, resource \`${op.mcp.resource}\`` : ''}.`
           : undefined,
+        guide ? `**Guide:** [docs/guides/${guide}](${guideUrl(guide)}).` : undefined,
       ]
         .filter(Boolean)
         .join('\n\n'),
+      ...(guide ? { externalDocs: { description: `Guide: docs/guides/${guide}`, url: guideUrl(guide) } } : {}),
       tags: op.tags,
       security: [{ ApiKeyHeader: [] }, { Bearer: [] }, { OAuth2: [...op.scopes] }],
       request: {
@@ -155,6 +160,8 @@ export function buildOpenApiDocument(registry: OperationRegistry, publicUrl: str
         'OAuth 2.1 (authorization code + PKCE S256, dynamic client registration at `/oauth/register`, discovery at',
         "`/.well-known/oauth-authorization-server`) is not described as operations: its endpoints answer in the OAuth RFCs' own",
         'formats, errors as `{error, error_description}`, not the envelope above.',
+        `\n\n**Guides** (docs/guides/ in the repository; [all guides](${publicUrl}${GUIDES_PATH})):`,
+        GUIDES.map((g) => `[${g.title}](${guideUrl(g.page)})`).join(', '),
       ].join(' '),
     },
     servers: [{ url: `${publicUrl}${API_PREFIX}` }],

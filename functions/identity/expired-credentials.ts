@@ -16,7 +16,7 @@ import { TERMINAL_STATUSES } from '../../schema/runs.js';
  * - An access-token row is kept, past its expiry, as long as something still acts with it: a run that
  *   has not finished, or a routine (which fires runs as its creator for as long as it exists). A run
  *   re-checks its credential at every turn (functions/identity/run-caller.ts) and reads a missing row
- *   as revoked, while the README's policy is that expiry does not stop a run (it is bounded by its own
+ *   as revoked, while the documented policy (docs/operate/security.md) is that expiry does not stop a run (it is bounded by its own
  *   budget, and an OAuth client refreshing its token must not kill the session it started). So the
  *   row may only go once no unfinished run and no routine names it.
  *

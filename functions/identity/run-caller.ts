@@ -26,7 +26,7 @@ export function runCallerOf(caller: Caller): RunCaller {
  * demotion narrows what the run may do), the credential must not have been revoked, and the scopes
  * are those it had at start narrowed by those it has now — a run never gains a scope.
  *
- * Policy, written down in the README: revocation (or deletion) of the key or token stops the run at
+ * Policy, written down in docs/operate/security.md: revocation (or deletion) of the key or token stops the run at
  * its next stage with `forbidden`; the credential's expiry does not, because a run authorized at its
  * start is bounded by its own turn budget, and an OAuth client refreshing its access token must not
  * kill the session it started. Identity-provider JWTs have no stored credential: the membership

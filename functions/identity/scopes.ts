@@ -86,7 +86,7 @@ const INTERNAL_AGENT: readonly Scope[] = [
 ];
 
 /**
- * The one table of permission bundles (spec, Authentication 5). The README reproduces it.
+ * The one table of permission bundles (spec, Authentication 5). docs/operate/security.md reproduces it.
  * A bundle grants scopes; what a caller may do also depends on their workspace role, checked per
  * request. `minRoleToCreate` is who may mint a key with the bundle.
  */

@@ -18,7 +18,7 @@ const common = { tags: ['Platform library'], stability: 'beta' as const, visibil
 
 /**
  * The platform library: files a workspace keeps on the platform (any type, typed by its bytes), at
- * most 25 MB each. Paths are not shown in the spec; these are documented in the README.
+ * most 25 MB each. Paths are not shown in the spec; these are documented in docs/guides/knowledge.md.
  */
 export const uploadLibraryFile = defineOperation({
   ...common,

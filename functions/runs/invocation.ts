@@ -17,7 +17,7 @@ export interface RunInvocation {
  * (membership, revocation, scopes narrowed: functions/identity/run-caller.ts). A removed member or a
  * revoked credential fails the run with `forbidden` (not retried). Calls go through the same path as
  * REST and MCP (scopes, role, validation, quotas) with origin `run`: the interactive per-user rate
- * limits do not apply to them (README, "Limits").
+ * limits do not apply to them (docs/guides/api-basics.md, "Limits").
  */
 export async function invocationForRun(services: Services, run: RunView, signal: AbortSignal): Promise<RunInvocation> {
   if (!run.caller) throw new NonRetryableError('forbidden', 'This run was started without a caller to act as.');

@@ -20,7 +20,7 @@ export const QueryResultSchema = z
   .openapi('QueryResult');
 
 export const sqlQueryOperation = defineOperation({
-  tags: ['Search'],
+  tags: ['SQL query'],
   stability: 'beta',
   visibility: 'public',
   scopes: ['data:read'],

@@ -11,7 +11,7 @@ export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
 /**
  * The default of SQL_QUERY_MAX_COST: the planner's total cost (Postgres cost units) above which a query
  * is refused before it runs. Every documented example and ordinary analytic query over the 10x demo
- * corpus plans far below it; a cross join of the views multiplies past it (README, SQL query).
+ * corpus plans far below it; a cross join of the views multiplies past it (docs/guides/sql-query.md).
  */
 export const DEFAULT_MAX_PLAN_COST = 500_000;
 

@@ -1,6 +1,7 @@
 import { raw } from 'hono/html';
 import type { Child } from 'hono/jsx';
 import type { ConsoleMembership } from '../identity/console-sessions.js';
+import { GUIDES_PATH } from '../guides.js';
 
 /** What the header needs of a signed-in person; absent on pages shown before sign-in. */
 export interface HeaderSession {
@@ -110,6 +111,7 @@ export function Layout(props: {
                 <a href="/console/apps" aria-current={props.active === 'apps' ? 'page' : undefined}>
                   Authorized applications
                 </a>
+                <a href={GUIDES_PATH}>Guides</a>
               </nav>
               <div class="who">
                 {session.memberships.length > 1 && session.current ? (

@@ -8,7 +8,7 @@ import type { WebhookEventName } from './events.js';
 export type WebhookRow = typeof webhooks.$inferSelect;
 export type DeliveryRow = typeof webhookDeliveries.$inferSelect;
 
-/** Registration limit per workspace (the spec leaves it open; documented in the README). */
+/** Registration limit per workspace (the spec leaves it open; documented in docs/guides/webhooks.md). */
 export const MAX_WEBHOOKS_PER_WORKSPACE = 20;
 
 export async function getWebhook(db: Queryable, workspaceId: string, id: string): Promise<WebhookRow> {

@@ -1,11 +1,12 @@
 /**
  * Files the service serves as they are, read from what is installed beside it: the API reference's
  * renderer (Scalar's standalone browser bundle), served by this service so the reference works
- * offline and under a `script-src` that names no CDN. Adapters: the installed package on Node
- * (installed.ts); none on a Worker, whose bundle carries no node_modules (the reference then falls
- * back to the server-rendered page).
+ * offline and under a `script-src` that names no CDN, and the guides (docs/guides/*.md) the reference
+ * and the console link. Adapters: the installed package and the repository's docs on Node
+ * (installed.ts); none on a Worker, whose bundle carries neither (the reference then falls back to the
+ * server-rendered page, and a guide names its place in the repository instead).
  */
-export type AssetName = 'api-reference.js';
+export type AssetName = 'api-reference.js' | `guides/${string}.md`;
 
 export interface StaticAssets {
   /** The file's bytes, or null when this runtime has no copy of it. */

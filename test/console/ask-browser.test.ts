@@ -89,7 +89,7 @@ describe.runIf(Boolean(CHROMIUM))('the Ask pages in headless Chromium', () => {
     const chatId = page.url().split('/').pop() as string;
     expect(await (await visible(page.locator('#run-status'), 10_000)).textContent()).toContain('Queued');
     expect(held).toHaveLength(1);
-    // Mid-run, for the README's screenshot: deliveries are released one at a time (each turn of the run
+    // Mid-run, for the console guide's screenshot: deliveries are released one at a time (each turn of the run
     // is one) until a tool label is on the page, so it is taken while the run waits for its next turn.
     const firstStep = page.locator('#run-steps li').first();
     for (let released = 0; !(await firstStep.isVisible()); released++) {

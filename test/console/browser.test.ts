@@ -16,7 +16,7 @@ import type { Harness, SeededWorkspace } from '../support/harness.js';
 
 /**
  * The console in a real browser (test/support/browser.ts: headless Chromium against the app over
- * real HTTP): sign in, keys, OAuth consent. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's
+ * real HTTP): sign in, keys, OAuth consent. UPDATE_CONSOLE_SCREENSHOTS=1 writes the guides'
  * screenshots to docs/console/.
  */
 const CLIENT_CALLBACK = 'https://client.example/callback';

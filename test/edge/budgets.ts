@@ -11,7 +11,7 @@
  * transactions (the OAuth code exchange, the run engine's stage commits) open a WebSocket pool. The
  * quota's read-and-consume is one statement and the freshness probe's two reads one statement.
  * Before (a pool per request): first read 1 connection + 3, steady 1 + 1, filter search 2 + 5,
- * 404 1 + 1, chat run 10 + 140, routine fire 13 + 204 (README, Deploying: round trips and latency).
+ * 404 1 + 1, chat run 10 + 140, routine fire 13 + 204 (docs/operate/edge-and-postgres-tiers.md, Round trips and latency).
  */
 export const BUDGETS = {
   /**

@@ -12,7 +12,7 @@ import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace }
  * POST /research on the demo corpus with the local model (allow_questions: false, so every job
  * answers). Each answer must be non-empty, fully grounded (the verifier re-ran every table and
  * metric; the quotes are re-read here from the transcripts), and say what it rests on. The share of
- * answers with at least one quote and one table is recorded in the README and must stay above 80%.
+ * answers with at least one quote and one table is recorded in docs/guides/research.md and must stay above 80%.
  */
 
 let h: Harness;

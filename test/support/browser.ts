@@ -12,7 +12,7 @@ import { createHarness, type Harness, type HarnessOptions } from './harness.js';
  * The console's browser tests share this: Debian's headless Chromium driven by playwright-core,
  * against the app served over real HTTP on a loopback port. `npm test` runs them when Chromium is
  * installed and says plainly when it is not; CI sets REQUIRE_BROWSER_TESTS=1, so a skipped browser
- * test fails there. UPDATE_CONSOLE_SCREENSHOTS=1 writes the README's screenshots to docs/console/.
+ * test fails there. UPDATE_CONSOLE_SCREENSHOTS=1 writes the guides' screenshots to docs/console/.
  */
 export const CHROMIUM = [process.env.CHROMIUM_PATH, '/usr/bin/chromium', '/usr/bin/chromium-browser'].find(
   (p): p is string => Boolean(p && existsSync(p)),

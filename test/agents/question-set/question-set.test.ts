@@ -14,7 +14,7 @@ import { QUESTIONS } from './questions.js';
  * right is reported and must not fall below the floor; the floor is raised as answers improve.
  */
 
-/** The share of the set answered right must stay at or above this (measured; see the README). */
+/** The share of the set answered right must stay at or above this (measured; see docs/design/agent-loop.md, The question set). */
 const FLOOR = 0.95;
 
 /** The corpus's "now" as the run's today, while timers keep real time (the queue sleeps on them). */
