@@ -35,7 +35,8 @@ export const sqlQueryOperation = defineOperation({
     `Checked on the Postgres parser before it runs: a single SELECT; only those views and the query's own CTEs; functions from an allow list (${[...ALLOWED_FUNCTIONS].slice(0, 12).join(', ')}, ...); casts to plain types. ` +
     `Anything else is 400 \`invalid_argument\` with \`details.reason\`. ` +
     `A query the planner estimates above SQL_QUERY_MAX_COST (default ${DEFAULT_MAX_PLAN_COST}) is refused before it runs: 400 \`invalid_argument\`, \`details.reason\` \`query_too_expensive\` with \`estimated_cost\` and \`max_cost\`. ` +
-    `Runs in a read-only transaction with a statement timeout (SQL_QUERY_TIMEOUT_MS, default ${DEFAULT_STATEMENT_TIMEOUT_MS} ms); ` +
+    `Runs as the least-privilege role cip_query (the views and the allowed functions only; on Neon through SQL_QUERY_DATABASE_URL, else 503 \`dependency_unavailable\`, \`details.reason\` \`sql_sandbox_unavailable\`), ` +
+    `in a read-only transaction that is always rolled back, with a statement timeout (SQL_QUERY_TIMEOUT_MS, default ${DEFAULT_STATEMENT_TIMEOUT_MS} ms); ` +
     '`truncated` says more rows matched than `limit`. A failure while running is 500 `query_failed` (`details.reason`: `statement_timeout` or `execution_error`).',
   mcp: { tool: 'sql', action: 'query' },
   readOnly: true,
