@@ -11,6 +11,7 @@ import { sql } from 'drizzle-orm';
 import { checkQuery } from '../functions/sql-query/guard.js';
 import { estimatedCost } from '../functions/sql-query/plan-cost.js';
 import { DEFAULT_MAX_PLAN_COST, executeChecked } from '../functions/sql-query/run.js';
+import { QUERY_ROLE } from '../functions/sql-query/sandbox.js';
 import { packageSqlParser } from '../platform/sql-parser/package.js';
 import { openBenchCorpus, type BenchCorpus } from './corpus-db.js';
 import { printTable } from './report.js';
@@ -49,6 +50,15 @@ export const COST_QUERIES: { kind: string; sql: string }[] = [
   { kind: 'cross join', sql: 'select count(*) as n from accounts a, accounts b' },
   { kind: 'cross join', sql: 'select count(*) as n from accounts a, accounts b, accounts c' },
   { kind: 'cross join', sql: 'select count(*) as n from transcript_turns a, interactions b' },
+  // A LIMIT over a join whose filter never matches reads the whole join: priced at the join, not the limit.
+  {
+    kind: 'limited cross join',
+    sql: "select a.id from accounts a, accounts b, accounts c where a.name || b.name || c.name = 'never' limit 1",
+  },
+  {
+    kind: 'limited cross join',
+    sql: "with j as (select a.id from accounts a, accounts b where a.name || b.name = 'never') select * from j limit 1",
+  },
 ];
 
 /** Beyond this multiple of the cap a query is estimated only: PGlite would hold the process for it. */
@@ -60,8 +70,10 @@ export async function benchSqlQueryCost(corpus: BenchCorpus): Promise<Record<str
     const statement = await checkQuery(packageSqlParser, q.sql);
     const wrapped = `select * from (\n${statement}\n) as caller_query limit 101`;
     const cost = await corpus.db.transaction(async (tx) => {
+      // As the operation plans it (functions/sql-query/sandbox.ts): the workspace bound, as the caller's role.
+      await tx.execute(sql`select query_guard.bind_workspace(${corpus.workspaceId}::uuid)`);
+      await tx.execute(sql.raw(`set local role ${QUERY_ROLE}`));
       await tx.execute(sql`set local search_path = ws_views`);
-      await tx.execute(sql`select set_config('cip.query_workspace', ${corpus.workspaceId}, true)`);
       return estimatedCost(tx, wrapped);
     });
     let ms = 'not run';
