@@ -126,7 +126,7 @@ export function renderPage(
   c: Context<AppEnv>,
   page: (nonce: string) => JSX.Element,
   options: {
-    status?: 200 | 400 | 403 | 404 | 409 | 429 | 503;
+    status?: 200 | 400 | 403 | 404 | 409 | 415 | 429 | 503;
     formTargets?: string[];
     /** The page's script reads from our own origin (the Ask pages follow a run's event stream). */
     connectsToSelf?: boolean;
