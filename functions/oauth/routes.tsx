@@ -11,8 +11,7 @@ import {
   AUTHORIZATION_PARAMETERS,
   authorizationResponseUrl,
   parametersFrom,
-  RedirectableAuthorizationError,
-  UntrustedAuthorizationRequest,
+  RefusedAuthorizationRequest,
   validateAuthorizationRequest,
   type AuthorizationParameters,
   type AuthorizationRequest,
@@ -257,9 +256,9 @@ async function authorize(c: Ctx, parameters: AuthorizationParameters, form: Form
   try {
     request = await validateAuthorizationRequest(services.db, issuer, protectedResources(issuer), parameters);
   } catch (e) {
-    if (e instanceof UntrustedAuthorizationRequest) return errorPage(c, 400, e.message);
-    if (e instanceof RedirectableAuthorizationError)
-      return c.redirect(authorizationResponseUrl(e.redirectUri, issuer, e.state, e.error), form ? 303 : 302);
+    // Never a redirect to the client here: no signed-in member has approved anything yet.
+    if (e instanceof RefusedAuthorizationRequest)
+      return errorPage(c, 400, e.code ? `The application's request is not valid (${e.code}): ${e.message}` : e.message);
     throw e;
   }
   const session = await currentSession(c);
