@@ -16,6 +16,7 @@ import { benchRoutineTick } from './routines.js';
 import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
+import { benchInputWalks, inputWalksTitle } from './input-walks.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
@@ -48,6 +49,7 @@ printTable(
   "Agent loop: 10 runs x 20 turns with a zero-latency model vs. the engine's bare stages in the same process",
   await benchAgentLoop(),
 );
+printTable(inputWalksTitle, benchInputWalks());
 printTable('Tool schemas a hosted model is offered, per library agent (est. tokens = chars / 4)', benchAgentTools());
 printTable(
   'Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines',

@@ -1,5 +1,6 @@
 import { ApiError, isApiError, type ErrorEnvelope } from '../platform/errors.js';
 import type { RateLimitResult, RateLimitRule } from '../platform/limiter/port.js';
+import { tooDeepError, valueTooDeep } from '../platform/json-depth.js';
 import { deepFreeze, isStatic } from '../platform/static-value.js';
 import { assertStorableText } from '../platform/storable-text.js';
 import { parseOrThrow } from '../platform/validation.js';
@@ -238,12 +239,20 @@ async function runAuthorizedOperation(
 }
 
 /**
- * The one input check every operation passes, on every transport: text the database cannot store is
- * refused before the schemas run (no operation has to remember it, and nothing reaches a statement),
- * then path, query and body are parsed by the operation's own schemas. A body that is sent must be an
+ * The one input check every operation passes, on every transport: input nested past MAX_JSON_DEPTH
+ * and text the database cannot store are refused before the schemas run (no operation has to
+ * remember it, and nothing reaches a statement), then path, query and body are parsed by the
+ * operation's own schemas. A body that is sent must be an
  * object: JSON `null` is not "no body" (it used to read as an empty update).
  */
 function validatedInput(op: Operation, raw: RawInput): Record<string, unknown> {
+  // Input that arrives decoded (an agent's tool call, MCP arguments) is held to the same nesting
+  // limit as a REST body's text, before any walk over it.
+  for (const [part, field] of [
+    [raw.query, 'query'],
+    [raw.body, 'body'],
+  ] as const)
+    if (valueTooDeep(part)) throw tooDeepError(field);
   if (op.params) assertStorableText(raw.params ?? {});
   if (op.query) assertStorableText(raw.query ?? {});
   if (op.body) {

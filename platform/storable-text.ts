@@ -30,16 +30,18 @@ export function unstorableTextProblem(text: string): Pick<FieldProblem, 'problem
  */
 export function findUnstorableText(value: unknown, path: readonly string[] = []): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  // An explicit stack, not recursion: a 1 MiB body can nest deeper than the call stack allows.
-  const stack: { value: unknown; path: readonly string[] }[] = [{ value, path }];
+  // An explicit stack, not recursion: a 1 MiB body can nest deeper than the call stack allows. Each
+  // node points at its parent instead of carrying its own copy of the path, so the walk costs one
+  // step per value whatever the depth; a path is spelled out only for the few problems reported.
+  const stack: WalkNode[] = [{ value, parent: undefined, key: '' }];
   while (stack.length > 0 && problems.length < MAX_PROBLEMS) {
-    const next = stack.pop() as { value: unknown; path: readonly string[] };
+    const next = stack.pop() as WalkNode;
     if (typeof next.value === 'string') {
       const found = unstorableTextProblem(next.value);
-      if (found) problems.push({ field: next.path.join('.'), ...found });
+      if (found) problems.push({ field: fieldOf(path, next), ...found });
     } else if (Array.isArray(next.value)) {
       for (let i = next.value.length - 1; i >= 0; i--)
-        stack.push({ value: next.value[i], path: [...next.path, String(i)] });
+        stack.push({ value: next.value[i], parent: next, key: String(i) });
     } else if (typeof next.value === 'object' && next.value !== null) {
       const entries = Object.entries(next.value);
       for (let i = entries.length - 1; i >= 0; i--) {
@@ -48,17 +50,33 @@ export function findUnstorableText(value: unknown, path: readonly string[] = [])
         if (keyProblem) {
           // The key itself is the bad text: name it with the bad characters made visible.
           problems.push({
-            field: [...next.path, printable(key)].join('.'),
+            field: fieldOf(path, { value: child, parent: next, key: printable(key) }),
             code: keyProblem.code,
             problem: `field name ${keyProblem.problem}`,
           });
         } else {
-          stack.push({ value: child, path: [...next.path, key] });
+          stack.push({ value: child, parent: next, key });
         }
       }
     }
   }
   return problems;
+}
+
+/** A value met on the walk, with the key it has in its parent (the root has no parent and no key). */
+interface WalkNode {
+  value: unknown;
+  parent: WalkNode | undefined;
+  key: string;
+}
+
+/** The dotted field name of a node: `path`, then the keys from the root down to it. */
+function fieldOf(path: readonly string[], node: WalkNode): string {
+  const keys: string[] = [];
+  for (let at: WalkNode | undefined = node; at?.parent !== undefined; at = at.parent) keys.push(at.key);
+  keys.reverse();
+  if (path.length === 0) return keys.join('.');
+  return keys.length === 0 ? path.join('.') : `${path.join('.')}.${keys.join('.')}`;
 }
 
 /** Refuse an input holding unstorable text with `400 invalid_argument` naming each field. */

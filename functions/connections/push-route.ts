@@ -3,6 +3,7 @@ import { eq } from 'drizzle-orm';
 import { timingSafeEqual } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
 import { isUuid } from '../../platform/ids.js';
+import { assertJsonTextDepth } from '../../platform/json-depth.js';
 import { assertStorableText } from '../../platform/storable-text.js';
 import { connections } from '../../schema/index.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
@@ -88,6 +89,7 @@ export function connectionIngestRoutes(): Hono<AppEnv> {
         'This source is paused until a workspace admin saves a call filter decision (PUT /connections/{id}/call-filters); push again after.',
         { paused_reason: pausedReason(connector, connection) },
       );
+    assertJsonTextDepth(body);
     let json: unknown;
     try {
       json = JSON.parse(body);

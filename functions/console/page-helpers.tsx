@@ -28,7 +28,7 @@ export async function withMember(c: Ctx, handle: (session: ConsoleSession) => Pr
 
 export async function message(
   c: Ctx,
-  status: 400 | 403 | 404 | 503,
+  status: 400 | 403 | 404 | 415 | 503,
   title: string,
   text: string,
   session?: ConsoleSession,

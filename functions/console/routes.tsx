@@ -4,6 +4,7 @@ import { jwtVerify, SignJWT } from 'jose';
 import { ApiError } from '../../platform/errors.js';
 import type { AppEnv } from '../http/env.js';
 import { refuseUnstorableText } from '../http/storable-text-guard.js';
+import { requireFormBody } from '../web/form-body.js';
 import { BUNDLE_TABLE, type Bundle } from '../identity/scopes.js';
 import { FIRST_START_KEY_NAME } from '../embedded/first-start-key.js';
 import type { OperationRegistry } from '../registry.js';
@@ -67,6 +68,13 @@ export function consoleRoutes(registry: OperationRegistry): Hono<AppEnv> {
   app.use(
     '/console/*',
     refuseUnstorableText((c, problem) => message(c, 400, 'Invalid request', `${problem.field}: ${problem.problem}.`)),
+  );
+  // Every POST here is a form: another body is a 415 or 400 page, not a failed read in a handler.
+  app.use(
+    '/console/*',
+    requireFormBody((c, status, text) =>
+      message(c, status, status === 415 ? 'Unsupported form encoding' : 'Invalid request', text),
+    ),
   );
 
   app.get('/console', async (c) => {

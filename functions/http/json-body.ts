@@ -1,12 +1,14 @@
 import type { Context } from 'hono';
 import { ApiError } from '../../platform/errors.js';
+import { assertJsonTextDepth } from '../../platform/json-depth.js';
 
 const MAX_BODY_BYTES = 1_048_576;
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
 
 /**
  * Read a JSON request body. An empty body reads as {} (the schema then names what is missing);
- * a body with a non-JSON content type, malformed JSON or more than 1 MiB is 400 invalid_argument.
+ * a body with a non-JSON content type, malformed JSON, more than 1 MiB or nesting deeper than
+ * MAX_JSON_DEPTH (`details.reason: too_deep`, judged on the text before it is parsed) is 400 invalid_argument.
  */
 export async function readJsonBody(c: Context): Promise<unknown> {
   const bytes = await readBodyBytes(c);
@@ -19,6 +21,7 @@ export async function readJsonBody(c: Context): Promise<unknown> {
       expected: 'application/json',
     });
   }
+  assertJsonTextDepth(text);
   try {
     return JSON.parse(text) as unknown;
   } catch (e) {

@@ -1,6 +1,6 @@
 import type { OpenAPIHono } from '@hono/zod-openapi';
 import type { Context } from 'hono';
-import { runOperation, type InvocationScope, type RawInput } from '../invoke.js';
+import { authorizeOperation, runOperation, type InvocationScope, type RawInput } from '../invoke.js';
 import { isStatic, staticJson } from '../../platform/static-value.js';
 import type { Download, DownloadBody, Operation, OperationRegistry } from '../registry.js';
 import { API_PREFIX, type AppEnv } from './env.js';
@@ -58,6 +58,10 @@ export function mountRestOperations(app: OpenAPIHono<AppEnv>, registry: Operatio
       const idempotencyKey = op.idempotent ? c.req.header(IDEMPOTENCY_HEADER) : undefined;
       let outcome;
       if (idempotencyKey !== undefined) {
+        // The caller is judged first, exactly as a fresh call judges them: a stored response is
+        // replayed only to a caller who may run the operation now (its scopes, role, visibility and
+        // credential kind), and a refused caller learns nothing of the key or of their input.
+        authorizeOperation(registry, op, scope.caller, scope.origin);
         // An upload operation is never idempotent (its file is not part of the replay key).
         const { params, query, body } = await restInput(c, op, streaming, true);
         const request = { params, query, body };

@@ -1,4 +1,5 @@
 import type { Context, MiddlewareHandler } from 'hono';
+import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../platform/json-depth.js';
 import { findUnstorableText } from '../../platform/storable-text.js';
 import type { FieldProblem } from '../../platform/validation.js';
 import type { AppEnv } from './env.js';
@@ -11,6 +12,7 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
  * connections OAuth callback) do not pass the registry's input boundary, but they too look text up
  * and store it: a NUL or an unpaired surrogate in a query value, the path, a form field or a JSON body
  * would fail the statement and answer 500. This guard refuses such a request before its handler runs,
+ * as it refuses a JSON body nested deeper than MAX_JSON_DEPTH (platform/json-depth.ts),
  * in the route's own error format (`render`). The body is read from a clone, so the handler (and a
  * signature check over the raw bytes) still reads it whole.
  */
@@ -35,14 +37,23 @@ async function unstorableTextOf(c: Context<AppEnv>): Promise<FieldProblem[]> {
   const type = c.req.header('content-type') ?? '';
   if (FORM_TYPE.test(type)) return findUnstorableText(fieldsOf(new URLSearchParams(await c.req.raw.clone().text())));
   if (JSON_TYPE.test(type)) {
+    const text = await c.req.raw.clone().text();
+    // Judged on the text, before the parse and the walk: nesting past the limit is refused outright.
+    if (jsonTextTooDeep(text)) return [TOO_DEEP];
     try {
-      return findUnstorableText(JSON.parse(await c.req.raw.clone().text()) as unknown);
+      return findUnstorableText(JSON.parse(text) as unknown);
     } catch {
       return []; // Malformed JSON is the handler's to refuse, in its own words.
     }
   }
   return [];
 }
+
+const TOO_DEEP: FieldProblem = {
+  field: 'body',
+  code: 'too_deep',
+  problem: `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
+};
 
 /** The values by name: one value as itself, a repeated name as the list of its values. */
 function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {

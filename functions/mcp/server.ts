@@ -11,6 +11,7 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
 import { ApiError, toApiError } from '../../platform/errors.js';
+import { assertJsonTextDepth } from '../../platform/json-depth.js';
 import { runOperation, splitFlatInput } from '../invoke.js';
 import type { OperationRegistry } from '../registry.js';
 import type { AppEnv } from '../http/env.js';
@@ -66,6 +67,9 @@ export function mcpHandler(registry: OperationRegistry) {
     }
     // The same 1 MiB limit and error as REST bodies, before the SDK (whose own limit is 4 MiB) reads anything.
     const body = await readBodyBytes(c);
+    // The same nesting limit too, on the whole JSON-RPC message: the SDK parses and validates it
+    // before any tool runs, so its depth is judged on the text first.
+    assertJsonTextDepth(new TextDecoder().decode(body));
     const scope = invocationScope(c, registry, 'mcp');
     const log = scope.services.log;
     const server = new Server(SERVER_INFO, { capabilities: { tools: {}, resources: {} } });

@@ -32,22 +32,19 @@ export interface AuthorizationRequest {
 }
 
 /**
- * A request that must not redirect: the client or redirect URI cannot be trusted, so sending the
- * browser anywhere would make this server an open redirector (RFC 6749 4.1.2.1). Shown as a page.
+ * An authorization request this server refuses, shown to the person as an error page and never sent
+ * back to the client's redirect URI. Before a signed-in member has approved, a redirect would make
+ * this server an open redirector (RFC 6749 4.1.2.1, RFC 9700 4.11.2): anyone who registers a client
+ * could send a browser through this trusted origin to their own URI with a deliberately invalid
+ * request. `code` is the OAuth error the request earned, when its client and redirect URI were known.
  */
-export class UntrustedAuthorizationRequest extends Error {
-  override name = 'UntrustedAuthorizationRequest';
-}
-
-/** An error to send back to the client's redirect URI, with `state` and `iss`. */
-export class RedirectableAuthorizationError extends Error {
-  override name = 'RedirectableAuthorizationError';
+export class RefusedAuthorizationRequest extends Error {
+  override name = 'RefusedAuthorizationRequest';
   constructor(
-    readonly error: OAuthError,
-    readonly redirectUri: string,
-    readonly state: string | undefined,
+    message: string,
+    readonly code?: OAuthError['code'],
   ) {
-    super(error.description);
+    super(message);
   }
 }
 
@@ -61,8 +58,9 @@ export function parametersFrom(source: (name: string) => string | undefined): Au
 }
 
 /**
- * Validate an authorization request. Client and redirect URI first: until both are known good,
- * every problem is an error page. After that, problems go back to the client as OAuth errors.
+ * Validate an authorization request: client and redirect URI first, then the rest. Every problem is
+ * a RefusedAuthorizationRequest (an error page); only what a signed-in member decides on the
+ * consent page goes back to the client's redirect URI.
  */
 export async function validateAuthorizationRequest(
   db: Database,
@@ -71,21 +69,21 @@ export async function validateAuthorizationRequest(
   parameters: AuthorizationParameters,
 ): Promise<AuthorizationRequest> {
   const clientId = parameters.client_id;
-  if (!clientId) throw new UntrustedAuthorizationRequest('The request names no client (client_id is missing).');
+  if (!clientId) throw new RefusedAuthorizationRequest('The request names no client (client_id is missing).');
   const client = await findClient(db, issuer, clientId);
-  if (!client) throw new UntrustedAuthorizationRequest('The application is not registered with this service.');
+  if (!client) throw new RefusedAuthorizationRequest('The application is not registered with this service.');
   let redirectUri = parameters.redirect_uri;
   if (redirectUri === undefined) {
     // OAuth 2.1 lets a client with exactly one registered redirect URI omit it.
     if (client.redirectUris.length !== 1)
-      throw new UntrustedAuthorizationRequest('redirect_uri is missing and the application registered more than one.');
+      throw new RefusedAuthorizationRequest('redirect_uri is missing and the application registered more than one.');
     redirectUri = client.redirectUris[0] as string;
   } else if (!client.redirectUris.includes(redirectUri)) {
-    throw new UntrustedAuthorizationRequest('redirect_uri is not one the application registered.');
+    throw new RefusedAuthorizationRequest('redirect_uri is not one the application registered.');
   }
   const state = parameters.state;
   const fail = (error: OAuthError): never => {
-    throw new RedirectableAuthorizationError(error, redirectUri, state);
+    throw new RefusedAuthorizationRequest(error.description, error.code);
   };
 
   if (parameters.response_type !== 'code')
@@ -108,6 +106,22 @@ export async function validateAuthorizationRequest(
     throw e;
   }
   return { client, redirectUri, state, codeChallenge: challenge as string, scopes, resource, parameters };
+}
+
+/**
+ * Whether the query of an authorization request is well formed on its face: each parameter at most
+ * once, `response_type=code`, a client, an S256 PKCE challenge. The console's sign-in returns only
+ * to such a request (web/browser.ts safeReturnTo), so a sign-in link never leads into a request the
+ * authorization endpoint would refuse; the endpoint still validates it in full.
+ */
+export function isWellFormedAuthorizationQuery(query: URLSearchParams): boolean {
+  for (const name of new Set(query.keys())) if (query.getAll(name).length > 1) return false;
+  return (
+    query.get('response_type') === 'code' &&
+    Boolean(query.get('client_id')) &&
+    query.get('code_challenge_method') === 'S256' &&
+    PKCE_CHALLENGE.test(query.get('code_challenge') ?? '')
+  );
 }
 
 /** The URL the browser goes back to: the code or the error, with `state` and `iss` (RFC 9207). */

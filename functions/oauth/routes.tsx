@@ -2,6 +2,7 @@ import { Hono, type Context } from 'hono';
 import { cors } from 'hono/cors';
 import type { AppEnv } from '../http/env.js';
 import { refuseUnstorableText } from '../http/storable-text-guard.js';
+import { requireFormBody } from '../web/form-body.js';
 import { currentSession, formValue, headerFor, postIsTrusted, renderPage } from '../web/browser.js';
 import { ConsentPage } from './consent-page.js';
 import { MessagePage } from '../web/layout.js';
@@ -10,8 +11,7 @@ import {
   AUTHORIZATION_PARAMETERS,
   authorizationResponseUrl,
   parametersFrom,
-  RedirectableAuthorizationError,
-  UntrustedAuthorizationRequest,
+  RefusedAuthorizationRequest,
   validateAuthorizationRequest,
   type AuthorizationParameters,
   type AuthorizationRequest,
@@ -57,6 +57,11 @@ export function oauthRoutes(): Hono<AppEnv> {
   app.use(
     OAUTH_PATHS.authorize,
     refuseUnstorableText((c, problem) => errorPage(c, 400, `${problem.field}: ${problem.problem}.`)),
+  );
+  // The consent form's POST: another body is a 415 or 400 page, not a failed read.
+  app.use(
+    OAUTH_PATHS.authorize,
+    requireFormBody((c, status, text) => errorPage(c, status, text)),
   );
   for (const path of [OAUTH_PATHS.token, OAUTH_PATHS.register, OAUTH_PATHS.revoke]) {
     app.use(
@@ -251,9 +256,9 @@ async function authorize(c: Ctx, parameters: AuthorizationParameters, form: Form
   try {
     request = await validateAuthorizationRequest(services.db, issuer, protectedResources(issuer), parameters);
   } catch (e) {
-    if (e instanceof UntrustedAuthorizationRequest) return errorPage(c, 400, e.message);
-    if (e instanceof RedirectableAuthorizationError)
-      return c.redirect(authorizationResponseUrl(e.redirectUri, issuer, e.state, e.error), form ? 303 : 302);
+    // Never a redirect to the client here: no signed-in member has approved anything yet.
+    if (e instanceof RefusedAuthorizationRequest)
+      return errorPage(c, 400, e.code ? `The application's request is not valid (${e.code}): ${e.message}` : e.message);
     throw e;
   }
   const session = await currentSession(c);
@@ -332,7 +337,7 @@ async function consentPage(c: Ctx, session: ConsoleSession, request: Authorizati
   );
 }
 
-async function errorPage(c: Ctx, status: 400 | 403, text: string, session?: ConsoleSession): Promise<Response> {
+async function errorPage(c: Ctx, status: 400 | 403 | 415, text: string, session?: ConsoleSession): Promise<Response> {
   const header = session ? await headerFor(c, session) : undefined;
   return renderPage(
     c,

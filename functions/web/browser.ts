@@ -5,6 +5,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import { API_PREFIX, type AppEnv } from '../http/env.js';
 import { isLoopbackHost } from '../../platform/net/loopback.js';
 import { csrfTokenFor, csrfTokenMatches, resolveSession, type ConsoleSession } from '../identity/console-sessions.js';
+import { isWellFormedAuthorizationQuery } from '../oauth/index.js';
 import type { HeaderSession } from './layout.js';
 
 /**
@@ -97,8 +98,11 @@ export function issueSignInCsrf(c: Context<AppEnv>): string {
 }
 
 /**
- * Where a sign-in may return to: only our own console pages and the OAuth authorize endpoint, as a
- * path. Anything else (another host, `//host`, a backslash trick) becomes the console home.
+ * Where a sign-in may return to: a path on this origin that cannot send the browser off-site. That
+ * is a console page other than the sign-in pages (which hand on to an identity provider or to their
+ * own return_to), or an authorization request well formed on its face (the authorization endpoint
+ * redirects to a client only after the member approves, and shows any other outcome as a page).
+ * Anything else (another host, `//host`, a backslash trick) becomes the console home.
  */
 export function safeReturnTo(value: string | undefined): string {
   if (!value || value.length > 4000) return '/console';
@@ -110,10 +114,13 @@ export function safeReturnTo(value: string | undefined): string {
     return '/console';
   }
   if (parsed.host !== 'return-to.invalid') return '/console';
+  const consolePage =
+    (parsed.pathname === '/console' || parsed.pathname.startsWith('/console/')) &&
+    parsed.pathname !== '/console/sign-in' &&
+    !parsed.pathname.startsWith('/console/sign-in/');
   const allowed =
-    parsed.pathname === '/console' ||
-    parsed.pathname.startsWith('/console/') ||
-    parsed.pathname === `${API_PREFIX}/oauth/authorize`;
+    consolePage ||
+    (parsed.pathname === `${API_PREFIX}/oauth/authorize` && isWellFormedAuthorizationQuery(parsed.searchParams));
   return allowed ? `${parsed.pathname}${parsed.search}` : '/console';
 }
 
@@ -126,7 +133,7 @@ export function renderPage(
   c: Context<AppEnv>,
   page: (nonce: string) => JSX.Element,
   options: {
-    status?: 200 | 400 | 403 | 404 | 409 | 429 | 503;
+    status?: 200 | 400 | 403 | 404 | 409 | 415 | 429 | 503;
     formTargets?: string[];
     /** The page's script reads from our own origin (the Ask pages follow a run's event stream). */
     connectsToSelf?: boolean;

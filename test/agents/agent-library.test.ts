@@ -229,6 +229,24 @@ describe('Idempotency-Key on POST /agents', () => {
     expect(changed.body.error).toMatchObject({ code: 'conflict', details: { reason: 'key_reused' } });
   });
 
+  it("replays only to a caller who may create now: the same member's read_only key is 403 as on a fresh call", async () => {
+    const body = { name: 'Admin-only agent', prompt: 'The secret prompt of an admin.' };
+    const first = await create(body, ws.admin.key, { 'Idempotency-Key': 'weaker-replay-1' });
+    expect(first.status, first.text).toBe(201);
+    const { key: readOnly } = await ws.keyFor(ws.admin, 'read_only');
+    const direct = await create(body, readOnly);
+    expect(direct.status, direct.text).toBe(403);
+    const replay = await create(body, readOnly, { 'Idempotency-Key': 'weaker-replay-1' });
+    expect(replay.status, replay.text).toBe(403);
+    expect(replay.body.error.code).toBe(direct.body.error.code);
+    expect(replay.text).not.toContain(body.prompt);
+    expect(replay.headers.get('idempotent-replayed')).toBeNull();
+    const own = await create(body, ws.admin.key, { 'Idempotency-Key': 'weaker-replay-1' });
+    expect(own.status).toBe(201);
+    expect(own.headers.get('idempotent-replayed')).toBe('true');
+    expect(own.body).toEqual(first.body);
+  });
+
   it('lets concurrent duplicates create one agent: the others are 409 duplicate or the replay', {
     tags: ['race'],
   }, async () => {

@@ -118,27 +118,68 @@ describe('authorize: never an open redirector', () => {
     expect(dup.headers.get('location')).toBeNull();
   });
 
-  it('other bad requests go back to the registered redirect URI as OAuth errors with state and iss', async () => {
-    const jar = await signInWithLink(h, ws.admin.email);
+  it('other bad requests are an error page naming the OAuth error, never a redirect to the client, signed in or not', async () => {
+    const signedIn = await signInWithLink(h, ws.admin.email);
     const client = await registerClient();
     for (const [overrides, error] of [
       [{ code_challenge: undefined }, 'invalid_request'],
       [{ code_challenge_method: 'plain' }, 'invalid_request'],
       [{ response_type: 'token' }, 'unsupported_response_type'],
+      [{ response_type: 'x' }, 'unsupported_response_type'],
       [{ scope: 'data:read admin:everything' }, 'invalid_scope'],
       [{ resource: 'https://evil.example/api' }, 'invalid_target'],
     ] as const) {
       const { url } = await authorizationUrl(client, overrides);
-      const res = await browse(h, jar, url);
-      expect(res.status, error).toBe(302);
-      const location = new URL(res.headers.get('location') as string);
-      expect(location.origin + location.pathname).toBe(REDIRECT);
-      expect(Object.fromEntries(location.searchParams)).toMatchObject({
-        error,
-        state: 'st-123',
-        iss: h.services.config.publicUrl,
-      });
+      for (const [who, jar] of [
+        ['signed in', signedIn],
+        ['signed out', new CookieJar()],
+      ] as const) {
+        const label = `${error} (${JSON.stringify(overrides)}), ${who}`;
+        const res = await browse(h, jar, url);
+        expect(res.status, label).toBe(400);
+        expect(res.headers.get('location'), label).toBeNull();
+        expect(res.headers.get('content-type'), label).toMatch(/^text\/html/);
+        expect(await res.text(), label).toContain(error);
+      }
     }
+  });
+
+  it('the consent form posted with a request that does not validate is an error page, not a redirect', async () => {
+    const jar = await signInWithLink(h, ws.admin.email);
+    const client = await registerClient();
+    const { url } = await authorizationUrl(client);
+    const fields = formFields(await (await browse(h, jar, url)).text(), '/api/platform/v1/oauth/authorize');
+    const res = await browse(h, jar, '/api/platform/v1/oauth/authorize', {
+      form: { ...fields, response_type: 'x', decision: 'approve' },
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('location')).toBeNull();
+  });
+
+  it('a sign-in link cannot chain into a redirect: return_to refuses the sign-in pages and a malformed authorization request', async () => {
+    const client = await registerClient();
+    const { url: good } = await authorizationUrl(client);
+    const chained = [
+      (await authorizationUrl(client, { response_type: 'x' })).url,
+      (await authorizationUrl(client, { code_challenge_method: undefined })).url,
+      (await authorizationUrl(client, { client_id: undefined })).url,
+      `${good}&client_id=${encodeURIComponent(client.client_id)}`,
+      '/console/sign-in/oidc',
+      '/console/sign-in?return_to=https://evil.example/',
+    ];
+    const jar = new CookieJar();
+    for (const returnTo of chained) {
+      const page = await browse(h, jar, `/console/sign-in?return_to=${encodeURIComponent(returnTo)}`);
+      const fields = formFields(await page.text(), '/console/sign-in/link');
+      expect(fields.return_to, returnTo).toBe('/console');
+    }
+    const page = await browse(h, jar, `/console/sign-in?return_to=${encodeURIComponent(good)}`);
+    expect(formFields(await page.text(), '/console/sign-in/link').return_to).toBe(good);
+    // Signed in, the refused return_to lands on the console, never on the client.
+    const signed = await signInWithLink(h, ws.viewer.email);
+    const back = await browse(h, signed, `/console/sign-in?return_to=${encodeURIComponent(chained[0] as string)}`);
+    expect(back.status).toBe(302);
+    expect(back.headers.get('location')).toBe('/console');
   });
 
   it('a sign-in return_to cannot leave the console', async () => {

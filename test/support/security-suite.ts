@@ -515,6 +515,52 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       });
     }
 
+    if (op.idempotent) {
+      it('replays a stored response (same Idempotency-Key) only to a caller a fresh call would accept: a weaker credential, a lower role or a removed member of the same user gets the fresh call\u2019s refusal', async () => {
+        const ctx = get();
+        const db = ctx.h.database.db;
+        const req = await valid();
+        const idempotencyKey = `replay-${crypto.randomUUID()}`;
+        const withKey = (auth: RequestOptions): RequestOptions => ({
+          ...auth,
+          headers: { ...auth.headers, 'idempotency-key': idempotencyKey },
+        });
+        // A member of its own, so its role can be lowered and its membership removed without touching the shared ones.
+        const email = `${idempotencyKey}@replays.test`;
+        const member: Member = { userId: await ensureUser(db, email), email, role: 'admin', key: '' };
+        await ensureMembership(db, ctx.ws.id, member.userId, member.role);
+        const full = await credentialWith(ctx, 'oauth', member, SCOPES);
+        const first = await send(withKey(full), req);
+        expectOk(first, okStatus, 'first call');
+        const own = await send(withKey(full), req);
+        expectOk(own, okStatus, 'own replay');
+        expect(own.headers.get('idempotent-replayed'), 'own replay').toBe('true');
+        expect(own.body, 'own replay').toEqual(first.body);
+
+        const expectSameRefusal = async (auth: RequestOptions, status: number, code: string, label: string) => {
+          const fresh = await send(auth, req);
+          expectError(fresh, status, code, `${label}, fresh call`);
+          const replay = await send(withKey(auth), req);
+          expectError(replay, status, code, `${label}, replay`);
+          expect(replay.headers.get('idempotent-replayed'), `${label}, replay`).toBeNull();
+        };
+        if (op.scopes.length > 0)
+          for (const kind of acceptedKinds(op))
+            await expectSameRefusal(
+              await credentialWith(ctx, kind, member, allScopesBut(op.scopes)),
+              403,
+              'scope_denied',
+              `${kind} without [${op.scopes.join(', ')}]`,
+            );
+        for (const role of ROLE_BELOW[op.minRole].slice(-1)) {
+          await ensureMembership(db, ctx.ws.id, member.userId, role);
+          await expectSameRefusal(full, 403, 'insufficient_role', `the same token after a demotion to ${role}`);
+        }
+        await removeMembership(db, ctx.ws.id, member.userId);
+        await expectSameRefusal(full, 403, 'forbidden', 'the same token after the member was removed');
+      });
+    }
+
     const tenancy = fixture.tenancy;
     if (tenancy.kind === 'by_id') {
       it("404 not_found for another workspace's resource, for a full admin of the caller's workspace", async () => {
