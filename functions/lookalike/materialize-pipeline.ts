@@ -1,6 +1,6 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows } from '../../platform/db/port.js';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { definePipeline, type CommitScope } from '../../queues/pipeline.js';
 import { centroidMaterializations } from '../../schema/index.js';
@@ -61,16 +61,43 @@ export const materializePipeline = definePipeline<
  * workspace whose utterance store for the configured embedder changed size since its last one, has
  * none yet, or whose last one is a day old — unless one is already queued or running. The claim
  * (run_id set where none is live) and the runs start in one transaction, so two ticks racing start
- * one run per workspace.
+ * one run per workspace. A read first: with no workspace due (most ticks) no transaction is opened.
  */
 export async function requestMaterializations(
   services: Services,
   at: Date,
   onlyWorkspaceId?: string,
 ): Promise<{ runIds: string[] }> {
+  if (!(await anyMaterializationDue(services.db, services.embedder.id, at, onlyWorkspaceId))) return { runIds: [] };
   return services.engine.transaction((scope) =>
     claimMaterializations(scope, services.embedder.id, at, onlyWorkspaceId),
   );
+}
+
+/** Whether claimMaterializations would start a run: the same conditions, read without a lock or a write. */
+async function anyMaterializationDue(
+  db: Queryable,
+  embedder: string,
+  at: Date,
+  onlyWorkspaceId?: string,
+): Promise<boolean> {
+  const dayAgo = new Date(at.getTime() - MAX_AGE_MS);
+  const only = onlyWorkspaceId ? sql`and s.workspace_id = ${onlyWorkspaceId}` : sql``;
+  const [row] = await queryRows<{ due: boolean }>(
+    db,
+    sql`select exists (
+          select 1
+          from utterance_store_counts s
+          left join centroid_materializations m on m.workspace_id = s.workspace_id and m.embedder = s.embedder
+          where s.embedder = ${embedder} ${only}
+            and (m.workspace_id is null and s.utterances > 0
+              or m.workspace_id is not null
+                and (m.store_utterances <> s.utterances or m.computed_at < ${dayAgo.toISOString()}::timestamptz)
+                and (m.run_id is null or not exists (
+                  select 1 from runs r where r.id = m.run_id and r.status in ('queued', 'running'))))
+        ) as due`,
+  );
+  return row?.due === true;
 }
 
 /**
