@@ -5,7 +5,7 @@ import { newId } from '../../platform/ids.js';
 import { definePipeline, type CommitScope } from '../../queues/pipeline.js';
 import { centroidMaterializations } from '../../schema/index.js';
 import type { Services } from '../services.js';
-import { materializeCentroids, storeUtteranceCount } from './centroids.js';
+import { computeCentroids, storeUtteranceCount, writeCentroids } from './centroids.js';
 
 export const MATERIALIZE_KIND = 'lookalike.materialize';
 
@@ -15,8 +15,12 @@ const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const MaterializeInputSchema = z.object({ embedder: z.string().min(1) }).strict();
 
 /**
- * One stage: recompute the workspace's centroids for the embedder and record what the store held,
- * in the stage's commit (a retried delivery recomputes the same rows; nothing is half-written).
+ * One stage: recompute the workspace's centroids for the embedder, then write them and record what
+ * the store held in the stage's commit (a retried delivery recomputes the same rows; nothing is
+ * half-written). The computing reads run before the commit, in chunks that let the event loop turn
+ * (computeCentroids), so the transaction only writes. The store's count is read first: utterances
+ * added while the centroids are computed make the record differ from the store, and the next tick
+ * computes again.
  */
 export const materializePipeline = definePipeline<
   Services,
@@ -30,11 +34,12 @@ export const materializePipeline = definePipeline<
     async materialize(ctx) {
       const workspaceId = ctx.run.workspaceId;
       const { embedder } = ctx.input;
+      const store = await storeUtteranceCount(ctx.services.db, workspaceId, embedder);
+      const centroids = await computeCentroids(ctx.services.db, workspaceId, embedder);
       return {
         complete: true,
         effects: async ({ tx, now }) => {
-          const store = await storeUtteranceCount(tx, workspaceId, embedder);
-          const counts = await materializeCentroids(tx, workspaceId, embedder, now);
+          const counts = await writeCentroids(tx, workspaceId, embedder, centroids, now);
           const record = {
             storeUtterances: store,
             centroids: counts.companies + counts.deals,
