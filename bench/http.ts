@@ -146,11 +146,13 @@ async function serveApp(): Promise<void> {
     // The first start's own work (the demo's centroids) is done before anything is measured.
     await runScheduledTick(services, new Date());
     if (services.queue instanceof LocalTransport) await services.queue.drain();
-    new IntervalScheduler(TICK_MS, createLogger('silent')).start(async (at) => {
-      await runScheduledTick(services, at);
-      ticks++;
-    });
   }
+  const scheduler = new IntervalScheduler(TICK_MS, createLogger('silent'));
+  const tick = async (at: Date) => {
+    await runScheduledTick(services, at);
+    ticks++;
+  };
+  if (TICK_MS > 0) scheduler.start(tick);
   const { workspaceId } = await createWorkspace(handle.db, { name: 'Bench' });
   const userId = await ensureUser(handle.db, 'bench@bench.example');
   await ensureMembership(handle.db, workspaceId, userId, 'editor');
@@ -193,6 +195,12 @@ async function serveApp(): Promise<void> {
   const [plainDocument, gzipDocument] = documents as [(typeof documents)[number], (typeof documents)[number]];
   const bare = new Hono();
   bare.get('/bare', (c) => c.json({ ok: true }));
+  // The scheduled tick paused and resumed between runs: the same route measured without it, in the same run.
+  bare.post('/bare/ticks/:state', async (c) => {
+    if (TICK_MS > 0 && c.req.param('state') === 'off') await scheduler.stop();
+    if (TICK_MS > 0 && c.req.param('state') === 'on') scheduler.start(tick);
+    return c.json({ ok: true });
+  });
   // The server's own CPU time (user + system, µs), read between runs: what a request costs the server,
   // whatever the load generator on the same cores can drive.
   bare.get('/bare/cpu', (c) => {
@@ -284,9 +292,16 @@ async function measure(seconds: number, rounds: number): Promise<void> {
       // Alternating runs, each pair in the same minute; the median of each figure across rounds.
       const bares: Load[] = [];
       const routes: Load[] = [];
+      // Authenticated reads also without the tick, alternating with the others (their p99 beside the tick's).
+      const quiet: Load[] = [];
       for (let round = 0; round < rounds; round++) {
         bares.push(await load(base, target.baseline, target.baseline === '/bare' ? {} : headers, seconds));
         routes.push(await load(base, target.path, headers, seconds, target.revalidate ? 304 : 200));
+        if (target.authenticated && TICK_MS > 0) {
+          await fetch(`${base}/bare/ticks/off`, { method: 'POST' });
+          quiet.push(await load(base, target.path, headers, seconds));
+          await fetch(`${base}/bare/ticks/on`, { method: 'POST' });
+        }
       }
       const ratios = routes.map((route, i) => route.rps / (bares[i] as Load).rps);
       const ratio = median(ratios);
@@ -305,6 +320,7 @@ async function measure(seconds: number, rounds: number): Promise<void> {
         'bare req/s': Math.round(median(bares.map((r) => r.rps))),
         'vs bare': `${(ratio * 100).toFixed(1)}%${rounds > 1 ? ` (${ratios.map((r) => (r * 100).toFixed(1)).join(', ')})` : ''}`,
         'p99 ms': p99,
+        'p99 ms, tick paused': quiet.length > 0 ? median(quiet.map((r) => r.p99)) : '-',
         'bare p99 ms': median(bares.map((r) => r.p99)),
         'server CPU µs/request': Math.round(routeCpu),
         'bare CPU µs/request': Math.round(bareCpu),
