@@ -17,6 +17,7 @@ import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
 import { benchInputWalks, inputWalksTitle } from './input-walks.js';
+import { benchSoak } from './soak.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
@@ -40,6 +41,7 @@ const quick = process.argv.includes('--quick');
 const scales = quick ? [1] : [1, 10];
 const started = Date.now();
 await benchHttp(quick ? 3 : 5, quick ? 1 : 3);
+await benchSoak(quick ? { seconds: 20, ingestMb: 2 } : { seconds: 120, ingestMb: 10 });
 await benchEvals();
 printTable(
   'Run engine: 20 runs x 10 stages through the local transport vs. the same stages in a plain loop',

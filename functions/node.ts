@@ -4,12 +4,12 @@
  * queue transport, the in-memory limiter and the local model, served by @hono/node-server.
  */
 import { join } from 'node:path';
-import { serve } from '@hono/node-server';
 import { getConnInfo } from '@hono/node-server/conninfo';
 import { ConfigError, loadConfig } from '../platform/config.js';
 import { DataDirInUseError, SERVER_LOCK_PURPOSE } from '../platform/db/data-dir-lock.js';
 import { createLogger } from '../platform/log.js';
 import { nodeOutboundHttp } from '../platform/net/node-http.js';
+import { serveNode } from '../platform/net/node-server.js';
 import { IntervalScheduler } from '../platform/scheduler/interval.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
@@ -66,11 +66,8 @@ async function main(): Promise<void> {
   const scheduler = new IntervalScheduler(TICK_PERIOD_MS, log, () => services.clock.now());
   scheduler.start((at) => runScheduledTick(services, at));
 
-  const server = serve({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
-  await new Promise<void>((resolve, reject) => {
-    server.once('listening', resolve);
-    server.once('error', reject);
-  });
+  // Keep-alive, headers and request timeouts set so the server never drops a connection a client reuses.
+  const server = await serveNode({ fetch: app.fetch, hostname: config.HOST, port: config.PORT });
 
   const base = `http://${config.HOST}:${config.PORT}${API_PREFIX}`;
   const lines = [
@@ -113,7 +110,8 @@ async function main(): Promise<void> {
     if (stopping) return;
     stopping = true;
     log.info('shutting down', { signal });
-    server.close();
+    // Requests in flight are answered before the queue and the database they use are closed.
+    await server.close();
     await scheduler.stop();
     if (services.queue instanceof LocalTransport) await services.queue.close();
     await database.close();

@@ -91,9 +91,15 @@ export async function isSyncing(db: Queryable, workspaceId: string, connectionId
  * From the scheduled tick: start a sync of every connected connection that is due and not
  * already syncing. Claims by moving next_sync_at past the tick in the same statement, so two
  * ticks racing start one sync each. A paused connection (no call filter decision yet) has no
- * next_sync_at and is never due.
+ * next_sync_at and is never due. A read first: with nothing due (most ticks) no transaction is opened.
  */
 export async function startDueSyncs(services: Services, at: Date): Promise<number> {
+  const [due] = await services.db
+    .select({ id: connections.id })
+    .from(connections)
+    .where(and(eq(connections.status, 'connected'), isNotNull(connections.nextSyncAt), lte(connections.nextSyncAt, at)))
+    .limit(1);
+  if (!due) return 0;
   const next = new Date(at.getTime() + syncIntervalMs(services.config));
   return services.engine.transaction(async ({ tx, startRuns }) => {
     const claimed = await tx

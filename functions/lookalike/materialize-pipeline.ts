@@ -1,11 +1,11 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
-import { queryRows } from '../../platform/db/port.js';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
 import { definePipeline, type CommitScope } from '../../queues/pipeline.js';
 import { centroidMaterializations } from '../../schema/index.js';
 import type { Services } from '../services.js';
-import { materializeCentroids, storeUtteranceCount } from './centroids.js';
+import { computeCentroids, storeUtteranceCount, writeCentroids } from './centroids.js';
 
 export const MATERIALIZE_KIND = 'lookalike.materialize';
 
@@ -15,8 +15,12 @@ const MAX_AGE_MS = 24 * 60 * 60 * 1000;
 const MaterializeInputSchema = z.object({ embedder: z.string().min(1) }).strict();
 
 /**
- * One stage: recompute the workspace's centroids for the embedder and record what the store held,
- * in the stage's commit (a retried delivery recomputes the same rows; nothing is half-written).
+ * One stage: recompute the workspace's centroids for the embedder, then write them and record what
+ * the store held in the stage's commit (a retried delivery recomputes the same rows; nothing is
+ * half-written). The computing reads run before the commit, in chunks that let the event loop turn
+ * (computeCentroids), so the transaction only writes. The store's count is read first: utterances
+ * added while the centroids are computed make the record differ from the store, and the next tick
+ * computes again.
  */
 export const materializePipeline = definePipeline<
   Services,
@@ -30,11 +34,12 @@ export const materializePipeline = definePipeline<
     async materialize(ctx) {
       const workspaceId = ctx.run.workspaceId;
       const { embedder } = ctx.input;
+      const store = await storeUtteranceCount(ctx.services.db, workspaceId, embedder);
+      const centroids = await computeCentroids(ctx.services.db, workspaceId, embedder);
       return {
         complete: true,
         effects: async ({ tx, now }) => {
-          const store = await storeUtteranceCount(tx, workspaceId, embedder);
-          const counts = await materializeCentroids(tx, workspaceId, embedder, now);
+          const counts = await writeCentroids(tx, workspaceId, embedder, centroids, now);
           const record = {
             storeUtterances: store,
             centroids: counts.companies + counts.deals,
@@ -61,16 +66,43 @@ export const materializePipeline = definePipeline<
  * workspace whose utterance store for the configured embedder changed size since its last one, has
  * none yet, or whose last one is a day old — unless one is already queued or running. The claim
  * (run_id set where none is live) and the runs start in one transaction, so two ticks racing start
- * one run per workspace.
+ * one run per workspace. A read first: with no workspace due (most ticks) no transaction is opened.
  */
 export async function requestMaterializations(
   services: Services,
   at: Date,
   onlyWorkspaceId?: string,
 ): Promise<{ runIds: string[] }> {
+  if (!(await anyMaterializationDue(services.db, services.embedder.id, at, onlyWorkspaceId))) return { runIds: [] };
   return services.engine.transaction((scope) =>
     claimMaterializations(scope, services.embedder.id, at, onlyWorkspaceId),
   );
+}
+
+/** Whether claimMaterializations would start a run: the same conditions, read without a lock or a write. */
+async function anyMaterializationDue(
+  db: Queryable,
+  embedder: string,
+  at: Date,
+  onlyWorkspaceId?: string,
+): Promise<boolean> {
+  const dayAgo = new Date(at.getTime() - MAX_AGE_MS);
+  const only = onlyWorkspaceId ? sql`and s.workspace_id = ${onlyWorkspaceId}` : sql``;
+  const [row] = await queryRows<{ due: boolean }>(
+    db,
+    sql`select exists (
+          select 1
+          from utterance_store_counts s
+          left join centroid_materializations m on m.workspace_id = s.workspace_id and m.embedder = s.embedder
+          where s.embedder = ${embedder} ${only}
+            and (m.workspace_id is null and s.utterances > 0
+              or m.workspace_id is not null
+                and (m.store_utterances <> s.utterances or m.computed_at < ${dayAgo.toISOString()}::timestamptz)
+                and (m.run_id is null or not exists (
+                  select 1 from runs r where r.id = m.run_id and r.status in ('queued', 'running'))))
+        ) as due`,
+  );
+  return row?.due === true;
 }
 
 /**

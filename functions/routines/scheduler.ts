@@ -1,5 +1,6 @@
 import { and, eq, lte, sql } from 'drizzle-orm';
 import { routineFires, routines } from '../../schema/routines.js';
+import { BACKGROUND_CHUNK, yieldToEventLoop } from '../../platform/scheduler/yield.js';
 import type { Services } from '../services.js';
 import { latestDueOccurrence, nextOccurrence } from './cron.js';
 import { ROUTINE_FIRE_KIND } from './fire.js';
@@ -17,6 +18,9 @@ const BATCH = 1_000;
  *
  * After downtime only the latest missed time fires (no burst of catch-up runs); the earlier ones
  * are skipped, and next_run_at moves to the first time after the tick.
+ *
+ * The claims go in chunks of BACKGROUND_CHUNK routines, a transaction each, the event loop turning
+ * between two: a thousand due routines do not hold the API's requests for the whole batch.
  */
 export async function fireDueRoutines(services: Services, at: Date): Promise<{ due: number; claimed: number }> {
   const due = await services.db
@@ -32,12 +36,30 @@ export async function fireDueRoutines(services: Services, at: Date): Promise<{ d
     .orderBy(routines.nextRunAt)
     .limit(BATCH);
   if (due.length === 0) return { due: 0, claimed: 0 };
+  let claimed = 0;
+  for (let i = 0; i < due.length; i += BACKGROUND_CHUNK) {
+    if (i > 0) await yieldToEventLoop();
+    claimed += await claimFires(services, at, due.slice(i, i + BACKGROUND_CHUNK));
+  }
+  return { due: due.length, claimed };
+}
+
+interface DueRoutine {
+  id: string;
+  workspaceId: string;
+  cron: string;
+  timezone: string;
+  nextRunAt: Date | null;
+}
+
+/** One chunk of due routines: claim their fires, move their next_run_at, start a run per claim (one transaction). */
+function claimFires(services: Services, at: Date, due: readonly DueRoutine[]): Promise<number> {
   const plan = due.map((r) => ({
     ...r,
     scheduledFor: latestDueOccurrence(r.cron, r.timezone, r.nextRunAt ?? at, at),
     next: nextOccurrence(r.cron, r.timezone, at),
   }));
-  const claimed = await services.engine.transaction(async ({ tx, startRuns }) => {
+  return services.engine.transaction(async ({ tx, startRuns }) => {
     const won = await tx
       .insert(routineFires)
       .values(
@@ -67,5 +89,4 @@ export async function fireDueRoutines(services: Services, at: Date): Promise<{ d
     );
     return won.length;
   });
-  return { due: due.length, claimed };
 }

@@ -1,6 +1,7 @@
 import { eq, sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { API_PREFIX } from '../../functions/http/env.js';
+import { materializeCentroids } from '../../functions/lookalike/centroids.js';
 import { requestMaterializations } from '../../functions/lookalike/index.js';
 import { ManualClock } from '../../platform/clock.js';
 import { queryRows } from '../../platform/db/port.js';
@@ -105,6 +106,25 @@ describe('POST /lookalike (find)', () => {
       expect(c.n, c.entity_type).toBe(c.expected);
       expect(c.n, c.entity_type).toBeGreaterThan(5);
     }
+  });
+
+  it('computes the centroids a chunk of entities at a time, the event loop turning between chunks', async () => {
+    // Counted, not timed: setImmediate callbacks run while the materialization is in progress. In one
+    // statement (PGlite runs it synchronously) the loop did not turn once.
+    let turns = 0;
+    let done = false;
+    const spin = () => {
+      if (done) return;
+      turns++;
+      setImmediate(spin);
+    };
+    setImmediate(spin);
+    const counts = await h.database.db.transaction((tx) =>
+      materializeCentroids(tx, ws.id, h.services.embedder.id, clock.now()),
+    );
+    done = true;
+    expect(counts.companies + counts.deals).toBeGreaterThan(20);
+    expect(turns).toBeGreaterThanOrEqual(2);
   });
 
   it('ranks companies by cosine similarity of their centroids, as SQL over the raw vectors does', async () => {
