@@ -29,6 +29,16 @@ export const pagingQuery = {
   offset: queryInt({ min: 0, max: 1_000_000, default: 0 }).openapi({ description: 'Rows to skip.' }),
 };
 
+/**
+ * A list the REST surface does not page (the agent roster, the eval catalog) still takes `limit`, the
+ * first rows only: MCP list resources (`agent://list?limit=5`) read the same query fields as REST.
+ */
+export const listLimitQuery = {
+  limit: optionalQueryInt({ min: 1, max: 200 }).openapi({
+    description: 'At most this many, in list order (max 200); `total` counts them all.',
+  }),
+};
+
 export const isoTimestamp = () => z.string().openapi({ format: 'date-time', example: '2026-11-23T09:30:00.000Z' });
 
 /** The spec's `DeletedResponse`: one component, shared by every delete. */

@@ -225,10 +225,20 @@ describe('MCP tools', () => {
     expectToolError(await call(client, 'testing', { action: 'coming_soon' }), 'invalid_argument');
   });
 
-  it('answers an unknown tool with invalid_argument', async () => {
+  it('answers an unknown tool with the JSON-RPC error -32602 (not a tool result), the envelope as its data', async () => {
     const { client } = await connect(ws.viewer.key);
-    const error = expectToolError(await call(client, 'no_such_tool', { action: 'x' }), 'invalid_argument');
-    expect(error.details.allowed).toEqual(expect.arrayContaining(['connections', 'testing']));
+    const error = await client.callTool({ name: 'no_such_tool', arguments: { action: 'x' } }).then(
+      (result) => ({ result }),
+      (e: { code?: number; message?: string; data?: any }) => e,
+    );
+    expect(error).toMatchObject({
+      code: -32602,
+      data: { error: { code: 'invalid_argument', details: { tool: 'no_such_tool' } } },
+    });
+    if (!('code' in error)) throw new Error('no error');
+    expect(error.data.error.details.allowed).toEqual(expect.arrayContaining(['connections', 'testing']));
+    // The SDK client prefixes "MCP error <code>: " itself: the server's message must not carry it too.
+    expect(error.message).toBe('MCP error -32602: Unknown tool "no_such_tool".');
   });
 
   it('answers an unknown argument with invalid_argument naming the allowed fields', async () => {
@@ -332,12 +342,15 @@ describe('MCP resources', () => {
 
   it('errors on an unknown resource, a missing object and a malformed URI, with the envelope as error data', async () => {
     const { client } = await connect(ws.viewer.key);
+    // -32002 is the MCP specification's "resource not found"; the message is prefixed once, by the client.
     await expect(client.readResource({ uri: 'nothing://here' })).rejects.toMatchObject({
-      code: -32602,
-      data: { error: { code: 'not_found' } },
+      code: -32002,
+      message: 'MCP error -32002: Unknown resource nothing://here.',
+      data: { error: { code: 'not_found', details: { uri: 'nothing://here' } } },
     });
     await expect(client.readResource({ uri: 'thing://0193a1b2-0000-7000-8000-00000000ffff' })).rejects.toMatchObject({
-      code: -32602,
+      code: -32002,
+      message: expect.not.stringMatching(/MCP error.*MCP error/),
       data: { error: { code: 'not_found' } },
     });
     await expect(client.readResource({ uri: 'thing://not-a-uuid' })).rejects.toMatchObject({
@@ -348,6 +361,67 @@ describe('MCP resources', () => {
       code: -32602,
       data: { error: { code: 'invalid_argument' } },
     });
+  });
+
+  it('reads a list resource with a query string: its paging fields, parsed by the operation’s own schema', async () => {
+    const { client } = await connect(ws.viewer.key);
+    const read = async (uri: string) =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(await read('thing://list?limit=1')).toMatchObject({
+      limit: 1,
+      offset: 0,
+      total: 2,
+      rows: [{ id: THING_IDS[0] }],
+    });
+    // The offset is the cursor where the REST list pages, and the URI keeps its query in the answer.
+    const { contents } = await client.readResource({ uri: 'thing://list?limit=1&offset=1&order=asc' });
+    expect(contents[0]).toMatchObject({ uri: 'thing://list?limit=1&offset=1&order=asc' });
+    expect(JSON.parse((contents[0] as { text: string }).text)).toMatchObject({
+      offset: 1,
+      rows: [{ id: THING_IDS[1] }],
+    });
+    // The same payload as REST with the same query.
+    const rest = await h.request('GET', '/testing/things', { key: ws.viewer.key, query: { limit: 1, offset: 1 } });
+    expect(await read('thing://list?limit=1&offset=1')).toEqual(rest.body.data);
+  });
+
+  it('reads the real list resources with a query string (artifact://, routine://, agent://)', async () => {
+    const { client } = await connect(ws.viewer.key);
+    const read = async (uri: string) =>
+      JSON.parse(((await client.readResource({ uri })).contents[0] as { text: string }).text);
+    expect(await read('artifact://list?limit=10')).toMatchObject({ artifacts: [], limit: 10, offset: 0 });
+    expect(await read('routine://list?limit=1')).toMatchObject({ routines: [], limit: 1, offset: 0 });
+    const agents = await read('agent://list?limit=5');
+    expect(agents.agents).toHaveLength(Math.min(5, agents.total));
+    expect(agents.total).toBeGreaterThan(0);
+    expect(await read('agent://list?limit=1')).toMatchObject({ agents: [agents.agents[0]], total: agents.total });
+    expect(await read('eval://list?limit=1')).toMatchObject({ evals: [expect.any(Object)] });
+  });
+
+  it('refuses bad query values and fields of a resource URI as invalid params, naming the field', async () => {
+    const { client } = await connect(ws.viewer.key);
+    const cases: Array<[uri: string, field: string]> = [
+      ['thing://list?limit=0', 'limit'],
+      ['thing://list?limit=abc', 'limit'],
+      ['thing://list?limit=201', 'limit'],
+      ['thing://list?order=sideways', 'order'],
+      ['thing://list?cursor=x', 'cursor'],
+      ['thing://list?limit=1&limit=2', 'limit'],
+      [`thing://${THING_IDS[0]}?limit=1`, 'limit'],
+      [`thing://${THING_IDS[0]}?id=${THING_IDS[1]}`, 'id'],
+      ['artifact://list?limit=-1', 'limit'],
+      ['agent://list?limit=x', 'limit'],
+      ['thing://list?limit=%E0%A4%A', 'limit'],
+    ];
+    for (const [uri, field] of cases) {
+      const error = await client.readResource({ uri }).then(
+        () => null,
+        (e: { code?: number; message?: string; data?: any }) => e,
+      );
+      expect(error, uri).toMatchObject({ code: -32602, data: { error: { code: 'invalid_argument' } } });
+      expect(error?.data.error.details.fields[0].field, uri).toBe(field);
+      expect(error?.message, uri).not.toMatch(/MCP error.*MCP error/);
+    }
   });
 
   it('enforces scopes on resource reads', async () => {

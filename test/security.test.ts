@@ -11,6 +11,7 @@ import { fixtureSurface, securityFixtures } from './security-fixtures/index.js';
 import {
   createSecurityContext,
   describeSecurity,
+  fieldsThatReadDates,
   hsIdpSigner,
   idpEnv,
   type SecurityContext,
@@ -176,6 +177,22 @@ describe('security fixtures table', () => {
       stale,
       `remove these entries: ${stale.map((id) => `${id} (in test/security-fixtures/${fixtureSurface(id)}.ts)`).join(', ')}`,
     ).toEqual([]);
+  });
+});
+
+describe('operations that read dates', () => {
+  it('are found from their declarations (the date class of the suite below runs for each)', () => {
+    const reading = allOperations
+      .map((op) => [op.id, fieldsThatReadDates(op).map((f) => f.name)] as const)
+      .filter(([, fields]) => fields.length > 0);
+    expect(Object.fromEntries(reading)).toEqual({
+      'search.query': ['query'],
+      'research.start': ['question', 'context'],
+      'chat.start': ['input'],
+      'routines.create': ['prompt'],
+      'routines.update': ['prompt'],
+      'context.ask': ['query'],
+    });
   });
 });
 

@@ -4,7 +4,7 @@ import type { RunRow } from '../../queues/run-store.js';
 import { roleAtLeast } from '../identity/scopes.js';
 import { defineOperation, type OperationContext } from '../registry.js';
 import { defineRunCancel, defineRunResume } from '../runs/run-operations.js';
-import { isoTimestamp } from '../schemas.js';
+import { isoTimestamp, listLimitQuery } from '../schemas.js';
 import {
   deleteAgent,
   getAgentOrThrow,
@@ -36,11 +36,14 @@ export const listAgentsOperation = defineOperation({
   method: 'get',
   path: '/agents',
   summary: "The agent roster: library agents first, then the workspace's own",
-  description: 'No paging; prompts are left out of the list (read one agent for its prompt).',
+  description:
+    'No paging (`limit` keeps the first ones; `total` counts the roster); prompts are left out of the list (read one agent for its prompt).',
   mcp: { tool: 'agents', action: 'list_agents', resource: 'agent://list' },
-  output: z.object({ agents: z.array(AgentSummarySchema) }),
-  async handler(ctx) {
-    return { agents: (await listAgents(ctx.services.db, ctx.caller.workspaceId)).map(summary) };
+  query: z.object(listLimitQuery).strict(),
+  output: z.object({ agents: z.array(AgentSummarySchema), total: z.number().int() }),
+  async handler(ctx, input) {
+    const roster = await listAgents(ctx.services.db, ctx.caller.workspaceId);
+    return { agents: roster.slice(0, input.limit ?? roster.length).map(summary), total: roster.length };
   },
 });
 

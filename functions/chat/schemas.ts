@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { readsDates } from '../../platform/validation.js';
 import { RUN_STATUSES } from '../../schema/runs.js';
 import { AnswerSchema, ContentBlockSchema } from '../agents/index.js';
 import { DEPTHS, ON_QUESTION, TRIGGERS } from '../agents/index.js';
@@ -8,12 +9,9 @@ export const CHAT_LIMITS = { input: 20_000, name: 200 } as const;
 
 export const StartChatBody = z
   .object({
-    input: z
-      .string()
-      .trim()
-      .min(1)
-      .max(CHAT_LIMITS.input)
-      .openapi({ description: 'What to ask or do, in plain words.' }),
+    input: readsDates(z.string().trim().min(1).max(CHAT_LIMITS.input)).openapi({
+      description: 'What to ask or do, in plain words.',
+    }),
     chat_id: z
       .uuid()
       .optional()

@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../platform/errors.js';
+import { readsDates } from '../../platform/validation.js';
 import { defineOperation } from '../registry.js';
 import { queryBool } from '../schemas.js';
 import { searchThemes } from '../search/index.js';
@@ -266,7 +267,7 @@ export const askOperation = defineOperation({
     'Beyond the spec shape: `status` (`in_progress` when the hold ended first: read the job at `GET /research/{run_id}`), `run_id`, `chat_id`, `sources_searched`, `memory`. Counted toward the monthly research cap; not offered to agents (an agent answers questions itself, or delegates).',
   scopes: ['context:read', 'conversations:write'],
   mcp: { tool: 'context', action: 'ask' },
-  body: z.object({ query: z.string().min(1).max(4000) }).strict(),
+  body: z.object({ query: readsDates(z.string().min(1).max(4000)) }).strict(),
   output: z
     .object({
       answer: z.string(),

@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { defineOperation, type Operation } from '../registry.js';
-import { optionalQueryInt } from '../schemas.js';
+import { listLimitQuery, optionalQueryInt } from '../schemas.js';
 import { MAX_WAIT_MS } from '../../queues/run-reads.js';
 import { afterQuery, runStreamTarget } from '../runs/run-operations.js';
 import { ApiError } from '../../platform/errors.js';
@@ -81,10 +81,11 @@ export const listEvalsOperation = defineOperation({
   path: '/evals',
   summary: "Browse evals: the built-in ones and this workspace's",
   mcp: { tool: 'evals', action: 'list', resource: 'eval://list' },
+  query: z.object(listLimitQuery).strict(),
   output: z.object({ evals: z.array(EvalSchema), total: z.number().int() }),
-  async handler({ services, caller }) {
+  async handler({ services, caller }, input) {
     const evals = (await listEvals(services.db, caller.workspaceId)).map(toApi);
-    return { evals, total: evals.length };
+    return { evals: evals.slice(0, input.limit ?? evals.length), total: evals.length };
   },
 });
 

@@ -28,10 +28,12 @@ export const bareDomain = (domain: string): string =>
 
 /**
  * The seed, in this workspace: an account or a deal by id, or the account with this domain (the
- * oldest when several share it). Another workspace's entity, or none, is 404: a seed that exists
- * but has no centroid is `available: false` instead (a state of the materialization, not an error).
+ * oldest when several share it). An id of another workspace's entity, or of none, is 404. A domain
+ * no account of this workspace carries is null: a domain names a company the pipeline may not have
+ * met yet, so it answers `available: false` like a seed without a centroid (spec, lookalike: branch
+ * on `available`, not on the status), and it says nothing about other workspaces' domains.
  */
-async function resolveSeed(db: Queryable, workspaceId: string, input: FindRequest): Promise<Seed> {
+async function resolveSeed(db: Queryable, workspaceId: string, input: FindRequest): Promise<Seed | null> {
   const rows =
     input.entity_type === 'deal'
       ? await queryRows<{ id: string; name: string; domain: string | null }>(
@@ -51,14 +53,13 @@ async function resolveSeed(db: Queryable, workspaceId: string, input: FindReques
                 order by id limit 1`,
           );
   const seed = rows[0];
-  if (!seed) {
-    const what = input.entity_type === 'deal' ? 'deal' : 'company';
-    throw new ApiError('not_found', `No such ${what} in this workspace.`, {
-      entity_type: input.entity_type,
-      ...(input.entity_id ? { entity_id: input.entity_id } : { domain: input.domain }),
-    });
-  }
-  return seed;
+  if (seed) return seed;
+  if (!input.entity_id) return null;
+  const what = input.entity_type === 'deal' ? 'deal' : 'company';
+  throw new ApiError('not_found', `No such ${what} in this workspace.`, {
+    entity_type: input.entity_type,
+    entity_id: input.entity_id,
+  });
 }
 
 interface CentroidRow extends Record<string, unknown> {
@@ -111,6 +112,15 @@ export async function findLookalikes(
   const embedder = services.embedder.id;
   const seed = await resolveSeed(services.db, workspaceId, input);
   const base = { success: true as const, embedder };
+  if (!seed)
+    return {
+      ...base,
+      available: false,
+      reason: 'centroids_not_materialized',
+      message: `No company of this workspace has the domain ${bareDomain(input.domain ?? '')}, so there is no centroid to compare: send a company's entity_id (a search row carries it), or the domain once an account with it has synced.`,
+      seed: null,
+      matches: [],
+    };
   let found: Awaited<ReturnType<typeof nearest>>;
   try {
     found = await nearest(services.db, workspaceId, embedder, input.entity_type, seed.id, input.limit);

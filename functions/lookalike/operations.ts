@@ -30,7 +30,8 @@ export const lookalikeFind = defineOperation({
     'materialized by a background pipeline (after the store grows, and daily). `find` ranks the entities of the same type by cosine ' +
     "similarity to the seed's centroid; `member_count` says how many utterances back each one. A seed without a centroid answers " +
     '`available: false` with `reason: centroids_not_materialized` (or `error` when the read failed) at 200, never a guessed list. ' +
-    'A seed that is not in this workspace (by `entity_id`, or `domain` for a company) is 404.',
+    'A `domain` no company of this workspace carries answers the same `available: false` with `reason: centroids_not_materialized`; ' +
+    'an `entity_id` that is not in this workspace is 404.',
   mcp: { tool: 'lookalike', action: 'find' },
   body: LookalikeFindRequestSchema,
   output: LookalikeFindResponseSchema,

@@ -2,11 +2,9 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js';
 import {
   CallToolRequestSchema,
-  ErrorCode,
   ListResourcesRequestSchema,
   ListResourceTemplatesRequestSchema,
   ListToolsRequestSchema,
-  McpError,
   ReadResourceRequestSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { Context } from 'hono';
@@ -18,13 +16,17 @@ import type { AppEnv } from '../http/env.js';
 import { readBodyBytes } from '../http/json-body.js';
 import { invocationScope } from '../http/rest.js';
 import { buildMcpCatalog } from './catalog.js';
+import { matchResource } from './resource-uri.js';
+import { rpcErrorOf, unknownResource } from './rpc-error.js';
 
 const SERVER_INFO = { name: 'customer-intelligence-platform', version: '1.0.0' };
 
 /**
  * The MCP endpoint (Streamable HTTP, stateless): a fresh server and transport per request, with the
  * caller already resolved by the same credential middleware as REST. Tool errors carry the same
- * `{error: {code, message, details}}` envelope as REST bodies.
+ * `{error: {code, message, details}}` envelope as REST bodies; so do the JSON-RPC errors (as their
+ * `data`): an unknown tool (-32602, a protocol error per the MCP specification, not a tool result)
+ * and a failed resource read (-32002 when it names nothing, -32602 for the caller's other mistakes).
  */
 export function mcpHandler(registry: OperationRegistry) {
   const catalog = buildMcpCatalog(registry);
@@ -77,14 +79,15 @@ export function mcpHandler(registry: OperationRegistry) {
     server.setRequestHandler(ListToolsRequestSchema, async () => toolList);
 
     server.setRequestHandler(CallToolRequestSchema, async (request) => {
+      const tool = tools.get(request.params.name);
+      if (!tool) {
+        const unknown = new ApiError('invalid_argument', `Unknown tool "${request.params.name}".`, {
+          tool: request.params.name,
+          allowed: [...tools.keys()],
+        });
+        throw rpcErrorOf(unknown, 'tool');
+      }
       try {
-        const tool = tools.get(request.params.name);
-        if (!tool) {
-          throw new ApiError('invalid_argument', `Unknown tool "${request.params.name}".`, {
-            tool: request.params.name,
-            allowed: [...tools.keys()],
-          });
-        }
         const { action, ...args } = request.params.arguments ?? {};
         const op = typeof action === 'string' ? tool.actions.get(action) : undefined;
         if (!op) {
@@ -126,32 +129,17 @@ export function mcpHandler(registry: OperationRegistry) {
 
     server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
       const uri = request.params.uri;
-      for (const resource of resourcesByPrecedence) {
-        const match = resource.pattern.exec(uri);
-        if (!match) continue;
-        try {
-          const params = Object.fromEntries(
-            resource.placeholders.map((name, i) => [name, decodeUriPart(name, match[i + 1] ?? '')]),
-          );
-          const outcome = await runOperation(resource.op, scope, async () => splitFlatInput(resource.op, params));
-          return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(outcome.output) }] };
-        } catch (e) {
-          // The caller's mistake (any 4xx: bad id, not found, scope, role) is InvalidParams; only 5xx is InternalError.
-          const error = toApiError(e);
-          if (error.status >= 500)
-            log.error('MCP resource read failed', { correlation_id: scope.correlationId, error: e });
-          throw new McpError(
-            error.status < 500 ? ErrorCode.InvalidParams : ErrorCode.InternalError,
-            error.message,
-            error.toEnvelope(),
-          );
-        }
+      const found = matchResource(resourcesByPrecedence, uri);
+      if (!found) throw unknownResource(uri);
+      try {
+        const outcome = await runOperation(found.resource.op, scope, async () => found.input());
+        return { contents: [{ uri, mimeType: 'application/json', text: JSON.stringify(outcome.output) }] };
+      } catch (e) {
+        const error = toApiError(e);
+        if (error.status >= 500)
+          log.error('MCP resource read failed', { correlation_id: scope.correlationId, error: e });
+        throw rpcErrorOf(error, 'resource');
       }
-      throw new McpError(
-        ErrorCode.InvalidParams,
-        `Unknown resource ${uri}.`,
-        new ApiError('not_found', `Unknown resource ${uri}.`).toEnvelope(),
-      );
     });
 
     const transport = new WebStandardStreamableHTTPServerTransport({
@@ -167,16 +155,6 @@ export function mcpHandler(registry: OperationRegistry) {
       void server.close();
     }
   };
-}
-
-function decodeUriPart(name: string, value: string): string {
-  try {
-    return decodeURIComponent(value);
-  } catch {
-    throw new ApiError('invalid_argument', `The resource URI's ${name} is not validly percent-encoded.`, {
-      fields: [{ field: name, problem: 'malformed percent-encoding', code: 'invalid_format' }],
-    });
-  }
 }
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

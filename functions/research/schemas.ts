@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { readsDates } from '../../platform/validation.js';
 import { AnswerSchema } from '../agents/index.js';
 import { isoTimestamp } from '../schemas.js';
 
@@ -6,16 +7,10 @@ export const RESEARCH_LIMITS = { question: 4_000, context: 8_000, answer: 4_000 
 
 export const StartResearchBody = z
   .object({
-    question: z
-      .string()
-      .trim()
-      .min(1)
-      .max(RESEARCH_LIMITS.question)
-      .openapi({ description: 'What to find out about your customers.' }),
-    context: z
-      .string()
-      .trim()
-      .max(RESEARCH_LIMITS.context)
+    question: readsDates(z.string().trim().min(1).max(RESEARCH_LIMITS.question)).openapi({
+      description: 'What to find out about your customers.',
+    }),
+    context: readsDates(z.string().trim().max(RESEARCH_LIMITS.context))
       .optional()
       .openapi({ description: 'Anything the researcher should know (who is asking, why); appended to the question.' }),
     allow_questions: z.boolean().optional().openapi({

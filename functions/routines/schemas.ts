@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { readsDates } from '../../platform/validation.js';
 import { DEPTHS } from '../agents/index.js';
 import { isoTimestamp, pagingQuery, queryBool } from '../schemas.js';
 
@@ -74,12 +75,9 @@ export const LEGACY_CONFIG_KEYS = ['output_slug', 'full_regen'] as const;
 
 const base = {
   name: z.string().trim().min(1).max(ROUTINE_LIMITS.name),
-  prompt: z
-    .string()
-    .trim()
-    .min(1)
-    .max(ROUTINE_LIMITS.prompt)
-    .openapi({ description: 'What each fire should do, as a chat input.' }),
+  prompt: readsDates(z.string().trim().min(1).max(ROUTINE_LIMITS.prompt)).openapi({
+    description: 'What each fire should do, as a chat input.',
+  }),
   cron: z.string().trim().min(1).max(200).openapi({
     description: 'Five fields: minute hour day-of-month month day-of-week (no seconds), read in `timezone`.',
     example: '0 8 * * 1',

@@ -1,4 +1,5 @@
 import * as chrono from 'chrono-node';
+import { impossibleDateError, impossibleDateIn, parseIsoDate } from '../../platform/validation.js';
 
 /**
  * The period a question names, read once for everyone who needs it (the search planner's natural-language
@@ -120,7 +121,13 @@ const RULES: Rule[] = [
     pattern: /\b(?:recent(?:ly)?|lately|latest|these days|of late)\b/,
     read: (_m, today) => [today - RECENT_DAYS * DAY_MS, today + DAY_MS],
   },
-  { pattern: /\bsince (\d{4}-\d{2}-\d{2})\b/, read: (m, today) => [Date.parse(`${m[1]}T00:00:00Z`), today + DAY_MS] },
+  {
+    pattern: /\bsince (\d{4}-\d{2}-\d{2})\b/,
+    read: (m, today) => {
+      const since = parseIsoDate(m[1]!);
+      return since === null ? null : [since, today + DAY_MS];
+    },
+  },
   {
     pattern: /\b(?:in |during )((?:19|20)\d{2})\b(?!-)/,
     read: (m) => [Date.UTC(Number(m[1]), 0, 1), Date.UTC(Number(m[1]) + 1, 0, 1)],
@@ -155,8 +162,14 @@ const BARE_YEAR: Rule = {
   },
 };
 
-/** The period the text names, or null. `today` is the asker's date, "YYYY-MM-DD". */
+/**
+ * The period the text names, or null. `today` is the asker's date, "YYYY-MM-DD". A date written in
+ * the text that does not exist ("since 2026-02-30", "9999-99-99") is `400 invalid_argument` naming
+ * the phrase: no reader guesses which day was meant (a date parser would roll it into March).
+ */
 export function parseAskedPeriod(text: string, today: string): AskedPeriod | null {
+  const impossible = impossibleDateIn(text);
+  if (impossible) throw impossibleDateError(impossible, phraseAround(text, impossible));
   const t = startOf(today);
   if (Number.isNaN(t)) return null;
   return byRules(RULES, text, t) ?? chronoPeriod(text, t) ?? byRules([BARE_YEAR], text, t);
@@ -225,6 +238,14 @@ function chronoPeriod(text: string, today: number): AskedPeriod | null {
 }
 
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** The date with the word that says how it bounds the period ("since 9999-99-99"), as the asker wrote it. */
+function phraseAround(text: string, date: string): string {
+  const m = new RegExp(`\\b(?:since|from|after|before|until|till|to|on|in|by)\\s+${escapeRegExp(date)}`, 'i').exec(
+    text,
+  );
+  return m ? m[0] : date;
+}
 
 /**
  * What a period qualifies (issue 22, item 3). In a question about deals' outcomes ("which deals close

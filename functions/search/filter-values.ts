@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { FieldInfo, FieldType } from './fields.js';
 import { pgTimestampToIso } from '../../platform/db/timestamps.js';
+import { parseIsoDate, parseIsoTimestamp } from '../../platform/validation.js';
 
 /**
  * Values of the filter lane: a caller's scalar checked against its field's type and turned into a
@@ -27,48 +28,7 @@ export const describeValue = (v: unknown): string =>
 // ---------------------------------------------------------------------------------------------
 // Values in
 
-const ISO_TIMESTAMP =
-  /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(\.\d{1,9})?)?(Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
-const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-const daysInMonth = (year: number, month: number): number => new Date(Date.UTC(year, month, 0)).getUTCDate();
-
-function validCalendarDate(y: number, m: number, d: number): boolean {
-  return y >= 1 && y <= 9999 && m >= 1 && m <= 12 && d >= 1 && d <= daysInMonth(y, m);
-}
-
-/** An ISO 8601 date or date-time (no offset means UTC) as epoch ms, or null when it is not one. */
-export function parseIsoTimestamp(value: string): number | null {
-  const m = ISO_TIMESTAMP.exec(value.trim());
-  if (!m) return null;
-  const [, ys, mos, ds, hs = '00', mis = '00', ss = '00', frac = '', zone = 'Z'] = m;
-  const [y, mo, d, h, mi, s] = [ys, mos, ds, hs, mis, ss].map(Number) as [
-    number,
-    number,
-    number,
-    number,
-    number,
-    number,
-  ];
-  if (!validCalendarDate(y, mo, d) || h > 23 || mi > 59 || s > 59) return null;
-  let offsetMinutes = 0;
-  if (zone.toUpperCase() !== 'Z') {
-    const zm = /^([+-])(\d{2}):?(\d{2})?$/.exec(zone);
-    if (!zm) return null;
-    const oh = Number(zm[2]);
-    const om = Number(zm[3] ?? '0');
-    if (oh > 14 || om > 59) return null;
-    offsetMinutes = (zm[1] === '-' ? -1 : 1) * (oh * 60 + om);
-  }
-  const ms = Math.floor(Number(`0${frac || '.0'}`) * 1000);
-  const date = new Date(0);
-  date.setUTCFullYear(y, mo - 1, d);
-  date.setUTCHours(h, mi, s, ms);
-  const t = date.getTime() - offsetMinutes * 60_000;
-  const year = new Date(t).getUTCFullYear();
-  return year >= 1 && year <= 9999 ? t : null;
-}
 
 /** Epoch ms as the ISO 8601 text Postgres reads back unambiguously (years 1-9999). */
 export function isoFromMs(ms: number): string {
@@ -106,8 +66,7 @@ export function typedValue(field: FieldInfo, raw: Scalar): TypedValue | string {
       return { param: sql`${iso}::timestamptz`, literal: quote(iso), ms };
     }
     case 'date': {
-      const m = typeof raw === 'string' ? ISO_DATE.exec(raw) : null;
-      if (!m || !validCalendarDate(Number(m[1]), Number(m[2]), Number(m[3])))
+      if (typeof raw !== 'string' || parseIsoDate(raw) === null)
         return `expected an ISO date (YYYY-MM-DD) for ${field.name}, got ${describeValue(raw)}`;
       return { param: sql`${raw}::date`, literal: quote(raw as string) };
     }

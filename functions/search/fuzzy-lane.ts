@@ -4,9 +4,10 @@ import { contentWords } from '../../platform/model/local.js';
 import { outputValue } from './filter-values.js';
 import { pgTimestampToIso } from '../../platform/db/timestamps.js';
 import { toDate } from '../../platform/db/timestamps.js';
-import { planTask, type FuzzyPlan, type FuzzySubquery } from './fuzzy-plan.js';
+import { MAX_ACCOUNTS, planTask, type FuzzyPlan, type FuzzySubquery } from './fuzzy-plan.js';
 import {
   accountLookup,
+  accountsWrittenIn,
   fuzzyStatement,
   interactionSpan,
   matchingTurnsStatement,
@@ -204,8 +205,15 @@ const MAX_CLOSE_ACCOUNTS = 5;
  */
 async function resolveAccounts(
   ctx: LaneContext,
-  subqueries: FuzzyPlan['subqueries'],
+  planned: FuzzyPlan['subqueries'],
 ): Promise<{ resolved: ResolvedSubquery[]; accounts: FuzzyPlanReport['accounts'] }> {
+  const written = await accountsWrittenExactly(ctx, planned);
+  // A planned name that is part of a whole name written in the query ("es2004c" of "es2004c design") gives way to it.
+  const partOfWritten = (name: string) => written.some((w) => w.toLowerCase().includes(name.toLowerCase()));
+  const subqueries = planned.map((sq) => ({
+    ...sq,
+    accounts: [...new Set([...sq.accounts.filter((a) => !partOfWritten(a)), ...written])].slice(0, MAX_ACCOUNTS),
+  }));
   const names = [...new Set(subqueries.flatMap((sq) => sq.accounts))];
   const matches = new Map<string, { id: string; name: string }[]>();
   for (const name of names) {
@@ -261,6 +269,31 @@ async function resolveAccounts(
   }
   return { resolved, accounts: names.map((asked) => ({ asked, matched: matches.get(asked) ?? [] })) };
 }
+
+/**
+ * The accounts whose whole name the query writes exactly, in any case, that the plan did not name
+ * ("what customers said about es2011c design ..."): a name is who spoke, so its words must not be
+ * searched as the topic. A lower-case mention counts only for a name no everyday word could be (two
+ * words or more, or a digit in it), and a name inside a longer one found is not a second account.
+ */
+async function accountsWrittenExactly(ctx: LaneContext, planned: FuzzyPlan['subqueries']): Promise<string[]> {
+  const query = ctx.search.query ?? '';
+  if (!query) return [];
+  const plannedNames = new Set(planned.flatMap((sq) => sq.accounts.map((a) => a.toLowerCase())));
+  const found: string[] = [];
+  for (const { name } of await queryRows<{ name: string }>(
+    ctx.services.db,
+    accountsWrittenIn(ctx.workspaceId, query),
+  )) {
+    const whole = new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'iu');
+    const distinctive = /\s/.test(name.trim()) || /\d/.test(name) || query.includes(name);
+    const inside = found.some((f) => f.toLowerCase().includes(name.toLowerCase()));
+    if (whole.test(query) && distinctive && !inside && !plannedNames.has(name.toLowerCase())) found.push(name);
+  }
+  return found;
+}
+
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 async function readMatchingTurns(ctx: LaneContext, subqueries: ResolvedSubquery[], rows: Record<string, unknown>[]) {
   const ids = rows.filter((r) => r.kind !== 'email').map((r) => String(r.id));

@@ -311,6 +311,14 @@ export function accountLookup(workspaceId: string, name: string): SQL {
     limit 50`;
 }
 
+/** The accounts whose whole name the text holds, in any case (whole words are checked by the caller). */
+export function accountsWrittenIn(workspaceId: string, text: string): SQL {
+  return sql`select a.name from accounts a
+    where a.workspace_id = ${workspaceId}::uuid and strpos(lower(${text}::text), lower(a.name)) > 0
+    order by length(a.name) desc, a.name
+    limit 50`;
+}
+
 /** The interactions surface's size and event span, exclusions ignored: is there anything at all, and when. */
 export function interactionSpan(workspaceId: string): SQL {
   return sql`select count(*)::int as total, min(occurred_at) as min_at, max(occurred_at) as max_at from interactions where workspace_id = ${workspaceId}::uuid`;

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { readsDates } from '../../platform/validation.js';
 import { WAREHOUSE_SURFACES } from '../../schema/warehouse-settings.js';
 
 /** Limits of the search request (spec, Limits: Search). */
@@ -61,9 +62,7 @@ export type Metric = z.infer<typeof MetricSchema>;
 
 export const SearchRequestSchema = z
   .object({
-    query: z
-      .string()
-      .max(SEARCH_LIMITS.queryChars)
+    query: readsDates(z.string().max(SEARCH_LIMITS.queryChars))
       .optional()
       .openapi({ description: 'Free text for the fuzzy and semantic lanes (up to 2000 characters).' }),
     mode: z.enum(['auto', 'filter', 'fuzzy', 'semantic']).optional().openapi({ default: 'auto' }),

@@ -79,6 +79,18 @@ export async function executeChecked(
     const cause =
       (e as { cause?: { code?: string; message?: string } }).cause ?? (e as { code?: string; message?: string });
     const timedOut = cause?.code === '57014';
+    // SQLSTATE class 22 (data exception: a date that does not exist, a bad cast, division by zero) comes
+    // from the statement's own values: the same text fails every time, so it is the caller's 400.
+    if (cause?.code?.startsWith('22'))
+      throw new ApiError(
+        'invalid_argument',
+        `Invalid request: sql: ${cause.message ?? 'a value in the query is invalid'}`,
+        {
+          reason: 'invalid_value',
+          sqlstate: cause.code,
+          fields: [{ field: 'sql', problem: cause.message ?? 'invalid value', code: 'invalid_value' }],
+        },
+      );
     throw new ApiError(
       'query_failed',
       timedOut

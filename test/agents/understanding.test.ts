@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { topicWords, voiceTopic } from '../../functions/agents/local-policy/intent.js';
+import { readIntent, topicWords, voiceTopic } from '../../functions/agents/local-policy/intent.js';
 import { linkEntities } from '../../functions/agents/understanding/entities.js';
 import { asksForQuiet, parseAskedPeriod } from '../../functions/search/asked-period.js';
 import { nameFromEmail, vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
@@ -118,5 +118,47 @@ describe('linkEntities', () => {
       'Willow Logistics - Renewal 2026',
     ]);
     expect(nameFromEmail('sales@brightwave.io')).toBeNull();
+  });
+});
+
+describe('names that differ by one character', () => {
+  // Account families whose names are one letter apart: a typo of one is the exact name of another.
+  const vocab = vocabularyOf(
+    [],
+    ['ES2004a Design', 'ES2004b Design', 'ES2004c Design', 'ES2011b Design', 'ES2011c Design', 'Acme Logistics'].map(
+      (account_name) => ({ account_name }),
+    ),
+  );
+  const linked = (ask: string) => linkEntities(ask, vocab).accounts.flatMap((a) => a.matches);
+  const intent = (ask: string) => readIntent({ ask, earlierAsks: [], today: TODAY }, vocab);
+
+  it('links the name written exactly (any case) before any name a typo away', () => {
+    expect(linked('What did ES2004c Design say about the remote?')).toEqual(['ES2004c Design']);
+    expect(linked('what did es2004c design say about the remote?')).toEqual(['ES2004c Design']);
+    expect(linked('brief me on ES2004B DESIGN')).toEqual(['ES2004b Design']);
+    expect(linked('what did ES2004c say about pricing')).toEqual(['ES2004c Design']);
+    // Two exact names in one ask are two accounts, never one of them twice.
+    expect(linked('compare ES2004a Design and ES2004c Design')).toEqual(['ES2004a Design', 'ES2004c Design']);
+    expect(intent('What did ES2004c Design say about the remote?')).toMatchObject({
+      kind: 'account_topic',
+      account: 'ES2004c Design',
+    });
+  });
+
+  it('still links a real typo when no name is written exactly', () => {
+    expect(linked('brief me on Acme Logistcs')).toEqual(['Acme Logistics']);
+  });
+
+  it('searches the account for the topic, the account name never part of the topic', () => {
+    const read = intent('what customers said about es2011c design decide screen usage');
+    expect(read).toMatchObject({ kind: 'account_topic', account: 'ES2011c Design' });
+    if (read.kind !== 'account_topic') throw new Error(read.kind);
+    expect(topicWords(read.question)).toEqual(['decide', 'screen', 'usage']);
+    // A crowd question that names an account as an example keeps the crowd, without the name in its topic.
+    const crowd = intent('What do other customers like Acme Logistics say about pricing?');
+    expect(crowd).toMatchObject({ kind: 'voice' });
+    if (crowd.kind !== 'voice') throw new Error(crowd.kind);
+    expect(crowd.topic.toLowerCase()).not.toMatch(/acme|logistics/);
+    expect(crowd.topic).toContain('pricing');
   });
 });

@@ -195,7 +195,28 @@ describe('POST /lookalike (find)', () => {
     expect(res.body.data).toMatchObject({ available: false, reason: 'centroids_not_materialized', matches: [] });
   });
 
-  it('refuses bad requests with 400 and a seed of another workspace (or none) with 404', async () => {
+  it('answers a domain no company of this workspace carries with available: false at 200, not 404', async () => {
+    const seed = await busiestAccount();
+    // A domain nobody has, and one only another workspace's account has: the same honest answer, no leak.
+    for (const [body, key] of [
+      [{ entity_type: 'company', domain: 'no-such-company.example' }, ws.viewer.key],
+      [{ entity_type: 'company', domain: seed.domain }, other.viewer.key],
+    ] as const) {
+      const res = await find(body, key);
+      expect(res.status, JSON.stringify(body)).toBe(200);
+      expect(res.body.data).toEqual({
+        success: true,
+        available: false,
+        reason: 'centroids_not_materialized',
+        message: expect.stringContaining(body.domain),
+        embedder: h.services.embedder.id,
+        seed: null,
+        matches: [],
+      });
+    }
+  });
+
+  it('refuses bad requests with 400 and an entity_id of another workspace (or none) with 404', async () => {
     const seed = await busiestAccount();
     for (const body of [
       { entity_type: 'company' },
@@ -211,8 +232,9 @@ describe('POST /lookalike (find)', () => {
     const foreign = await find({ entity_type: 'company', entity_id: seed.id }, other.viewer.key);
     expect(foreign.status).toBe(404);
     expect(foreign.body.error.code).toBe('not_found');
-    const byDomain = await find({ entity_type: 'company', domain: seed.domain }, other.viewer.key);
-    expect(byDomain.status).toBe(404);
+    const none = await find({ entity_type: 'deal', entity_id: '0193b000-0000-7000-8000-0000000a2222' });
+    expect(none.status).toBe(404);
+    expect(none.body.error.code).toBe('not_found');
   });
 
   it('is the lookalike MCP tool too', async () => {

@@ -86,6 +86,23 @@ describe('POST /sql/query execution', () => {
     expect(error.message).toContain(`${TIMEOUT_MS} ms`);
   });
 
+  it('answers a date that does not exist in the statement with 400 invalid_argument naming sql, not 500', async () => {
+    for (const statement of [
+      "select date '2026-02-30' as d",
+      "select '9999-99-99'::date as d",
+      "select count(*) as n from interactions where occurred_at >= '2026-13-01'",
+    ]) {
+      const error = await failure(statement);
+      expect(error.status, statement).toBe(400);
+      expect(error.code, statement).toBe('invalid_argument');
+      expect(error.details, statement).toMatchObject({
+        reason: 'invalid_value',
+        sqlstate: expect.stringMatching(/^22/),
+        fields: [{ field: 'sql', code: 'invalid_value' }],
+      });
+    }
+  });
+
   it('refuses a write that reaches the executor: the transaction is read-only', async () => {
     const error = await failure("select nextval('public.sql_executor_probe_seq') as n");
     expect(error.status).toBe(500);

@@ -6,6 +6,7 @@ import { ensureMembership, ensureUser, removeMembership } from '../../functions/
 import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
 import type { Operation } from '../../functions/registry.js';
 import type { ManualClock } from '../../platform/clock.js';
+import { fieldsReadingDates } from '../../platform/validation.js';
 import { apiKeys, oauthTokens } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } from './harness.js';
@@ -321,6 +322,15 @@ export async function callMcpTool(
   };
 }
 
+/** Dates that look like dates and name no day: every field that reads a date refuses each. */
+export const IMPOSSIBLE_DATES = ['9999-99-99', '2026-02-30', '2026-13-01'] as const;
+
+/** The fields of an operation's body and query that the service reads dates from (declared with readsDates). */
+export const fieldsThatReadDates = (op: Operation): { name: string; where: 'body' | 'query' }[] => [
+  ...fieldsReadingDates(op.body).map((name) => ({ name, where: 'body' as const })),
+  ...fieldsReadingDates(op.query).map((name) => ({ name, where: 'query' as const })),
+];
+
 /** Exposed over MCP: public and live (the security suite runs with every launch switch on). */
 const mcpExposes = (op: Operation): boolean =>
   Boolean(op.mcp) && op.visibility === 'public' && (op.stability !== 'coming_soon' || op.launchSwitch !== undefined);
@@ -558,6 +568,29 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         }
         await removeMembership(db, ctx.ws.id, member.userId);
         await expectSameRefusal(full, 403, 'forbidden', 'the same token after the member was removed');
+      });
+    }
+
+    const dateFields = fieldsThatReadDates(op);
+    if (dateFields.length > 0) {
+      it(`400 invalid_argument naming the field for a date that does not exist in ${dateFields.map((f) => f.name).join(', ')}`, async () => {
+        const ctx = get();
+        const auth = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
+        for (const { name, where } of dateFields) {
+          for (const date of IMPOSSIBLE_DATES) {
+            const req = await valid();
+            const text = `what did customers say since ${date}`;
+            const sent =
+              where === 'body'
+                ? { ...req, body: { ...(req.body as Record<string, unknown>), [name]: text } }
+                : { ...req, query: { ...req.query, [name]: text } };
+            const res = await send(auth, sent);
+            expectError(res, 400, 'invalid_argument', `${name} = "${text}"`);
+            expect(res.body.error.details.fields, `${name} = "${text}"`).toContainEqual(
+              expect.objectContaining({ field: name, code: 'invalid_date' }),
+            );
+          }
+        }
       });
     }
 

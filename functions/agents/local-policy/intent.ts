@@ -57,6 +57,9 @@ export type Intent =
 export type { DealFilter } from './intent-deals.js';
 
 const CROWD = /\b(customers?|buyers?|prospects?|clients?|people|anyone|everyone|users|accounts)\b/i;
+const CROWD_WORDS = new RegExp(CROWD.source, 'gi');
+/** The account is an example of the crowd, not where it speaks ("other customers like Acme"). */
+const LIKE_AN_ACCOUNT = /\b(like|such as|similar to|other|others)\b/i;
 const BRIEF =
   /\b(prep(are)?|brief|briefing|get me ready|going on with|status of|update on|catch me up|overview of|before my (call|meeting)|tell me about)\b/i;
 const CHANGES = /\b(what('s| has| have)? changed|changes|what('s| is) new|anything new|what happened|happening)\b/i;
@@ -224,15 +227,24 @@ function readOne(ask: string, e: Entities, today: string): Intent {
   if (account && (BRIEF.test(ask) || topicWords(e.normalized, e).length === 0))
     return { kind: 'account_brief', account };
   if (account && !CROWD.test(ask)) return { kind: 'account_topic', account, question: clean(e.normalized), period };
+  // "What customers said about ES2011c Design decide screen usage": the crowd is that account's
+  // people, so the account is searched and the rest is the topic (its name never becomes a topic
+  // word). "Customers like Acme" and "which customers mentioned Acme" stay questions about the crowd.
+  if (account && VOICE.test(ask) && !LIKE_AN_ACCOUNT.test(ask) && !(WHICH_ACCOUNTS.test(ask) && MENTIONED.test(ask)))
+    return { kind: 'account_topic', account, question: clean(e.normalized.replace(CROWD_WORDS, ' ')), period };
   if (BRIEF.test(ask)) {
     // A brief on a name the vocabulary does not hold: the account step says it found no such account.
     const named = /\b(?:with|on|for|about)\s+((?:\p{Lu}[\p{L}\p{N}&'-]*\s?)+)/u.exec(ask)?.[1]?.trim();
     if (named) return { kind: 'account_brief', account: named };
   }
   if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)))
-    return { kind: 'segment_voice', topic: voiceTopic(ask.replace(/\bprospects?\b/gi, ' ')), segment: 'prospects' };
+    return {
+      kind: 'segment_voice',
+      topic: voiceTopic(withoutAccounts(ask.replace(/\bprospects?\b/gi, ' '), e)),
+      segment: 'prospects',
+    };
   if (VOICE.test(ask) || CROWD.test(ask) || /^\s*(why|any)\b/i.test(ask))
-    return { kind: 'voice', topic: voiceTopic(withoutPeriod(ask, period)), period };
+    return { kind: 'voice', topic: voiceTopic(withoutAccounts(withoutPeriod(ask, period), e)), period };
   return { kind: 'general', question: clean(e.normalized) };
 }
 
@@ -271,6 +283,10 @@ const clean = (s: string): string =>
     .replace(/[\s.!?]+$/, '')
     .trim();
 const withoutPeriod = (ask: string, p: AskedPeriod | null): string => (p ? ask.replace(p.phrase, ' ') : ask);
+/** The ask without the account names linked in it: a name is who spoke, never what they spoke about. */
+const withoutAccounts = (ask: string, e: Entities): string =>
+  e.accounts.reduce((text, a) => text.replace(new RegExp(escapeRegExp(a.asked), 'gi'), ' '), ask);
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** The subject of a voice question, without its scaffolding ("why do customers push back on pricing?" → "push back pricing"). */
 export function voiceTopic(ask: string): string {

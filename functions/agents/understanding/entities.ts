@@ -60,11 +60,12 @@ export const sameWord = (written: string, known: string): boolean => {
   return allowed > 0 && Math.abs(written.length - known.length) <= allowed && editDistance(written, known) <= allowed;
 };
 
-/** Where a multi-word name occurs in the ask's words (typos allowed per word), or -1. */
-function findRun(words: readonly Word[], name: string, from = 0): number {
+/** Where a multi-word name occurs in the ask's words (typos allowed per word unless `exact`), or -1. */
+function findRun(words: readonly Word[], name: string, exact = false): number {
   const parts = name.toLowerCase().split(/\s+/);
-  for (let i = from; i + parts.length <= words.length; i++)
-    if (parts.every((p, k) => sameWord(words[i + k]!.lower, p))) return i;
+  const same = exact ? (a: string, b: string) => a === b : sameWord;
+  for (let i = 0; i + parts.length <= words.length; i++)
+    if (parts.every((p, k) => same(words[i + k]!.lower, p))) return i;
   return -1;
 }
 
@@ -88,17 +89,24 @@ export function linkEntities(ask: string, vocab: Vocabulary): Entities {
     if (canonical) replacements.push({ start: words[i]!.start, end: words[i + n - 1]!.end, text: canonical });
   };
 
-  // Accounts by their whole name, longest first ("Acme Logistics" before a bare "Acme").
+  // Accounts by their whole name, longest first ("Acme Logistics" before a bare "Acme"); every name
+  // written exactly (in any case) before any name with a typo, so "ES2004c Design" is never taken for
+  // "ES2004b Design", one letter away, when both exist.
   const accounts: LinkedAccount[] = [];
   const byLength = [...vocab.accounts].sort((a, b) => b.name.length - a.name.length);
-  for (const account of byLength) {
-    const n = account.name.split(/\s+/).length;
-    const at = findRun(words, account.name);
-    if (at < 0 || used.has(at)) continue;
-    take(at, n, account.name);
-    accounts.push({ asked: ask.slice(words[at]!.start, words[at + n - 1]!.end), matches: [account.name] });
-  }
-  // Accounts by a distinctive first word: capitalised, or exact and long enough not to be an everyday word.
+  const linked = new Set<string>();
+  for (const exact of [true, false])
+    for (const account of byLength) {
+      if (linked.has(account.name)) continue;
+      const n = account.name.split(/\s+/).length;
+      const at = findRun(words, account.name, exact);
+      if (at < 0 || [...Array(n).keys()].some((k) => used.has(at + k))) continue;
+      take(at, n, account.name);
+      linked.add(account.name);
+      accounts.push({ asked: ask.slice(words[at]!.start, words[at + n - 1]!.end), matches: [account.name] });
+    }
+  // Accounts by a distinctive first word: capitalised, or exact and long enough not to be an everyday
+  // word; a first word written exactly wins over one a typo away ("ES2004c" is not "ES2004b").
   const heads = new Map<string, string[]>();
   for (const a of vocab.accounts) {
     const head = a.name.split(/\s+/)[0]!.toLowerCase();
@@ -107,13 +115,12 @@ export function linkEntities(ask: string, vocab: Vocabulary): Entities {
   words.forEach((w, i) => {
     if (used.has(i)) return;
     const capital = /^\p{Lu}/u.test(w.text) && i > 0;
-    for (const [head, names] of heads) {
-      const match = w.lower === head ? capital || head.length >= 7 : capital && sameWord(w.lower, head);
-      if (!match) continue;
-      take(i, 1, names.length === 1 ? names[0]! : null);
-      accounts.push({ asked: w.text, matches: names });
-      return;
-    }
+    const exact = heads.get(w.lower);
+    const typo = capital ? [...heads].find(([head]) => sameWord(w.lower, head)) : undefined;
+    const names = exact && (capital || w.lower.length >= 7) ? exact : exact ? undefined : typo?.[1];
+    if (!names) return;
+    take(i, 1, names.length === 1 ? names[0]! : null);
+    accounts.push({ asked: w.text, matches: names });
   });
 
   // Deal owners by full name, or by a first or last name that only one of them has.
