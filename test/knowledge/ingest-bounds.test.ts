@@ -117,3 +117,41 @@ describe('ingest limits', () => {
     expect(over.error).toContain('50,000');
   });
 });
+
+describe('stopping the process during an ingest', () => {
+  let own: Harness;
+  afterAll(async () => own?.close());
+
+  it('stops the running parse at its next yield point and leaves the run to go on at the next start', async () => {
+    own = await createHarness();
+    const seeded = await own.seedWorkspace();
+    const key = (await seeded.keyFor(seeded.editor, 'internal_agent')).key;
+    // About 20 MB of 2,000-character paragraphs: seconds of parsing and writing, never done before the stop.
+    const paragraph = `${'Renewals are reviewed ninety days before the term ends. '.repeat(35)}\n\n`;
+    const bytes = new TextEncoder().encode(paragraph.repeat(Math.ceil((20 * 1024 * 1024) / paragraph.length)));
+    const res = await uploadFile(own, '/knowledge-base', key, { bytes, name: 'long.txt' });
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    const runId: string = res.body.data.run_id;
+    const queue = own.services.queue as LocalTransport;
+    void queue.drain().catch(() => undefined);
+    for (;;) {
+      const run = await loadRun(own.services.db, runId);
+      if (run?.stage === 'parse' && run.leaseToken) break;
+      expect(run?.status).not.toBe('complete');
+      await new Promise((r) => setTimeout(r, 5));
+    }
+    own.services.engine.stop();
+    await queue.close();
+    const run = await loadRun(own.services.db, runId);
+    expect(run).toMatchObject({ status: 'running', stage: 'parse', leaseToken: null });
+    const events = (
+      (await own.database.db.execute(
+        sql`select type, data from run_events where run_id = ${runId}::uuid order by seq`,
+      )) as unknown as { rows: { type: string; data: { error?: { code: string } } }[] }
+    ).rows;
+    expect(events.at(-1)).toMatchObject({ type: 'stage.retrying', data: { error: { code: 'service_unavailable' } } });
+    expect(events.map((e) => e.type)).not.toContain('ingest.parsed');
+    const doc = (await own.request('GET', `/knowledge-base/${res.body.data.id}`, { key: seeded.editor.key })).body.data;
+    expect(doc.status).toBe('processing');
+  });
+});
