@@ -11,7 +11,7 @@ import {
   manyParagraphs,
   minimalDocx,
   pdfFlateBomb,
-} from './bombs.js';
+} from '../support/bombs.js';
 import { uploadFile } from './files.js';
 
 /**

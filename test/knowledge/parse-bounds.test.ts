@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IngestLimitError, INGEST_LIMITS, ParseAborted } from '../../functions/knowledge/ingest-limits.js';
 import { parseDocument } from '../../functions/knowledge/parsers/index.js';
-import { manyParagraphs, minimalDocx, pdfFlateBomb } from './bombs.js';
+import { manyParagraphs, minimalDocx, pdfFlateBomb } from '../support/bombs.js';
 
 /** The parsers within their limits, without the database: what each limit stops, and what it lets through. */
 
