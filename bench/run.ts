@@ -19,6 +19,7 @@ import { benchHttp } from './http.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
+import { benchIngestResponsiveness, ingestResponsivenessTitle } from './ingest-responsiveness.js';
 import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
@@ -55,6 +56,7 @@ printTable(
 );
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
 printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
+printTable(ingestResponsivenessTitle, await benchIngestResponsiveness());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

@@ -11,8 +11,13 @@ import { DOCUMENT_FORMATS, parseDocument } from './parsers/index.js';
 
 /** Nodes embedded per stage delivery: a hosted embedder's batch, and a stage well inside its deadline. */
 export const EMBED_BATCH = 128;
-/** Nodes written per INSERT, each its own statement: the database answers others between two. */
+/**
+ * Nodes written per INSERT, each its own statement so the database answers others between two: at
+ * most this many, and no more text than INSERT_TEXT_CHARS (an embedded database runs a statement on
+ * this thread, so a statement's size is how long everything else waits).
+ */
 const INSERT_CHUNK = 250;
+const INSERT_TEXT_CHARS = 64 * 1024;
 /** A progress event while parsing every this many pages. */
 const PAGES_PER_PROGRESS_EVENT = 10;
 
@@ -81,16 +86,21 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
       // A chunk per statement, not all in the commit's transaction: one transaction of tens of
       // thousands of rows would hold the (embedded, single-connection) database from every other
       // request. Keyed and skipping what exists, a repeated delivery writes nothing twice.
-      for (let i = 0; i < nodes.length; i += INSERT_CHUNK) {
+      for (let i = 0; i < nodes.length; ) {
         if (signal.aborted)
           throw new ApiError(
             'service_unavailable',
             'The parse was stopped before its nodes were written; it runs again.',
           );
+        let end = i;
+        for (let chars = 0; end < nodes.length && end - i < INSERT_CHUNK && chars < INSERT_TEXT_CHARS; end++)
+          chars += nodes[end]?.text.length ?? 0;
+        const chunk = nodes.slice(i, end);
+        i = end;
         await services.db
           .insert(knowledgeNodes)
           .values(
-            nodes.slice(i, i + INSERT_CHUNK).map((n) => ({
+            chunk.map((n) => ({
               workspaceId: run.workspaceId,
               documentGroupId: input.document_group_id,
               nodeKey: n.nodeKey,

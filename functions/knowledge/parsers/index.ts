@@ -48,13 +48,26 @@ async function parse(
     case 'docx':
       return parseDocx(bytes, budget);
     case 'html':
-      return parseHtml(utf8(bytes), budget);
+      return parseHtml(await utf8(bytes, budget), budget);
     case 'csv':
-      return parseCsv(utf8(bytes), budget);
+      return parseCsv(await utf8(bytes, budget), budget);
     case 'markdown':
     case 'text':
-      return parseMarkdown(utf8(bytes), budget);
+      return parseMarkdown(await utf8(bytes, budget), budget);
   }
 }
 
-const utf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+/** Bytes decoded between two looks at the budget. */
+const DECODE_BYTES = 1024 * 1024;
+
+/** UTF-8 text, decoded a megabyte at a time (a character cut between two is completed by the next). */
+async function utf8(bytes: Uint8Array, budget: ParseBudget): Promise<string> {
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += DECODE_BYTES) {
+    await budget.step();
+    parts.push(decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}
