@@ -21,6 +21,7 @@ import { benchSoak } from './soak.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
+import { benchIngestResponsiveness, ingestResponsivenessTitle } from './ingest-responsiveness.js';
 import { printTable } from './report.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
@@ -59,6 +60,7 @@ printTable(
 );
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
 printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
+printTable(ingestResponsivenessTitle, await benchIngestResponsiveness());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

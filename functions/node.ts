@@ -26,6 +26,11 @@ import { createSignInLink } from './identity/console-sessions.js';
 
 /** How often the embedded default runs the scheduled tick (the Workers cron runs it every minute). */
 const TICK_PERIOD_MS = 30_000;
+/**
+ * How long a stop may take before the process exits anyway: running stages stop at their next yield
+ * point, well within it; a stage stuck in work that cannot yield does not hold the process.
+ */
+const SHUTDOWN_GRACE_MS = 10_000;
 
 async function main(): Promise<void> {
   const config = loadConfig(process.env);
@@ -107,9 +112,18 @@ async function main(): Promise<void> {
 
   let stopping = false;
   const stop = async (signal: string) => {
-    if (stopping) return;
+    if (stopping) {
+      // A second signal: the operator will not wait.
+      process.exit(1);
+    }
     stopping = true;
     log.info('shutting down', { signal });
+    setTimeout(() => {
+      log.warn('shutdown took too long; exiting', { grace_ms: SHUTDOWN_GRACE_MS });
+      process.exit(1);
+    }, SHUTDOWN_GRACE_MS).unref();
+    // Stages running now stop at their next yield point and are retried at the next start.
+    services.engine.stop();
     // Requests in flight are answered before the queue and the database they use are closed.
     await server.close();
     await scheduler.stop();

@@ -77,6 +77,8 @@ interface Transition {
 export class RunEngine<S extends EnginePorts = EnginePorts> {
   readonly #pipelines = new Map<string, Pipeline<S>>();
   readonly #services: () => S;
+  /** Aborted by stop(): every stage's signal follows it. */
+  readonly #stopping = new AbortController();
 
   constructor(services: () => S, pipelines: readonly Pipeline<S>[] = []) {
     this.#services = services;
@@ -92,6 +94,15 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
   pipeline(kind: string): Pipeline<S> | undefined {
     return this.#pipelines.get(kind);
+  }
+
+  /**
+   * The process is stopping: every stage running now sees its signal aborted and stops at its next
+   * yield point (its failure is recorded as a retry, so the run goes on at the next start), and a
+   * delivery arriving after this answers `busy` without running anything.
+   */
+  stop(): void {
+    this.#stopping.abort(new Error('the process is stopping'));
   }
 
   // ---- starting ------------------------------------------------------------------------------
@@ -186,6 +197,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
     const pipeline = this.#pipelines.get(kind);
     if (!pipeline) return 'unknown_kind';
     const message = parseOrThrow(StageMessage, body);
+    if (this.#stopping.signal.aborted) return 'busy';
     const deadlineMs = pipeline.deadlineMs ?? DEFAULT_DEADLINE_MS;
     const leaseToken = newId();
     // The steady path, one statement: lease a running run that is at this stage and version.
@@ -237,7 +249,7 @@ export class RunEngine<S extends EnginePorts = EnginePorts> {
 
     const lease = claimed;
     const cancel = new AbortController();
-    const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(deadlineMs)]);
+    const signal = AbortSignal.any([cancel.signal, AbortSignal.timeout(deadlineMs), this.#stopping.signal]);
     const checkpoint = async () => {
       const current = await loadRun(this.#db(), lease.id);
       if (

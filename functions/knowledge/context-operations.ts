@@ -7,6 +7,7 @@ import { roleAtLeast } from '../identity/scopes.js';
 import { defineOperation, type OperationContext } from '../registry.js';
 import { isoTimestamp, uuidParam } from '../schemas.js';
 import { getContextEntry, listContextEntries, type ContextEntryWithAttachments } from './context-entries.js';
+import { IngestLimitError } from './ingest-limits.js';
 import { parseDocument } from './parsers/index.js';
 import { receivedFile, storedBytes, storeFile, UploadBodyFields } from './stored-files.js';
 import { UPLOAD_LIMITS } from './upload-limits.js';
@@ -189,10 +190,14 @@ export const attachToContextEntry = defineOperation({
       purpose: 'context_attachment',
       file,
     });
-    const refuse = async (message: string) => {
+    const refuse = async (message: string, reason?: string) => {
       await services.db.delete(storedFiles).where(eq(storedFiles.id, row.id));
       await services.files.delete(row.storageKey);
-      throw new ApiError('invalid_argument', message, { field: file.field, content_type: type.contentType });
+      throw new ApiError('invalid_argument', message, {
+        field: file.field,
+        content_type: type.contentType,
+        ...(reason ? { reason } : {}),
+      });
     };
     if (!type.format) return refuse(`The file is ${type.contentType}; attach PDF, DOCX, HTML, CSV, Markdown or text.`);
     let text: string;
@@ -203,7 +208,8 @@ export const attachToContextEntry = defineOperation({
         .map((n) => n.text)
         .join('\n')
         .slice(0, MAX_ATTACHMENT_TEXT);
-    } catch {
+    } catch (error) {
+      if (error instanceof IngestLimitError) return refuse(error.message, error.code);
       return refuse(`The ${type.format} file could not be read.`);
     }
     await services.db.insert(contextEntryAttachments).values({

@@ -1,15 +1,23 @@
 import { z } from 'zod';
 import { and, asc, eq, sql } from 'drizzle-orm';
+import { ApiError } from '../../platform/errors.js';
+import { nextMacrotask } from '../../platform/yielder.js';
 import { definePipeline, NonRetryableError } from '../../queues/pipeline.js';
 import { documentGroups, knowledgeNodes, knowledgeNodeVectors, storedFiles } from '../../schema/knowledge.js';
 import type { Services } from '../services.js';
 import { KNOWLEDGE_INGEST_KIND, setDocumentStatus } from './documents.js';
+import { IngestLimitError, ParseAborted } from './ingest-limits.js';
 import { DOCUMENT_FORMATS, parseDocument } from './parsers/index.js';
 
 /** Nodes embedded per stage delivery: a hosted embedder's batch, and a stage well inside its deadline. */
 export const EMBED_BATCH = 128;
-/** Nodes written per INSERT while a parse commits. */
-const INSERT_CHUNK = 500;
+/**
+ * Nodes written per INSERT, each its own statement so the database answers others between two: at
+ * most this many, and no more text than INSERT_TEXT_CHARS (an embedded database runs a statement on
+ * this thread, so a statement's size is how long everything else waits).
+ */
+const INSERT_CHUNK = 250;
+const INSERT_TEXT_CHARS = 64 * 1024;
 /** A progress event while parsing every this many pages. */
 const PAGES_PER_PROGRESS_EVENT = 10;
 
@@ -23,11 +31,14 @@ type IngestState = z.infer<typeof IngestState>;
 
 /**
  * A knowledge-bank document becomes knowledge (issue 25 item 2), on the engine: `parse` reads the
- * file from the store, parses it (page by page for a PDF, with progress events) and writes its
- * nodes with the stage's commit; `embed` then embeds a batch of nodes that have no vector of the
- * services' embedder per delivery, with `ingest.progress` events, until none is left and the
- * document is `ready`. Every write is keyed (group, node_key[, embedder]) and skips what exists, so
- * a repeated delivery changes nothing; a stale one is dropped by the engine.
+ * file from the store, parses it within the ingest limits (page by page for a PDF, with progress
+ * events), writes its nodes a chunk per statement and commits their count; `embed` then embeds a
+ * batch of nodes that have no vector of the services' embedder per delivery, with `ingest.progress`
+ * events, until none is left and the document is `ready`. Every write is keyed (group, node_key[,
+ * embedder]) and skips what exists, so a repeated delivery changes nothing; a stale one is dropped by
+ * the engine. A document past a limit fails with the limit's code (not retried); a parse stopped by
+ * the server stopping is retried when it starts again. Long loops yield to the event loop, and no
+ * statement holds the database for more than one chunk, so other requests keep being answered.
  */
 export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, IngestState>({
   kind: KNOWLEDGE_INGEST_KIND,
@@ -35,7 +46,7 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
   state: IngestState,
   deadlineMs: 300_000,
   stages: {
-    async parse({ run, input, services, emit }) {
+    async parse({ run, input, services, emit, signal }) {
       const [doc] = await services.db
         .select({ format: documentGroups.format, status: documentGroups.status, key: storedFiles.storageKey })
         .from(documentGroups)
@@ -56,9 +67,12 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
             if (page % PAGES_PER_PROGRESS_EVENT === 0 || page === pages)
               await emit([{ type: 'ingest.progress', data: { phase: 'parse', pages_done: page, pages } }]);
           },
-          { handOver: true },
+          { handOver: true, signal },
         );
       } catch (error) {
+        if (error instanceof IngestLimitError) throw new NonRetryableError(error.code, error.message);
+        if (error instanceof ParseAborted)
+          throw new ApiError('service_unavailable', 'The parse was stopped before it ended; it runs again.');
         throw new NonRetryableError(
           'unparseable',
           `The ${format.data} file could not be parsed: ${error instanceof Error ? error.message : String(error)}`.slice(
@@ -69,27 +83,41 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
       }
       if (nodes.length === 0)
         throw new NonRetryableError('empty_document', 'The document holds no text to make knowledge of.');
+      // A chunk per statement, not all in the commit's transaction: one transaction of tens of
+      // thousands of rows would hold the (embedded, single-connection) database from every other
+      // request. Keyed and skipping what exists, a repeated delivery writes nothing twice.
+      for (let i = 0; i < nodes.length; ) {
+        if (signal.aborted)
+          throw new ApiError(
+            'service_unavailable',
+            'The parse was stopped before its nodes were written; it runs again.',
+          );
+        let end = i;
+        for (let chars = 0; end < nodes.length && end - i < INSERT_CHUNK && chars < INSERT_TEXT_CHARS; end++)
+          chars += nodes[end]?.text.length ?? 0;
+        const chunk = nodes.slice(i, end);
+        i = end;
+        await services.db
+          .insert(knowledgeNodes)
+          .values(
+            chunk.map((n) => ({
+              workspaceId: run.workspaceId,
+              documentGroupId: input.document_group_id,
+              nodeKey: n.nodeKey,
+              kind: n.kind,
+              position: n.position,
+              page: n.page,
+              heading: n.heading,
+              text: n.text,
+            })),
+          )
+          .onConflictDoNothing();
+        await nextMacrotask();
+      }
       return {
         state: { nodes: nodes.length },
         events: [{ type: 'ingest.parsed', data: { nodes: nodes.length } }],
         effects: async ({ tx, now }) => {
-          for (let i = 0; i < nodes.length; i += INSERT_CHUNK) {
-            await tx
-              .insert(knowledgeNodes)
-              .values(
-                nodes.slice(i, i + INSERT_CHUNK).map((n) => ({
-                  workspaceId: run.workspaceId,
-                  documentGroupId: input.document_group_id,
-                  nodeKey: n.nodeKey,
-                  kind: n.kind,
-                  position: n.position,
-                  page: n.page,
-                  heading: n.heading,
-                  text: n.text,
-                })),
-              )
-              .onConflictDoNothing();
-          }
           await tx
             .update(documentGroups)
             .set({ nodeCount: nodes.length, updatedAt: now })

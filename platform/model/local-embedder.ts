@@ -1,4 +1,5 @@
 import { fnv1a } from '../fnv1a.js';
+import { yielder } from '../yielder.js';
 import { embeddingTerms } from './local-text.js';
 import { EMBEDDING_DIMENSIONS, type Embedder } from './port.js';
 import { termWeight } from './term-weights.js';
@@ -31,8 +32,15 @@ export class LocalHashEmbedder implements Embedder {
   readonly id = 'local:hash-ngram-v3';
   readonly dimensions = EMBEDDING_DIMENSIONS;
 
+  /** Computed on this thread: a long batch lets the event loop run every few ms. */
   async embed(texts: readonly string[]): Promise<number[][]> {
-    return texts.map((t) => embedLocally(t));
+    const pause = yielder();
+    const vectors: number[][] = [];
+    for (const text of texts) {
+      vectors.push(embedLocally(text));
+      await pause();
+    }
+    return vectors;
   }
 }
 

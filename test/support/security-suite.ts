@@ -7,8 +7,11 @@ import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes
 import type { Operation } from '../../functions/registry.js';
 import type { ManualClock } from '../../platform/clock.js';
 import { fieldsReadingDates } from '../../platform/validation.js';
+import { loadRun } from '../../queues/run-store.js';
+import type { LocalTransport } from '../../queues/transport/local.js';
 import { apiKeys, oauthTokens } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
+import { docxDeclaredZipBomb } from './bombs.js';
 import type { Harness, Member, RequestOptions, SeededWorkspace, TestResponse } from './harness.js';
 
 /**
@@ -474,6 +477,42 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         expectOk(await send({ bearer: viaBearerKey.key as string }), okStatus, 'API key as Authorization: Bearer');
       }
     });
+
+    if (op.upload) {
+      it('answers a compression bomb in its file without inflating it: refused, or stored, or ingested to a failure, with the limit named', async () => {
+        const ctx = get();
+        const req = await valid();
+        const body = req.body as Record<string, unknown> | undefined;
+        if (typeof body?.content_base64 !== 'string')
+          throw new Error(`security fixture for ${op.id} must send its file as content_base64`);
+        const bomb = Buffer.from(docxDeclaredZipBomb()).toString('base64');
+        const res = await sendOperation(
+          ctx.h,
+          op,
+          { ...req, body: { ...body, content_base64: bomb, filename: 'bomb.docx' } },
+          { key: ctx.ws.admin.key },
+        );
+        expect(res.status, res.text).toBeLessThan(500);
+        if (res.status >= 400) {
+          expect(res.body.error.details?.reason, res.text).toBe('decompressed_size_exceeded');
+          return;
+        }
+        // Accepted: stored as it is, or handed to a run that must end failed with the limit's code.
+        const runId = res.body.data?.run_id as string | undefined;
+        if (!runId) return;
+        for (let round = 0; ; round++) {
+          await (ctx.h.services.queue as LocalTransport).drain();
+          const run = await loadRun(ctx.h.services.db, runId);
+          if (run && ['complete', 'failed', 'canceled'].includes(run.status)) {
+            expect(run.status).toBe('failed');
+            expect(run.error?.code).toBe('decompressed_size_exceeded');
+            return;
+          }
+          if (round > 200) throw new Error(`the run ${runId} of ${op.id} did not end`);
+          await new Promise((r) => setTimeout(r, 25));
+        }
+      });
+    }
 
     if (op.authMethods) {
       it(`403 forbidden for the credential kinds it does not accept (it takes ${op.authMethods.join(', ')}), even a full admin with every scope`, async () => {

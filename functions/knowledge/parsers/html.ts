@@ -1,6 +1,10 @@
 import { Parser } from 'htmlparser2';
+import type { ParseBudget } from '../ingest-limits.js';
 import { rowText } from './markdown.js';
-import { paragraphNodes, tidy, type ParsedNode } from './node.js';
+import { MAX_PENDING_CHARS, paragraphNodes, pendingCut, tidy, type ParsedNode } from './node.js';
+
+/** Characters of HTML written to the parser between two looks at the budget. */
+const CHUNK_CHARS = 64 * 1024;
 
 /** Elements whose content is never text of the document: scripts and styles are dropped whole. */
 const DROPPED = new Set(['script', 'style', 'noscript', 'template', 'iframe', 'object', 'embed', 'svg', 'head']);
@@ -32,8 +36,9 @@ const BLOCKS = new Set([
  * HTML (and DOCX, which mammoth turns into HTML): headings open sections, block elements make
  * paragraphs, table rows become table-row nodes under the table's first row as header. Only text is
  * kept: scripts, styles and every attribute are dropped here, so nothing executable reaches a node.
+ * The source is written to the parser a chunk at a time, with the budget looked at between chunks.
  */
-export function parseHtml(source: string): ParsedNode[] {
+export async function parseHtml(source: string, budget: ParseBudget): Promise<ParsedNode[]> {
   const nodes: ParsedNode[] = [];
   let heading = '';
   let buffer = '';
@@ -45,7 +50,7 @@ export function parseHtml(source: string): ParsedNode[] {
 
   const flush = () => {
     if (inHeading) return;
-    nodes.push(...paragraphNodes(buffer, heading, null));
+    budget.add(nodes, paragraphNodes(buffer, heading, null));
     buffer = '';
   };
   const parser = new Parser(
@@ -86,7 +91,7 @@ export function parseHtml(source: string): ParsedNode[] {
           buffer = '';
           if (text) {
             heading = text;
-            nodes.push({ kind: 'section', heading, text, page: null });
+            budget.add(nodes, [{ kind: 'section', heading, text, page: null }]);
           }
         } else if ((name === 'td' || name === 'th') && row && cell !== null) {
           row.push(tidy(cell));
@@ -96,14 +101,25 @@ export function parseHtml(source: string): ParsedNode[] {
           row = null;
           if (cells.every((c) => c === '')) return;
           if (!header) header = cells;
-          else nodes.push({ kind: 'table_row', heading, text: rowText(header, cells), page: null });
+          else budget.add(nodes, [{ kind: 'table_row', heading, text: rowText(header, cells), page: null }]);
         } else if (name === 'table') header = null;
         else if (BLOCKS.has(name)) flush();
       },
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
-  parser.write(source);
+  for (let at = 0; at < source.length; at += CHUNK_CHARS) {
+    await budget.step();
+    const chunk = source.slice(at, at + CHUNK_CHARS);
+    budget.addText(chunk.length);
+    parser.write(chunk);
+    // Text without a block element to end it is cut into nodes as it grows.
+    if (!inHeading && buffer.length > MAX_PENDING_CHARS) {
+      const cut = pendingCut(buffer);
+      budget.add(nodes, paragraphNodes(buffer.slice(0, cut), heading, null));
+      buffer = buffer.slice(cut);
+    }
+  }
   parser.end();
   flush();
   return nodes;

@@ -1,3 +1,4 @@
+import { ParseBudget, type IngestLimits } from '../ingest-limits.js';
 import { parseCsv } from './csv.js';
 import { parseDocx } from './docx.js';
 import { parseHtml } from './html.js';
@@ -10,29 +11,63 @@ export type { DocumentFormat, SniffedType } from './sniff.js';
 export { DOCUMENT_FORMATS, sniffType } from './sniff.js';
 export type { KeyedNode, ParsedNode } from './node.js';
 
+export interface ParseOptions {
+  /** The caller will not use the bytes again, so a parser may take them without a copy (they may be empty afterwards). */
+  handOver?: boolean;
+  /** Stops the parse at its next step (the run was canceled, the server is stopping). */
+  signal?: AbortSignal;
+  /** Tighter limits than INGEST_LIMITS (tests). */
+  limits?: Partial<IngestLimits>;
+}
+
 /**
- * A document's nodes with their stable keys, in reading order. `handOver`: the caller will not use
- * the bytes again, so a parser may take them without a copy (they may be empty afterwards).
+ * A document's nodes with their stable keys, in reading order, within the ingest limits
+ * (ingest-limits.ts): past one, this throws an IngestLimitError naming it. Long work yields to the
+ * event loop as it goes.
  */
 export async function parseDocument(
   format: DocumentFormat,
   bytes: Uint8Array,
   onPage?: (page: number, pages: number) => void | Promise<void>,
-  options: { handOver?: boolean } = {},
+  options: ParseOptions = {},
 ): Promise<KeyedNode[]> {
+  const budget = new ParseBudget({ signal: options.signal, limits: options.limits });
+  return withNodeKeys(await parse(format, bytes, budget, onPage, options), budget);
+}
+
+async function parse(
+  format: DocumentFormat,
+  bytes: Uint8Array,
+  budget: ParseBudget,
+  onPage: ((page: number, pages: number) => void | Promise<void>) | undefined,
+  options: ParseOptions,
+) {
   switch (format) {
     case 'pdf':
-      return withNodeKeys(await parsePdf(bytes, onPage, options));
+      return parsePdf(bytes, budget, onPage, options);
     case 'docx':
-      return withNodeKeys(await parseDocx(bytes));
+      return parseDocx(bytes, budget);
     case 'html':
-      return withNodeKeys(parseHtml(utf8(bytes)));
+      return parseHtml(await utf8(bytes, budget), budget);
     case 'csv':
-      return withNodeKeys(parseCsv(utf8(bytes)));
+      return parseCsv(await utf8(bytes, budget), budget);
     case 'markdown':
     case 'text':
-      return withNodeKeys(parseMarkdown(utf8(bytes)));
+      return parseMarkdown(await utf8(bytes, budget), budget);
   }
 }
 
-const utf8 = (bytes: Uint8Array): string => new TextDecoder().decode(bytes);
+/** Bytes decoded between two looks at the budget. */
+const DECODE_BYTES = 1024 * 1024;
+
+/** UTF-8 text, decoded a megabyte at a time (a character cut between two is completed by the next). */
+async function utf8(bytes: Uint8Array, budget: ParseBudget): Promise<string> {
+  const decoder = new TextDecoder();
+  const parts: string[] = [];
+  for (let at = 0; at < bytes.length; at += DECODE_BYTES) {
+    await budget.step();
+    parts.push(decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true }));
+  }
+  parts.push(decoder.decode());
+  return parts.join('');
+}

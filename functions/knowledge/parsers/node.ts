@@ -1,5 +1,6 @@
 import { fnv1a } from '../../../platform/fnv1a.js';
 import type { NodeKind } from '../../../schema/knowledge.js';
+import type { ParseBudget } from '../ingest-limits.js';
 
 /** A piece of a document as a parser yields it, in reading order. */
 export interface ParsedNode {
@@ -27,10 +28,11 @@ const KIND_PREFIX: Record<NodeKind, string> = { section: 's', paragraph: 'p', ta
  * same keys (a pin or a quote's source survives re-uploading it), and editing one paragraph changes
  * that paragraph's key only.
  */
-export function withNodeKeys(nodes: Iterable<ParsedNode>): KeyedNode[] {
+export async function withNodeKeys(nodes: Iterable<ParsedNode>, budget: ParseBudget): Promise<KeyedNode[]> {
   const seen = new Map<string, number>();
   const keyed: KeyedNode[] = [];
   for (const node of nodes) {
+    if (keyed.length % 256 === 0) await budget.step();
     const hash = fnv1a(`${node.heading}\u0000${node.text}`).toString(16).padStart(8, '0');
     const base = `${KIND_PREFIX[node.kind]}-${hash}`;
     const count = (seen.get(base) ?? 0) + 1;
@@ -64,4 +66,16 @@ export function paragraphNodes(text: string, heading: string, page: number | nul
   const clean = tidy(text);
   if (!clean) return [];
   return splitLong(clean).map((piece) => ({ kind: 'paragraph' as const, heading, text: piece, page }));
+}
+
+/**
+ * Text gathered for one paragraph is cut into nodes once it passes this many characters, so a
+ * document without paragraph breaks is never held (and tidied) as one string of its whole size.
+ */
+export const MAX_PENDING_CHARS = 64 * 1024;
+
+/** Where to cut pending text that ran past MAX_PENDING_CHARS: after its last whitespace (or at the end, without any). */
+export function pendingCut(text: string): number {
+  const at = Math.max(text.lastIndexOf(' '), text.lastIndexOf('\n'), text.lastIndexOf('\t'));
+  return at > 0 ? at : text.length;
 }
