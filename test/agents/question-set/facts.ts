@@ -25,7 +25,8 @@ export const P = {
 } as const satisfies Record<string, readonly [string, string]>;
 export type Period = keyof typeof P;
 
-const KEPT = 'not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)';
+/** An interaction the workspace has not excluded (`i` is interactions). */
+export const KEPT = 'not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)';
 const names = (rows: { name: string }[]) => rows.map((r) => r.name);
 
 export const facts = {

@@ -1,0 +1,41 @@
+import { writeFileSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { judgeAll, modelEnv, openAsker, tally, type Asker } from './ask.js';
+import { HELD_OUT } from './held-out.js';
+import { QUESTIONS } from './questions.js';
+import { formatReport, setReport, type AnswersReport } from './report.js';
+
+/**
+ * Measures, never gates: the dev set (questions.ts) and the held-out set (held-out.ts) asked through
+ * POST /chat on the demo corpus with the model the environment configures, each answer judged by
+ * judge.ts. Not a *.test.ts file, so `npm test` leaves it out; `npm run eval:answers` runs it
+ * (vitest.answers.config.ts) and prints the figures. ANSWERS_REPORT names the JSON file it writes.
+ */
+
+const env = modelEnv(process.env);
+let asker: Asker;
+
+beforeAll(async () => {
+  asker = await openAsker(env);
+}, 120_000);
+afterAll(async () => {
+  await asker.close();
+});
+
+describe('the question sets, measured', () => {
+  it('asks the dev and the held-out sets and reports the share right', async () => {
+    const started = performance.now();
+    const dev = await judgeAll(asker, QUESTIONS);
+    const held = await judgeAll(asker, HELD_OUT);
+    const report: AnswersReport = {
+      model:
+        env.MODEL_PROVIDER === 'openai' ? `openai ${env.OPENAI_MODEL ?? ''}`.trim() : (env.MODEL_PROVIDER ?? 'local'),
+      seconds: (performance.now() - started) / 1000,
+      sets: { dev: setReport(tally(dev), dev), held_out: setReport(tally(held), held) },
+    };
+    if (process.env.ANSWERS_REPORT) writeFileSync(process.env.ANSWERS_REPORT, JSON.stringify(report, null, 2));
+    console.log(formatReport(report));
+    // Every question was asked and judged; the share itself is the measurement, not a gate.
+    expect(dev.length + held.length).toBe(QUESTIONS.length + HELD_OUT.length);
+  }, 7_200_000);
+});

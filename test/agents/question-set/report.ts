@@ -1,0 +1,72 @@
+import { z } from 'zod';
+import type { Tally, Verdict } from './ask.js';
+
+/**
+ * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
+ * reads and prints it): per set, the share right overall and per shape, and each failure with the
+ * judge's reasons.
+ */
+
+const TallySchema = z.object({
+  right: z.number().int(),
+  total: z.number().int(),
+  share: z.number(),
+  byShape: z.array(
+    z.object({ shape: z.string(), right: z.number().int(), total: z.number().int(), share: z.number() }),
+  ),
+});
+const SetReportSchema = z.object({
+  tally: TallySchema,
+  failures: z.array(
+    z.object({ shape: z.string(), thread: z.array(z.string()), ask: z.string(), why: z.array(z.string()) }),
+  ),
+});
+export const AnswersReportSchema = z.object({
+  model: z.string(),
+  seconds: z.number(),
+  sets: z.object({ dev: SetReportSchema, held_out: SetReportSchema }),
+});
+export type AnswersReport = z.infer<typeof AnswersReportSchema>;
+export type SetReport = z.infer<typeof SetReportSchema>;
+
+export function setReport(tally: Tally, verdicts: readonly Verdict[]): SetReport {
+  return {
+    tally,
+    failures: verdicts
+      .filter((v) => v.why.length > 0)
+      .map(({ q, why }) => ({ shape: q.shape, thread: q.thread ?? [], ask: q.ask, why })),
+  };
+}
+
+const share = (right: number, total: number) =>
+  `${right}/${total} (${total === 0 ? '0.0' : ((100 * right) / total).toFixed(1)}%)`;
+
+/** The report as text: both sets side by side per shape, then the held-out failures. */
+export function formatReport(report: AnswersReport): string {
+  const { dev, held_out: held } = report.sets;
+  const shapes = [...new Set([...dev.tally.byShape, ...held.tally.byShape].map((s) => s.shape))].sort();
+  const cell = (t: SetReport['tally'], shape: string) => {
+    const s = t.byShape.find((x) => x.shape === shape);
+    return s ? share(s.right, s.total) : '-';
+  };
+  const rows = [
+    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts)'],
+    ['ALL', share(dev.tally.right, dev.tally.total), share(held.tally.right, held.tally.total)],
+    ...shapes.map((shape) => [shape, cell(dev.tally, shape), cell(held.tally, shape)]),
+  ];
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+  return [
+    `answers: model ${report.model}, ${Math.round(report.seconds)} s`,
+    '',
+    line(rows[0] ?? []),
+    line(widths.map((w) => '-'.repeat(w))),
+    ...rows.slice(1).map(line),
+    '',
+    `held-out failures (${held.failures.length}):`,
+    ...held.failures.map(
+      (f) =>
+        `  ✗ [${f.shape}] ${f.thread.length > 0 ? `(after: ${f.thread.join(' / ')}) ` : ''}${f.ask}\n      ${f.why.join('; ')}`,
+    ),
+  ].join('\n');
+}
