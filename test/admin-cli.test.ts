@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { openPglite } from '../platform/db/pglite.js';
+import { pgliteDataDir } from '../platform/db/pglite-data-dir.js';
 import { apiKeys, consoleSignInLinks, users } from '../schema/index.js';
 import { consumeSignInLink } from '../functions/identity/console-sessions.js';
 
@@ -284,7 +285,8 @@ describe('admin CLI', () => {
     );
   });
 
-  test('demo seed is idempotent', SLOW, async () => {
+  // Two seeds of the scale-2 corpus in subprocesses: minutes on a loaded machine.
+  test('demo seed is idempotent', { timeout: 180_000 }, async () => {
     const first = await cli(['demo', 'seed', '--scale', '2', '--json'], dataDir);
     expect(first.code, first.stderr).toBe(0);
     expect(first.json).toEqual({ workspace_id: expect.stringMatching(UUID), name: expect.any(String), created: true });
@@ -326,7 +328,7 @@ describe('admin CLI', () => {
     'the database holds what the CLI wrote: a working key stored only as a hash, the revoked key, nothing from failures',
     SLOW,
     async () => {
-      const handle = await openPglite({ dataDir });
+      const handle = await openPglite({ dataDir: pgliteDataDir(dataDir) });
       try {
         const db = handle.db;
         const caller = await authenticateApiKey(db, state.keptKey, new Date());
