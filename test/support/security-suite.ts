@@ -6,6 +6,7 @@ import { ensureMembership, ensureUser, removeMembership } from '../../functions/
 import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
 import type { Operation } from '../../functions/registry.js';
 import type { ManualClock } from '../../platform/clock.js';
+import { MAX_JSON_DEPTH } from '../../platform/json-depth.js';
 import { fieldsReadingDates } from '../../platform/validation.js';
 import { loadRun } from '../../queues/run-store.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
@@ -682,6 +683,22 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           expect(res.text).not.toContain(theirs.name);
           tenancy.assertOwn?.(res.body?.data, { ws: mine, other: theirs });
         }
+      });
+    }
+
+    if (op.body && !op.upload) {
+      it(`400 invalid_argument (too_deep) for a body nested past ${MAX_JSON_DEPTH} levels, before anything walks it`, async () => {
+        const ctx = get();
+        const base = await valid();
+        // Far past the limit yet small: what used to hold the server for minutes at 80 KB.
+        let deep: unknown = [];
+        for (let i = 0; i < 4 * MAX_JSON_DEPTH; i++) deep = [deep];
+        const res = await send(await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES), {
+          ...base,
+          body: { ...(base.body as Record<string, unknown>), nested: deep },
+        });
+        expectError(res, 400, 'invalid_argument', 'deeply nested body');
+        expect(res.body.error.details).toMatchObject({ reason: 'too_deep', max_depth: MAX_JSON_DEPTH });
       });
     }
 
