@@ -104,7 +104,7 @@ export const EnvSchema = z
     /**
      * A connection that logs in as the least-privilege role cip_query, for POST /sql/query on a managed
      * PostgreSQL (Neon) where the server's own role cannot be confined by SET ROLE (docs: operate/security).
-     * Unset there, SQL query answers 503; PGlite and a database migrated by a superuser do not need it.
+     * Unset there, SQL query answers 503; the embedded database and one migrated by a superuser do not need it.
      */
     SQL_QUERY_DATABASE_URL: optionalString.pipe(
       z
