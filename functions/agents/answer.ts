@@ -20,8 +20,22 @@ export const QuoteSourceSchema = z
     occurred_at: z.string().nullable(),
     /** The account's name, null when the interaction has none. */
     account: z.string().nullable(),
+    /** The name of the deal the interaction is linked to, null when none is; the verifier fills it from the warehouse. */
+    deal: z.string().nullable().optional().openapi({
+      description:
+        'The name of the deal the quoted interaction is linked to, null when it is linked to none. Filled by the grounding verifier from the warehouse (a model need not give it; a wrong one is corrected).',
+    }),
+    /** Which side of the conversation spoke the words: the workspace's own people or the customer. */
+    side: z.enum(['external', 'internal']).nullable().optional().openapi({
+      description:
+        "The side of the conversation the quoted words are from (`external`: the customer's; `internal`: the workspace's own people), read by the grounding verifier from the turn (an email: from its direction).",
+    }),
   })
-  .strict();
+  .strict()
+  .openapi({
+    description:
+      "Where a quote comes from. The grounding verifier reads the interaction's account, deal and date and the turn's speaker and side from the warehouse and writes them here, whatever the model wrote (each correction is counted in `grounding.quotes.relabeled`).",
+  });
 
 /** Where a quote from an uploaded document comes from: the document (group) and the node quoted. */
 export const DocumentQuoteSourceSchema = z
@@ -165,6 +179,10 @@ export const GroundingReportSchema = z
       removed: z.number().int(),
       /** Verbatim quotes left out because they are about something other than the question's topic (0 in answers written before the check). */
       off_topic: z.number().int().default(0),
+      relabeled: z.number().int().default(0).openapi({
+        description:
+          "Verified quotes whose attribution the verifier corrected from the warehouse: an account, deal, date, speaker or side that was missing or not the quoted interaction's or turn's (the prose lines quoting them corrected too). 0 in answers written before the check.",
+      }),
     }),
     tables: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),
     metrics: z.object({ checked: z.number().int(), verified: z.number().int(), removed: z.number().int() }),

@@ -9,6 +9,7 @@ import { periodCountProblem } from './grounding-counts.js';
 import { keepToAskedPeriod } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
+import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './grounding-attribution.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -29,7 +30,11 @@ import { readMemoryRows } from '../memory/index.js';
  * - given the question, every verbatim quote must be about its topic (relevance.ts): one that is
  *   not is left out (with the prose lines quoting it) and counted in `grounding.quotes.off_topic`;
  * - given a question that names a period, a quote must be of that period (grounding-period.ts) and
- *   a count or sum must come from a query bounded in time (grounding-counts.ts).
+ *   a count or sum must come from a query bounded in time (grounding-counts.ts);
+ * - a verified quote carries the warehouse's attribution (grounding-attribution.ts): its
+ *   interaction's account, deal and date and its turn's speaker and side replace what the draft
+ *   claimed, the prose lines quoting it name the same account, and each correction is counted in
+ *   `grounding.quotes.relabeled`.
  *
  * A block that fails is removed (and a warning callout says how many were); a number that fails
  * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false; an
@@ -69,34 +74,39 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
   const draft = await keepToAskedPeriod(input, ctx);
   const report = {
-    quotes: { ...tally(), off_topic: 0 },
+    quotes: { ...tally(), off_topic: 0, relabeled: 0 },
     tables: tally(),
     metrics: tally(),
     themes: tally(),
     problems: [] as string[],
   };
   const verdicts = new Map<number, boolean>();
-  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes, memoryTexts] = await Promise.all([
-    readTurns(ctx, draft.content_blocks),
-    readEmailBodies(ctx, draft.content_blocks),
-    readThemes(ctx, draft.content_blocks),
-    readUtterances(ctx, draft.content_blocks),
-    rerunQueries(ctx, draft.content_blocks),
-    readDocumentNodes(
-      ctx.db,
-      ctx.workspaceId,
-      draft.content_blocks.flatMap((b) =>
-        b.kind === 'document_quote'
-          ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
-          : [],
+  /** Verified quotes whose labels the warehouse corrected, by block index. */
+  const relabeled = new Map<number, Extract<BlockDraft, { kind: 'quote' }>>();
+  const wrongLabels = new Set<number>();
+  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes, memoryTexts, attributions] =
+    await Promise.all([
+      readTurns(ctx, draft.content_blocks),
+      readEmailBodies(ctx, draft.content_blocks),
+      readThemes(ctx, draft.content_blocks),
+      readUtterances(ctx, draft.content_blocks),
+      rerunQueries(ctx, draft.content_blocks),
+      readDocumentNodes(
+        ctx.db,
+        ctx.workspaceId,
+        draft.content_blocks.flatMap((b) =>
+          b.kind === 'document_quote'
+            ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
+            : [],
+        ),
       ),
-    ),
-    readMemoryRows(
-      ctx.db,
-      ctx.workspaceId,
-      draft.content_blocks.flatMap((b) => (b.kind === 'memory_quote' ? [b.source.memory_id] : [])),
-    ),
-  ]);
+      readMemoryRows(
+        ctx.db,
+        ctx.workspaceId,
+        draft.content_blocks.flatMap((b) => (b.kind === 'memory_quote' ? [b.source.memory_id] : [])),
+      ),
+      readAttributions(ctx.db, ctx.workspaceId, draft.content_blocks),
+    ]);
 
   draft.content_blocks.forEach((block, i) => {
     const label = `block ${i + 1} (${block.kind})`;
@@ -127,6 +137,9 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
             report.quotes,
             `the quote is not verbatim in ${block.source.turn_id ? `turn ${block.source.turn_id}` : 'the email'}`,
           );
+        const labelled = relabelQuote(block, attributions);
+        relabeled.set(i, labelled.block);
+        if (labelled.changed) wrongLabels.add(i);
         return pass(report.quotes);
       }
       case 'document_quote': {
@@ -215,8 +228,15 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   const offTopicTexts = draft.content_blocks.flatMap((b, i) =>
     b.kind === 'quote' && judged?.offTopic.has(i) ? [b.text] : [],
   );
-  const text = withoutQuotedLines(draft.text, offTopicTexts);
-  const kept = draft.content_blocks.filter((_, i) => verdicts.get(i));
+  // Counted among the quotes kept: one left out as off the topic is not in the answer to be corrected.
+  report.quotes.relabeled = [...wrongLabels].filter((i) => verdicts.get(i)).length;
+  const relabelProseOf = await proseRelabeler(ctx, draft, relabeled, verdicts);
+  const text = relabelProseOf(withoutQuotedLines(draft.text, offTopicTexts));
+  const kept = draft.content_blocks.flatMap((b, i): BlockDraft[] => {
+    if (!verdicts.get(i)) return [];
+    if (b.kind === 'text') return [{ ...b, markdown: relabelProseOf(b.markdown) }];
+    return [relabeled.get(i) ?? b];
+  });
   const numbers = checkProseNumbers(text, kept, ctx.backing ?? []);
   const removed = draft.content_blocks.length - kept.length - report.quotes.off_topic;
   // Evidence beside the quotes: a metric or table whose query picks something out (a filter), not
@@ -248,6 +268,30 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       problems: report.problems,
     },
   };
+}
+
+/**
+ * The prose correction for the kept quotes' labels: the lines quoting a kept quote name its
+ * warehouse account (and speaker, deal, date) instead of what the draft wrote. Reads the workspace
+ * account names those lines mention, once.
+ */
+async function proseRelabeler(
+  ctx: GroundingContext,
+  draft: AnswerDraft,
+  relabeled: ReadonlyMap<number, Extract<BlockDraft, { kind: 'quote' }>>,
+  verdicts: ReadonlyMap<number, boolean>,
+): Promise<(text: string) => string> {
+  const corrections = [...relabeled].flatMap(([i, verified]) => {
+    const drafted = draft.content_blocks[i];
+    return drafted?.kind === 'quote' && verdicts.get(i) ? [{ drafted, verified }] : [];
+  });
+  if (corrections.length === 0) return (text) => text;
+  const prose = [draft.text, ...draft.content_blocks.flatMap((b) => (b.kind === 'text' ? [b.markdown] : []))];
+  const quoting = prose
+    .flatMap((p) => p.split('\n'))
+    .filter((line) => corrections.some((c) => squash(line).includes(squash(c.verified.text))));
+  const names = await accountNamesIn(ctx.db, ctx.workspaceId, quoting.join('\n'));
+  return (text) => relabelProse(text, corrections, names);
 }
 
 // ---- reads ---------------------------------------------------------------------------------

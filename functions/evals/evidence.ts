@@ -114,13 +114,12 @@ export async function gatherEvidence(
     named.map((r) => [
       String(r.id),
       {
-        account: typeof r.account_name === 'string' ? r.account_name : null,
         accountId: typeof r.account_id === 'string' ? r.account_id : null,
         title: typeof r.title === 'string' ? r.title : null,
       },
     ]),
   );
-  let candidates = semanticTurnsOf(turns, new Map([...meta].map(([id, m]) => [id, m.account])), RETRIEVAL_DEPTH);
+  let candidates = semanticTurnsOf(turns, RETRIEVAL_DEPTH);
   const retrieved = candidates.length;
 
   if (input.referenceAccounts.length > 0) {

@@ -4,7 +4,7 @@ import { toDate } from '../../platform/db/timestamps.js';
 import { rowCoverage, type LaneContext, type LaneOutcome } from './lane.js';
 import { customerVoice } from './scope-predicates.js';
 import { errorText, idList, round } from './semantic-format.js';
-import { utteranceSql, type Match } from './semantic-utterances.js';
+import { attributionOf, utteranceSql, type Match } from './semantic-utterances.js';
 
 /**
  * `hydrate: true` on the semantic lane: bridges the first HYDRATE_BRIDGE_CAP matches to their
@@ -144,6 +144,7 @@ export async function hydrateOutcome(
         interaction_title: m.title,
         interaction_kind: m.kind,
         interaction_excluded: m.excluded,
+        ...attributionOf(m),
         occurred_at: toDate(turn.occurred_at)?.toISOString() ?? null,
         turn_index: Number(turn.turn_index),
         speaker: turn.speaker_name,
@@ -188,9 +189,9 @@ export async function hydrateOutcome(
       interaction_title: call.title,
       interaction_kind: call.kind,
       interaction_excluded: m.excluded,
+      ...attributionOf(m),
       occurred_at: toDate(call.occurred_at)?.toISOString() ?? null,
       source: call.source,
-      account_id: call.account_id,
       duration_seconds: call.duration_seconds === null ? null : Number(call.duration_seconds),
       summary: call.summary,
       similarity: round(m.similarity),

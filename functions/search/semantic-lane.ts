@@ -9,7 +9,7 @@ import {
 import { errorText, round, vectorLiteral } from './semantic-format.js';
 import { hydrateOutcome } from './semantic-hydrate.js';
 import { themeOutcome } from './semantic-themes.js';
-import { countVectors, readUtteranceMatches, utteranceSql, type Match } from './semantic-utterances.js';
+import { attributionOf, countVectors, readUtteranceMatches, utteranceSql, type Match } from './semantic-utterances.js';
 
 /**
  * The semantic lane (spec, "Lane data facts"): top matches by cosine distance over the workspace's
@@ -122,6 +122,7 @@ function matchedOutcome(
       interaction_title: m.title,
       interaction_kind: m.kind,
       interaction_excluded: m.excluded,
+      ...attributionOf(m),
       occurred_at: m.occurredAt?.toISOString() ?? null,
       turn_id: m.turnId,
       speaker: m.speaker,

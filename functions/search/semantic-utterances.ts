@@ -31,9 +31,16 @@ interface MatchRow extends Record<string, unknown> {
   title: string;
   kind: string;
   excluded: boolean;
+  account_id: string | null;
+  account_name: string | null;
+  deal_id: string | null;
+  deal_name: string | null;
 }
 
-/** One utterance near the query, with its interaction's title and kind and whether it is excluded. */
+/**
+ * One utterance near the query, with its interaction's title, kind, account and deal (what a quote
+ * of it is attributed to) and whether it is excluded.
+ */
 export interface Match {
   id: string;
   interactionId: string;
@@ -45,6 +52,10 @@ export interface Match {
   title: string;
   kind: string;
   excluded: boolean;
+  accountId: string | null;
+  accountName: string | null;
+  dealId: string | null;
+  dealName: string | null;
 }
 
 /**
@@ -72,6 +83,7 @@ export async function readUtteranceMatches(
     return queryRows<MatchRow>(
       tx,
       sql`select u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, n.distance, i.title, i.kind,
+                 i.account_id, a.name as account_name, i.deal_id, d.name as deal_name,
                  exists (select 1 from excluded_interactions x where x.workspace_id = ${workspaceId} and x.interaction_id = u.interaction_id) as excluded
           from (
             select v.text_hash, v.embedding <=> ${literal}::vector as distance
@@ -82,6 +94,8 @@ export async function readUtteranceMatches(
           ) n
           join utterances u on u.workspace_id = ${workspaceId} and u.side = 'external' and u.embedder = ${embedderId} and u.text_hash = n.text_hash
           join interactions i on i.id = u.interaction_id and i.workspace_id = ${workspaceId}
+          left join accounts a on a.id = i.account_id and a.workspace_id = ${workspaceId}
+          left join deals d on d.id = i.deal_id and d.workspace_id = ${workspaceId}
           order by n.distance, u.id
           limit ${take}`,
     );
@@ -123,20 +137,39 @@ function toMatch(r: MatchRow): Match {
     title: r.title,
     kind: r.kind,
     excluded: r.excluded === true || (r.excluded as unknown) === 't',
+    accountId: r.account_id ?? null,
+    accountName: r.account_name ?? null,
+    dealId: r.deal_id ?? null,
+    dealName: r.deal_name ?? null,
   };
 }
 
 // Record of intent (compiled.sql): no tenant predicate, literals inlined, the query vector named.
 export function utteranceSql(embedderId: string, take: number): string {
   return [
-    'SELECT u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, i.title, i.kind, 1 - n.distance AS similarity',
+    'SELECT u.id, u.interaction_id, u.turn_id, u.speaker_name, u.text, u.occurred_at, i.title, i.kind,',
+    '  i.account_id, a.name AS account_name, i.deal_id, d.name AS deal_name, 1 - n.distance AS similarity',
     'FROM (',
     '  SELECT v.text_hash, v.embedding <=> :query_embedding AS distance FROM utterance_vectors v',
     `  WHERE v.embedder = ${quote(embedderId)} ORDER BY v.embedding <=> :query_embedding LIMIT ${take}`,
     ') n',
     `JOIN utterances u ON u.text_hash = n.text_hash AND u.side = 'external' AND u.embedder = ${quote(embedderId)}`,
     'JOIN interactions i ON i.id = u.interaction_id',
+    'LEFT JOIN accounts a ON a.id = i.account_id LEFT JOIN deals d ON d.id = i.deal_id',
     'ORDER BY n.distance, u.id',
     `LIMIT ${take}`,
   ].join('\n');
+}
+
+/**
+ * The account and deal a match's interaction is on, as every semantic row carries them: a quote of
+ * the row is attributed from these, as a fuzzy row's are (its `account_name`, `deal_name`).
+ */
+export function attributionOf(m: Match): {
+  account_id: string | null;
+  account_name: string | null;
+  deal_id: string | null;
+  deal_name: string | null;
+} {
+  return { account_id: m.accountId, account_name: m.accountName, deal_id: m.dealId, deal_name: m.dealName };
 }

@@ -82,7 +82,7 @@ describe('quotes', () => {
       ]),
       ctx,
     );
-    expect(result.grounding.quotes).toEqual({ checked: 3, verified: 1, removed: 2, off_topic: 0 });
+    expect(result.grounding.quotes).toEqual({ checked: 3, verified: 1, removed: 2, off_topic: 0, relabeled: 1 });
     expect(result.grounding.verified).toBe(false);
     expect(result.content_blocks.filter((b) => b.kind === 'quote')).toHaveLength(1);
     expect(result.content_blocks.at(-1)).toMatchObject({
@@ -129,7 +129,7 @@ describe('quotes', () => {
       ]),
       ctx,
     );
-    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 0, removed: 2, off_topic: 0 });
+    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 0, removed: 2, off_topic: 0, relabeled: 0 });
   });
 
   it('checks an email quote against the email body', async () => {
@@ -146,7 +146,7 @@ describe('quotes', () => {
     };
     const made: BlockDraft = { ...block, text: 'We would love a 90% discount.' } as BlockDraft;
     const result = await verifyAnswer(draft('x', [block, made]), ctx);
-    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 1, off_topic: 0 });
+    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 1, off_topic: 0, relabeled: 1 });
   });
 });
 

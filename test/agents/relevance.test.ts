@@ -8,6 +8,12 @@ import { queryRows } from '../../platform/db/port.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness } from '../support/harness.js';
 
+/** The same quote of the same turn (its labels are the warehouse's after the verifier, grounding-attribution.ts). */
+const sameQuote = (b: BlockDraft) =>
+  b.kind === 'quote'
+    ? { kind: 'quote', text: b.text, source: { interaction_id: b.source.interaction_id, turn_id: b.source.turn_id } }
+    : b;
+
 /**
  * Relevance in the grounding verifier (functions/agents/relevance.ts): a verbatim quote about
  * something other than what was asked is left out, counted and said; a question with no topic
@@ -81,11 +87,11 @@ describe('quotes judged against the question', () => {
       ...ctx,
       question: { text: 'What do customers say about pricing?', asked_at },
     });
-    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 0, off_topic: 1 });
+    expect(result.grounding.quotes).toEqual({ checked: 2, verified: 1, removed: 0, off_topic: 1, relabeled: 1 });
     // True, only not an answer: the answer stays verified.
     expect(result.grounding.verified).toBe(true);
     const quotes = result.content_blocks.filter((b) => b.kind === 'quote');
-    expect(quotes).toEqual([price]);
+    expect(quotes).toMatchObject([sameQuote(price)]);
     expect(result.text).toContain(price.kind === 'quote' ? price.text : '');
     expect(result.text).not.toContain(slack.kind === 'quote' ? slack.text : '');
     expect(result.grounding.problems.join(' ')).toMatch(/about something other than “pricing”/);
@@ -115,8 +121,11 @@ describe('quotes judged against the question', () => {
     // No period either: a period the question names bounds quotes by date (grounding-period.ts), another check.
     for (const question of [{ text: 'list the open deals', asked_at }, undefined]) {
       const result = await verifyAnswer(draftOf(blocks, 'Quotes:'), { ...ctx, ...(question ? { question } : {}) });
-      expect(result.grounding.quotes).toEqual({ checked: 2, verified: 2, removed: 0, off_topic: 0 });
-      expect(result.content_blocks).toEqual(blocks);
+      // Both kept as drafted, their labels (account and speaker left null in the draft) read from the warehouse.
+      expect(result.grounding.quotes).toEqual({ checked: 2, verified: 2, removed: 0, off_topic: 0, relabeled: 2 });
+      expect(result.content_blocks.map((b) => b.kind === 'quote' && [b.text, b.source.turn_id])).toEqual(
+        blocks.map((b) => b.kind === 'quote' && [b.text, b.source.turn_id]),
+      );
     }
   });
 

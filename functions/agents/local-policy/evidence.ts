@@ -52,9 +52,38 @@ export interface QuoteCandidate {
   turnId: string;
   email?: boolean;
   speaker: string | null;
+  /** The speaker's side of the conversation; null for an email. */
+  side: 'external' | 'internal' | null;
   occurredAt: string | null;
   account: string | null;
+  /** The deal the interaction is linked to, when it is. */
+  deal: string | null;
   text: string;
+}
+
+/**
+ * The one place a quote candidate is attributed: from the warehouse row its words came from. Every
+ * search lane's row names the interaction's account and deal (`account_name`, `deal_name`: the fuzzy
+ * lane's interaction rows and the semantic lane's turn rows alike) and its date; the turn names its
+ * speaker and side. A candidate therefore never needs a second lookup to say whose words it quotes,
+ * and the prose and the block say the same.
+ */
+export function attributed(
+  interaction: Row,
+  quoted: { turnId: string; speaker: unknown; side: unknown; text: string; email?: boolean },
+): QuoteCandidate {
+  const side = quoted.side === 'external' || quoted.side === 'internal' ? quoted.side : null;
+  return {
+    interactionId: String(interaction.interaction_id ?? interaction.id),
+    turnId: quoted.turnId,
+    ...(quoted.email ? { email: true } : {}),
+    speaker: str(quoted.speaker),
+    side,
+    occurredAt: str(interaction.occurred_at),
+    account: str(interaction.account_name),
+    deal: str(interaction.deal_name),
+    text: quoted.text,
+  };
 }
 
 export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock['stance'] = 'supports'): QuoteBlock {
@@ -67,6 +96,8 @@ export function quoteBlock(c: QuoteCandidate, topic: string, stance: QuoteBlock[
       speaker: c.speaker,
       occurred_at: c.occurredAt,
       account: c.account,
+      deal: c.deal,
+      side: c.side,
     },
     stance,
   };
@@ -105,14 +136,14 @@ export function externalTurnsOf(rows: readonly Row[], limit: number): QuoteCandi
     const turns = Array.isArray(row.matching_turns) ? (row.matching_turns as Row[]) : [];
     const turn = turns.find((t) => t.side === 'external' && str(t.turn_id) && str(t.text));
     if (!turn) continue;
-    out.push({
-      interactionId: String(row.id),
-      turnId: String(turn.turn_id),
-      speaker: str(turn.speaker_name),
-      occurredAt: str(row.occurred_at),
-      account: str(row.account_name),
-      text: String(turn.text),
-    });
+    out.push(
+      attributed(row, {
+        turnId: String(turn.turn_id),
+        speaker: turn.speaker_name,
+        side: turn.side,
+        text: String(turn.text),
+      }),
+    );
     if (out.length >= limit) break;
   }
   return out;
@@ -126,33 +157,24 @@ export function externalTurnsOf(rows: readonly Row[], limit: number): QuoteCandi
 export function customerSaidOf(rows: readonly Row[], namesTopic: (text: string) => boolean): QuoteCandidate[] {
   const out: QuoteCandidate[] = [];
   for (const row of rows) {
-    const common = {
-      interactionId: String(row.id),
-      occurredAt: str(row.occurred_at),
-      account: str(row.account_name),
-    };
     const body = str(row.body);
     if (row.kind === 'email') {
       if (row.direction === 'inbound' && body && namesTopic(body))
-        out.push({ ...common, turnId: String(row.id), email: true, speaker: null, text: body });
+        out.push(attributed(row, { turnId: String(row.id), email: true, speaker: null, side: null, text: body }));
       continue;
     }
     const turns = Array.isArray(row.matching_turns) ? (row.matching_turns as Row[]) : [];
     for (const t of turns) {
       const text = str(t.text);
       if (t.side !== 'external' || !str(t.turn_id) || !text || !namesTopic(text)) continue;
-      out.push({ ...common, turnId: String(t.turn_id), speaker: str(t.speaker_name), text });
+      out.push(attributed(row, { turnId: String(t.turn_id), speaker: t.speaker_name, side: t.side, text }));
     }
   }
   return out;
 }
 
-/** Hydrated semantic rows (one per turn), distinct texts, with account names looked up separately. */
-export function semanticTurnsOf(
-  rows: readonly Row[],
-  accounts: ReadonlyMap<string, string | null>,
-  limit: number,
-): QuoteCandidate[] {
+/** Hydrated semantic rows (one per turn, each naming its interaction's account and deal), distinct texts. */
+export function semanticTurnsOf(rows: readonly Row[], limit: number): QuoteCandidate[] {
   const seen = new Set<string>();
   const out: QuoteCandidate[] = [];
   for (const row of rows) {
@@ -164,14 +186,7 @@ export function semanticTurnsOf(
     const key = text.toLowerCase();
     if (seen.has(key)) continue;
     seen.add(key);
-    out.push({
-      interactionId: String(row.interaction_id),
-      turnId: String(row.id),
-      speaker: str(row.speaker),
-      occurredAt: str(row.occurred_at),
-      account: accounts.get(String(row.interaction_id)) ?? null,
-      text,
-    });
+    out.push(attributed(row, { turnId: String(row.id), speaker: row.speaker, side: row.side, text }));
     if (out.length >= limit) break;
   }
   return out;

@@ -152,9 +152,8 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   if (missing.length > 0) return pending(missing.map(([purpose, query]) => call(ctx, purpose, query)));
 
   // What: the new evidence (quotes the chat answer did not show), grouped by the words customers repeat.
-  const accounts = new Map(rowsOf(ctx.results.get('r_sources')).map((r) => [String(r.id), nameOf(r.account_name)]));
   const shown = new Set(chatQuotes.map((q) => q.source.turn_id ?? q.text));
-  const candidates = [...semanticTurnsOf(semanticRows, accounts, 40), ...externalTurnsOf(fuzzyRows, 40)].filter(
+  const candidates = [...semanticTurnsOf(semanticRows, 40), ...externalTurnsOf(fuzzyRows, 40)].filter(
     (c) => !shown.has(c.turnId),
   );
   const quotes = onTopic(distinctTurns(candidates), topic)

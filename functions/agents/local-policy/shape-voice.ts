@@ -90,7 +90,7 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
       call(ctx, 'voice_words', VOICE_QUERIES.words(withSynonyms(topic), period)),
     );
   const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
-  const byMeaning = semanticTurnsOf(rowsOf(meaning), new Map(), 40);
+  const byMeaning = semanticTurnsOf(rowsOf(meaning), 40);
   const byWords = externalTurnsOf(rowsOf(ctx.results.get('voice_words')), 30);
   const seen = new Set<string>();
   const all: QuoteCandidate[] = [];
@@ -121,12 +121,7 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
   const ids = [...new Set(chosen.map((c) => c.interactionId))];
   const sources = ctx.results.get('voice_sources');
   if (!sources && !ctx.mustFinish) return calls(call(ctx, 'voice_sources', VOICE_QUERIES.sources(ids)));
-  const accounts = new Map(
-    rowsOf(sources).map((r) => [String(r.id), typeof r.account_name === 'string' ? r.account_name : null]),
-  );
-  const quotes = chosen.map((c) =>
-    quoteBlock({ ...c, account: c.account ?? accounts.get(c.interactionId) ?? null }, topic),
-  );
+  const quotes = chosen.map((c) => quoteBlock(c, topic));
   const lines = [
     `What customers said about ${topic}${when}, in their own words (buyers only, not investors, vendors or partners; each quote carries its date):`,
     '',

@@ -1,0 +1,224 @@
+import { and, eq, inArray, sql } from 'drizzle-orm';
+import { type Queryable, queryRows } from '../../platform/db/port.js';
+import { accounts, deals, interactions, transcriptTurns } from '../../schema/index.js';
+import type { BlockDraft } from './answer.js';
+
+/**
+ * Whose words a quote is, read from the warehouse (the verifier's attribution check, for every
+ * model): the quoted interaction's account, deal and date, and the quoted turn's speaker and side
+ * (an email's side from its direction). What a model wrote in a quote's source is a claim like its
+ * text; a verified quote carries the warehouse's labels, not the claim's, and the prose line quoting
+ * it names the same account. A correction is counted (`grounding.quotes.relabeled`), not a failure:
+ * the words are verbatim, only their label was wrong.
+ */
+
+type QuoteBlock = Extract<BlockDraft, { kind: 'quote' }>;
+type Side = 'external' | 'internal';
+
+/** What the prose says of a quote whose interaction is on no account. */
+export const NO_ACCOUNT = 'No linked account';
+
+export interface InteractionFacts {
+  account: string | null;
+  deal: string | null;
+  occurredAt: string;
+  /** An email's author side: inbound is the customer's, outbound the workspace's. */
+  emailSide: Side | null;
+}
+
+export interface Attributions {
+  interactions: Map<string, InteractionFacts>;
+  turns: Map<string, { speaker: string | null; side: Side }>;
+}
+
+export async function readAttributions(
+  db: Queryable,
+  workspaceId: string,
+  blocks: readonly BlockDraft[],
+): Promise<Attributions> {
+  const quotes = blocks.filter((b): b is QuoteBlock => b.kind === 'quote');
+  const interactionIds = [...new Set(quotes.map((b) => b.source.interaction_id))];
+  const turnIds = [...new Set(quotes.flatMap((b) => (b.source.turn_id ? [b.source.turn_id] : [])))];
+  const [interactionRows, turnRows] = await Promise.all([
+    interactionIds.length === 0
+      ? []
+      : db
+          .select({
+            id: interactions.id,
+            account: accounts.name,
+            deal: deals.name,
+            occurredAt: interactions.occurredAt,
+            kind: interactions.kind,
+            direction: interactions.direction,
+          })
+          .from(interactions)
+          .leftJoin(accounts, and(eq(accounts.id, interactions.accountId), eq(accounts.workspaceId, workspaceId)))
+          .leftJoin(deals, and(eq(deals.id, interactions.dealId), eq(deals.workspaceId, workspaceId)))
+          .where(and(eq(interactions.workspaceId, workspaceId), inArray(interactions.id, interactionIds))),
+    turnIds.length === 0
+      ? []
+      : db
+          .select({ id: transcriptTurns.id, speaker: transcriptTurns.speakerName, side: transcriptTurns.side })
+          .from(transcriptTurns)
+          .where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.id, turnIds))),
+  ]);
+  return {
+    interactions: new Map(
+      interactionRows.map((r) => [
+        r.id,
+        {
+          account: r.account,
+          deal: r.deal,
+          occurredAt: new Date(r.occurredAt).toISOString(),
+          emailSide:
+            r.kind !== 'email'
+              ? null
+              : r.direction === 'inbound'
+                ? 'external'
+                : r.direction === 'outbound'
+                  ? 'internal'
+                  : null,
+        },
+      ]),
+    ),
+    turns: new Map(turnRows.map((r) => [r.id, { speaker: r.speaker, side: r.side }])),
+  };
+}
+
+/** Two dates are the same instant (a model may write the date in another ISO form); a missing or unreadable one is not. */
+const sameInstant = (claimed: string | null, actual: string): boolean =>
+  claimed !== null && Date.parse(claimed) === Date.parse(actual);
+
+/**
+ * A verified quote with the warehouse's labels, and whether any label the draft gave (or left
+ * out) was different. `deal` and `side` are additive: leaving them out is not a wrong label.
+ */
+export function relabelQuote(block: QuoteBlock, facts: Attributions): { block: QuoteBlock; changed: boolean } {
+  const interaction = facts.interactions.get(block.source.interaction_id);
+  if (!interaction) return { block, changed: false };
+  const turn = block.source.turn_id ? facts.turns.get(block.source.turn_id) : undefined;
+  const source = block.source;
+  const speaker = turn ? turn.speaker : source.speaker;
+  const side = turn ? turn.side : interaction.emailSide;
+  const changed =
+    source.account !== interaction.account ||
+    !sameInstant(source.occurred_at, interaction.occurredAt) ||
+    source.speaker !== speaker ||
+    (source.deal !== undefined && source.deal !== interaction.deal) ||
+    (source.side !== undefined && source.side !== side);
+  return {
+    block: {
+      ...block,
+      source: {
+        ...source,
+        speaker,
+        occurred_at: sameInstant(source.occurred_at, interaction.occurredAt)
+          ? source.occurred_at
+          : interaction.occurredAt,
+        account: interaction.account,
+        deal: interaction.deal,
+        side,
+      },
+    },
+    changed,
+  };
+}
+
+/** Account names of this workspace written in the given text (one read for the whole answer). */
+export async function accountNamesIn(db: Queryable, workspaceId: string, text: string): Promise<string[]> {
+  if (text.trim() === '') return [];
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select distinct name from accounts where workspace_id = ${workspaceId} and length(name) > 1 and strpos(${text}, name) > 0`,
+  );
+  return rows.map((r) => r.name);
+}
+
+const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
+const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/**
+ * The prose with each quoting line naming its quote's account: a line that holds a verified quote's
+ * words says "No linked account", another account of the workspace or the draft's wrong account
+ * beside them, and that name becomes the warehouse's (the quote's own words are never touched). A
+ * wrong speaker, deal or date the draft gave is corrected the same way. A line quoting two quotes
+ * of different attributions is left as written: which name belongs to which is not knowable.
+ */
+export function relabelProse(
+  text: string,
+  corrections: readonly { drafted: QuoteBlock; verified: QuoteBlock }[],
+  workspaceAccounts: readonly string[],
+): string {
+  if (corrections.length === 0) return text;
+  const quoted = corrections.map((c) => ({ ...c, words: squash(c.verified.text) })).filter((c) => c.words.length > 0);
+  return text
+    .split('\n')
+    .map((line) => {
+      const flat = squash(line);
+      const here = quotedIn(
+        line,
+        quoted.filter((c) => flat.includes(c.words)),
+      );
+      if (!here) return line;
+      const { drafted, verified } = here[0]!;
+      const words = here.map((c) => c.verified.text);
+      return outsideQuotes(line, words, (part) => correctPart(part, drafted, verified, workspaceAccounts));
+    })
+    .join('\n');
+}
+
+/**
+ * The quotes a line quotes, all of one attribution, or null when it cannot be told: words quoted
+ * inside a longer quote on the line are that quote's; of quotes saying the same words, those whose
+ * speaker the line names.
+ */
+function quotedIn<T extends { words: string; drafted: QuoteBlock; verified: QuoteBlock }>(
+  line: string,
+  found: readonly T[],
+): T[] | null {
+  if (found.length === 0) return null;
+  let here = found.filter((c) => !found.some((o) => o.words.length > c.words.length && o.words.includes(c.words)));
+  const label = (c: T) => `${c.verified.source.account}|${c.verified.source.speaker}`;
+  if (new Set(here.map(label)).size > 1) {
+    const named = here.filter((c) =>
+      [c.verified.source.speaker, c.drafted.source.speaker].some((s) => s && line.includes(s)),
+    );
+    here = named;
+  }
+  return here.length > 0 && new Set(here.map(label)).size === 1 ? here : null;
+}
+
+/** Apply `fix` to the parts of a line that are not one of the quoted texts. */
+function outsideQuotes(line: string, quotes: readonly string[], fix: (part: string) => string): string {
+  const found = quotes.filter((q) => line.includes(q)).sort((a, b) => b.length - a.length);
+  if (found.length === 0) return fix(line);
+  const pattern = new RegExp(`(${found.map(escapeRegExp).join('|')})`, 'g');
+  return line
+    .split(pattern)
+    .map((part, i) => (i % 2 === 1 ? part : fix(part)))
+    .join('');
+}
+
+function correctPart(part: string, drafted: QuoteBlock, verified: QuoteBlock, workspaceAccounts: readonly string[]) {
+  const account = verified.source.account ?? NO_ACCOUNT;
+  const wrongAccounts = new Set([NO_ACCOUNT, ...workspaceAccounts]);
+  if (drafted.source.account) wrongAccounts.add(drafted.source.account);
+  // The right name is an alternative too, so "Acme Logistics" is read whole, not as a wrong "Acme".
+  let out = replaceNames(part, [...wrongAccounts, account], (name) => (name === account ? name : account));
+  const pairs: [string | null | undefined, string | null | undefined][] = [
+    [drafted.source.speaker, verified.source.speaker],
+    [drafted.source.deal, verified.source.deal],
+    [drafted.source.occurred_at?.slice(0, 10), verified.source.occurred_at?.slice(0, 10)],
+  ];
+  for (const [was, is] of pairs)
+    if (was && is && was !== is && was.length > 1) out = replaceNames(out, [is, was], () => is);
+  return out;
+}
+
+/** Each whole-word occurrence of any of the names (longest first) replaced by `to(name)`. */
+function replaceNames(text: string, names: readonly string[], to: (name: string) => string): string {
+  const distinct = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
+  if (distinct.length === 0) return text;
+  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${distinct.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
+  return text.replace(pattern, (m) => to(m));
+}
