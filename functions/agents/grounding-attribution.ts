@@ -26,62 +26,100 @@ export interface InteractionFacts {
   emailSide: Side | null;
 }
 
-export interface Attributions {
-  interactions: Map<string, InteractionFacts>;
-  turns: Map<string, { speaker: string | null; side: Side }>;
+/** A quoted turn as the warehouse holds it: its words (the verbatim check) and who said them. */
+export interface TurnFacts {
+  text: string;
+  interactionId: string;
+  speaker: string | null;
+  side: Side;
 }
 
+export interface Attributions {
+  interactions: Map<string, InteractionFacts>;
+  turns: Map<string, TurnFacts>;
+  /** The bodies of the quoted emails (the verbatim check of a quote without a turn). */
+  emailBodies: Map<string, string>;
+}
+
+const emailSideOf = (kind: string, direction: string | null): Side | null =>
+  kind !== 'email' ? null : direction === 'inbound' ? 'external' : direction === 'outbound' ? 'internal' : null;
+
+/**
+ * Everything the verifier reads of the quoted conversations, in at most two statements (each a round
+ * trip on the edge): the quoted turns with their interaction's account, deal and date, and the quoted
+ * emails with their body and the same labels.
+ */
 export async function readAttributions(
   db: Queryable,
   workspaceId: string,
   blocks: readonly BlockDraft[],
 ): Promise<Attributions> {
   const quotes = blocks.filter((b): b is QuoteBlock => b.kind === 'quote');
-  const interactionIds = [...new Set(quotes.map((b) => b.source.interaction_id))];
   const turnIds = [...new Set(quotes.flatMap((b) => (b.source.turn_id ? [b.source.turn_id] : [])))];
-  const [interactionRows, turnRows] = await Promise.all([
-    interactionIds.length === 0
-      ? []
-      : db
-          .select({
-            id: interactions.id,
-            account: accounts.name,
-            deal: deals.name,
-            occurredAt: interactions.occurredAt,
-            kind: interactions.kind,
-            direction: interactions.direction,
-          })
-          .from(interactions)
-          .leftJoin(accounts, and(eq(accounts.id, interactions.accountId), eq(accounts.workspaceId, workspaceId)))
-          .leftJoin(deals, and(eq(deals.id, interactions.dealId), eq(deals.workspaceId, workspaceId)))
-          .where(and(eq(interactions.workspaceId, workspaceId), inArray(interactions.id, interactionIds))),
+  const emailIds = [...new Set(quotes.flatMap((b) => (b.source.turn_id ? [] : [b.source.interaction_id])))];
+  const labels = {
+    account: accounts.name,
+    deal: deals.name,
+    occurredAt: interactions.occurredAt,
+    kind: interactions.kind,
+    direction: interactions.direction,
+  };
+  const [turnRows, emailRows] = await Promise.all([
     turnIds.length === 0
       ? []
       : db
-          .select({ id: transcriptTurns.id, speaker: transcriptTurns.speakerName, side: transcriptTurns.side })
+          .select({
+            id: transcriptTurns.id,
+            text: transcriptTurns.text,
+            interactionId: transcriptTurns.interactionId,
+            speaker: transcriptTurns.speakerName,
+            side: transcriptTurns.side,
+            ...labels,
+          })
           .from(transcriptTurns)
+          .innerJoin(
+            interactions,
+            and(eq(interactions.id, transcriptTurns.interactionId), eq(interactions.workspaceId, workspaceId)),
+          )
+          .leftJoin(accounts, and(eq(accounts.id, interactions.accountId), eq(accounts.workspaceId, workspaceId)))
+          .leftJoin(deals, and(eq(deals.id, interactions.dealId), eq(deals.workspaceId, workspaceId)))
           .where(and(eq(transcriptTurns.workspaceId, workspaceId), inArray(transcriptTurns.id, turnIds))),
+    emailIds.length === 0
+      ? []
+      : db
+          .select({ id: interactions.id, body: interactions.body, ...labels })
+          .from(interactions)
+          .leftJoin(accounts, and(eq(accounts.id, interactions.accountId), eq(accounts.workspaceId, workspaceId)))
+          .leftJoin(deals, and(eq(deals.id, interactions.dealId), eq(deals.workspaceId, workspaceId)))
+          .where(
+            and(
+              eq(interactions.workspaceId, workspaceId),
+              eq(interactions.kind, 'email'),
+              inArray(interactions.id, emailIds),
+            ),
+          ),
   ]);
+  const facts = (r: {
+    account: string | null;
+    deal: string | null;
+    occurredAt: Date | string;
+    kind: string;
+    direction: string | null;
+  }): InteractionFacts => ({
+    account: r.account,
+    deal: r.deal,
+    occurredAt: new Date(r.occurredAt).toISOString(),
+    emailSide: emailSideOf(r.kind, r.direction),
+  });
   return {
-    interactions: new Map(
-      interactionRows.map((r) => [
-        r.id,
-        {
-          account: r.account,
-          deal: r.deal,
-          occurredAt: new Date(r.occurredAt).toISOString(),
-          emailSide:
-            r.kind !== 'email'
-              ? null
-              : r.direction === 'inbound'
-                ? 'external'
-                : r.direction === 'outbound'
-                  ? 'internal'
-                  : null,
-        },
-      ]),
+    interactions: new Map([
+      ...turnRows.map((r) => [r.interactionId, facts(r)] as const),
+      ...emailRows.map((r) => [r.id, facts(r)] as const),
+    ]),
+    turns: new Map(
+      turnRows.map((r) => [r.id, { text: r.text, interactionId: r.interactionId, speaker: r.speaker, side: r.side }]),
     ),
-    turns: new Map(turnRows.map((r) => [r.id, { speaker: r.speaker, side: r.side }])),
+    emailBodies: new Map(emailRows.flatMap((r) => (r.body ? [[r.id, r.body] as const] : []))),
   };
 }
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray } from 'drizzle-orm';
 import type { Queryable } from '../../platform/db/port.js';
-import { interactions, themes, transcriptTurns, utterances } from '../../schema/index.js';
+import { themes, utterances } from '../../schema/index.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
@@ -84,29 +84,30 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   /** Verified quotes whose labels the warehouse corrected, by block index. */
   const relabeled = new Map<number, Extract<BlockDraft, { kind: 'quote' }>>();
   const wrongLabels = new Set<number>();
-  const [turnTexts, emailBodies, themeRows, utteranceIds, results, documentNodes, memoryTexts, attributions] =
-    await Promise.all([
-      readTurns(ctx, draft.content_blocks),
-      readEmailBodies(ctx, draft.content_blocks),
-      readThemes(ctx, draft.content_blocks),
-      readUtterances(ctx, draft.content_blocks),
-      rerunQueries(ctx, draft.content_blocks),
-      readDocumentNodes(
-        ctx.db,
-        ctx.workspaceId,
-        draft.content_blocks.flatMap((b) =>
-          b.kind === 'document_quote'
-            ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
-            : [],
-        ),
+  const [attributions, themeRows, utteranceIds, results, documentNodes, memoryTexts] = await Promise.all([
+    readAttributions(ctx.db, ctx.workspaceId, draft.content_blocks),
+    readThemes(ctx, draft.content_blocks),
+    readUtterances(ctx, draft.content_blocks),
+    rerunQueries(ctx, draft.content_blocks),
+    readDocumentNodes(
+      ctx.db,
+      ctx.workspaceId,
+      draft.content_blocks.flatMap((b) =>
+        b.kind === 'document_quote'
+          ? [{ documentGroupId: b.source.document_group_id, nodeKey: b.source.node_key }]
+          : [],
       ),
-      readMemoryRows(
-        ctx.db,
-        ctx.workspaceId,
-        draft.content_blocks.flatMap((b) => (b.kind === 'memory_quote' ? [b.source.memory_id] : [])),
-      ),
-      readAttributions(ctx.db, ctx.workspaceId, draft.content_blocks),
-    ]);
+    ),
+    readMemoryRows(
+      ctx.db,
+      ctx.workspaceId,
+      draft.content_blocks.flatMap((b) => (b.kind === 'memory_quote' ? [b.source.memory_id] : [])),
+    ),
+  ]);
+  const turnTexts = attributions.turns;
+  const emailBodies = new Map(
+    [...attributions.emailBodies].map(([id, body]) => [id, { text: body, interactionId: id }] as const),
+  );
 
   draft.content_blocks.forEach((block, i) => {
     const label = `block ${i + 1} (${block.kind})`;
@@ -295,32 +296,6 @@ async function proseRelabeler(
 }
 
 // ---- reads ---------------------------------------------------------------------------------
-
-type Source = { text: string; interactionId: string };
-
-async function readTurns(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Source>> {
-  const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'quote' && b.source.turn_id ? [b.source.turn_id] : [])))];
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({ id: transcriptTurns.id, text: transcriptTurns.text, interactionId: transcriptTurns.interactionId })
-    .from(transcriptTurns)
-    .where(and(eq(transcriptTurns.workspaceId, ctx.workspaceId), inArray(transcriptTurns.id, ids)));
-  return new Map(rows.map((r) => [r.id, { text: r.text, interactionId: r.interactionId }]));
-}
-
-async function readEmailBodies(ctx: GroundingContext, blocks: readonly BlockDraft[]): Promise<Map<string, Source>> {
-  const ids = [
-    ...new Set(blocks.flatMap((b) => (b.kind === 'quote' && !b.source.turn_id ? [b.source.interaction_id] : []))),
-  ];
-  if (ids.length === 0) return new Map();
-  const rows = await ctx.db
-    .select({ id: interactions.id, body: interactions.body })
-    .from(interactions)
-    .where(
-      and(eq(interactions.workspaceId, ctx.workspaceId), eq(interactions.kind, 'email'), inArray(interactions.id, ids)),
-    );
-  return new Map(rows.filter((r) => r.body).map((r) => [r.id, { text: r.body ?? '', interactionId: r.id }]));
-}
 
 async function readThemes(ctx: GroundingContext, blocks: readonly BlockDraft[]) {
   const ids = [...new Set(blocks.flatMap((b) => (b.kind === 'theme_finding' ? [b.theme_id] : [])))];
