@@ -231,7 +231,13 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   );
   // Counted among the quotes kept: one left out as off the topic is not in the answer to be corrected.
   report.quotes.relabeled = [...wrongLabels].filter((i) => verdicts.get(i)).length;
-  const relabelProseOf = await proseRelabeler(ctx, draft, relabeled, verdicts);
+  // Only lines quoting a quote whose label was wrong need correcting (and the account names read for it).
+  const relabelProseOf = await proseRelabeler(
+    ctx,
+    draft,
+    new Map([...relabeled].filter(([i]) => wrongLabels.has(i))),
+    verdicts,
+  );
   const text = relabelProseOf(withoutQuotedLines(draft.text, offTopicTexts));
   const kept = draft.content_blocks.flatMap((b, i): BlockDraft[] => {
     if (!verdicts.get(i)) return [];

@@ -43,14 +43,19 @@ export const RUN_BUDGETS = {
    * first turn (2 statements more). Since 2026-11-26 (issue 25's leftovers) it recalls the workspace memory
    * relevant to the question at start (by meaning and by words) and its knowledge search goes through
    * context.search, which counts its search quota: 133 measured through workerd; 132 since the recall reads
-   * both its sides in one statement.
+   * both its sides in one statement. 133 since 2026-11-27: the grounding verifier reads each quote's
+   * attribution from the warehouse (the quoted turns with their interaction's account, deal and date in the
+   * statement the verbatim check already made; the quoted emails in one more when the answer quotes one).
    */
-  chatRun: { connections: 6, queries: 132, deliveries: 5 },
+  chatRun: { connections: 6, queries: 133, deliveries: 5 },
   /**
    * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries);
    * since issue 26 the same tick also starts the lookalike centroid materialization of the workspace whose
    * utterance store changed (its run: one delivery, one pool, ~30 statements). The chat run's memory recall and
    * counted knowledge search (above) add theirs: 219 measured through workerd, 218 since the recall is one statement.
+   * 225 since 2026-11-27: the centroid run computes 16 entities per statement (yielding between them, so no
+   * one statement holds an embedded server's event loop) where it computed all in one, and the chat run's
+   * verifier reads attributions (above).
    */
-  routineFire: { connections: 9, queries: 218, deliveries: 8 },
+  routineFire: { connections: 9, queries: 225, deliveries: 8 },
 } as const;
