@@ -176,6 +176,22 @@ describe('below the guard: the statement runs as the least-privilege role', () =
   });
 });
 
+describe('what the guard lets through by a name the query gives', () => {
+  it('still reads no file: a given column name on another expression is a call the role may not make', async () => {
+    // The guard allows `x.f` when the query names a column f anywhere; PostgreSQL then calls f(x) on an
+    // expression without that column. The role below the guard is what refuses it.
+    const res = await h.request('POST', '/sql/query', {
+      key: ws.viewer.key,
+      body: {
+        sql: "with x as (select 'secrets.json' as pg_read_file) select (select 'secrets.json' as n).pg_read_file from x",
+      },
+    });
+    expect(res.status, res.text).toBe(500);
+    expect(res.body.error).toMatchObject({ code: 'query_failed', details: { sqlstate: '42501' } });
+    expect(res.text).not.toContain('oauth_signing_secret');
+  });
+});
+
 describe('the role as the database holds it', () => {
   it('may execute exactly the allow-list (with what operators and casts call), and read only the views', async () => {
     const executable = await queryRows<{ name: string }>(
