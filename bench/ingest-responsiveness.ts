@@ -18,8 +18,7 @@ import { Document, HeadingLevel, Packer, Paragraph, Table, TableCell, TableRow, 
 import { createApp } from '../functions/app.js';
 import { buildServices } from '../functions/build-services.js';
 import { API_PREFIX } from '../functions/http/env.js';
-import { createApiKey } from '../functions/identity/api-keys.js';
-import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
+import { benchAdmin } from './bench-admin.js';
 import { allPipelines } from '../functions/modules.js';
 import { loadConfig } from '../platform/config.js';
 import { migrateDatabase } from '../platform/db/migrate.js';
@@ -194,17 +193,7 @@ export async function benchIngestResponsiveness(): Promise<Record<string, string
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : 0;
   const base = `http://127.0.0.1:${port}${API_PREFIX}`;
-  const { workspaceId } = await createWorkspace(handle.db, { name: 'bench ingest responsiveness' });
-  const userId = await ensureUser(handle.db, 'bench-admin@bench.example');
-  await ensureMembership(handle.db, workspaceId, userId, 'admin');
-  const { key } = await createApiKey(handle.db, {
-    workspaceId,
-    userId,
-    name: 'bench',
-    bundle: 'full_admin',
-    role: 'admin',
-    expiresAt: null,
-  });
+  const { workspaceId, key } = await benchAdmin(handle.db, 'bench ingest responsiveness');
   const get = () => fetch(`${base}/knowledge-base?limit=1`, { headers: { 'x-api-key': key } });
 
   const only = process.env.BENCH_INGEST_ONLY;

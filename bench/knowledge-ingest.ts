@@ -28,8 +28,7 @@ import { Hono } from 'hono';
 import { createApp } from '../functions/app.js';
 import { buildServices } from '../functions/build-services.js';
 import { API_PREFIX } from '../functions/http/env.js';
-import { createApiKey } from '../functions/identity/api-keys.js';
-import { createWorkspace, ensureMembership, ensureUser } from '../functions/identity/members.js';
+import { benchAdmin } from './bench-admin.js';
 import { parseDocument } from '../functions/knowledge/parsers/index.js';
 import { allPipelines } from '../functions/modules.js';
 import { loadConfig } from '../platform/config.js';
@@ -169,17 +168,7 @@ async function measureOneFile(input: ChildInput): Promise<IngestFigures> {
     await gate.pass();
     return app.fetch(req);
   });
-  const { workspaceId } = await createWorkspace(handle.db, { name: 'bench knowledge' });
-  const userId = await ensureUser(handle.db, 'bench-admin@bench.example');
-  await ensureMembership(handle.db, workspaceId, userId, 'admin');
-  const { key } = await createApiKey(handle.db, {
-    workspaceId,
-    userId,
-    name: 'bench',
-    bundle: 'full_admin',
-    role: 'admin',
-    expiresAt: null,
-  });
+  const { workspaceId, key } = await benchAdmin(handle.db, 'bench knowledge');
   // The baseline: a bare route writing the request body to a file, nothing else.
   const bare = new Hono().post('/drain', async (c) => {
     const out = createWriteStream(join(dir, 'bare.bin'));
