@@ -12,34 +12,34 @@ import type { Question, Sql } from './judge.js';
 type Range = readonly [string, string];
 
 /** Deals of `d` (joined to `a`) answered as rows of one column `v`. */
-const column = async (sql: Sql, text: string, params: unknown[] = []) =>
+export const column = async (sql: Sql, text: string, params: unknown[] = []) =>
   (await sql<{ v: string }>(text, params)).map((r) => String(r.v));
-const scalar = async (sql: Sql, text: string, params: unknown[] = []) =>
+export const scalar = async (sql: Sql, text: string, params: unknown[] = []) =>
   Number((await sql<{ v: string | number | null }>(text, params))[0]?.v ?? 0);
-const FROM_DEALS = 'from deals d left join accounts a on a.id = d.account_id where d.workspace_id = $1';
+export const FROM_DEALS = 'from deals d left join accounts a on a.id = d.account_id where d.workspace_id = $1';
 
 /** A rep as people name them: the first name of the owner's address (zoe.kim@... is Zoe). */
-const firstName = (email: string) => {
+export const firstName = (email: string) => {
   const word = email.split('@')[0]?.split('.')[0] ?? email;
   return word.charAt(0).toUpperCase() + word.slice(1);
 };
 /** A day written any of the ways an answer writes it: 2027-01-23, Jan 23, January 23, 23 January. */
-const dateForms = (day: string) => {
+export const dateForms = (day: string) => {
   const d = new Date(`${day}T00:00:00Z`);
   const short = d.toLocaleString('en-US', { month: 'short', timeZone: 'UTC' });
   const long = d.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' });
   return [day, `${short} ${d.getUTCDate()}`, `${long} ${d.getUTCDate()}`, `${d.getUTCDate()} ${long}`];
 };
 /** A share written any of the ways an answer writes it: 45.9%, 46%, 45.87%. */
-const pct = (x: number) => [...new Set([`${x.toFixed(1)}%`, `${Math.round(x)}%`, `${x.toFixed(2)}%`])];
+export const pct = (x: number) => [...new Set([`${x.toFixed(1)}%`, `${Math.round(x)}%`, `${x.toFixed(2)}%`])];
 /** The text names the subject and says the data does not hold it. */
-const saysAbsent = (subject: string) =>
+export const saysAbsent = (subject: string) =>
   new RegExp(
     `(\\bno\\b|\\bnot\\b|n't|none|without|lack|unable|outside)[^.\\n]*(${subject})|(${subject})[^.\\n]*(\\bno\\b|\\bnot\\b|n't|none|isn't|aren't)`,
     'i',
   );
 
-const h = {
+export const h = {
   /** Open deals, biggest amount first (unknown amounts last). */
   openByAmount: (sql: Sql, where = 'true', params: unknown[] = []) =>
     column(
