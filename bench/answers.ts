@@ -1,8 +1,9 @@
 /**
  * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts)
- * beside the held-out set written without reading the answering code (held-out.ts), each answer
- * judged by judge.ts. Prints the share right overall and per shape for both, and the held-out
- * failures with the judge's reasons. Measures, never gates.
+ * beside the held-out set written without reading the answering code (held-out.ts and
+ * held-out-fresh.ts), each answer judged by judge.ts. Prints the share right overall and per shape
+ * for the dev set, the whole held-out set and its fresh questions alone, and the held-out failures
+ * with the judge's reasons. Measures, never gates.
  *
  * The model is the environment's: MODEL_PROVIDER=local by default; a hosted OpenAI-compatible model
  * with MODEL_PROVIDER=openai OPENAI_BASE_URL=... OPENAI_API_KEY=... OPENAI_MODEL=... OPENAI_EMBEDDING_MODEL=...

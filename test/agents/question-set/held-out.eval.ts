@@ -2,11 +2,13 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeAll, modelEnv, openAsker, tally, type Asker } from './ask.js';
 import { HELD_OUT } from './held-out.js';
+import { HELD_OUT_FRESH } from './held-out-fresh.js';
 import { QUESTIONS } from './questions.js';
 import { formatReport, setReport, type AnswersReport } from './report.js';
 
 /**
- * Measures, never gates: the dev set (questions.ts) and the held-out set (held-out.ts) asked through
+ * Measures, never gates: the dev set (questions.ts) and the held-out set (held-out.ts with the fresh
+ * questions of held-out-fresh.ts, also reported on their own) asked through
  * POST /chat on the demo corpus with the model the environment configures, each answer judged by
  * judge.ts. Not a *.test.ts file, so `npm test` leaves it out; `npm run eval:answers` runs it
  * (vitest.answers.config.ts) and prints the figures. ANSWERS_REPORT names the JSON file it writes.
@@ -26,16 +28,22 @@ describe('the question sets, measured', () => {
   it('asks the dev and the held-out sets and reports the share right', async () => {
     const started = performance.now();
     const dev = await judgeAll(asker, QUESTIONS);
-    const held = await judgeAll(asker, HELD_OUT);
+    const older = await judgeAll(asker, HELD_OUT);
+    const fresh = await judgeAll(asker, HELD_OUT_FRESH);
+    const held = [...older, ...fresh];
     const report: AnswersReport = {
       model:
         env.MODEL_PROVIDER === 'openai' ? `openai ${env.OPENAI_MODEL ?? ''}`.trim() : (env.MODEL_PROVIDER ?? 'local'),
       seconds: (performance.now() - started) / 1000,
-      sets: { dev: setReport(tally(dev), dev), held_out: setReport(tally(held), held) },
+      sets: {
+        dev: setReport(tally(dev), dev),
+        held_out: setReport(tally(held), held),
+        fresh: setReport(tally(fresh), fresh),
+      },
     };
     if (process.env.ANSWERS_REPORT) writeFileSync(process.env.ANSWERS_REPORT, JSON.stringify(report, null, 2));
     console.log(formatReport(report));
     // Every question was asked and judged; the share itself is the measurement, not a gate.
-    expect(dev.length + held.length).toBe(QUESTIONS.length + HELD_OUT.length);
+    expect(dev.length + held.length).toBe(QUESTIONS.length + HELD_OUT.length + HELD_OUT_FRESH.length);
   }, 7_200_000);
 });

@@ -4,7 +4,8 @@ import type { Tally, Verdict } from './ask.js';
 /**
  * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
  * reads and prints it): per set, the share right overall and per shape, and each failure with the
- * judge's reasons.
+ * judge's reasons. `held_out` is every held-out question (held-out.ts and held-out-fresh.ts);
+ * `fresh` is the held-out-fresh.ts part of it alone, so the newest questions show on their own.
  */
 
 const TallySchema = z.object({
@@ -24,7 +25,7 @@ const SetReportSchema = z.object({
 export const AnswersReportSchema = z.object({
   model: z.string(),
   seconds: z.number(),
-  sets: z.object({ dev: SetReportSchema, held_out: SetReportSchema }),
+  sets: z.object({ dev: SetReportSchema, held_out: SetReportSchema, fresh: SetReportSchema }),
 });
 export type AnswersReport = z.infer<typeof AnswersReportSchema>;
 export type SetReport = z.infer<typeof SetReportSchema>;
@@ -41,21 +42,27 @@ export function setReport(tally: Tally, verdicts: readonly Verdict[]): SetReport
 const share = (right: number, total: number) =>
   `${right}/${total} (${total === 0 ? '0.0' : ((100 * right) / total).toFixed(1)}%)`;
 
-/** The report as text: both sets side by side per shape, then the held-out failures. */
+/** The report as text: the sets side by side per shape, then the held-out failures (fresh ones marked). */
 export function formatReport(report: AnswersReport): string {
-  const { dev, held_out: held } = report.sets;
-  const shapes = [...new Set([...dev.tally.byShape, ...held.tally.byShape].map((s) => s.shape))].sort();
+  const { dev, held_out: held, fresh } = report.sets;
+  const sets = [dev, held, fresh];
+  const shapes = [...new Set(sets.flatMap((set) => set.tally.byShape.map((s) => s.shape)))].sort();
   const cell = (t: SetReport['tally'], shape: string) => {
     const s = t.byShape.find((x) => x.shape === shape);
     return s ? share(s.right, s.total) : '-';
   };
   const rows = [
-    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts)'],
-    ['ALL', share(dev.tally.right, dev.tally.total), share(held.tally.right, held.tally.total)],
-    ...shapes.map((shape) => [shape, cell(dev.tally, shape), cell(held.tally, shape)]),
+    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts + held-out-fresh.ts)', 'fresh (held-out-fresh.ts)'],
+    ['ALL', ...sets.map((set) => share(set.tally.right, set.tally.total))],
+    ...shapes.map((shape) => [shape, ...sets.map((set) => cell(set.tally, shape))]),
   ];
-  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
-  const line = (r: string[]) => r.map((c, i) => c.padEnd(widths[i] ?? 0)).join('  ');
+  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const line = (r: string[]) =>
+    r
+      .map((c, i) => c.padEnd(widths[i] ?? 0))
+      .join('  ')
+      .trimEnd();
+  const freshAsks = new Set(fresh.failures.map((f) => `${f.thread.join('\n')}\n${f.ask}`));
   return [
     `answers: model ${report.model}, ${Math.round(report.seconds)} s`,
     '',
@@ -63,10 +70,10 @@ export function formatReport(report: AnswersReport): string {
     line(widths.map((w) => '-'.repeat(w))),
     ...rows.slice(1).map(line),
     '',
-    `held-out failures (${held.failures.length}):`,
+    `held-out failures (${held.failures.length}, ${fresh.failures.length} of them fresh, marked *):`,
     ...held.failures.map(
       (f) =>
-        `  ✗ [${f.shape}] ${f.thread.length > 0 ? `(after: ${f.thread.join(' / ')}) ` : ''}${f.ask}\n      ${f.why.join('; ')}`,
+        `  ${freshAsks.has(`${f.thread.join('\n')}\n${f.ask}`) ? '*' : '✗'} [${f.shape}] ${f.thread.length > 0 ? `(after: ${f.thread.join(' / ')}) ` : ''}${f.ask}\n      ${f.why.join('; ')}`,
     ),
   ].join('\n');
 }

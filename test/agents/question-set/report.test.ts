@@ -1,0 +1,50 @@
+import { describe, expect, it } from 'vitest';
+import type { Verdict } from './ask.js';
+import { tally } from './ask.js';
+import type { Question } from './judge.js';
+import { AnswersReportSchema, formatReport, setReport } from './report.js';
+
+const q = (shape: string, ask: string, thread?: string[]): Question => ({ shape, ask, thread, expect: {} });
+
+describe('the answers report', () => {
+  it('shows the fresh held-out questions in a column of their own and marks their failures', () => {
+    const dev: Verdict[] = [{ q: q('pipeline', 'dev ask'), why: [] }];
+    const older: Verdict[] = [
+      { q: q('pipeline', 'older ask'), why: ['missing "X"'] },
+      { q: q('win_rate', 'older right'), why: [] },
+    ];
+    const fresh: Verdict[] = [
+      { q: q('pipeline', 'and for EMEA?', ['win rate in APAC?']), why: ['missing the number 7'] },
+      { q: q('multi_part', 'fresh right'), why: [] },
+    ];
+    const held = [...older, ...fresh];
+    const report = AnswersReportSchema.parse({
+      model: 'local',
+      seconds: 1,
+      sets: {
+        dev: setReport(tally(dev), dev),
+        held_out: setReport(tally(held), held),
+        fresh: setReport(tally(fresh), fresh),
+      },
+    });
+    const lines = formatReport(report).split('\n');
+
+    expect(lines.find((l) => l.startsWith('shape'))).toMatch(/dev .*held-out .*fresh/);
+    // ALL: dev 1/1, held-out (older + fresh) 2/4, fresh alone 1/2.
+    expect(lines.find((l) => l.startsWith('ALL'))?.split(/\s{2,}/)).toEqual([
+      'ALL',
+      '1/1 (100.0%)',
+      '2/4 (50.0%)',
+      '1/2 (50.0%)',
+    ]);
+    expect(lines.find((l) => l.startsWith('multi_part'))?.split(/\s{2,}/)).toEqual([
+      'multi_part',
+      '-',
+      '1/1 (100.0%)',
+      '1/1 (100.0%)',
+    ]);
+    expect(lines).toContain('held-out failures (2, 1 of them fresh, marked *):');
+    expect(lines).toContain('  * [pipeline] (after: win rate in APAC?) and for EMEA?');
+    expect(lines).toContain('  ✗ [pipeline] older ask');
+  });
+});
