@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { InterpretationSchema } from './understanding/interpretation.js';
 
 /**
  * An agent's answer (agents.md, "The answer"): markdown text plus typed content blocks a client can
@@ -165,6 +166,8 @@ export const AnswerDraftSchema = z
     text: z.string().min(1).max(40_000),
     content_blocks: z.array(BlockDraftSchema).max(60).default([]),
     follow_ups: z.array(z.string().min(1).max(300)).max(4).default([]),
+    /** How the model read the question (optional: a model that reads it says so, and the answer shows it). */
+    interpretation: InterpretationSchema.optional(),
   })
   .strict();
 export type AnswerDraft = z.infer<typeof AnswerDraftSchema>;
@@ -208,6 +211,10 @@ export const AnswerSchema = z
     partial: z.boolean(),
     partial_reason: z.enum(['turn_limit', 'usage_limit']).nullable(),
     grounding: GroundingReportSchema,
+    interpretation: InterpretationSchema.nullable().optional().openapi({
+      description:
+        'How the question was read, when the model reported it: the analysis, records, measure, filters, period (with the date field it bounds), grouping, order, limit, names, what was inherited from the thread and the words not understood.',
+    }),
   })
   .openapi('Answer');
 export type Answer = z.infer<typeof AnswerSchema>;

@@ -1,5 +1,6 @@
 import type { BlockDraft } from './answer.js';
-import { asksForQuiet, parseAskedPeriod } from '../search/index.js';
+import { asksForQuiet } from '../search/index.js';
+import { askedPeriodOf, type AskedQuestion } from './grounding-period.js';
 
 /**
  * The verifier's rule for counts in a period (issue 22, item 7), for every model: when the question
@@ -47,12 +48,12 @@ const labelOf = (block: BlockDraft): string =>
   block.kind === 'metric' ? block.label : block.kind === 'table' ? (block.title ?? '') : '';
 
 /** Why a table or metric cannot stand in an answer to this question, or null when it can. */
-export function periodCountProblem(block: BlockDraft, question: { text: string; asked_at: string } | undefined) {
+export function periodCountProblem(block: BlockDraft, question: AskedQuestion | undefined) {
   if (!question || (block.kind !== 'metric' && block.kind !== 'table')) return null;
   const query = block.query as Query;
   if (!isAggregate(query) || boundedInTime(query) || isExtent(query) || NOT_FOR_THE_PERIOD.test(labelOf(block)))
     return null;
-  const period = parseAskedPeriod(question.text, question.asked_at.slice(0, 10));
+  const period = askedPeriodOf(question);
   if (!period || asksForQuiet(question.text)) return null;
   return `its figures are for all time, not for ${period.phrase} (its query has no date bound)`;
 }

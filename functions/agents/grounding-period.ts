@@ -33,6 +33,19 @@ export interface AskedQuestion {
   text: string;
   /** When it was asked (ISO): "last quarter" is relative to it. */
   asked_at: string;
+  /**
+   * The period as the answering model read the question (its interpretation), when it reported one:
+   * null when it read no period ("right now" is the present state, not today's events). Absent: the
+   * verifier reads the text itself.
+   */
+  period?: AskedPeriod | null;
+}
+
+/** The period a question names: the model's reading when it gave one, else the verifier's own. */
+export function askedPeriodOf(question: AskedQuestion): AskedPeriod | null {
+  return question.period !== undefined
+    ? question.period
+    : parseAskedPeriod(question.text, question.asked_at.slice(0, 10));
 }
 
 /** Prose that says the period does not bound the quotes (the answer chose to show them anyway). */
@@ -43,7 +56,7 @@ type Ctx = { db: Queryable; workspaceId: string; question?: AskedQuestion };
 
 export async function keepToAskedPeriod(draft: AnswerDraft, ctx: Ctx): Promise<AnswerDraft> {
   if (!ctx.question) return draft;
-  const period = parseAskedPeriod(ctx.question.text, ctx.question.asked_at.slice(0, 10));
+  const period = askedPeriodOf(ctx.question);
   if (!period || asksForQuiet(ctx.question.text) || PERIOD_NOT_APPLIED.test(draft.text)) return draft;
   const ids = [...new Set(draft.content_blocks.flatMap((b) => (b.kind === 'quote' ? [b.source.interaction_id] : [])))];
   if (ids.length === 0) return draft;

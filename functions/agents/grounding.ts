@@ -6,7 +6,7 @@ import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 import { periodCountProblem } from './grounding-counts.js';
-import { keepToAskedPeriod } from './grounding-period.js';
+import { keepToAskedPeriod, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
 import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './grounding-attribution.js';
@@ -55,7 +55,7 @@ export interface GroundingContext {
    * What was asked, when something was: quotes are then judged against its topic (relevance.ts),
    * and a period it names bounds them (grounding-period.ts).
    */
-  question?: { text: string; asked_at: string };
+  question?: AskedQuestion;
 }
 
 export interface VerifiedAnswer {

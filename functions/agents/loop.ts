@@ -479,7 +479,12 @@ class TurnBuilder {
       rerun: (query) => this.invocation.invoke('search.query', query),
       // The user's ask for this run: its quotes must be about what was asked (relevance.ts) and inside
       // a period it names (grounding-period.ts).
-      question: { text: askedQuestion(this.ctx.input.message), asked_at: this.#askedAt() },
+      // The model's own reading of the period, when its answer reports one, is the period it answered.
+      question: {
+        text: askedQuestion(this.ctx.input.message),
+        asked_at: this.#askedAt(),
+        ...(chosen.interpretation ? { period: chosen.interpretation.period } : {}),
+      },
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {
@@ -499,6 +504,7 @@ class TurnBuilder {
       partial: partialReason !== null,
       partial_reason: partialReason,
       grounding: verified.grounding,
+      interpretation: chosen.interpretation ?? null,
     };
     if (call) this.#toolMessage(call, { ok: true, output: { accepted: true, grounding: verified.grounding } });
     for (const block of answer.content_blocks) this.events.push({ type: 'answer.block', data: { block } });

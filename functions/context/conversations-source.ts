@@ -29,6 +29,7 @@ const laneRequest = (lane: 'semantic' | 'fuzzy', query: string, limit: number): 
   limit,
   groupBy: [],
   metrics: [],
+  fields: null,
   maxSubqueries: 3,
 });
 

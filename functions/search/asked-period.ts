@@ -108,6 +108,34 @@ const RULES: Rule[] = [
     },
   },
   { pattern: /\b(?:year to date|ytd)\b/, read: (_m, today) => [calendar('year', 0, today)[0], today + DAY_MS] },
+  // "the first half of 2026", "H2", "second half so far": a half year (this year's unless one is named);
+  // "so far" ends it today.
+  {
+    pattern: /\b(?:(first|second|1st|2nd) half|h([12]))(?: of(?: the year)?)?(?: ((?:19|20)\d{2}))?( so far)?\b/,
+    read: (m, today) => {
+      const second = m[1] ? /second|2nd/.test(m[1]) : m[2] === '2';
+      const y = m[3] ? Number(m[3]) : new Date(today).getUTCFullYear();
+      const from = monthStart(y, second ? 6 : 0);
+      const to = monthStart(y, second ? 12 : 6);
+      return [from, m[4] ? Math.min(to, today + DAY_MS) : to];
+    },
+  },
+  // "before year end", "by the end of January", "before end of quarter": from today up to that end.
+  {
+    pattern: new RegExp(
+      `\\b(?:before|by|until|till|ahead of)(?: the)? (?:(?:year|quarter|month)[- ]end|end of(?: the)? (year|quarter|month|${MONTH_NAME}))\\b`,
+    ),
+    read: (m, today) => {
+      const unit = m[0].match(/year|quarter|month/)?.[0];
+      const named = m[2] ? MONTHS.indexOf(m[2].slice(0, 3)) : -1;
+      if (named >= 0) {
+        const y = new Date(today).getUTCFullYear();
+        const end = monthStart(y, named + 1);
+        return [today, end > today ? end : monthStart(y + 1, named + 1)];
+      }
+      return [today, calendar(unit ?? 'year', 0, today)[1]];
+    },
+  },
   {
     pattern: /\bq([1-4])(?:\s*'?((?:19|20)\d{2}))?\b/,
     read: (m, today) => {

@@ -98,6 +98,8 @@ function describeField(def: FieldDef): FieldInfo {
   const metrics: MetricFunction[] = ['count', 'count_distinct'];
   if (ORDERED_TYPES.has(def.type)) metrics.push('min', 'max');
   if (NUMERIC_TYPES.has(def.type)) metrics.push('sum', 'avg');
+  // The percentage of rows where a flag holds ("win rate": share of is_won over closed deals).
+  if (def.type === 'boolean') metrics.push('share');
   return {
     ...def,
     operators: [...OPERATORS_BY_TYPE[def.type], ...(def.nullable ? NULL_OPS : [])],
@@ -234,6 +236,13 @@ const DEALS: FieldDef[] = [
   f('close_date', 'date', true, 'Expected or actual close date (YYYY-MM-DD).', 't.close_date'),
   f('owner_email', 'string', true, 'Email of the deal owner.', 't.owner_email'),
   f('probability', 'integer', true, 'Win probability 0-100 as the CRM reports it.', 't.probability'),
+  f(
+    'weighted_amount',
+    'number',
+    true,
+    'Amount times win probability / 100: what the deal is worth weighted by its chance (null when either is unknown).',
+    '(t.amount * t.probability / 100.0)',
+  ),
   f('is_closed', 'boolean', false, 'Whether the deal is closed (won or lost).', 't.is_closed'),
   f('is_won', 'boolean', false, 'Whether the deal was won.', 't.is_won'),
   f('source', 'string', true, 'The CRM it was synced from.', 't.source'),

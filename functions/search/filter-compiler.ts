@@ -319,7 +319,33 @@ function compileMetric(
       return { alias, sql: sql`min(${col})`, intent: `min(${field.name}) AS ${alias}`, kind: field.type };
     case 'max':
       return { alias, sql: sql`max(${col})`, intent: `max(${field.name}) AS ${alias}`, kind: field.type };
+    case 'share':
+      // A percentage with one decimal, so the figure an answer writes ("45.9%") is the cell itself.
+      return {
+        alias,
+        sql: sql`round(100.0 * avg((${col})::int), 1)`,
+        intent: `round(100 * avg(${field.name}::int), 1) AS ${alias}`,
+        kind: 'numeric',
+      };
   }
+}
+
+/** The fields a row query asked for, in its order; an unknown one is a problem naming the allowed set. */
+function selectedFields(vocab: SurfaceVocabulary, names: readonly string[], problems: FieldProblem[]): FieldInfo[] {
+  const out: FieldInfo[] = [];
+  names.forEach((name, i) => {
+    const field = vocab.byName.get(name);
+    if (!field) {
+      const allowed = vocab.fields.map((f) => f.name);
+      problems.push({
+        field: `fields.${i}`,
+        problem: `unknown field "${name}" on surface ${vocab.surface}; allowed: ${allowed.join(', ')}`,
+        code: 'unknown_field',
+        allowed,
+      });
+    } else if (!out.includes(field)) out.push(field);
+  });
+  return out;
 }
 
 const invalid = (problems: FieldProblem[]): ApiError => {
@@ -423,7 +449,8 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
   if (problems.length > 0) throw invalid(problems);
 
   const bare = aggregate && groups.length === 0;
-  const base = vocab.fields;
+  const base = search.fields ? selectedFields(vocab, search.fields, problems) : vocab.fields;
+  if (problems.length > 0) throw invalid(problems);
   const columns: OutputColumn[] = aggregate
     ? [
         ...groups.map((g) => ({ name: g.name, kind: g.type as OutputKind })),
@@ -450,7 +477,7 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
     const tieBreak = order ? sql`, t.id asc` : sql``;
     const orderSql = order ? order.sql : sql`t.occurred_at desc, t.id asc`;
     statement = sql`select ${select}, count(*) over () as "__match_count" from ${table} ${joinSql(used)} where ${where} order by ${orderSql}${tieBreak} limit ${search.limit}`;
-    intent = `SELECT * FROM ${vocab.surface}${intentWhere} ORDER BY ${order ? `${order.intent}, id ASC` : 'occurred_at DESC, id ASC'} LIMIT ${search.limit}`;
+    intent = `SELECT ${search.fields ? base.map((f) => f.name).join(', ') : '*'} FROM ${vocab.surface}${intentWhere} ORDER BY ${order ? `${order.intent}, id ASC` : 'occurred_at DESC, id ASC'} LIMIT ${search.limit}`;
   } else {
     const selectParts = [
       ...groups.map((g) => sql`${sql.raw(g.column)} as ${sql.identifier(g.name)}`),

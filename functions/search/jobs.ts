@@ -27,6 +27,7 @@ export const SearchJobInputSchema: z.ZodType<SearchJobInput> = z.object({
     limit: z.number().int().min(1).max(SEARCH_LIMITS.limit),
     groupBy: z.array(z.string()),
     metrics: z.array(MetricSchema),
+    fields: z.array(z.string()).nullable().default(null),
     maxSubqueries: z.number().int().min(1).max(SEARCH_LIMITS.maxSubqueriesAsync),
   }),
   ignored: z.array(z.string()),

@@ -20,6 +20,8 @@ export interface ResolvedSearch {
   limit: number;
   groupBy: string[];
   metrics: Metric[];
+  /** Row results: only these fields (null: every field of the surface). */
+  fields: string[] | null;
   maxSubqueries: number;
 }
 

@@ -34,7 +34,7 @@ export const FILTER_OPERATORS = [
 ] as const;
 export type FilterOperator = (typeof FILTER_OPERATORS)[number];
 
-export const METRIC_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max'] as const;
+export const METRIC_FUNCTIONS = ['count', 'count_distinct', 'sum', 'avg', 'min', 'max', 'share'] as const;
 export type MetricFunction = (typeof METRIC_FUNCTIONS)[number];
 
 const scalar = z.union([z.string(), z.number(), z.boolean()]);
@@ -105,6 +105,10 @@ export const SearchRequestSchema = z
       .openapi({ description: 'Default 100 (filter, semantic) or 50 (fuzzy); max 1000.' }),
     group_by: z.array(z.string().min(1).max(100)).max(SEARCH_LIMITS.groupBy).optional(),
     metrics: z.array(MetricSchema).max(SEARCH_LIMITS.metrics).optional(),
+    fields: z.array(z.string().min(1).max(100)).min(1).max(SEARCH_LIMITS.filters).optional().openapi({
+      description:
+        'Filter lane, row results: only these vocabulary fields in each row (default: every field). Keeps a long list small enough for an agent transcript. Not with group_by or metrics.',
+    }),
   })
   .strict()
   .openapi('SearchRequest');

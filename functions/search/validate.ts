@@ -38,6 +38,12 @@ export async function resolveSearch(
       },
     ]);
   }
+  if (request.fields && (groupBy.length > 0 || metrics.length > 0))
+    problems.push({
+      field: 'fields',
+      problem: 'fields selects the columns of row results; an aggregate returns its group_by fields and metrics',
+      code: 'unsupported',
+    });
   if (groupBy.length > 0 && metrics.length === 0)
     problems.push({ field: 'group_by', problem: 'group_by needs at least one metric', code: 'missing_metric' });
 
@@ -82,7 +88,7 @@ export async function resolveSearch(
   if (lane !== 'filter') {
     if (sent('surface')) ignored.push('surface');
     if (filters.length > 0) ignored.push('filters');
-    for (const key of ['group_by', 'metrics', 'order_by'] as const) if (sent(key)) ignored.push(key);
+    for (const key of ['group_by', 'metrics', 'order_by', 'fields'] as const) if (sent(key)) ignored.push(key);
   }
   if (lane !== 'semantic' && sent('hydrate')) ignored.push('hydrate');
   if (lane !== 'fuzzy') {
@@ -104,6 +110,7 @@ export async function resolveSearch(
       limit: request.limit ?? DEFAULT_LIMITS[lane],
       groupBy,
       metrics,
+      fields: lane === 'filter' ? (request.fields ?? null) : null,
       maxSubqueries,
     },
     ignored,

@@ -582,6 +582,79 @@ describe('group_by, metrics, order_by', () => {
     );
   });
 
+  it('share: the percentage of rows where a flag holds (a win rate), by group, matching SQL', async () => {
+    const data = await ok({
+      surface: 'deals',
+      filters: [{ field: 'is_closed', op: 'eq', value: true }],
+      group_by: ['owner_email'],
+      metrics: [{ fn: 'share', field: 'is_won' }, { fn: 'count' }],
+      order_by: { field: 'share_is_won', dir: 'desc' },
+    });
+    const expected = await sqlRows<{ owner_email: string | null; share: string; count: number }>(
+      `select owner_email, round(100.0 * avg(is_won::int), 1)::text as share, count(*)::int as count
+       from deals where workspace_id = $1 and is_closed group by owner_email
+       order by round(100.0 * avg(is_won::int), 1) desc nulls last, owner_email asc nulls last`,
+      [CORPUS_WORKSPACE_ID],
+    );
+    expect(expected.length).toBeGreaterThan(1);
+    expect(data.results).toEqual(
+      expected.map((r) => ({ owner_email: r.owner_email, share_is_won: Number(r.share), count: r.count })),
+    );
+    // A flag only: a share of a number or a text field is refused, naming the fields that take it.
+    const refused = await search({ surface: 'deals', metrics: [{ fn: 'share', field: 'amount' }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body.error.details.fields[0]).toMatchObject({ field: 'metrics.0.field' });
+    expect(refused.body.error.details.fields[0].allowed).toEqual(expect.arrayContaining(['is_won', 'is_closed']));
+    expect(refused.body.error.details.fields[0].allowed).not.toContain('amount');
+  });
+
+  it('weighted_amount: each deal amount × probability / 100, summed exactly as SQL sums it', async () => {
+    const data = await ok({
+      surface: 'deals',
+      filters: [{ field: 'is_closed', op: 'eq', value: false }],
+      metrics: [{ fn: 'sum', field: 'weighted_amount' }],
+    });
+    const expected = await sqlOne<string>(
+      'select sum(amount * probability / 100.0)::text from deals where workspace_id = $1 and not is_closed',
+      [CORPUS_WORKSPACE_ID],
+    );
+    expect(Number(expected)).toBeGreaterThan(0);
+    expect(data.results).toEqual([{ sum_weighted_amount: Number(expected) }]);
+  });
+
+  it('fields: a row query returns only the fields asked for, in their order; aggregates and unknown names refused', async () => {
+    const data = await ok({
+      surface: 'deals',
+      filters: [{ field: 'is_closed', op: 'eq', value: false }],
+      order_by: { field: 'amount', dir: 'desc' },
+      fields: ['name', 'amount', 'account_name'],
+      limit: 5,
+    });
+    const expected = await sqlRows<{ name: string; amount: string | null; account_name: string | null }>(
+      `select d.name, d.amount::text, a.name as account_name from deals d left join accounts a on a.id = d.account_id
+       where d.workspace_id = $1 and not d.is_closed order by d.amount desc nulls last, d.id asc limit 5`,
+      [CORPUS_WORKSPACE_ID],
+    );
+    expect(data.results).toEqual(
+      expected.map((r) => ({
+        name: r.name,
+        amount: r.amount === null ? null : Number(r.amount),
+        account_name: r.account_name,
+      })),
+    );
+    expect(Object.keys(data.results[0])).toEqual(['name', 'amount', 'account_name']);
+    const unknown = await search({
+      surface: 'deals',
+      filters: [{ field: 'is_closed', op: 'eq', value: false }],
+      fields: ['nope'],
+    });
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.error.details.fields[0]).toMatchObject({ field: 'fields.0', code: 'unknown_field' });
+    const aggregate = await search({ surface: 'deals', metrics: [{ fn: 'count' }], fields: ['name'] });
+    expect(aggregate.status).toBe(400);
+    expect(aggregate.body.error.details.fields[0]).toMatchObject({ field: 'fields', code: 'unsupported' });
+  });
+
   it('groups interactions by joined fields and honours the exclusions in counts', async () => {
     const data = await ok({
       group_by: ['kind', 'account_type'],

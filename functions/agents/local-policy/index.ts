@@ -7,6 +7,11 @@ import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
 import { withMemoryQuotes } from './memory-quotes.js';
 import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
+import { readQuestion } from '../understanding/reader.js';
+import { loadTokenizer } from '../understanding/tokens.js';
+import { recordsStep } from './shape-records.js';
+import { withDocument } from './coverage.js';
+import { withInterpretation } from './interpretation-carry.js';
 
 /**
  * The embedded default's agent model (agents.md, "The model step", local provider): a deterministic
@@ -31,9 +36,20 @@ export function localAgentStep(request: StepRequest): StepResult {
         : []),
     );
   const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
+  // The reader composes an interpretation for questions about records (deals, conversations); the
+  // answer carries it. Other kinds of question go to the intent readers below.
+  const reading = readQuestion({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
+  if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
   return withMemoryQuotes(ctx, withDocumentQuotes(ctx, focusedStep(ctx, intent)));
 }
 
-export const agentStepTask: StepTask = { name: 'agent.step', local: localAgentStep };
+/** The NLP library the reader needs is loaded before the first step (once per process). */
+export const agentStepTask: StepTask = {
+  name: 'agent.step',
+  local: async (request) => {
+    await loadTokenizer();
+    return localAgentStep(request);
+  },
+};

@@ -1,0 +1,477 @@
+import type { StepResult } from '../../../platform/model/port.js';
+import type { BlockDraft } from '../answer.js';
+import type { Interpretation } from '../understanding/interpretation.js';
+import { readAs } from '../understanding/read-as.js';
+import { measureAlias } from '../understanding/reader.js';
+import { nameFromEmail } from '../understanding/vocabulary.js';
+import { rowsOf, type PolicyContext } from './context.js';
+import { day, tableBlock } from './evidence.js';
+import { call, calls, finish, staleNote, whyEmpty, type Query } from './steps.js';
+
+/**
+ * The records analyses answered from an interpretation (understanding/reader.ts): deals and
+ * conversations filtered, grouped, ordered and limited; counts and totals; a win rate (the share of
+ * closed deals won, the filter lane's `share` metric); weighted pipeline (the sum of each open deal's
+ * `weighted_amount`, amount × probability). Every figure is a cell of a `search_query` the verifier
+ * re-runs, and the answer opens with how the question was read.
+ */
+
+/** The columns a list shows: only these are read, so a long list fits the transcript a model reads it through. */
+const LIST_FIELDS = {
+  deals: ['name', 'account_name', 'stage', 'amount', 'close_date', 'owner_email', 'is_closed'],
+  interactions: ['occurred_at', 'kind', 'title', 'account_name'],
+};
+
+export function recordsQueries(r: Interpretation): { totals: Query; groups: Query | null; list: Query | null } {
+  const filters: Query[] = r.filters.map(({ field, op, value }) => ({ field, op, value }));
+  if (r.period)
+    filters.push(
+      { field: r.period.field, op: 'gte', value: r.period.from },
+      { field: r.period.field, op: 'lt', value: r.period.to },
+    );
+  const surface = r.subject === 'interactions' ? 'interactions' : 'deals';
+  const metrics: Query[] =
+    r.analysis === 'win_rate'
+      ? [{ fn: 'share', field: 'is_won' }, { fn: 'count' }]
+      : r.analysis === 'weighted_pipeline'
+        ? [
+            { fn: 'sum', field: 'weighted_amount' },
+            { fn: 'sum', field: 'amount' },
+            { fn: 'count' },
+            { fn: 'count', field: 'probability' },
+          ]
+        : surface === 'deals'
+          ? [
+              { fn: 'count' },
+              { fn: 'sum', field: 'amount' },
+              ...(r.measure.fn === 'avg' ? [{ fn: 'avg', field: 'amount' }] : []),
+            ]
+          : [{ fn: 'count' }];
+  const main = measureAlias(r.measure.fn === 'list' ? 'count' : r.measure.fn, r.measure.field);
+  const groupOrder =
+    r.order && metrics.some((m) => measureAlias(String(m.fn), (m.field as string) ?? null) === r.order!.field)
+      ? r.order
+      : { field: main === 'count' && surface === 'deals' ? 'sum_amount' : main, dir: 'desc' };
+  const listOrder =
+    r.order && ['amount', 'close_date', 'occurred_at'].includes(r.order.field)
+      ? r.order
+      : surface === 'deals'
+        ? r.period?.field === 'close_date' || r.filters.some((f) => f.field === 'close_date')
+          ? { field: 'close_date', dir: 'asc' }
+          : { field: 'amount', dir: 'desc' }
+        : { field: 'occurred_at', dir: 'desc' };
+  const listed = r.analysis === 'records' && (r.measure.fn === 'list' || surface === 'deals');
+  return {
+    totals: { surface, filters, metrics },
+    groups: r.group_by ? { surface, filters, group_by: [r.group_by], metrics, order_by: groupOrder, limit: 50 } : null,
+    list: listed
+      ? { surface, filters, order_by: listOrder, limit: Math.min(r.limit ?? 50, 50), fields: LIST_FIELDS[surface] }
+      : null,
+  };
+}
+
+export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
+  if (r.analysis === 'not_understood') return finish(absentAnswer(r));
+  // Every record of a kind, for a question with words nothing placed ("which deals have slipped?"), would
+  // answer another question: say what was understood and what was not instead.
+  if (
+    r.unexplained.length > 0 &&
+    r.filters.length === 0 &&
+    !r.period &&
+    r.measure.fn === 'list' &&
+    !r.group_by &&
+    !r.order
+  )
+    return finish(partlyUnderstood(r));
+  const q = recordsQueries(r);
+  const totals = ctx.results.get('records_totals');
+  if (!totals && !ctx.mustFinish)
+    return calls(
+      call(ctx, 'records_totals', q.totals),
+      ...(q.groups ? [call(ctx, 'records_groups', q.groups)] : []),
+      ...(q.list ? [call(ctx, 'records_list', q.list)] : []),
+    );
+  const head = `*Read as: ${readAs(r)}.*`;
+  const total = rowsOf(totals)[0];
+  if (!total)
+    return finish({
+      text: `${head}\n\nI could not read them: ${whyEmpty(totals)}.`,
+      content_blocks: [],
+      follow_ups: [],
+    });
+  const lines: string[] = [head, ''];
+  const blocks: BlockDraft[] = [];
+  const groups = rowsOf(ctx.results.get('records_groups'));
+  const list = rowsOf(ctx.results.get('records_list'));
+  const count = num(total.count) ?? 0;
+  if (r.analysis === 'win_rate') winRate(r, q, total, groups, lines, blocks);
+  else if (r.analysis === 'weighted_pipeline') weighted(r, q, total, groups, lines, blocks);
+  else if (r.subject === 'interactions') conversations(r, q, total, groups, list, lines, blocks);
+  else deals(r, q, total, groups, list, lines, blocks);
+  const stale = staleNote(totals);
+  if (stale) lines.push('', stale);
+  if (r.unexplained.length > 0)
+    lines.push(
+      '',
+      `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}. If they should narrow the answer, say how (an account, a person, a stage, a period).`,
+    );
+  return finish({ text: lines.join('\n').trim(), content_blocks: blocks, follow_ups: followUps(r, count) });
+}
+
+type Row = Record<string, unknown>;
+type Queries = ReturnType<typeof recordsQueries>;
+/** "$80,800", or "$561,929.5" when the cell has cents: the prose writes the cell's own value, which the verifier backs. */
+const money = (value: unknown): string | null => {
+  const n = num(value);
+  if (n === null) return null;
+  return `$${n.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+};
+const num = (v: unknown): number | null =>
+  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
+const pct = (v: unknown): string => `${num(v) ?? 0}%`;
+const who = (email: unknown): string => (typeof email === 'string' ? (nameFromEmail(email) ?? email) : 'no owner');
+const groupLabel = (field: string, v: unknown): string =>
+  field === 'owner_email' ? who(v) : v === null || v === undefined ? 'none' : String(v);
+const LIST_ORDER: Record<string, string> = {
+  amount: 'by amount',
+  close_date: 'by close date',
+  occurred_at: 'latest first',
+};
+const GROUP_TITLES: Record<string, string> = {
+  owner_email: 'Owner',
+  stage: 'Stage',
+  account_name: 'Account',
+  account_region: 'Region',
+  account_industry: 'Industry',
+  kind: 'Kind',
+};
+
+function winRate(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const closed = num(total.count) ?? 0;
+  if (closed === 0) {
+    lines.push('No deals closed in that set, so there is no win rate to give.');
+    blocks.push({ kind: 'metric', label: 'Closed deals', value: 0, column: 'count', query: q.totals });
+    return;
+  }
+  lines.push(`Win rate: **${pct(total.share_is_won)}** of the **${closed}** closed deals were won (won ÷ closed).`);
+  blocks.push(
+    { kind: 'metric', label: 'Win rate (%)', value: num(total.share_is_won), column: 'share_is_won', query: q.totals },
+    { kind: 'metric', label: 'Closed deals', value: closed, column: 'count', query: q.totals },
+  );
+  if (q.groups && groups.length > 0) {
+    const key = r.group_by!;
+    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
+    for (const g of groups)
+      lines.push(`- **${groupLabel(key, g[key])}**: ${pct(g.share_is_won)} of ${num(g.count)} closed`);
+    if (groups.length > 1 && r.order?.field === 'share_is_won') {
+      const best = groups[0]!;
+      const worst = groups.at(-1)!;
+      const [hi, lo] = r.order.dir === 'desc' ? [best, worst] : [worst, best];
+      lines.push(
+        '',
+        `Highest: **${groupLabel(key, hi[key])}** (${pct(hi.share_is_won)}); lowest: **${groupLabel(key, lo[key])}** (${pct(lo.share_is_won)}).`,
+      );
+    }
+    blocks.push(
+      tableBlock(
+        `Win rate by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
+        [
+          [key, GROUP_TITLES[key] ?? key],
+          ['share_is_won', 'Win rate (%)'],
+          ['count', 'Closed deals'],
+        ],
+        groups,
+        q.groups,
+      ),
+    );
+  }
+}
+
+function weighted(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  if (count === 0) {
+    lines.push('No open deals match, so the weighted pipeline is empty.');
+    blocks.push({ kind: 'metric', label: 'Open deals', value: 0, column: 'count', query: q.totals });
+    return;
+  }
+  const w = num(total.sum_weighted_amount);
+  lines.push(
+    `Weighted pipeline: **${money(w) ?? '$0'}** (each deal's amount × its probability), against **${money(num(total.sum_amount)) ?? '$0'}** unweighted, over **${count}** open deals.`,
+  );
+  const withoutProbability = count - (num(total.count_probability) ?? count);
+  if (withoutProbability > 0)
+    lines.push(
+      `**${withoutProbability}** of them have no probability in the CRM and count for nothing in the weighted figure.`,
+    );
+  blocks.push(
+    { kind: 'metric', label: 'Weighted pipeline', value: w, column: 'sum_weighted_amount', query: q.totals },
+    {
+      kind: 'metric',
+      label: 'Unweighted pipeline',
+      value: num(total.sum_amount),
+      column: 'sum_amount',
+      query: q.totals,
+    },
+    { kind: 'metric', label: 'Open deals', value: count, column: 'count', query: q.totals },
+    {
+      kind: 'metric',
+      label: 'Open deals with a probability',
+      value: num(total.count_probability),
+      column: 'count_probability',
+      query: q.totals,
+    },
+  );
+  if (q.groups && groups.length > 0) {
+    const key = r.group_by!;
+    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
+    for (const g of groups)
+      lines.push(
+        `- **${groupLabel(key, g[key])}**: ${money(num(g.sum_weighted_amount)) ?? '$0'} weighted (${money(num(g.sum_amount)) ?? '$0'} unweighted, ${num(g.count)} deals)`,
+      );
+    blocks.push(
+      tableBlock(
+        `Weighted pipeline by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
+        [
+          [key, GROUP_TITLES[key] ?? key],
+          ['sum_weighted_amount', 'Weighted'],
+          ['sum_amount', 'Unweighted'],
+          ['count', 'Deals'],
+        ],
+        groups,
+        q.groups,
+      ),
+    );
+  }
+}
+
+function deals(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  list: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  const sum = num(total.sum_amount);
+  blocks.push({ kind: 'metric', label: 'Deals', value: count, column: 'count', query: q.totals });
+  if (count === 0) {
+    lines.push('No deals match.');
+    return;
+  }
+  blocks.push({ kind: 'metric', label: 'Total amount', value: sum, column: 'sum_amount', query: q.totals });
+  if (r.measure.fn === 'avg' && num(total.avg_amount) !== null)
+    blocks.push({
+      kind: 'metric',
+      label: 'Average amount',
+      value: num(total.avg_amount),
+      column: 'avg_amount',
+      query: q.totals,
+    });
+  if (r.limit === 1 && list[0]) {
+    lines.push(`${dealLine(list[0], r)}.`);
+  } else {
+    lines.push(
+      `**${count}** deal${count === 1 ? '' : 's'}${sum !== null ? `, **${money(sum)}** in total` : ' (amounts not recorded)'}${r.measure.fn === 'avg' && num(total.avg_amount) !== null ? `, **${money(num(total.avg_amount))}** on average` : ''}.`,
+    );
+  }
+  if (q.groups && groups.length > 0) {
+    const key = r.group_by!;
+    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
+    for (const g of groups)
+      lines.push(
+        `- **${groupLabel(key, g[key])}**: ${num(g.count)} deal${g.count === 1 ? '' : 's'}, ${money(num(g.sum_amount)) ?? 'no amounts'}`,
+      );
+    blocks.push(
+      tableBlock(
+        `Deals by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
+        [
+          [key, GROUP_TITLES[key] ?? key],
+          ['count', 'Deals'],
+          ['sum_amount', 'Amount'],
+        ],
+        groups,
+        q.groups,
+      ),
+    );
+  }
+  if (q.list && list.length > 0 && r.limit !== 1) {
+    const shown = list.slice(0, r.limit ?? 12);
+    lines.push(
+      '',
+      list.length < count
+        ? `The first of them, ${LIST_ORDER[String(q.list.order_by && (q.list.order_by as Row).field)] ?? 'in order'}:`
+        : 'They are:',
+    );
+    for (const d of shown) lines.push(`- ${dealLine(d, r)}`);
+    if (list.length > shown.length) lines.push('- … the rest are in the table.');
+  }
+  if (q.list && list.length > 0)
+    blocks.push(
+      tableBlock(
+        'Deals',
+        [
+          ['name', 'Deal'],
+          ['account_name', 'Account'],
+          ['stage', 'Stage'],
+          ['amount', 'Amount'],
+          ['close_date', 'Close date'],
+          ['owner_email', 'Owner'],
+        ],
+        list,
+        q.list,
+      ),
+    );
+}
+
+function dealLine(d: Row, r: Interpretation): string {
+  const parts = [
+    `**${String(d.name)}** (${String(d.account_name ?? 'no account')})`,
+    String(d.stage),
+    money(num(d.amount)) ?? 'amount unknown',
+  ];
+  if (day(d.close_date)) parts.push(`${d.is_closed ? 'closed' : 'closing'} ${day(d.close_date)}`);
+  if (r.show.includes('owner_email') || r.limit === 1 || !r.filters.some((f) => f.field === 'owner_email'))
+    parts.push(`owned by ${who(d.owner_email)}`);
+  return parts.join(', ');
+}
+
+function conversations(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  list: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  const kinds = r.filters.find((f) => f.field === 'kind');
+  const noun = !kinds
+    ? 'conversations (calls, meetings and emails)'
+    : Array.isArray(kinds.value)
+      ? kinds.value.map((k) => `${k}s`).join(' and ')
+      : `${kinds.value}s`;
+  blocks.push({ kind: 'metric', label: `Number of ${noun}`, value: count, column: 'count', query: q.totals });
+  lines.push(count === 0 ? `No ${noun} match.` : `**${count}** ${noun}.`);
+  if (q.groups && groups.length > 0) {
+    const key = r.group_by!;
+    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
+    for (const g of groups) lines.push(`- **${groupLabel(key, g[key])}**: ${num(g.count)}`);
+    blocks.push(
+      tableBlock(
+        `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
+        [
+          [key, GROUP_TITLES[key] ?? key],
+          ['count', 'Count'],
+        ],
+        groups,
+        q.groups,
+      ),
+    );
+  }
+  if (q.list && list.length > 0) {
+    const shown = list.slice(0, Math.min(r.limit ?? 10, 10));
+    lines.push('', 'The latest:');
+    for (const i of shown)
+      lines.push(
+        `- ${day(i.occurred_at) ?? ''} ${String(i.kind)}: ${String(i.title ?? '(no title)')} (${String(i.account_name ?? 'no account')})`,
+      );
+    blocks.push(
+      tableBlock(
+        'Conversations',
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['account_name', 'Account'],
+        ],
+        shown,
+        q.list,
+      ),
+    );
+  }
+}
+
+function absentAnswer(r: Interpretation): { text: string; content_blocks: BlockDraft[]; follow_ups: string[] } {
+  const subjects = r.absent.join(' or ');
+  const lines = [
+    `*Read as: ${readAs(r)}.*`,
+    '',
+    `This workspace's data does not hold ${subjects}, so I can't answer that without guessing, and I have not answered with other figures in its place.`,
+    '',
+    'I understood the question as asking about ' +
+      subjects +
+      (r.names.accounts.length || r.names.people.length
+        ? `, for ${[...r.names.accounts, ...r.names.people].join(', ')}`
+        : '') +
+      '. What the data does hold: CRM accounts and deals (stage, amount, probability, close date, owner) and the calls, meetings and emails with their transcripts.',
+  ];
+  return {
+    text: lines.join('\n'),
+    content_blocks: [],
+    follow_ups: [
+      'What is our open pipeline by stage?',
+      "What's our win rate this year?",
+      'What did customers say about pricing last quarter?',
+    ],
+  };
+}
+
+function partlyUnderstood(r: Interpretation): { text: string; content_blocks: BlockDraft[]; follow_ups: string[] } {
+  const records = r.subject === 'interactions' ? 'calls, meetings and emails' : 'deals';
+  const follow =
+    r.subject === 'interactions'
+      ? [
+          'How many calls did we have last month?',
+          'Which accounts have gone quiet?',
+          'Meetings with Acme Logistics this quarter?',
+        ]
+      : [
+          'Which open deals close this quarter?',
+          'Which deals have gone quiet?',
+          'What did we lose last quarter and why?',
+        ];
+  return {
+    text: [
+      `*Read as: ${readAs(r)}, and words I could not place.*`,
+      '',
+      `I understood that you are asking about ${records}, but not what ${r.unexplained.map((w) => `"${w}"`).join(', ')} should select: nothing in the data (a stage, a state, a field, a name) matches ${r.unexplained.length === 1 ? 'it' : 'them'}. Listing every one would answer another question, so I have not.`,
+      '',
+      'Questions like these I can answer:',
+      ...follow.map((f) => `- ${f}`),
+    ].join('\n'),
+    content_blocks: [],
+    follow_ups: follow,
+  };
+}
+
+function followUps(r: Interpretation, count: number): string[] {
+  if (r.analysis === 'win_rate')
+    return r.group_by
+      ? ['What did we lose last quarter and why?']
+      : ['Win rate by rep?', 'What did we lose last quarter and why?'];
+  if (r.analysis === 'weighted_pipeline')
+    return r.group_by
+      ? ['Which of these deals have gone quiet?']
+      : ['Weighted pipeline by stage?', 'Which of these deals have gone quiet?'];
+  if (r.subject === 'interactions') return ['Which accounts have gone quiet?'];
+  return count > 0
+    ? ['Which of these deals have gone quiet?', 'Weighted pipeline for these?']
+    : ['Which deals are closing this quarter?'];
+}

@@ -1,0 +1,650 @@
+import { DEAL_STAGES } from '../../../schema/index.js';
+import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../../search/index.js';
+import { linkEntities, type Entities } from './entities.js';
+import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './interpretation.js';
+import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
+import { isScaffoldWord } from './question-words.js';
+import { tokenize, type Token } from './tokens.js';
+import type { Vocabulary } from './vocabulary.js';
+
+/**
+ * The local reader (agents.md, "The reader"): a question → one typed interpretation, composed from
+ * what each span of it says. Names are linked against the workspace (entities.ts), the period is read
+ * by the one period module (search/asked-period.ts), and every other word is looked up, by lemma, in
+ * the lexicon (lexicon.ts); the structure is then composed from the elements found, not chosen from
+ * a list of phrasings. Words nothing explains are listed in `unexplained`, never searched in silence.
+ *
+ * It reads questions about records — deals and conversations: lists, counts, totals, win rates and
+ * weighted pipeline, filtered, grouped, ordered and limited — and returns `null` for a question whose
+ * words belong to another kind of answer (what customers say, competitors, churn, ...), which the
+ * local model's other readers answer (local-policy/intent.ts).
+ */
+
+export interface ReadContext {
+  ask: string;
+  earlierAsks: readonly string[];
+  today: string;
+}
+
+interface Placed {
+  element: Element;
+  from: number;
+  to: number;
+  words: string;
+}
+
+/** Lexicon phrases as word lists, longest first, so "closed won" is read before "closed". */
+const PHRASES = LEXICON.map(([phrase, element], order) => ({ words: phrase.split(' '), element, order })).sort(
+  (a, b) => b.words.length - a.words.length || a.order - b.order,
+);
+
+const STAGE_WORDS: Record<string, string> = Object.fromEntries(
+  DEAL_STAGES.map((s) => [s.replace('_', ' '), s] as const),
+);
+/** Subject words that mean the open book of deals ("pipeline", "the pipe"). */
+const PRESENT = LEXICON.filter(([, e]) => e.kind === 'present').map(([phrase]) => phrase);
+const OPEN_BOOK = new Set(['pipeline', 'pipe', 'book', 'forecast']);
+const FOLLOW_UP = /^\s*(and|also|what about|how about|same|ok|okay|then|now)\b/i;
+const WHICH = new Set(['which', 'who', 'whose']);
+const REFERS_BACK = new Set(['they', 'them', 'their', 'theirs', 'those', 'these', 'it', 'its']);
+
+/** The kinds of deal the workspace names its deals by ("Acme - Renewal 2026" → renewal), lower case. */
+export function dealKinds(vocab: Vocabulary): string[] {
+  const kinds = new Map<string, number>();
+  for (const d of vocab.deals) {
+    const label = d.account && d.name.startsWith(d.account) ? d.name.slice(d.account.length) : null;
+    const kind = label
+      ?.replace(/^[\s\-–—:|]+/, '')
+      .replace(/\b(19|20)\d{2}\b/g, '')
+      .trim()
+      .toLowerCase();
+    if (kind) kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  }
+  // A kind is a kind when several deals share it; a one-off label is a name, linked as a deal.
+  return [...kinds].filter(([, n]) => n >= 2).map(([k]) => k);
+}
+
+/** Read one question (with its thread) as an interpretation, or null when it is not about records. */
+export function readQuestion(ctx: ReadContext, vocab: Vocabulary, depth = 0): Interpretation | null {
+  const own = readOwn(ctx.ask, ctx.today, vocab);
+  const previous = ctx.earlierAsks.at(-1);
+  // A follow-up borrows the earlier reading when it names no records of its own, or opens as one
+  // ("and ...", "what about ..."); words of its own nothing explains ("and what about security?") make it
+  // another kind of question, not this one narrowed.
+  const borrows =
+    own !== null &&
+    previous !== undefined &&
+    depth < 3 &&
+    own.cues.size === 0 &&
+    (FOLLOW_UP.test(ctx.ask) || !own.subjectFromWords) &&
+    (own.reading !== null || own.unexplained === 0);
+  if (borrows) {
+    const before = readQuestion({ ...ctx, ask: previous, earlierAsks: ctx.earlierAsks.slice(0, -1) }, vocab, depth + 1);
+    if (before) return inherit(before, own);
+  }
+  if (!own || own.cues.size > 0 || own.reading === null || own.deferred) return null;
+  if (own.reading.subject === null && own.reading.analysis !== 'not_understood') return null;
+  // "that account", "them": the names the latest earlier ask named, when this one names none.
+  if (own.refersBack && previous !== undefined) return withEarlierNames(own.reading, ctx, vocab);
+  return own.reading;
+}
+
+/** The accounts, owners or deals of the latest earlier ask that named any, applied to a reading naming none. */
+function withEarlierNames(reading: Interpretation, ctx: ReadContext, vocab: Vocabulary): Interpretation {
+  const named = new Set(['account_name', 'owner_email', 'name']);
+  if (reading.filters.some((f) => named.has(f.field))) return reading;
+  for (const ask of [...ctx.earlierAsks].reverse()) {
+    const e = linkEntities(ask, vocab);
+    const accounts = e.accounts.flatMap((a) => a.matches);
+    if (accounts.length === 0 && e.owners.length === 0) continue;
+    const filters: InterpretedFilter[] = [];
+    if (accounts.length > 0)
+      filters.push(
+        accounts.length === 1
+          ? { field: 'account_name', op: 'eq', value: accounts[0]!, from_words: null }
+          : { field: 'account_name', op: 'in', value: accounts, from_words: null },
+      );
+    if (e.owners.length > 0 && reading.subject === 'deals')
+      filters.push({ field: 'owner_email', op: 'in', value: e.owners.map((o) => o.email), from_words: null });
+    return {
+      ...reading,
+      filters: [...reading.filters, ...filters],
+      names: { ...reading.names, accounts, people: e.owners.map((o) => o.name ?? o.email) },
+      inherited: [...reading.inherited, accounts.length > 0 ? 'account' : 'owner'],
+    };
+  }
+  return reading;
+}
+
+interface OwnReading {
+  reading: Interpretation | null;
+  /** Content words nothing placed. */
+  unexplained: number;
+  /** "that account", "them": it names what an earlier ask named. */
+  refersBack: boolean;
+  /**
+   * The intent readers answer it better: a company name matching several accounts (they ask which
+   * one), or a capitalised name the workspace does not hold (they say no such account exists).
+   */
+  deferred: boolean;
+  /** Whether the question named its records itself (false: only filters or a measure, as a follow-up writes). */
+  subjectFromWords: boolean;
+  cues: Set<CueAnalysis>;
+  /** The slots the question itself filled, for a follow-up to override. */
+  slots: Set<string>;
+}
+
+function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | null {
+  const entities = linkEntities(ask, vocab);
+  const tokens = tokenize(ask);
+  if (tokens.length === 0) return null;
+  const placed: Placed[] = [];
+  const taken = new Set<number>();
+  const place = (from: number, to: number, element: Element) => {
+    for (let i = from; i < to; i++) taken.add(i);
+    placed.push({
+      element,
+      from,
+      to,
+      words: tokens
+        .slice(from, to)
+        .map((t) => t.text)
+        .join(' '),
+    });
+  };
+
+  // Names first: an account, owner, region or deal kind is never read as a lexicon word.
+  const nameSpans = nameOffsets(ask, entities);
+  tokens.forEach((t, i) => {
+    if (nameSpans.some(([s, e]) => t.start >= s && t.end <= e)) taken.add(i);
+  });
+  let period: AskedPeriod | null = parseAskedPeriod(ask, today);
+  // "Right now", "currently", "as of today" name the present state, not a period to bound anything by.
+  if (period && PRESENT.some((p) => p.includes(period!.phrase.toLowerCase()) && ask.toLowerCase().includes(p)))
+    period = null;
+  const periodSpan = period ? spanOf(ask, period.phrase) : null;
+  tokens.forEach((t, i) => {
+    if (periodSpan && t.start >= periodSpan[0] && t.end <= periodSpan[1]) taken.add(i);
+  });
+  const stages: string[] = [];
+  const kinds: string[] = [];
+  const owners = [...entities.owners];
+  const knownKinds = dealKinds(vocab);
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken.has(i)) continue;
+    const two = `${tokens[i]!.lemma} ${tokens[i + 1]?.lemma ?? ''}`;
+    const stage = STAGE_WORDS[two] ?? STAGE_WORDS[tokens[i]!.lemma] ?? STAGE_WORDS[tokens[i]!.lower];
+    if (stage) {
+      stages.push(stage);
+      taken.add(i);
+      if (STAGE_WORDS[two]) taken.add(i + 1);
+      continue;
+    }
+    const kind = knownKinds.find((k) => {
+      const words = k.split(' ');
+      return words.every((w, j) => tokens[i + j] && (tokens[i + j]!.lemma === w || tokens[i + j]!.lower === w));
+    });
+    if (kind) {
+      kinds.push(kind);
+      for (let j = 0; j < kind.split(' ').length; j++) taken.add(i + j);
+    }
+  }
+  // A deal owner by a first or last name written in lower case ("what's mateo got open"), when only
+  // one owner has it and no lexicon entry claims the word.
+  tokens.forEach((t, i) => {
+    if (taken.has(i) || PHRASES.some((p) => p.words.length === 1 && matches(p.words[0]!, t))) return;
+    const hits = vocab.owners.filter((o) => o.name?.toLowerCase().split(' ').includes(t.lower));
+    if (hits.length === 1 && t.lower.length >= 3) {
+      if (!owners.includes(hits[0]!)) owners.push(hits[0]!);
+      taken.add(i);
+    }
+  });
+
+  // The lexicon, longest phrase first, on the words no name took.
+  for (let i = 0; i < tokens.length; i++) {
+    if (taken.has(i)) continue;
+    const hit = PHRASES.find((p) =>
+      p.words.every((w, j) => tokens[i + j] !== undefined && !taken.has(i + j) && matches(w, tokens[i + j]!)),
+    );
+    if (hit) {
+      place(i, i + hit.words.length, hit.element);
+      i += hit.words.length - 1;
+    }
+  }
+
+  const numbers = new Set<number>();
+  const unexplained: string[] = [];
+  tokens.forEach((t, i) => {
+    if (taken.has(i)) return;
+    if (/^[\d.,$%]+[km]?$/i.test(t.lower)) {
+      numbers.add(i);
+      return;
+    }
+    if (isScaffoldWord(t.lower) || isScaffoldWord(t.lemma)) return;
+    unexplained.push(t.text);
+  });
+
+  const els = placed.map((p) => p.element);
+  const cues = new Set(els.flatMap((e) => (e.kind === 'cue' ? [e.analysis] : [])));
+  // "Gone quiet" reads as a period too (the window with no touch): the quiet analysis answers it.
+  if (asksForQuiet(ask)) cues.add('quiet');
+  // Two periods side by side ("this quarter vs last quarter") are a comparison of periods.
+  if (twoPeriods(ask, today)) cues.add('compare');
+  const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
+  const present = els.some((e) => e.kind === 'present');
+  // "Right now", "currently", "today" name the present state: no period bounds it.
+  if (period && present && /\b(now|today|currently|current|moment)\b/i.test(period.phrase)) period = null;
+
+  const subjects = els.flatMap((e) => (e.kind === 'subject' ? [e] : []));
+  const states = els.flatMap((e) => (e.kind === 'state' ? [e.state] : []));
+  const measures = els.flatMap((e) => (e.kind === 'measure' ? [e.measure] : []));
+  const winWords = placed.filter((p) => p.element.kind === 'win');
+  const rateLike = measures.includes('rate') || winWords.some((p) => p.element.kind === 'win' && p.element.rate);
+  const orderMeasure = els.some((e) => e.kind === 'order' && e.key === 'measure');
+  // A rate of winning: a rate word with a win ("win rate", "what share did we win", "how often do we win"),
+  // or a ranking of who converts ("which AE converts the most").
+  const winRate =
+    (winWords.length > 0 || states.includes('won')) && (rateLike || (orderMeasure && winWords.length > 0));
+  const weighted = measures.includes('weighted');
+  // A win rate or a weighted figure is its own reading whatever else the words cue.
+  if (winRate || weighted) for (const c of ['churn', 'losses', 'voice'] as const) cues.delete(c);
+  const slots = new Set<string>();
+
+  const interactionSubjects = subjects.filter((s) => s.subject === 'interactions');
+  const dealSubject =
+    subjects.some((s) => s.subject === 'deals') ||
+    winRate ||
+    weighted ||
+    states.length > 0 ||
+    stages.length > 0 ||
+    kinds.length > 0;
+  const subject: 'deals' | 'interactions' | null =
+    interactionSubjects.length > 0 && !winRate && !weighted && subjects.every((s) => s.subject !== 'deals')
+      ? 'interactions'
+      : dealSubject
+        ? 'deals'
+        : null;
+  const subjectFromWords = subjects.length > 0 || winRate || weighted;
+
+  if (absent.length > 0) {
+    return {
+      reading: {
+        ...blank(),
+        analysis: 'not_understood',
+        absent,
+        unexplained,
+        names: namesOf(entities, owners, []),
+        confidence: 0,
+      },
+      subjectFromWords: true,
+      cues: new Set(),
+      slots,
+      unexplained: unexplained.length,
+      refersBack: false,
+      deferred: false,
+    };
+  }
+
+  const filters: InterpretedFilter[] = [];
+  const add = (f: InterpretedFilter, slot: string) => {
+    filters.push(f);
+    slots.add(slot);
+  };
+  const wordsOf = (kind: Element['kind']) =>
+    placed
+      .filter((p) => p.element.kind === kind)
+      .map((p) => p.words)
+      .join(' ') || null;
+
+  let periodOut: InterpretedPeriod | null = null;
+  if (subject === 'deals') {
+    const state = winRate ? 'closed' : weighted ? 'open' : (states[0] ?? null);
+    const openBook = subjects.some((s) => s.subject === 'deals') && tokens.some((t) => OPEN_BOOK.has(t.lemma));
+    if (state === 'open' || (state === null && openBook))
+      add({ field: 'is_closed', op: 'eq', value: false, from_words: wordsOf('state') ?? 'pipeline' }, 'state');
+    else if (state === 'won') add({ field: 'is_won', op: 'eq', value: true, from_words: wordsOf('state') }, 'state');
+    else if (state === 'lost') {
+      add({ field: 'is_closed', op: 'eq', value: true, from_words: wordsOf('state') }, 'state');
+      add({ field: 'is_won', op: 'eq', value: false, from_words: wordsOf('state') }, 'state');
+    } else if (state === 'closed')
+      add({ field: 'is_closed', op: 'eq', value: true, from_words: winRate ? null : wordsOf('state') }, 'state');
+    else if (state === 'overdue') {
+      add({ field: 'is_closed', op: 'eq', value: false, from_words: null }, 'state');
+      add({ field: 'close_date', op: 'lt', value: today, from_words: wordsOf('state') }, 'state');
+    }
+    if (stages.length === 1) add({ field: 'stage', op: 'eq', value: stages[0]!, from_words: stages[0]! }, 'stage');
+    if (stages.length > 1) add({ field: 'stage', op: 'in', value: stages, from_words: stages.join(', ') }, 'stage');
+    for (const kind of kinds.slice(0, 1)) add({ field: 'name', op: 'contains', value: kind, from_words: kind }, 'kind');
+    const bound = amountBound(ask, tokens, placed);
+    if (bound) add(bound, 'amount');
+    if (period) {
+      const created = els.some((e) => e.kind === 'created') && !winRate;
+      periodOut = { ...period, field: created ? 'occurred_at' : 'close_date' };
+    }
+  } else if (subject === 'interactions') {
+    const kindsAsked = [...new Set(interactionSubjects.map((s) => (s.kind === 'subject' ? s : null)))]
+      .flatMap((s) => (s && s.subject === 'interactions' && s.interaction ? [s.interaction] : []))
+      .filter((k, i, all) => all.indexOf(k) === i);
+    if (kindsAsked.length === 1)
+      add({ field: 'kind', op: 'eq', value: kindsAsked[0]!, from_words: kindsAsked[0]! }, 'kind');
+    if (kindsAsked.length > 1)
+      add({ field: 'kind', op: 'in', value: kindsAsked, from_words: kindsAsked.join(', ') }, 'kind');
+    const directions = [...new Set(els.flatMap((e) => (e.kind === 'direction' ? [e.value] : [])))];
+    if (directions.length === 1)
+      add({ field: 'direction', op: 'eq', value: directions[0]!, from_words: wordsOf('direction') }, 'direction');
+    if (period) periodOut = { ...period, field: 'occurred_at' };
+  }
+  // Without records of its own ("and for the second half?") the period waits for the records it is inherited onto.
+  if (subject === null && period) periodOut = { ...period, field: '' };
+  if (periodOut) slots.add('period');
+
+  // Names: owners, accounts, regions, industries narrow whatever the records are.
+  if (owners.length > 0) {
+    if (subject === 'deals')
+      add(
+        owners.length === 1
+          ? { field: 'owner_email', op: 'eq', value: owners[0]!.email, from_words: owners[0]!.name }
+          : { field: 'owner_email', op: 'in', value: owners.map((o) => o.email), from_words: null },
+        'owner',
+      );
+    else if (subject === 'interactions') unexplained.push(...owners.map((o) => o.name ?? o.email));
+  }
+  const accounts = entities.accounts.flatMap((a) => a.matches);
+  if (subject === 'deals' && entities.deals.length > 0 && accounts.length > 0)
+    add({ field: 'name', op: 'in', value: entities.deals, from_words: null }, 'account');
+  else if (accounts.length > 0)
+    add(
+      accounts.length === 1
+        ? { field: 'account_name', op: 'eq', value: accounts[0]!, from_words: entities.accounts[0]!.asked }
+        : { field: 'account_name', op: 'in', value: accounts, from_words: null },
+      'account',
+    );
+  // An industry or region word inside a linked account's name ("Acme Logistics") is part of the name.
+  const insideNames = (word: string) =>
+    entities.accounts.some((a) => a.asked.toLowerCase().includes(word.toLowerCase())) &&
+    ask.toLowerCase().split(word.toLowerCase()).length - 1 <=
+      entities.accounts.filter((a) => a.asked.toLowerCase().includes(word.toLowerCase())).length;
+  entities.regions = entities.regions.filter((w) => !insideNames(w));
+  entities.industries = entities.industries.filter((w) => !insideNames(w));
+  if (entities.regions.length > 0)
+    add(
+      { field: 'account_region', op: 'in', value: entities.regions, from_words: entities.regions.join(', ') },
+      'region',
+    );
+  if (entities.industries.length > 0)
+    add(
+      { field: 'account_industry', op: 'in', value: entities.industries, from_words: entities.industries.join(', ') },
+      'industry',
+    );
+
+  // Grouping: "by rep", "per stage", "each rep", "which AE ...", two stages or owners set side by side.
+  let groupBy: string | null = null;
+  placed.forEach((p, k) => {
+    if (groupBy || p.element.kind !== 'group') return;
+    const next = placed.slice(k + 1).find((q) => q.from - p.to <= 3 && q.element.kind === 'attribute');
+    if (next && next.element.kind === 'attribute' && !next.element.showOnly)
+      groupBy = groupField(next.element.field, subject);
+  });
+  if (!groupBy)
+    placed.forEach((p) => {
+      if (groupBy || p.element.kind !== 'attribute' || p.element.field !== 'owner_email' || p.element.showOnly) return;
+      const before = tokens[p.from - 1];
+      if (before && WHICH.has(before.lower)) groupBy = 'owner_email';
+    });
+  const versus = els.some((e) => e.kind === 'versus');
+  if (!groupBy && versus && stages.length > 1) groupBy = 'stage';
+  if (!groupBy && versus && owners.length > 1 && subject === 'deals') groupBy = 'owner_email';
+  if (!groupBy && versus && entities.regions.length > 1) groupBy = 'account_region';
+  if (!groupBy && versus && entities.industries.length > 1) groupBy = 'account_industry';
+  if (!groupBy && versus && accounts.length > 1) groupBy = 'account_name';
+  if (!groupBy && subject === 'interactions') {
+    const k = filters.find((f) => f.field === 'kind');
+    if (k && Array.isArray(k.value)) groupBy = 'kind';
+  }
+  if (groupBy) slots.add('group');
+
+  // The measure.
+  const fn: Interpretation['measure']['fn'] = winRate
+    ? 'share'
+    : weighted
+      ? 'sum'
+      : measures.includes('count')
+        ? 'count'
+        : measures.includes('avg')
+          ? 'avg'
+          : measures.includes('sum')
+            ? 'sum'
+            : 'list';
+  const measureField = winRate
+    ? 'is_won'
+    : weighted
+      ? 'weighted_amount'
+      : fn === 'sum' || fn === 'avg'
+        ? 'amount'
+        : null;
+  if (fn !== 'list') slots.add('measure');
+  if (/\bby \$|\$\s*$/.test(ask) || /\bby (dollars?|value|amount|size)\b/i.test(ask)) slots.add('by-amount');
+
+  // Order and limit.
+  const orders = els.flatMap((e) => (e.kind === 'order' ? [e] : []));
+  let order: Interpretation['order'] = null;
+  const first = orders[0];
+  if (first) {
+    const aggregate = fn !== 'list';
+    const key =
+      first.key === 'measure' || (aggregate && groupBy && first.key === 'amount')
+        ? aggregate
+          ? measureAlias(fn, measureField)
+          : subject === 'deals'
+            ? 'amount'
+            : 'occurred_at'
+        : first.key === 'occurred_at' && subject === 'deals'
+          ? 'close_date'
+          : first.key;
+    order = { field: key, dir: first.dir };
+  } else if (slots.has('by-amount') && subject === 'deals') order = { field: 'amount', dir: 'desc' };
+  if (order) slots.add('order');
+  let limit: number | null = null;
+  placed.forEach((p) => {
+    if (p.element.kind !== 'top') return;
+    const n = tokens[p.to];
+    if (n && /^\d+$/.test(n.lower)) {
+      limit = Number(n.lower);
+      numbers.delete(p.to);
+    }
+  });
+  const subjectToken = tokens.find((t) => PHRASES.some((p) => p.element.kind === 'subject' && matches(p.words[0]!, t)));
+  const superlative =
+    first && first.key !== 'measure' && subjectToken && !subjectToken.plural && fn === 'list' && !groupBy;
+  if (limit === null && (superlative || els.some((e) => e.kind === 'one'))) limit = 1;
+  if (limit !== null) slots.add('limit');
+  // One row has nothing to group.
+  if (limit === 1 && fn === 'list') groupBy = null;
+
+  // Fields asked to be shown: "who owns it", "when does it close", "what stage".
+  const show = [
+    ...new Set(
+      placed.flatMap((p) =>
+        p.element.kind === 'attribute' && groupField(p.element.field, subject) !== groupBy ? [p.element.field] : [],
+      ),
+    ),
+  ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
+
+  const content = tokens.filter((t) => !isScaffoldWord(t.lower) && !isScaffoldWord(t.lemma)).length;
+  // A reading without records of its own still carries what it names, for a follow-up to apply.
+  const reading: Interpretation | null =
+    subject === null && slots.size === 0 && owners.length === 0
+      ? null
+      : {
+          ...blank(),
+          analysis: winRate ? 'win_rate' : weighted ? 'weighted_pipeline' : 'records',
+          subject,
+          measure: { fn, field: measureField },
+          filters,
+          period: periodOut,
+          group_by: groupBy,
+          order,
+          limit,
+          show,
+          names: namesOf(entities, owners, kinds),
+          unexplained,
+          confidence: content === 0 ? 1 : Math.max(0, 1 - unexplained.length / content),
+        };
+  const refersBack =
+    tokens.some((t) => REFERS_BACK.has(t.lower)) ||
+    /\b(that|this|the same) (account|customer|company|deal)\b/i.test(ask);
+  const ambiguous = entities.accounts.some((a) => a.matches.length > 1);
+  // A capitalised word inside the question that no name, lexicon entry or period explains: a company
+  // or person this workspace does not hold.
+  const unknownName = tokens.some(
+    (t, i) =>
+      i > 0 && !taken.has(i) && /^\p{Lu}/u.test(t.text) && unexplained.includes(t.text) && !isScaffoldWord(t.lower),
+  );
+  return {
+    reading,
+    subjectFromWords,
+    cues,
+    slots,
+    unexplained: unexplained.length,
+    refersBack,
+    deferred: ambiguous || unknownName,
+  };
+}
+
+/** A follow-up's reading: the earlier one, with what the follow-up names put in place of the same slots. */
+function inherit(before: Interpretation, own: OwnReading): Interpretation {
+  const now = own.reading;
+  if (!now) return { ...before, inherited: ['analysis', 'subject', 'filters', 'period'] };
+  const inherited: string[] = [];
+  const base = now.subject && now.subject !== before.subject && own.subjectFromWords ? now : before;
+  const fields = new Set(now.filters.map((f) => f.field));
+  // The follow-up's own state replaces the earlier one ("and weighted?" turns a total into open deals).
+  const stateFields = new Set(['is_closed', 'is_won']);
+  const replacesState = now.filters.some((f) => stateFields.has(f.field));
+  const kept = base.filters.filter(
+    (f) =>
+      !fields.has(f.field) &&
+      !(replacesState && stateFields.has(f.field)) &&
+      !(f.field === 'kind' && own.slots.has('kind')),
+  );
+  if (kept.length > 0) inherited.push('filters');
+  const period = own.slots.has('period') ? now.period : base.period;
+  if (!own.slots.has('period') && base.period) inherited.push('period');
+  const analysis = now.analysis !== 'records' ? now.analysis : base.analysis;
+  if (analysis === base.analysis && now.analysis === 'records') inherited.push('analysis');
+  const measure = own.slots.has('measure') ? now.measure : base.measure;
+  return {
+    ...base,
+    analysis,
+    subject: own.subjectFromWords && now.subject ? now.subject : base.subject,
+    measure,
+    filters: [...kept, ...now.filters],
+    period: period
+      ? {
+          ...period,
+          field: period.field || base.period?.field || (base.subject === 'deals' ? 'close_date' : 'occurred_at'),
+        }
+      : null,
+    group_by: own.slots.has('group') ? now.group_by : base.group_by,
+    order: own.slots.has('order') ? now.order : base.order,
+    limit: own.slots.has('limit') ? now.limit : base.limit,
+    show: [...new Set([...base.show, ...now.show])],
+    names: {
+      accounts: now.names.accounts.length ? now.names.accounts : base.names.accounts,
+      deals: now.names.deals.length ? now.names.deals : base.names.deals,
+      people: now.names.people.length ? now.names.people : base.names.people,
+      competitors: base.names.competitors,
+    },
+    inherited: [...new Set(inherited)],
+    unexplained: now.unexplained,
+    confidence: now.confidence,
+  };
+}
+
+const blank = (): Interpretation => ({
+  analysis: 'records',
+  subject: null,
+  measure: { fn: 'list', field: null },
+  filters: [],
+  period: null,
+  group_by: null,
+  order: null,
+  limit: null,
+  show: [],
+  compare_to: null,
+  topic: null,
+  names: { accounts: [], deals: [], people: [], competitors: [] },
+  parts: [],
+  inherited: [],
+  unexplained: [],
+  absent: [],
+  confidence: 1,
+});
+
+const namesOf = (e: Entities, owners: Entities['owners'], kinds: string[]): Interpretation['names'] => ({
+  accounts: e.accounts.flatMap((a) => a.matches),
+  deals: [...e.deals, ...kinds.map((k) => `${k} deals`)],
+  people: owners.map((o) => o.name ?? o.email),
+  competitors: [],
+});
+
+export const measureAlias = (fn: string, field: string | null): string => (field ? `${fn}_${field}` : fn);
+
+/** The field a grouping word names, on the surface asked about. */
+function groupField(field: Field, subject: 'deals' | 'interactions' | null): string | null {
+  if (subject === 'interactions') return field === 'kind' || field.startsWith('account_') ? field : null;
+  return field === 'close_date' || field === 'amount' || field === 'probability' ? null : field;
+}
+
+const matches = (word: string, t: Token): boolean => word === t.lemma || word === t.lower;
+
+/** An amount after a bound word: "over $50k", "under 10,000", "more than 40 grand". */
+function amountBound(ask: string, tokens: readonly Token[], placed: readonly Placed[]): InterpretedFilter | null {
+  for (const p of placed) {
+    if (p.element.kind !== 'bound') continue;
+    const after = ask.slice(tokens[p.to - 1]!.end);
+    const m = /^\s*\$?\s?(\d[\d,]*(?:\.\d+)?)\s*(k|m|grand|thousand|million)?\b/i.exec(after);
+    if (!m) continue;
+    const scale = /^(k|grand|thousand)$/i.test(m[2] ?? '') ? 1_000 : /^(m|million)$/i.test(m[2] ?? '') ? 1_000_000 : 1;
+    return {
+      field: 'amount',
+      op: p.element.op,
+      value: Number(m[1]!.replace(/,/g, '')) * scale,
+      from_words: `${p.words} ${m[0].trim()}`,
+    };
+  }
+  return null;
+}
+
+/** Where each linked name sits in the ask (its words are names, never lexicon words). */
+function nameOffsets(ask: string, e: Entities): [number, number][] {
+  const spans: [number, number][] = [];
+  const lower = ask.toLowerCase();
+  const names = [
+    ...e.accounts.map((a) => a.asked),
+    ...e.owners.flatMap((o) => [o.name ?? '', ...(o.name?.split(' ') ?? [])]),
+    ...e.regions,
+    ...e.industries,
+    ...e.deals,
+  ].filter((n) => n.length > 1);
+  for (const n of names) {
+    const at = lower.indexOf(n.toLowerCase());
+    if (at >= 0) spans.push([at, at + n.length]);
+  }
+  return spans;
+}
+
+/** Whether two different periods are named on either side of a joining word ("this year vs last year"). */
+function twoPeriods(ask: string, today: string): boolean {
+  const found = new Set<string>();
+  for (const side of ask.split(/\s+(?:vs\.?|versus|and|with|to|against|than|compared)\s+/i)) {
+    const p = parseAskedPeriod(side, today);
+    if (p) found.add(`${p.from}/${p.to}`);
+  }
+  return found.size >= 2;
+}
+
+function spanOf(ask: string, phrase: string): [number, number] | null {
+  const at = ask.toLowerCase().indexOf(phrase.toLowerCase());
+  return at < 0 ? null : [at, at + phrase.length];
+}

@@ -1,0 +1,77 @@
+/**
+ * The words of a question with their lemmas, from compromise (a maintained English NLP library that
+ * bundles for Workers): "deals" → deal, "slipped" → slip, "lost" → lose, "biggest" → big. The reader
+ * (reader.ts) matches its lexicon on lemmas, so one entry covers every inflection of a word.
+ * The library is loaded on first use (it takes a few hundred milliseconds), not when a process starts.
+ */
+
+export interface Token {
+  /** As written. */
+  text: string;
+  lower: string;
+  /** The dictionary form, lower case ("deals" → "deal", "lost" → "lose"). */
+  lemma: string;
+  /** Offsets in the question. */
+  start: number;
+  end: number;
+  plural: boolean;
+  /** A name compromise recognises as a person's ("Zoe", "andre"). */
+  person: boolean;
+}
+
+type Nlp = (text: string) => {
+  compute(method: string): unknown;
+  json(options?: Record<string, unknown>): {
+    terms: {
+      text: string;
+      normal?: string;
+      root?: string;
+      implicit?: string;
+      tags?: string[];
+      offset?: { start: number; length: number };
+    }[];
+  }[];
+};
+
+let nlp: Nlp | null = null;
+
+/** Load the NLP library once; every reading awaits this first. */
+export async function loadTokenizer(): Promise<void> {
+  if (nlp) return;
+  const mod = (await import('compromise/two')) as unknown as { default: Nlp };
+  nlp = mod.default;
+}
+
+const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu;
+
+/** The question's words, lemmatised (loadTokenizer must have run). */
+export function tokenize(text: string): Token[] {
+  if (!nlp) throw new Error('tokenize before loadTokenizer');
+  const doc = nlp(text);
+  doc.compute('root');
+  doc.compute('offset');
+  const tokens: Token[] = [];
+  for (const sentence of doc.json({ offset: true })) {
+    for (const term of sentence.terms) {
+      const tags = term.tags ?? [];
+      const written = term.text.replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
+      // A contraction's hidden word ("what's" → what + is) has no text of its own: its lemma still counts.
+      const implicit = term.implicit && !written ? term.implicit.toLowerCase() : null;
+      if (!written && !implicit) continue;
+      const start = term.offset?.start ?? 0;
+      const lower = (implicit ?? written).toLowerCase().replace(/’/g, "'").replace(/'s$/, '');
+      const normal = (term.normal ?? lower).replace(/'s$/, '');
+      const lemma = (term.root ?? normal).toLowerCase();
+      tokens.push({
+        text: written || (implicit as string),
+        lower,
+        lemma: lemma.match(WORD) ? lemma : lower,
+        start,
+        end: start + (term.offset?.length ?? written.length),
+        plural: tags.includes('Plural'),
+        person: tags.includes('Person') || tags.includes('FirstName'),
+      });
+    }
+  }
+  return tokens;
+}
