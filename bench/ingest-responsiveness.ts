@@ -27,6 +27,7 @@ import { MemoryFileStore } from '../platform/files/memory.js';
 import { createLogger } from '../platform/log.js';
 import { loadRun } from '../queues/run-store.js';
 import type { LocalTransport } from '../queues/transport/local.js';
+import { docxThreadPool } from '../functions/knowledge/parsers/docx-thread.js';
 import { benchPdf } from './knowledge-pdf.js';
 import { printTable } from './report.js';
 
@@ -157,6 +158,7 @@ export const ingestResponsivenessTitle = `Ingest responsiveness: event-loop dela
 export async function benchIngestResponsiveness(): Promise<Record<string, string | number>[]> {
   const handle = await openPglite({});
   await migrateDatabase(handle);
+  const docxPool = docxThreadPool();
   // The probe GETs back to back: on a quiet machine that is past the per-address limit, which this bench does not measure.
   const config = loadConfig({
     APP_ENV: 'test',
@@ -173,6 +175,8 @@ export async function benchIngestResponsiveness(): Promise<Record<string, string
     log: createLogger('silent'),
     pipelines: allPipelines,
     files: new MemoryFileStore(),
+    // As npm start: DOCX conversion on a worker thread.
+    docxToHtml: docxPool.toHtml,
   });
   const { app } = createApp({ services });
   const queue = services.queue as LocalTransport;
@@ -200,6 +204,13 @@ export async function benchIngestResponsiveness(): Promise<Record<string, string
   const documents = [
     { what: '50 MB text', name: 'large.txt', bytes: largeText(50) },
     { what: 'realistic DOCX', name: 'handbook.docx', bytes: await realisticDocx() },
+    // The baseline of the thread: the same DOCX converted on the event loop, as before (and as a Worker does).
+    {
+      what: 'realistic DOCX, converted in-process',
+      name: 'handbook.docx',
+      bytes: await realisticDocx(),
+      inProcess: true,
+    },
     { what: 'realistic PDF, pictures and text', name: 'deck.pdf', bytes: (await benchPdf('images', 10)).bytes },
   ].filter((d) => !only || d.name === only);
 
@@ -226,6 +237,7 @@ export async function benchIngestResponsiveness(): Promise<Record<string, string
     });
     rows.push(row('baseline: nothing ingesting', baseline));
     for (const doc of documents) {
+      services.docxToHtml = 'inProcess' in doc ? undefined : docxPool.toHtml;
       const form = new FormData();
       form.append('file', new Blob([doc.bytes as Uint8Array<ArrayBuffer>]), doc.name);
       const size = `${doc.what} (${(doc.bytes.length / MB).toFixed(1)} MB)`;
@@ -261,6 +273,7 @@ export async function benchIngestResponsiveness(): Promise<Record<string, string
   } finally {
     server.close();
     await queue.close();
+    await docxPool.close();
     await handle.close();
   }
   return rows;

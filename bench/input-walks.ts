@@ -12,6 +12,7 @@
  * the walks are timed on it anyway, with no limit, because they also serve input that arrives
  * decoded and must stay linear whatever reaches them.
  */
+import { fieldsOf } from '../functions/http/storable-text-guard.js';
 import { canonicalJson } from '../platform/canonical-json.js';
 import { jsonTextTooDeep, MAX_JSON_DEPTH, valueTooDeep } from '../platform/json-depth.js';
 import { findUnstorableText } from '../platform/storable-text.js';
@@ -66,7 +67,37 @@ export function benchInputWalks(): Record<string, string | number>[] {
       });
     }
   }
+  // A form body of nothing but distinct names (`f0=&f1=&…`): the shape that made a per-name look-up of
+  // values rescan every pair (a 1 MiB form held the event loop for minutes). Timed beside the parse.
+  for (const kib of SIZES_KIB) {
+    const text = formText(kib * 1024);
+    const parse = medianMs(() => new URLSearchParams(text));
+    const params = new URLSearchParams(text);
+    const ms = medianMs(() => findUnstorableText(fieldsOf(params)));
+    const fields = [...params.keys()].length;
+    rows.push({
+      body: `${kib} KiB`,
+      depth: 1,
+      walk: `form fields by name + findUnstorableText (${fields} names)`,
+      'walk ms': ms.toFixed(1),
+      'JSON.parse ms': `${parse.toFixed(1)} (URLSearchParams)`,
+      'walk / parse': (ms / parse).toFixed(3),
+      'walk ns per level': '-',
+    });
+  }
   return rows;
+}
+
+/** `f0=&f1=&…` of `bytes` bytes. */
+function formText(bytes: number): string {
+  const parts: string[] = [];
+  let size = -1;
+  for (let i = 0; size < bytes; i++) {
+    const part = `f${i}=`;
+    parts.push(part);
+    size += part.length + 1;
+  }
+  return parts.join('&').slice(0, bytes);
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) printTable(inputWalksTitle, benchInputWalks());

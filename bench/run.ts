@@ -17,6 +17,7 @@ import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
 import { benchInputWalks, inputWalksTitle } from './input-walks.js';
+import { benchDocxThread, docxThreadTitle } from './docx-thread.js';
 import { benchSoak } from './soak.js';
 import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
@@ -61,6 +62,7 @@ printTable(
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
 printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
 printTable(ingestResponsivenessTitle, await benchIngestResponsiveness());
+printTable(docxThreadTitle, await benchDocxThread());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

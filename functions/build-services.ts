@@ -34,6 +34,7 @@ import { ConnectorList } from './connections/connector-list.js';
 import { allConnectors } from './connections/connectors/index.js';
 import type { Services } from './services.js';
 import type { OperationRegistry } from './registry.js';
+import type { DocxToHtml } from './knowledge/parsers/docx-html.js';
 
 /**
  * Choose every adapter from configuration, in one place (architecture: "the adapter is chosen once,
@@ -75,6 +76,8 @@ export interface ServiceInputs {
   assets?: StaticAssets;
   /** The Postgres parser: the npm package when not given (Node); the Worker passes its bundled WASM. */
   sqlParser?: SqlParser;
+  /** DOCX to HTML off the event loop (Node: docxThreadPool); in-process when not given. */
+  docxToHtml?: DocxToHtml;
   /** Opens a connection as the least-privilege role for caller SQL (SQL_QUERY_DATABASE_URL), where configured. */
   sqlQueryConnection?: () => DatabaseHandle;
 }
@@ -148,6 +151,7 @@ export function buildServices(inputs: ServiceInputs): Services {
     assets: inputs.assets ?? noStaticAssets,
     sqlParser: inputs.sqlParser ?? packageSqlParser,
     ...(inputs.sqlQueryConnection ? { sqlQueryConnection: inputs.sqlQueryConnection } : {}),
+    ...(inputs.docxToHtml ? { docxToHtml: inputs.docxToHtml } : {}),
     // Bound below: the engine reads the services it belongs to.
     engine: undefined as unknown as RunEngine<Services>,
   };

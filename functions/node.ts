@@ -14,6 +14,7 @@ import { IntervalScheduler } from '../platform/scheduler/interval.js';
 import { LocalTransport } from '../queues/transport/local.js';
 import { createApp } from './app.js';
 import { buildServices } from './build-services.js';
+import { docxThreadPool } from './knowledge/parsers/docx-thread.js';
 import { FolderFileStore } from '../platform/files/folder.js';
 import { installedStaticAssets } from '../platform/assets/installed.js';
 import { bootstrapDemo, DEMO_ADMIN_EMAIL } from './embedded/demo-bootstrap.js';
@@ -51,6 +52,8 @@ async function main(): Promise<void> {
     files: new FolderFileStore(join(config.DATA_DIR, 'files')),
     assets: installedStaticAssets(),
     ...(sqlQueryConnection ? { sqlQueryConnection } : {}),
+    // mammoth's synchronous conversion off the event loop (the Workers build converts in-process).
+    docxToHtml: docxThreadPool().toHtml,
   });
   // Before serving: a store of an older local embedder's vectors would leave the semantic lane degraded.
   for (const r of await reembedStaleLocalVectors(database.handle.db, services.embedder))

@@ -17,6 +17,7 @@ import type { EnginePorts } from '../queues/ports.js';
 import type { CredentialVerifiers } from './identity/authenticate.js';
 import type { ConsoleIdentityProvider } from './console/oidc.js';
 import type { ConnectorList } from './connections/connector-list.js';
+import type { DocxToHtml } from './knowledge/parsers/docx-html.js';
 
 /**
  * The ports every handler may use, built once at an entry point from validated configuration.
@@ -62,6 +63,8 @@ export interface Services extends EnginePorts {
   assets: StaticAssets;
   /** The Postgres parser the SQL query guard checks caller SQL on: the npm package on Node, the bundled WASM on Workers. */
   sqlParser: SqlParser;
+  /** Where a DOCX becomes HTML: worker threads on Node (the entry passes them), in-process when not given. */
+  docxToHtml?: DocxToHtml;
   /** A connection as the least-privilege role for caller SQL, where one is configured (functions/sql-query/sandbox.ts). */
   sqlQueryConnection?: () => DatabaseHandle;
 }

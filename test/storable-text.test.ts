@@ -322,6 +322,51 @@ describe('text the database cannot store is refused at the boundary, for every o
     });
   });
 
+  it('the routes that are not operations refuse a body over 1 MiB (read no further), each in its own format', async () => {
+    const prefix = '/api/platform/v1';
+    const origin = h.services.config.publicUrl;
+    // Form fields of 1 MiB and one byte more, each of its own name.
+    const formOf = (bytes: number) => {
+      let text = '';
+      for (let i = 0; text.length < bytes; i++) text += `${i === 0 ? '' : '&'}f${i}=`;
+      return text.slice(0, bytes);
+    };
+    const over = formOf(1_048_577);
+    const post = (path: string, body: string, type = 'application/x-www-form-urlencoded') =>
+      h.fetch(new Request(`${origin}${path}`, { method: 'POST', headers: { 'content-type': type, origin }, body }));
+
+    const page = await post('/console/sign-in/link', over);
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('body: is over 1048576 bytes');
+    for (const [path, body, type] of [
+      [`${prefix}/oauth/token`, over, 'application/x-www-form-urlencoded'],
+      [`${prefix}/oauth/register`, `{"client_name":"${'x'.repeat(1_048_576)}"}`, 'application/json'],
+    ] as const) {
+      const res = await post(path, body, type);
+      expect(res.status, path).toBe(400);
+      expect(await res.json(), path).toMatchObject({
+        error: 'invalid_request',
+        error_description: expect.stringContaining('body: is over 1048576 bytes'),
+      });
+    }
+    // Exactly the limit is read and judged as any other form.
+    const atLimit = await post('/console/sign-in/link', formOf(1_048_576));
+    expect(await atLimit.text()).not.toContain('is over 1048576 bytes');
+  });
+
+  it('judges every form field, one named __proto__ included', async () => {
+    const origin = h.services.config.publicUrl;
+    const page = await h.fetch(
+      new Request(`${origin}/console/sign-in/link`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', origin },
+        body: '__proto__=a%00b',
+      }),
+    );
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('__proto__: contains a NUL character');
+  });
+
   it('keeps well-formed text whole: astral characters (a surrogate pair) and other control characters pass', () => {
     expect(findUnstorableText({ a: 'emoji 😀 and 𝄞', b: ['tab\tnew\nline\u0001'], c: { d: '\ud83d\ude00' } })).toEqual(
       [],

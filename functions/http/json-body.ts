@@ -1,8 +1,8 @@
 import type { Context } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import { assertJsonTextDepth } from '../../platform/json-depth.js';
+import { MAX_BODY_BYTES } from './body-limit.js';
 
-const MAX_BODY_BYTES = 1_048_576;
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
 
 /**

@@ -2,6 +2,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { jsonTextTooDeep, MAX_JSON_DEPTH } from '../../platform/json-depth.js';
 import { findUnstorableText } from '../../platform/storable-text.js';
 import type { FieldProblem } from '../../platform/validation.js';
+import { MAX_BODY_BYTES, readTextWithin } from './body-limit.js';
 import type { AppEnv } from './env.js';
 
 const FORM_TYPE = /^application\/x-www-form-urlencoded\b/i;
@@ -12,9 +13,10 @@ const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\b/i;
  * connections OAuth callback) do not pass the registry's input boundary, but they too look text up
  * and store it: a NUL or an unpaired surrogate in a query value, the path, a form field or a JSON body
  * would fail the statement and answer 500. This guard refuses such a request before its handler runs,
- * as it refuses a JSON body nested deeper than MAX_JSON_DEPTH (platform/json-depth.ts),
- * in the route's own error format (`render`). The body is read from a clone, so the handler (and a
- * signature check over the raw bytes) still reads it whole.
+ * as it refuses a body over MAX_BODY_BYTES (whatever its type, read no further than the limit) and a JSON
+ * body nested deeper than MAX_JSON_DEPTH (platform/json-depth.ts), in the route's own error format
+ * (`render`). The body is read from a clone, so the handler (and a signature check over the raw bytes)
+ * still reads it whole.
  */
 export function refuseUnstorableText(
   render: (c: Context<AppEnv>, problem: FieldProblem) => Response | Promise<Response>,
@@ -34,10 +36,11 @@ async function unstorableTextOf(c: Context<AppEnv>): Promise<FieldProblem[]> {
   const inQuery = findUnstorableText(fieldsOf(url.searchParams));
   if (inQuery.length > 0) return inQuery;
   if (c.req.method === 'GET' || c.req.method === 'HEAD' || !c.req.raw.body) return [];
+  const text = await readTextWithin(c.req.raw.clone());
+  if (text === undefined) return [TOO_LARGE];
   const type = c.req.header('content-type') ?? '';
-  if (FORM_TYPE.test(type)) return findUnstorableText(fieldsOf(new URLSearchParams(await c.req.raw.clone().text())));
+  if (FORM_TYPE.test(type)) return findUnstorableText(fieldsOf(new URLSearchParams(text)));
   if (JSON_TYPE.test(type)) {
-    const text = await c.req.raw.clone().text();
     // Judged on the text, before the parse and the walk: nesting past the limit is refused outright.
     if (jsonTextTooDeep(text)) return [TOO_DEEP];
     try {
@@ -55,12 +58,24 @@ const TOO_DEEP: FieldProblem = {
   problem: `nests arrays and objects more than ${MAX_JSON_DEPTH} levels deep`,
 };
 
-/** The values by name: one value as itself, a repeated name as the list of its values. */
-function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
-  const fields: Record<string, string | string[]> = {};
-  for (const name of new Set(params.keys())) {
-    const values = params.getAll(name);
-    fields[name] = values.length === 1 ? (values[0] as string) : values;
+const TOO_LARGE: FieldProblem = {
+  field: 'body',
+  code: 'too_large',
+  problem: `is over ${MAX_BODY_BYTES} bytes (1 MiB)`,
+};
+
+/**
+ * The values by name: one value as itself, a repeated name as the list of its values. One pass over the
+ * pairs (a look-up of each name's values would rescan them all per name: quadratic in a form of many
+ * names), into an object without a prototype so that a field named `__proto__` is a field.
+ */
+export function fieldsOf(params: URLSearchParams): Record<string, string | string[]> {
+  const fields: Record<string, string | string[]> = Object.create(null);
+  for (const [name, value] of params) {
+    const seen = fields[name];
+    if (seen === undefined) fields[name] = value;
+    else if (Array.isArray(seen)) seen.push(value);
+    else fields[name] = [seen, value];
   }
   return fields;
 }

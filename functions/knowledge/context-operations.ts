@@ -203,7 +203,10 @@ export const attachToContextEntry = defineOperation({
     let text: string;
     try {
       // The parser needs the whole file: read back from the store (an attachment is at most 5 MB).
-      const nodes = await parseDocument(type.format, await storedBytes(services, row), undefined, { handOver: true });
+      const nodes = await parseDocument(type.format, await storedBytes(services, row), undefined, {
+        handOver: true,
+        ...(services.docxToHtml ? { docxToHtml: services.docxToHtml } : {}),
+      });
       text = nodes
         .map((n) => n.text)
         .join('\n')

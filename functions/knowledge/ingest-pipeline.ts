@@ -67,7 +67,7 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
             if (page % PAGES_PER_PROGRESS_EVENT === 0 || page === pages)
               await emit([{ type: 'ingest.progress', data: { phase: 'parse', pages_done: page, pages } }]);
           },
-          { handOver: true, signal },
+          { handOver: true, signal, ...(services.docxToHtml ? { docxToHtml: services.docxToHtml } : {}) },
         );
       } catch (error) {
         if (error instanceof IngestLimitError) throw new NonRetryableError(error.code, error.message);

@@ -1,5 +1,8 @@
 import { ApiError } from '../../platform/errors.js';
 import type { SqlParseResult, SqlParser } from '../../platform/sql-parser/port.js';
+import { checkAttributeNames } from './attribute-scope.js';
+import { isNodeKind, isObj, type Json, type Obj, strings } from './parse-tree.js';
+import { isQueryView, QUERY_VIEWS, VIEW_SCHEMA } from './views.js';
 
 /**
  * What caller SQL may say, decided on the real Postgres parser's tree (libpg-query, through the
@@ -12,66 +15,14 @@ import type { SqlParseResult, SqlParser } from '../../platform/sql-parser/port.j
  *     parser spells SQL-syntax forms like EXTRACT); no set_config, current_setting, sleeps, dblink...;
  *   - casts: to the plain types in ALLOWED_TYPES (no regclass and friends, which read catalogs);
  *   - attribute notation (`rel.name`, `(expr).name`): Postgres reads `x.f` as the call `f(x)` when x has no
- *     column f, so the name must be a column of the views, a name the query itself gives a column, or an
- *     allowed function; anything else could be any function at all.
+ *     column f, so the name must be a column of what x is at that point of the query (a name the query
+ *     gives counts only on the relation that gives it) or an allowed function; anything else could be any
+ *     function at all (attribute-scope.ts).
  * Identifiers are compared after parsing, so comments, quoting and U&"..." escapes change nothing.
  * The guard is the outer layer: the statement then runs as a role that can read only the views and call
  * only the allowed functions (sandbox.ts), so what the guard misses still reads one workspace.
  */
-export const QUERY_VIEWS = [
-  'accounts',
-  'contacts',
-  'deals',
-  'interactions',
-  'participants',
-  'transcript_turns',
-] as const;
-export const VIEW_SCHEMA = 'ws_views';
-
-/** Every column of the views (schema/migrations/0025_sql_query_sandbox.sql; a test compares with the database). */
-export const VIEW_COLUMNS = new Set([
-  'id',
-  'name',
-  'domain',
-  'type',
-  'industry',
-  'employee_count',
-  'region',
-  'owner_email',
-  'source',
-  'created_at',
-  'account_id',
-  'email',
-  'title',
-  'is_champion',
-  'is_buyer',
-  'left_at',
-  'stage',
-  'amount',
-  'currency',
-  'close_date',
-  'probability',
-  'is_closed',
-  'is_won',
-  'occurred_at',
-  'updated_at',
-  'kind',
-  'deal_id',
-  'duration_seconds',
-  'direction',
-  'thread_id',
-  'summary',
-  'participant_count',
-  'external_participant_count',
-  'interaction_id',
-  'contact_id',
-  'side',
-  'role',
-  'turn_index',
-  'speaker_name',
-  'speaker_email',
-  'text',
-]);
+export { QUERY_VIEWS, VIEW_COLUMNS, VIEW_SCHEMA } from './views.js';
 
 export const ALLOWED_FUNCTIONS = new Set([
   // aggregates
@@ -226,16 +177,6 @@ function unavailable(parser: SqlParser, e: unknown): ApiError {
   });
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type Obj = { [key: string]: Json };
-const isObj = (v: Json | undefined): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
-const strings = (list: Json | undefined): string[] =>
-  Array.isArray(list)
-    ? list.flatMap((n) => (isObj(n) && isObj(n.String) && typeof n.String.sval === 'string' ? [n.String.sval] : []))
-    : [];
-/** Node kinds are the PascalCase keys of the JSON tree; fields are snake_case or camelCase. */
-const isNodeKind = (key: string) => /^[A-Z]/.test(key);
-
 /** The one SELECT's text, checked; throws 400 invalid_argument naming why otherwise. */
 export async function checkQuery(parser: SqlParser, text: string): Promise<string> {
   let parsed: SqlParseResult;
@@ -258,7 +199,7 @@ export async function checkQuery(parser: SqlParser, text: string): Promise<strin
   const ctes = new Set<string>();
   collectCtes(stmt, ctes);
   walk(stmt, ctes);
-  checkAttributes(stmt, givenNames(stmt));
+  checkAttributeNames(stmt, (name) => ALLOWED_FUNCTIONS.has(name));
   const start = typeof raw.stmt_location === 'number' ? raw.stmt_location : 0;
   const length = typeof raw.stmt_len === 'number' && raw.stmt_len > 0 ? raw.stmt_len : undefined;
   // The parser counts bytes; slice the UTF-8 bytes so a multibyte character before it cannot shift it.
@@ -307,7 +248,7 @@ function checkNode(kind: string, node: Obj, ctes: Set<string>): void {
         relation: `${schema}.${name}`,
         allowed: QUERY_VIEWS,
       });
-    const isView = (QUERY_VIEWS as readonly string[]).includes(name);
+    const isView = isQueryView(name);
     if (!isView && (schema !== null || !ctes.has(name)))
       refuse('forbidden_relation', `${name} is not one of the queryable views.`, {
         relation: name,
@@ -328,64 +269,4 @@ function checkNode(kind: string, node: Obj, ctes: Set<string>): void {
     if (!qualifiedOk || !ALLOWED_TYPES.has(type))
       refuse('forbidden_type', `Casting to ${names.join('.')} is not allowed.`, { type: names.join('.') });
   }
-}
-
-/** The column names the query gives itself: `expr AS name`, and a CTE's or an alias's column list. */
-function givenNames(root: Json): Set<string> {
-  const names = new Set<string>();
-  const stack: Json[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) stack.push(...node);
-    else if (isObj(node))
-      for (const [key, value] of Object.entries(node)) {
-        if (key === 'ResTarget' && isObj(value) && typeof value.name === 'string') names.add(value.name);
-        if ((key === 'CommonTableExpr' || key === 'Alias') && isObj(value))
-          for (const name of strings(value.aliascolnames ?? value.colnames)) names.add(name);
-        stack.push(value);
-      }
-  }
-  return names;
-}
-
-/**
- * Attribute notation names a column or calls a function: `t.f` and `(expr).f` run `f(t)` when there is no
- * column f. Refused unless f is a column of the views, a name the query gives a column, or an allowed
- * function (which the call form may use anyway).
- */
-function checkAttributes(root: Json, given: Set<string>): void {
-  const allowedName = (name: string) => VIEW_COLUMNS.has(name) || given.has(name) || ALLOWED_FUNCTIONS.has(name);
-  const stack: Json[] = [root];
-  for (let node = stack.pop(); node !== undefined; node = stack.pop()) {
-    if (Array.isArray(node)) {
-      stack.push(...node);
-      continue;
-    }
-    if (!isObj(node)) continue;
-    for (const [key, value] of Object.entries(node)) {
-      if (key === 'ColumnRef' && isObj(value)) {
-        const fields = strings(value.fields);
-        const last = fields.at(-1);
-        // A bare name is a column (or a whole row): Postgres never reads it as a call.
-        if (
-          Array.isArray(value.fields) &&
-          value.fields.length > 1 &&
-          last !== undefined &&
-          fields.length === value.fields.length &&
-          !allowedName(last)
-        )
-          refuseAttribute(fields.join('.'), last);
-      } else if (key === 'A_Indirection' && isObj(value)) {
-        for (const name of strings(value.indirection)) if (!allowedName(name)) refuseAttribute(`(...).${name}`, name);
-      }
-      stack.push(value);
-    }
-  }
-}
-
-function refuseAttribute(written: string, name: string): never {
-  return refuse(
-    'forbidden_function',
-    `${written}: ${name} is not a column of the views or of the query, and attribute notation may call a function of that name.`,
-    { function: name },
-  );
 }

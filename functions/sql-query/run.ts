@@ -44,8 +44,9 @@ export async function runQuery(
  * Run one statement the guard accepted, for a workspace, in the query sandbox (sandbox.ts): as the
  * least-privilege role, read-only, with the workspace bound for the transaction, the statement timeout,
  * the search path on the views only, always rolled back. The statement is wrapped as a subquery with
- * limit + 1 rows, so `truncated` is known without reading more. Any failure is 500 query_failed with the
- * SQLSTATE.
+ * limit + 1 rows, so `truncated` is known without reading more. A failure is 500 query_failed with the
+ * SQLSTATE, except what the statement's own text decides (a bad value, 22xxx; a privilege the role lacks,
+ * 42501): those are the caller's 400 invalid_argument.
  *
  * Before it runs, the planner's estimate of exactly what would run (the wrapped statement, in the same
  * transaction and role, so the views plan for this workspace) is held to `maxCost`: 400
@@ -89,6 +90,19 @@ export async function executeChecked(
           reason: 'invalid_value',
           sqlstate: cause.code,
           fields: [{ field: 'sql', problem: cause.message ?? 'invalid value', code: 'invalid_value' }],
+        },
+      );
+    // 42501 (insufficient_privilege) is the role refusing a table or function the guard let through: the
+    // same text is refused every time, so it is the caller's 400, like the guard's own refusals.
+    if (cause?.code === '42501')
+      throw new ApiError(
+        'invalid_argument',
+        `Invalid request: sql: ${cause.message ?? 'permission denied'}. Caller SQL reads only the views and calls only the allowed functions.`,
+        {
+          field: 'sql',
+          reason: 'insufficient_privilege',
+          sqlstate: cause.code,
+          fields: [{ field: 'sql', problem: cause.message ?? 'permission denied', code: 'insufficient_privilege' }],
         },
       );
     throw new ApiError(

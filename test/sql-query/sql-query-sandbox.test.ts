@@ -6,6 +6,7 @@ import { API_PREFIX } from '../../functions/http/env.js';
 import { ALLOWED_FUNCTIONS, QUERY_VIEWS, VIEW_COLUMNS } from '../../functions/sql-query/guard.js';
 import { executeChecked } from '../../functions/sql-query/run.js';
 import { QUERY_ROLE } from '../../functions/sql-query/sandbox.js';
+import { VIEW_COLUMN_LISTS } from '../../functions/sql-query/views.js';
 import { queryRows } from '../../platform/db/port.js';
 import type { ApiError } from '../../platform/errors.js';
 import { newId } from '../../platform/ids.js';
@@ -176,19 +177,72 @@ describe('below the guard: the statement runs as the least-privilege role', () =
   });
 });
 
-describe('what the guard lets through by a name the query gives', () => {
-  it('still reads no file: a given column name on another expression is a call the role may not make', async () => {
-    // The guard allows `x.f` when the query names a column f anywhere; PostgreSQL then calls f(x) on an
-    // expression without that column. The role below the guard is what refuses it.
-    const res = await h.request('POST', '/sql/query', {
-      key: ws.viewer.key,
-      body: {
-        sql: "with x as (select 'secrets.json' as pg_read_file) select (select 'secrets.json' as n).pg_read_file from x",
-      },
+describe('attribute notation through a name the query gives, resolved per relation', () => {
+  // Each would be a call in PostgreSQL (pg_read_file of a text, to_json of a whole row): the name is given,
+  // but not by the relation (or row) it is read from at that point of the query. Run past the guard, the
+  // role refuses each (42501), which shows they are calls and not columns.
+  const calls: [sql: string, fn: string][] = [
+    [
+      "with x as (select 'secrets.json' as pg_read_file) select (select 'secrets.json' as n).pg_read_file from x",
+      'pg_read_file',
+    ],
+    ["select (x).pg_read_file from (select 'secrets.json' as x, 1 as pg_read_file) x", 'pg_read_file'],
+    ["select x.to_json from (select 'secrets.json' as f) x, (select 1 as to_json) y", 'to_json'],
+    ["select x.to_json from (select 'secrets.json' as to_json) x(f)", 'to_json'],
+    [
+      "with y as (select 1 as to_json), accounts as (select 'secrets.json' as n) select accounts.to_json from accounts, y",
+      'to_json',
+    ],
+    ["select (select x.to_json from (select 'secrets.json' as n) x) from (select 1 as to_json) x", 'to_json'],
+    [
+      "select l.n from (select 'secrets.json' as n) x, lateral (select x.to_json as n) l, (select 1 as to_json) z",
+      'to_json',
+    ],
+    ["select x.to_json from (select * from (select 'secrets.json' as n) i) x, (select 1 as to_json) z", 'to_json'],
+  ];
+  // Each reads a column through attribute notation, wherever the query gives it.
+  const columns = [
+    'select x.n from (select count(*) as n from deals) x',
+    'select x.q from (select 1 as n) x(q)',
+    'select t.a from (select * from (select 1 as a, 2 as b) i) t',
+    'with t(a) as (select 1) select t.a from t',
+    'with recursive r as (select 1 as n union all select r.n + 1 from r where r.n < 3) select max(r.n) as n from r',
+    'select a.name from accounts a where exists (select 1 from deals d where d.account_id = a.id)',
+    'select a.name, l.n from accounts a, lateral (select count(*) as n from deals d where d.account_id = a.id) l',
+    'select j.stage from (accounts a join deals d on d.account_id = a.id) as j',
+    'select ws_views.accounts.name from ws_views.accounts',
+    'select (x).n from (select 1 as n) x',
+    'select u.k from (select name as k from accounts union select name from deals) u',
+    'select v.column1 from (values (1)) v',
+    'select s.int4, s.n, s.exists from (select 1::int4, (select 2 as n), exists (select 1)) s',
+    'select t.n from (select count(*) as n from deals) t where t.n <= (select count(t.m) from (select amount as m from deals) t)',
+  ];
+
+  it('refuses a name given by another relation or expression: 400 forbidden_function, never a 500', async () => {
+    for (const [text, fn] of calls) {
+      const res = await h.request('POST', '/sql/query', { key: ws.viewer.key, body: { sql: text } });
+      expect(res.status, `${text}: ${res.text}`).toBe(400);
+      expect(res.body.error.details, text).toMatchObject({ field: 'sql', reason: 'forbidden_function', function: fn });
+      expect(sqlstateOf(await unguarded(text)), text).toBe('42501');
+    }
+  });
+
+  it('reads the column where the relation it is read from gives the name', async () => {
+    for (const text of columns) {
+      const res = await h.request('POST', '/sql/query', { key: ws.viewer.key, body: { sql: text } });
+      expect(res.status, `${text}: ${res.text}`).toBe(200);
+    }
+  });
+
+  it("answers what the role refuses as the caller's 400, not a 500", async () => {
+    const outcome = await unguarded("select pg_read_file('secrets.json')");
+    expect(outcome.ok).toBe(false);
+    expect(!outcome.ok && outcome.error.status).toBe(400);
+    expect(!outcome.ok && outcome.error.toEnvelope().error).toMatchObject({
+      code: 'invalid_argument',
+      details: { field: 'sql', reason: 'insufficient_privilege', sqlstate: '42501' },
     });
-    expect(res.status, res.text).toBe(500);
-    expect(res.body.error).toMatchObject({ code: 'query_failed', details: { sqlstate: '42501' } });
-    expect(res.text).not.toContain('oauth_signing_secret');
+    expect(!outcome.ok && outcome.error.message).not.toContain('oauth_signing_secret');
   });
 });
 
@@ -230,11 +284,15 @@ describe('the role as the database holds it', () => {
     expect(role).toEqual({ super: false, bypass: false, owns: 0 });
   });
 
-  it("names every view column in the guard's list", async () => {
-    const columns = await queryRows<{ name: string }>(
+  it("names every view's columns, in order, in the guard's lists", async () => {
+    const columns = await queryRows<{ view: string; name: string }>(
       h.database.db,
-      sql`select distinct column_name::text as name from information_schema.columns where table_schema = 'ws_views'`,
+      sql`select table_name::text as view, column_name::text as name from information_schema.columns
+          where table_schema = 'ws_views' order by table_name, ordinal_position`,
     );
+    const byView: Record<string, string[]> = {};
+    for (const { view, name } of columns) byView[view] = [...(byView[view] ?? []), name];
+    expect(byView).toEqual(VIEW_COLUMN_LISTS);
     expect(new Set(columns.map((c) => c.name))).toEqual(VIEW_COLUMNS);
   });
 });

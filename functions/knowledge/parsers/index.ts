@@ -1,6 +1,7 @@
 import { ParseBudget, type IngestLimits } from '../ingest-limits.js';
 import { parseCsv } from './csv.js';
 import { parseDocx } from './docx.js';
+import type { DocxToHtml } from './docx-html.js';
 import { parseHtml } from './html.js';
 import { parseMarkdown } from './markdown.js';
 import { withNodeKeys, type KeyedNode } from './node.js';
@@ -10,6 +11,7 @@ import type { DocumentFormat } from './sniff.js';
 export type { DocumentFormat, SniffedType } from './sniff.js';
 export { DOCUMENT_FORMATS, sniffType } from './sniff.js';
 export type { KeyedNode, ParsedNode } from './node.js';
+export { type DocxToHtml, inProcessDocxToHtml } from './docx-html.js';
 
 export interface ParseOptions {
   /** The caller will not use the bytes again, so a parser may take them without a copy (they may be empty afterwards). */
@@ -18,6 +20,8 @@ export interface ParseOptions {
   signal?: AbortSignal;
   /** Tighter limits than INGEST_LIMITS (tests). */
   limits?: Partial<IngestLimits>;
+  /** Where a DOCX becomes HTML: in this thread unless the runtime gives a worker thread (services.docxToHtml). */
+  docxToHtml?: DocxToHtml;
 }
 
 /**
@@ -46,7 +50,7 @@ async function parse(
     case 'pdf':
       return parsePdf(bytes, budget, onPage, options);
     case 'docx':
-      return parseDocx(bytes, budget);
+      return parseDocx(bytes, budget, options.docxToHtml);
     case 'html':
       return parseHtml(await utf8(bytes, budget), budget);
     case 'csv':
