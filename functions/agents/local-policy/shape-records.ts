@@ -2,6 +2,7 @@ import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
 import type { Interpretation } from '../understanding/interpretation.js';
 import { readAs } from '../understanding/read-as.js';
+import { DELAY_SIGNALS } from '../understanding/lexicon.js';
 import { measureAlias } from '../understanding/reader.js';
 import { nameFromEmail } from '../understanding/vocabulary.js';
 import { rowsOf, type PolicyContext } from './context.js';
@@ -70,8 +71,81 @@ export function recordsQueries(r: Interpretation): { totals: Query; groups: Quer
   };
 }
 
+/**
+ * Deals pushed out: the conversations linked to a deal in which the buyer said the project is on hold,
+ * frozen or paused (one search per signal of DELAY_SIGNALS), with the deal's filters carried onto the
+ * conversations' deal fields. Rows, not counts: the title often says until when ("on hold until April").
+ */
+export function slippedQueries(r: Interpretation): Query[] {
+  const filters: Query[] = [{ field: 'deal_id', op: 'not_null' }];
+  for (const f of r.filters) {
+    if (f.field === 'is_closed' && f.value === false) filters.push({ field: 'deal_stage', op: 'not_in', value: CLOSED_STAGES });
+    if (f.field === 'is_closed' && f.value === true && !r.filters.some((g) => g.field === 'is_won'))
+      filters.push({ field: 'deal_stage', op: 'in', value: CLOSED_STAGES });
+    if (f.field === 'is_won') filters.push({ field: 'deal_stage', op: 'eq', value: f.value ? 'closed_won' : 'closed_lost' });
+    if (f.field === 'stage') filters.push({ field: 'deal_stage', op: f.op, value: f.value });
+    if (f.field === 'account_name' || f.field === 'account_region' || f.field === 'account_industry')
+      filters.push({ field: f.field, op: f.op, value: f.value });
+    if (f.field === 'name') filters.push({ field: 'deal_name', op: f.op, value: f.value });
+  }
+  if (r.period)
+    filters.push({ field: 'occurred_at', op: 'gte', value: r.period.from }, { field: 'occurred_at', op: 'lt', value: r.period.to });
+  return DELAY_SIGNALS.map((signal) => ({
+    surface: 'interactions',
+    filters: [...filters, { field: 'said_or_written', op: 'contains', value: signal }],
+    order_by: { field: 'occurred_at', dir: 'desc' },
+    fields: ['occurred_at', 'title', 'deal_name', 'deal_stage', 'account_name'],
+    limit: 50,
+  }));
+}
+const CLOSED_STAGES = ['closed_won', 'closed_lost'];
+
+function slippedStep(ctx: PolicyContext, r: Interpretation): StepResult {
+  const queries = slippedQueries(r);
+  if (!ctx.results.get('slipped_0') && !ctx.mustFinish)
+    return calls(...queries.map((q, i) => call(ctx, `slipped_${i}`, q)));
+  const lines: string[] = [`*Read as: ${readAs(r)}.*`, ''];
+  const blocks: BlockDraft[] = [];
+  const byDeal = new Map<string, Row[]>();
+  queries.forEach((q, i) => {
+    const rows = rowsOf(ctx.results.get(`slipped_${i}`));
+    for (const row of rows) byDeal.set(String(row.deal_name), [...(byDeal.get(String(row.deal_name)) ?? []), row]);
+    if (rows.length > 0)
+      blocks.push(
+        tableBlock(
+          `Conversations that say ${DELAY_SIGNALS[i]}`,
+          [['occurred_at', 'When'], ['title', 'Title'], ['deal_name', 'Deal'], ['deal_stage', 'Stage'], ['account_name', 'Account']],
+          rows,
+          q,
+        ),
+      );
+  });
+  if (byDeal.size === 0) {
+    lines.push(
+      `I found no conversation on a deal in that set where anyone said the project is ${DELAY_SIGNALS.map((s) => `"${s}"`).join(', ')}, so no deal shows as pushed out. The CRM keeps no history of close-date changes, so slips it does not mention in a conversation are not visible here.`,
+    );
+  } else {
+    lines.push(
+      `These deals were pushed out by the buyer's own account — a conversation on the deal says the project is on hold, frozen or paused (the CRM keeps no history of close-date changes, so this is what the data shows):`,
+      '',
+    );
+    for (const [deal, rows] of byDeal) {
+      const latest = rows.reduce((a, b) => (String(a.occurred_at) > String(b.occurred_at) ? a : b));
+      lines.push(
+        `- **${deal}** (${String(latest.account_name ?? 'no account')}, now ${String(latest.deal_stage)}): *${String(latest.title ?? '(no title)')}*, ${day(latest.occurred_at) ?? ''}`,
+      );
+    }
+  }
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: ['Which of these deals have gone quiet?', 'What did we lose last quarter and why?'],
+  });
+}
+
 export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
   if (r.analysis === 'not_understood') return finish(absentAnswer(r));
+  if (r.analysis === 'slipped') return slippedStep(ctx, r);
   // Every record of a kind, for a question with words nothing placed ("which deals have slipped?"), would
   // answer another question: say what was understood and what was not instead.
   if (

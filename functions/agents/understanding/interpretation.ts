@@ -14,6 +14,8 @@ export const ANALYSES = [
   'win_rate',
   /** Open deals' amounts weighted by their probability. */
   'weighted_pipeline',
+  /** Deals whose buyers said the project is paused, on hold or pushed out. */
+  'slipped',
   /** What customers say about a topic. */
   'voice',
   'account_brief',

@@ -69,9 +69,17 @@ export type CueAnalysis =
   /** Something to do rather than to read ("book a meeting", "send an email"): not a question of the data. */
   | 'action'
   /** Two periods side by side. */
-  | 'compare';
+  | 'compare'
+  /** Deals pushed out: "slipped", "on hold", "delayed". */
+  | 'slipped';
 
 export type Entry = readonly [phrase: string, element: Element];
+
+/**
+ * What a buyer says when a deal is pushed out, searched in what was said or written (the filter lane's
+ * `said_or_written contains`): each phrase is one search, their deals merged.
+ */
+export const DELAY_SIGNALS: readonly string[] = ['on hold', 'freeze', 'paused', 'revisit this next'];
 
 const deals: Element = { kind: 'subject', subject: 'deals' };
 const interactions = (interaction: 'call' | 'meeting' | 'email' | null): Element => ({
@@ -377,6 +385,17 @@ export const LEXICON: readonly Entry[] = [
   ['write a', cue('action')],
   ['joke', cue('action')],
 
+  ['slip', cue('slipped')],
+  ['push', cue('slipped')],
+  ['pushed out', cue('slipped')],
+  ['delay', cue('slipped')],
+  ['postpone', cue('slipped')],
+  ['on hold', cue('slipped')],
+  ['put on hold', cue('slipped')],
+  ['on ice', cue('slipped')],
+  ['come back to us', cue('slipped')],
+  ['pause', cue('slipped')],
+
   // ---- what the data does not hold -----------------------------------------------------------
   ['nps', absent('NPS', 'what customers said in calls, meetings and emails')],
   ['csat', absent('CSAT scores', 'what customers said in calls, meetings and emails')],
@@ -407,6 +426,14 @@ export const LEXICON: readonly Entry[] = [
   ['plz', filler],
   ['as a vp', filler],
   ['as a cro', filler],
+  ['vp', filler],
+  ['cro', filler],
+  ['ceo', filler],
+  ['cfo', filler],
+  ['manager', filler],
+  ['here', filler],
+  ['name', filler],
+  ['but', filler],
   ['for me', filler],
   ['for my team', filler],
   ['my team', filler],

@@ -10,6 +10,7 @@ export function readAs(r: Interpretation): string {
   if (r.analysis === 'not_understood')
     return `a question about ${r.absent.join(' and ') || 'something the data does not hold'}`;
   const parts: string[] = [];
+  if (r.analysis === 'slipped') parts.push('deals pushed out (a conversation on the deal says it is on hold or paused):');
   const measure =
     r.analysis === 'win_rate'
       ? 'win rate (won ÷ closed) of'
@@ -37,8 +38,10 @@ export function readAs(r: Interpretation): string {
           r.filters.some((f) => f.field === 'is_won' || (f.field === 'is_closed' && f.value === true))
           ? 'closed'
           : 'closing'
-        : r.period.field === 'occurred_at' && r.subject === 'deals'
-          ? 'created'
+        : r.period.field === 'occurred_at' && r.analysis === 'slipped'
+          ? 'said'
+          : r.period.field === 'occurred_at' && r.subject === 'deals'
+            ? 'created'
           : 'from';
     // A phrase with digits of its own ("in the last 30 days") is not echoed: no cell backs them.
     const phrase =

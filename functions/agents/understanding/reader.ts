@@ -246,6 +246,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const winRate =
     (winWords.length > 0 || states.includes('won')) && (rateLike || (orderMeasure && winWords.length > 0));
   const weighted = measures.includes('weighted');
+  // Deals pushed out are read here, with the deal filters the words give (open, lost, an account, a period).
+  const slipped = cues.has('slipped') && [...cues].every((c) => c === 'slipped' || c === 'voice' || c === 'quiet');
+  if (slipped) cues.clear();
   // A win rate or a weighted figure is its own reading whatever else the words cue.
   if (winRate || weighted) for (const c of ['churn', 'losses', 'voice'] as const) cues.delete(c);
   const slots = new Set<string>();
@@ -257,14 +260,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     weighted ||
     states.length > 0 ||
     stages.length > 0 ||
-    kinds.length > 0;
+    kinds.length > 0 ||
+    slipped;
   const subject: 'deals' | 'interactions' | null =
     interactionSubjects.length > 0 && !winRate && !weighted && subjects.every((s) => s.subject !== 'deals')
       ? 'interactions'
       : dealSubject
         ? 'deals'
         : null;
-  const subjectFromWords = subjects.length > 0 || winRate || weighted;
+  const subjectFromWords = subjects.length > 0 || winRate || weighted || slipped;
 
   if (absent.length > 0) {
     return {
@@ -319,7 +323,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     if (bound) add(bound, 'amount');
     if (period) {
       const created = els.some((e) => e.kind === 'created') && !winRate;
-      periodOut = { ...period, field: created ? 'occurred_at' : 'close_date' };
+      // A pushed deal's period is when the buyer said so; a created one's, its creation; else its close date.
+      periodOut = { ...period, field: created || slipped ? 'occurred_at' : 'close_date' };
     }
   } else if (subject === 'interactions') {
     const kindsAsked = [...new Set(interactionSubjects.map((s) => (s.kind === 'subject' ? s : null)))]
@@ -477,7 +482,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       ? null
       : {
           ...blank(),
-          analysis: winRate ? 'win_rate' : weighted ? 'weighted_pipeline' : 'records',
+          analysis: slipped ? 'slipped' : winRate ? 'win_rate' : weighted ? 'weighted_pipeline' : 'records',
           subject,
           measure: { fn, field: measureField },
           filters,

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgliteHandle } from '../../../platform/db/pglite.js';
 import { openCorpusDatabase } from '../../support/harness.js';
-import { HELD_OUT } from './held-out.js';
+import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
 import { HELD_OUT_FRESH } from './held-out-fresh.js';
 import { sqlOver, type Sql } from './judge.js';
 
@@ -42,7 +42,7 @@ describe('the fresh held-out questions', () => {
     expect(count(['slipped', 'closing_window'])).toBeGreaterThanOrEqual(8);
     expect(HELD_OUT_FRESH.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(true);
 
-    const older = new Set(HELD_OUT.map((q) => q.ask.trim().toLowerCase()));
+    const older = new Set([...HELD_OUT, ...DEVELOPED_ON_HELD_OUT].map((q) => q.ask.trim().toLowerCase()));
     const asks = HELD_OUT_FRESH.map((q) => `${(q.thread ?? []).join(' / ')} → ${q.ask}`.toLowerCase());
     expect(HELD_OUT_FRESH.filter((q) => older.has(q.ask.trim().toLowerCase())).map((q) => q.ask)).toEqual([]);
     expect(new Set(asks).size).toBe(asks.length);

@@ -238,7 +238,7 @@ const Q4_2025: Range = ['2025-10-01', '2026-01-01'];
 const SEPTEMBER: Range = ['2026-09-01', '2026-10-01'];
 const H1_2026: Range = ['2026-01-01', '2026-07-01'];
 
-export const HELD_OUT: Question[] = [
+const WRITTEN_HELD_OUT: Question[] = [
   // ---- pipeline: lists with filters, grouping, ordering --------------------------------------
   {
     shape: 'pipeline',
@@ -1433,3 +1433,20 @@ export const HELD_OUT: Question[] = [
     expect: { says: saysAbsent('campaign|cost per lead|lead'), quotes: 'none' },
   },
 ];
+
+/**
+ * Shapes the reader was developed against after this set found their failures (the records analyses:
+ * pipeline lists, win rate, weighted pipeline, counts of conversations, slipped deals). Their questions
+ * were read while fixing the mechanism, so they now count as dev questions (DEVELOPED_ON_HELD_OUT in the
+ * report's dev column); the fresh set (held-out-fresh.ts), written later without reading the reader,
+ * measures those analyses instead.
+ */
+export const DEVELOPED_SHAPES: ReadonlySet<string> = new Set([
+  'pipeline',
+  'win_rate',
+  'weighted_pipeline',
+  'activity_count',
+  'slipped',
+]);
+export const DEVELOPED_ON_HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => DEVELOPED_SHAPES.has(q.shape));
+export const HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => !DEVELOPED_SHAPES.has(q.shape));
