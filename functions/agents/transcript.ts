@@ -128,3 +128,21 @@ export function toolExchanges(messages: readonly AgentMessage[]): { call: ToolCa
   }
   return exchanges;
 }
+
+/**
+ * The searches a run made and how many results each returned, from its transcript (no statement is
+ * read for them): every tool call whose result lists `results`. A result cut to fit the transcript
+ * counts what it held before the cut (its note says so), so an array emptied to fit never reads as a
+ * search that found nothing.
+ */
+export function searchesIn(messages: readonly AgentMessage[]): { request: Record<string, unknown>; results: number }[] {
+  return toolExchanges(messages).flatMap(({ call, content }) => {
+    const parsed = content === null ? null : parseToolContent(content);
+    if (!parsed?.ok || !parsed.output || typeof parsed.output !== 'object') return [];
+    const output = parsed.output as { results?: unknown };
+    if (!Array.isArray(output.results)) return [];
+    const note = (parsed as { _cut?: unknown })._cut;
+    const cut = typeof note === 'string' ? /(?:^|; )output\.results: kept \d+ of (\d+)/.exec(note) : null;
+    return [{ request: call.arguments, results: cut ? Number(cut[1]) : output.results.length }];
+  });
+}
