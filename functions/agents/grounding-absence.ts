@@ -9,9 +9,9 @@ import { isScaffoldWord } from './understanding/question-words.js';
  * world, that something is not there — "no one mentioned", "nobody", "none of", "there are no",
  * "never brought up", "not a single" — stands only when the same answer holds what found nothing:
  *
- * - a metric whose value is 0, or a table with no rows, each with its query;
+ * - a metric whose value is 0, or a table with no rows (or one row counting 0), each with its query;
  * - a citation of kind `query` (the query that found nothing, named);
- * - a search this run made that returned no result (from the run's transcript, so no statement is
+ * - a search this run made that found nothing: no result, or one row counting 0 (from the run's transcript, so no statement is
  *   read for it): the verifier then adds a citation of that search, and bounds the sentence by it
  *   ("— found none in a search for “…”"), so the answer holds it and a reader sees how far it goes.
  *
@@ -64,6 +64,9 @@ const stems = (text: string): Set<string> =>
   );
 const isZero = (v: unknown): boolean =>
   (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number(v) === 0;
+/** No rows, or one row whose count is 0 (an aggregate over nothing). */
+export const countsNothing = (rows: readonly Record<string, unknown>[]): boolean =>
+  rows.length === 0 || (rows.length === 1 && 'count' in rows[0]! && isZero(rows[0]!.count));
 const overlap = (a: Set<string>, b: Set<string>): number => [...a].filter((w) => b.has(w)).length;
 
 /** The words a query or search picks its rows by: its free text, filter values and field names. */
@@ -84,7 +87,7 @@ function backingsOf(blocks: readonly BlockDraft[], searches: readonly RunSearch[
   for (const b of blocks) {
     if (b.kind === 'metric') out.push({ subject: stems(`${b.label} ${requestWords(b.query)}`), zero: isZero(b.value) });
     else if (b.kind === 'table')
-      out.push({ subject: stems(`${b.title ?? ''} ${requestWords(b.query)}`), zero: b.data.length === 0 });
+      out.push({ subject: stems(`${b.title ?? ''} ${requestWords(b.query)}`), zero: countsNothing(b.data) });
     else if (b.kind === 'citation' && b.cite === 'query')
       out.push({ subject: stems(`${b.label} ${b.snippet ?? ''} ${b.ref}`), zero: true });
   }
@@ -113,7 +116,8 @@ export function checkAbsences(
   for (const passage of passages) {
     for (const sentence of passage.match(SENTENCE) ?? []) {
       const s = sentence.trim();
-      if (!s || verdicts.has(s) || !UNIVERSAL.test(s)) continue;
+      // A gloss in parentheses ("unknown (nobody identified)") defines a word; it claims nothing.
+      if (!s || verdicts.has(s) || !UNIVERSAL.test(s.replace(/\([^)]*\)/g, ' '))) continue;
       if (BOUNDED.test(s)) {
         const searched = searches === undefined || searches.length > 0;
         verdicts.set(s, { keep: searched });

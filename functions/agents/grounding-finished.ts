@@ -8,7 +8,8 @@ import type { BlockDraft } from './answer.js';
  *   TODO/TBD/FIXME, a value rendered as `NaN` or `[object Object]` — the line goes;
  * - a section (a markdown heading, not the answer's first) whose body is empty or only says it has
  *   nothing ("found no further…", "None of … is linked…", "There are no…", "too little…") — the
- *   heading and its body go; so does a line that ends in a colon with nothing under it;
+ *   heading and its body go; so does a line that ends in a colon with nothing under it, in an answer
+ *   that holds no table, metric or quote it could introduce;
  * - a sentence about quotes ("these quotes", "in their own words", "they come from") when the answer
  *   keeps no quote, and one pointing at "the table" when it keeps no table;
  * - a total smaller than one of its own parts: a metric whose label is another metric's label plus a
@@ -87,12 +88,19 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
 function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished: string[]): string[] {
   const drop = new Set<number>();
   const headings = lines.flatMap((l, i) => (HEADING.test(l) ? [i] : []));
+  const hasContent = headings.some((h, k) => {
+    if (k === 0) return false;
+    const body = lines.slice(h + 1, headings[k + 1] ?? lines.length).flatMap((l) => l.match(SENTENCE) ?? []);
+    return body.some((s) => s.trim() !== '' && !SAYS_NOTHING.test(s.trim()));
+  });
   headings.forEach((h, k) => {
     if (k === 0) return;
     const end = headings[k + 1] ?? lines.length;
     const body = lines.slice(h + 1, end).filter((l) => l.trim() !== '');
     const sentences = body.flatMap((l) => l.match(SENTENCE) ?? []).filter((s) => s.trim() !== '');
     if (body.length > 0 && !sentences.every((s) => SAYS_NOTHING.test(s.trim()))) return;
+    // Where every section says it has nothing (an empty workspace), saying so is the answer.
+    if (body.length > 0 && !hasContent) return;
     unfinished.push(
       body.length === 0
         ? `the section “${lines[h]!.replace(HEADING, '').trim()}” is empty`
@@ -104,8 +112,9 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     if (drop.has(i) || !/:\s*$/.test(line.trim()) || HEADING.test(line)) return;
     let next = i + 1;
     while (next < lines.length && (drop.has(next) || lines[next]!.trim() === '')) next++;
-    // At the end of the prose a colon introduces the blocks that follow it, when there are any.
-    if (next < lines.length ? !HEADING.test(lines[next]!) : hasEvidence) return;
+    // Blocks are shown after the prose, not under their lines: a colon over nothing may introduce a
+    // table or metric of the answer, so it introduces nothing only where the answer holds none.
+    if ((next < lines.length && !HEADING.test(lines[next]!)) || hasEvidence) return;
     unfinished.push(`“${line.trim().slice(0, 80)}” introduces nothing`);
     drop.add(i);
   });

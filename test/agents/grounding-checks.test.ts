@@ -147,6 +147,17 @@ describe('absence-backed: a claim that something is absent rests on what found n
     expect(checkOf(contradicted.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
   });
 
+  it('holds no gloss in parentheses to it, nor a sentence that bounds itself by its own search', async () => {
+    const text =
+      'Status reads: unknown (nobody identified), identified, validated.\n\nNo one on the customer side said it in a transcript I can quote.';
+    const result = await verifyAnswer(draft(text, []), { ...ctx, searches: [{ request: { query: 'x' }, results: 3 }] });
+    expect(result.text).toBe(text);
+    expect(checkOf(result.grounding.checks, 'absence-backed')?.passed).toBe(true);
+    const unsearched = await verifyAnswer(draft(text, []), { ...ctx, searches: [] });
+    expect(unsearched.text).not.toContain('No one');
+    expect(checkOf(unsearched.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+  });
+
   it('bounds an absence a search of the run found nothing for by that search, and cites it', async () => {
     const [acct] = await sql<{ name: string }>(
       `select name from accounts where workspace_id = $1 order by name limit 1`,
