@@ -172,10 +172,59 @@ export const AnswerDraftSchema = z
   .strict();
 export type AnswerDraft = z.infer<typeof AnswerDraftSchema>;
 
+/**
+ * The checks `verified` certifies, by name (agents.md, "Grounding is checked, not hoped for"); each
+ * answer's `grounding.checks[]` lists the ones it was held to, in this order.
+ */
+export const GROUNDING_CHECKS = {
+  verbatim: 'Every quote is word for word in the turn, email, document node or memory it cites, in this workspace.',
+  recomputed:
+    "Every table's and metric's query is re-run as the caller and returns the same cells; every theme finding and cited utterance exists; every number in the prose is a cell, a query value or inside a verified quote.",
+  attributed:
+    "Every quote carries its interaction's account, deal and date and its turn's speaker and side as the warehouse has them (a correction is made, not failed).",
+  'period-bounded':
+    'A period the question names bounds every quote and every count, or the answer says it does not (quotes outside it are left out).',
+  'on-topic':
+    'Every quote is about what the question asks (one that is not is left out; the answer says so, and stays true).',
+  'absence-backed':
+    'A claim that something is absent (“no one mentioned”, “none of”, “there are no”) is backed in the same answer: a metric of 0 or a table with no rows on that subject, a query citation, or a search of this run that found nothing for it (then cited). An unbacked one is removed.',
+  'parts-answered': 'Every part of a question that asks several things is answered or declined by name.',
+  'prose-quotes':
+    'Every quotation in the prose (words in quotation marks given as what someone said) is the text of a quote block of the same answer; one that is not is removed.',
+  finished:
+    'Nothing unfinished reaches the reader: no placeholder, no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts.',
+} as const;
+export type GroundingCheckName = keyof typeof GROUNDING_CHECKS;
+const CHECK_NAMES = Object.keys(GROUNDING_CHECKS) as [GroundingCheckName, ...GroundingCheckName[]];
+
+export const GroundingCheckSchema = z
+  .object({
+    name: z.enum(CHECK_NAMES).openapi({
+      description: `The check: ${Object.entries(GROUNDING_CHECKS)
+        .map(([name, what]) => `\`${name}\`: ${what}`)
+        .join(' ')}`,
+    }),
+    passed: z.boolean(),
+    /** What the check took out of the answer (blocks, prose lines), when it took anything. */
+    removed: z.number().int().min(0).optional(),
+    /** Why it failed, or what it did, in words. */
+    detail: z.string().optional(),
+  })
+  .strict()
+  .openapi('GroundingCheck');
+export type GroundingCheck = z.infer<typeof GroundingCheckSchema>;
+
 export const GroundingReportSchema = z
   .object({
-    /** True when every quote, table, metric and prose number checked out. */
-    verified: z.boolean(),
+    /** True when every check in `checks` passed. */
+    verified: z.boolean().openapi({
+      description:
+        'True only when every check in `checks` passed. A check that removed something it was built to remove without failing (an off-topic quote, a corrected label, a section left empty by a removal) leaves it true.',
+    }),
+    checks: z.array(GroundingCheckSchema).default([]).openapi({
+      description:
+        'Each check the answer was held to, with its result and what it removed: what `verified` certifies. Empty in answers written before the checks were listed.',
+    }),
     quotes: z.object({
       checked: z.number().int(),
       verified: z.number().int(),

@@ -3,13 +3,17 @@ import type { Queryable } from '../../platform/db/port.js';
 import { themes, utterances } from '../../schema/index.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
-import type { AnswerDraft, BlockDraft, GroundingReport } from './answer.js';
+import type { AnswerDraft, BlockDraft, GroundingCheck, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 import { periodCountProblem } from './grounding-counts.js';
 import { keepToAskedPeriod, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
 import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './grounding-attribution.js';
+import { checkAbsences, type RunSearch } from './grounding-absence.js';
+import { checkProseQuotes } from './grounding-prose-quotes.js';
+import { tidyAnswer } from './grounding-finished.js';
+import { parseAskedPeriod } from '../search/index.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -34,11 +38,17 @@ import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './
  * - a verified quote carries the warehouse's attribution (grounding-attribution.ts): its
  *   interaction's account, deal and date and its turn's speaker and side replace what the draft
  *   claimed, the prose lines quoting it name the same account, and each correction is counted in
- *   `grounding.quotes.relabeled`.
+ *   `grounding.quotes.relabeled`;
+ * - a sentence saying something is absent is backed by what found nothing (grounding-absence.ts);
+ * - a quotation in the prose is the text of a kept quote block (grounding-prose-quotes.ts);
+ * - nothing unfinished is left: no placeholder, no empty section, no line about quotes or a table
+ *   the answer does not hold, no total below its own part (grounding-finished.ts).
  *
  * A block that fails is removed (and a warning callout says how many were); a number that fails
- * is reported in `grounding.numbers.unverified`. Either makes `grounding.verified` false; an
- * off-topic quote does not (it is true, only not an answer), but the answer says what it left out.
+ * is reported in `grounding.numbers.unverified`. `grounding.checks[]` names each check with its
+ * result and what it removed, and `grounding.verified` is true only when every one passed: an
+ * off-topic quote, a corrected label or a quote outside the asked period does not fail its check (the
+ * answer is true, only narrower, and says what it left out).
  */
 
 export interface GroundingContext {
@@ -56,6 +66,12 @@ export interface GroundingContext {
    * and a period it names bounds them (grounding-period.ts).
    */
   question?: AskedQuestion;
+  /**
+   * The searches the run made, with how many results each returned (read from its transcript): a
+   * sentence saying something is absent may rest on one that found nothing (grounding-absence.ts).
+   * Unknown outside a run.
+   */
+  searches?: readonly RunSearch[];
 }
 
 export interface VerifiedAnswer {
@@ -73,6 +89,10 @@ const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 
 export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): Promise<VerifiedAnswer> {
   const draft = await keepToAskedPeriod(input, ctx);
+  const quoteCount = (a: AnswerDraft) => a.content_blocks.filter((b) => b.kind === 'quote').length;
+  const outOfPeriod = quoteCount(input) - quoteCount(draft);
+  /** Table and metric blocks removed because their figures are for all time in an answer about a period. */
+  let unboundedCounts = 0;
   const report = {
     quotes: { ...tally(), off_topic: 0, relabeled: 0 },
     tables: tally(),
@@ -105,6 +125,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     ),
   ]);
   const turnTexts = attributions.turns;
+  const citations = tally();
   const emailBodies = new Map(
     [...attributions.emailBodies].map(([id, body]) => [id, { text: body, interactionId: id }] as const),
   );
@@ -169,7 +190,10 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       case 'table': {
         report.tables.checked++;
         const unbounded = periodCountProblem(block, ctx.question);
-        if (unbounded) return fail(report.tables, unbounded);
+        if (unbounded) {
+          unboundedCounts++;
+          return fail(report.tables, unbounded);
+        }
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.tables, 'its query could not be re-run');
         const missing = block.data.findIndex(
@@ -181,7 +205,10 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       case 'metric': {
         report.metrics.checked++;
         const unbounded = periodCountProblem(block, ctx.question);
-        if (unbounded) return fail(report.metrics, unbounded);
+        if (unbounded) {
+          unboundedCounts++;
+          return fail(report.metrics, unbounded);
+        }
         const rows = results.get(canonicalJson(block.query));
         if (!rows) return fail(report.metrics, 'its query could not be re-run');
         if (!sameCell(block.value, rows[0]?.[block.column]))
@@ -201,7 +228,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       }
       case 'citation':
         if (block.cite === 'utterance' && !utteranceIds.has(block.ref))
-          return fail(tally(), `utterance ${block.ref} is not in this workspace`);
+          return fail(citations, `utterance ${block.ref} is not in this workspace`);
         verdicts.set(i, true);
         return;
       default:
@@ -238,21 +265,27 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     new Map([...relabeled].filter(([i]) => wrongLabels.has(i))),
     verdicts,
   );
-  const text = relabelProseOf(withoutQuotedLines(draft.text, offTopicTexts));
-  const kept = draft.content_blocks.flatMap((b, i): BlockDraft[] => {
+  // Lines quoting a quote left out by design (off the topic, outside the asked period) go with it.
+  const outOfPeriodTexts = input.content_blocks.flatMap((b) =>
+    b.kind === 'quote' && !draft.content_blocks.includes(b) ? [b.text] : [],
+  );
+  const relabeledText = relabelProseOf(withoutQuotedLines(draft.text, [...offTopicTexts, ...outOfPeriodTexts]));
+  const verifiedBlocks = draft.content_blocks.flatMap((b, i): BlockDraft[] => {
     if (!verdicts.get(i)) return [];
     if (b.kind === 'text') return [{ ...b, markdown: relabelProseOf(b.markdown) }];
     return [relabeled.get(i) ?? b];
   });
-  const numbers = checkProseNumbers(text, kept, ctx.backing ?? []);
-  const removed = draft.content_blocks.length - kept.length - report.quotes.off_topic;
+  const removed = draft.content_blocks.length - verifiedBlocks.length - report.quotes.off_topic;
+  const prose = checkProse(relabeledText, verifiedBlocks, input, ctx);
+  const { text, kept } = prose;
+  const numbers = checkProseNumbers(text, kept, [...(ctx.backing ?? []), ...askedPeriodNumbers(ctx.question)]);
   // Evidence beside the quotes: a metric or table whose query picks something out (a filter), not
   // the overall extent of the data ("What the interactions searched cover" filters nothing).
   const otherEvidence = kept.some(
     (b) => (b.kind === 'table' || b.kind === 'metric') && Array.isArray(b.query.filters) && b.query.filters.length > 0,
   );
   const notes = judged ? relevanceNotes(judged, otherEvidence) : { opening: null, callouts: [] };
-  const blocks: BlockDraft[] = [...kept, ...notes.callouts];
+  const blocks: BlockDraft[] = [...kept, ...prose.citations, ...notes.callouts];
   if (removed > 0) {
     // Built after the number check on purpose: this note's own counts describe the check, not the data.
     blocks.push({
@@ -261,19 +294,138 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       markdown: `${removed} block${removed === 1 ? '' : 's'} of this answer could not be verified against the data and ${removed === 1 ? 'was' : 'were'} removed.`,
     });
   }
+  const recomputedRemoved =
+    report.tables.removed + report.metrics.removed + report.themes.removed + citations.removed - unboundedCounts;
+  const checks: GroundingCheck[] = [
+    check('verbatim', report.quotes.removed, `${report.quotes.checked} quotes checked`),
+    check(
+      'recomputed',
+      recomputedRemoved,
+      numbers.unverified.length > 0
+        ? `numbers in the prose no cell, query value or quote backs: ${numbers.unverified.join(', ')}`
+        : `${report.tables.checked} tables, ${report.metrics.checked} metrics, ${report.themes.checked} themes and ${numbers.checked} prose numbers checked`,
+      numbers.unverified.length === 0,
+    ),
+    passing(
+      'attributed',
+      0,
+      `${report.quotes.relabeled} quote${report.quotes.relabeled === 1 ? '' : 's'} relabeled from the warehouse`,
+    ),
+    check(
+      'period-bounded',
+      unboundedCounts,
+      ctx.question && parseAskedPeriod(ctx.question.text, ctx.question.asked_at.slice(0, 10))
+        ? `${outOfPeriod} quote${outOfPeriod === 1 ? '' : 's'} from outside the asked period left out`
+        : 'the question names no period',
+      true,
+      outOfPeriod,
+    ),
+    passing(
+      'on-topic',
+      report.quotes.off_topic,
+      judged ? `quotes judged against “${judged.topic.label}”` : 'no question to judge quotes against',
+    ),
+    check('absence-backed', prose.absences.removed, `${prose.absences.held} absence claims held to their backing`),
+    check('prose-quotes', prose.quotes.removed, `${prose.quotes.checked} quotations in the prose checked`),
+    check(
+      'finished',
+      0,
+      prose.unfinished.length > 0
+        ? prose.unfinished.join('; ')
+        : prose.tidiedWhat.length > 0
+          ? `left over by the removals above and taken out: ${prose.tidiedWhat.join('; ')}`
+          : 'no placeholder or empty section',
+      prose.unfinished.length === 0,
+      prose.tidied,
+    ),
+  ];
   return {
     text: notes.opening ? `${notes.opening}\n\n${text}` : text,
     content_blocks: blocks,
     follow_ups: draft.follow_ups,
     grounding: {
-      verified: removed === 0 && numbers.unverified.length === 0,
+      verified: checks.every((c) => c.passed),
+      checks,
       quotes: report.quotes,
       tables: report.tables,
       metrics: report.metrics,
       themes: report.themes,
       numbers,
-      problems: report.problems,
+      problems: [...report.problems, ...prose.problems],
     },
+  };
+}
+
+/**
+ * A check's entry: it fails when it removed something (or `ok` says it failed otherwise); what it
+ * removed besides failing (`alsoRemoved`: taken out by design, such as a quote outside the period) is counted too.
+ */
+function check(
+  name: GroundingCheck['name'],
+  failures: number,
+  detail: string,
+  ok = true,
+  alsoRemoved = 0,
+): GroundingCheck {
+  const removed = failures + alsoRemoved;
+  return { name, passed: failures === 0 && ok, ...(removed > 0 ? { removed } : {}), detail };
+}
+/** A check whose removals are by design (an off-topic quote is left out; the answer stays true). */
+const passing = (name: GroundingCheck['name'], removed: number, detail: string): GroundingCheck => ({
+  name,
+  passed: true,
+  ...(removed > 0 ? { removed } : {}),
+  detail,
+});
+
+/** The digits of the period the question names ("Q3 2025", "since 2024"): echoing the question is not a claim about the data. */
+function askedPeriodNumbers(question: GroundingContext['question']): number[] {
+  const period = question ? parseAskedPeriod(question.text, question.asked_at.slice(0, 10)) : null;
+  if (!period) return [];
+  const into = new Set<number>();
+  numbersIn(period.phrase, into);
+  return [...into];
+}
+
+/**
+ * The prose checks, on what the block checks kept: quotations in the prose, absence claims, then the
+ * renderer's pass for anything unfinished. The draft as written is held to the last one too: what the
+ * verifier's own removals leave over nothing is tidied away, but a draft that arrived unfinished fails.
+ */
+function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDraft, ctx: GroundingContext) {
+  const passages = (t: string, bs: readonly BlockDraft[]) => [
+    t,
+    ...bs.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : [])),
+  ];
+  const onText = (bs: readonly BlockDraft[], f: (t: string) => string): BlockDraft[] =>
+    bs.flatMap((b): BlockDraft[] => {
+      if (b.kind !== 'text' && b.kind !== 'callout') return [b];
+      const markdown = f(b.markdown).trim();
+      return markdown ? [{ ...b, markdown }] : [];
+    });
+  const searchQueries = (ctx.searches ?? []).flatMap((s) =>
+    typeof s.request.query === 'string' ? [s.request.query] : [],
+  );
+  const quotes = checkProseQuotes(passages(text, blocks), blocks, [
+    ...(ctx.question ? [ctx.question.text] : []),
+    ...searchQueries,
+  ]);
+  const quotedText = quotes.rewrite(text);
+  const quotedBlocks = onText(blocks, quotes.rewrite);
+  const absences = checkAbsences(passages(quotedText, quotedBlocks), quotedBlocks, ctx.searches);
+  const tidied = tidyAnswer(absences.rewrite(quotedText), onText(quotedBlocks, absences.rewrite));
+  const asDrafted = tidyAnswer(input.text, input.content_blocks);
+  return {
+    text: tidied.text,
+    kept: tidied.blocks,
+    citations: absences.citations,
+    quotes,
+    absences,
+    tidied: tidied.unfinished.length,
+    tidiedWhat: tidied.unfinished,
+    unfinished: asDrafted.unfinished,
+    // What the renderer's pass tidied after the verifier's own removals is in the check's detail, not a problem.
+    problems: [...quotes.problems, ...absences.problems, ...asDrafted.unfinished],
   };
 }
 

@@ -26,7 +26,7 @@ import { ASK_USER, AskUserArgsSchema, DELEGATE, DelegateArgsSchema, FINAL_ANSWER
 import { journaled } from './tool-journal.js';
 import { toolLabel, toolSummary } from './tool-labels.js';
 import { buildToolbox, offeredTools, type Toolbox } from './tools.js';
-import { toolResultContent } from './transcript.js';
+import { searchesIn, toolResultContent } from './transcript.js';
 
 /**
  * One turn of an agent run (agents.md, "A run, turn by turn"): one stage delivery = re-check the
@@ -485,6 +485,8 @@ class TurnBuilder {
         asked_at: this.#askedAt(),
         ...(chosen.interpretation ? { period: chosen.interpretation.period } : {}),
       },
+      // What it searched and how much each search found: an absence the answer claims may rest on one (grounding-absence.ts).
+      searches: searchesIn(this.state.messages),
     });
     const blocks = [...verified.content_blocks];
     if (this.state.proposals.length > 0) {

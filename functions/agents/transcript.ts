@@ -1,5 +1,6 @@
 import type { AgentMessage, ToolCall } from '../../platform/model/port.js';
 import type { InvocationResult } from '../invoke.js';
+import { countsNothing } from './grounding-absence.js';
 
 /**
  * How tool results enter an agent's transcript (agents.md: "Tool results enter the transcript cut to
@@ -127,4 +128,25 @@ export function toolExchanges(messages: readonly AgentMessage[]): { call: ToolCa
     for (const call of m.tool_calls ?? []) exchanges.push({ call, content: results.get(call.id) ?? null });
   }
   return exchanges;
+}
+
+/**
+ * The searches a run made and how many results each found, from its transcript (no statement is
+ * read for them): every tool call whose result lists `results`; an aggregate whose one row counts 0
+ * found nothing. A result cut to fit the transcript
+ * counts what it held before the cut (its note says so), so an array emptied to fit never reads as a
+ * search that found nothing.
+ */
+export function searchesIn(messages: readonly AgentMessage[]): { request: Record<string, unknown>; results: number }[] {
+  return toolExchanges(messages).flatMap(({ call, content }) => {
+    const parsed = content === null ? null : parseToolContent(content);
+    if (!parsed?.ok || !parsed.output || typeof parsed.output !== 'object') return [];
+    const output = parsed.output as { results?: unknown };
+    if (!Array.isArray(output.results)) return [];
+    const note = (parsed as { _cut?: unknown })._cut;
+    const cut = typeof note === 'string' ? /(?:^|; )output\.results: kept \d+ of (\d+)/.exec(note) : null;
+    const rows = output.results as Record<string, unknown>[];
+    const found = cut ? Number(cut[1]) : countsNothing(rows) ? 0 : rows.length;
+    return [{ request: call.arguments, results: found }];
+  });
 }

@@ -195,3 +195,13 @@ function vocabularyExchange(step: number, accounts: string[]): AgentMessage[] {
     },
   ];
 }
+
+describe('a question the data cannot answer, naming a period', () => {
+  it('says the period as it was asked (no digits masked as #), and the answer is verified', async () => {
+    const { run } = await chat({ input: 'What was our NRR in Q3 2026?' });
+    expect(run.status).toBe('complete');
+    expect(run.answer.text).toContain('the period "Q3 2026"');
+    expect(run.answer.text).not.toContain('#');
+    expect(run.answer.grounding).toMatchObject({ verified: true, numbers: { unverified: [] } });
+  });
+});

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import {
   parseToolContent,
+  searchesIn,
   TOOL_RESULT_BUDGET,
   toolExchanges,
   toolResultContent,
@@ -62,5 +63,28 @@ describe('toolResultContent', () => {
       ['b', null],
     ]);
     expect(parseToolContent('{"ok":tru')).toBeNull();
+  });
+});
+
+describe('the searches a run made, read back for the absence check', () => {
+  const exchange = (id: string, args: Record<string, unknown>, content: string) => [
+    { role: 'assistant' as const, content: null, tool_calls: [{ id, name: 'search_query', arguments: args }] },
+    { role: 'tool' as const, tool_call_id: id, name: 'search_query', content },
+  ];
+  it('counts what each search found: rows, an aggregate counting 0 as nothing, and a cut result by its count before the cut', () => {
+    const tiny = 300;
+    const cut = toolResultContent(bigSearch(), tiny);
+    expect(JSON.parse(cut).output.results.length).toBe(0);
+    const messages = [
+      ...exchange('a', { query: 'pricing' }, JSON.stringify({ ok: true, output: { results: [{ id: 1 }, { id: 2 }] } })),
+      ...exchange('b', { surface: 'deals' }, JSON.stringify({ ok: true, output: { results: [{ count: 0 }] } })),
+      ...exchange('c', { query: 'big' }, cut),
+      ...exchange('d', { query: 'failed' }, JSON.stringify({ ok: false, error: { code: 'x', message: 'y' } })),
+    ];
+    expect(searchesIn(messages)).toEqual([
+      { request: { query: 'pricing' }, results: 2 },
+      { request: { surface: 'deals' }, results: 0 },
+      { request: { query: 'big' }, results: 40 },
+    ]);
   });
 });

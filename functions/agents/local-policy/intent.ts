@@ -253,7 +253,8 @@ function understoodParts(e: Entities, period: AskedPeriod | null): string[] {
   const parts: string[] = [];
   for (const a of e.accounts) parts.push(`the account ${a.matches.join(' or ')}`);
   for (const o of e.owners) parts.push(`the deal owner ${o.name ?? o.email}`);
-  if (period) parts.push(`the period "${period.phrase.replace(/\d/g, '#')}"`);
+  // As the question wrote it: the verifier reads the asked period's digits as the question's, not as figures.
+  if (period) parts.push(`the period "${period.phrase}"`);
   return parts;
 }
 

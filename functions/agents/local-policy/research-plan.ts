@@ -14,6 +14,7 @@ import {
 import { topicWords, type Intent } from './intent.js';
 import { asksForQuiet, parseAskedPeriod } from '../../search/index.js';
 import { nextStep } from './plans.js';
+import { tidyAnswer } from '../grounding-finished.js';
 import { call, calls, finish } from './steps.js';
 
 /**
@@ -47,7 +48,10 @@ export function researchStep(ctx: PolicyContext, intent: Intent): StepResult {
   const chat = final.arguments as unknown as AnswerDraft;
   const facets = intent.kind === 'deals' ? dealFacets(ctx, intent, chat) : evidenceFacets(ctx, intent, chat);
   if (facets.pending.length > 0) return calls(...facets.pending);
-  return finish(report(chat, facets.sections, facets.searched));
+  // The renderer's pass: a section left empty or saying only that it has nothing is not shown.
+  const drafted = report(chat, facets.sections, facets.searched);
+  const tidied = tidyAnswer(drafted.text, drafted.content_blocks);
+  return finish({ ...drafted, text: tidied.text, content_blocks: tidied.blocks });
 }
 
 interface Section {
@@ -201,7 +205,8 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
       ? [
           {
             kind: 'metric',
-            label: 'Conversations behind the evidence',
+            // Bounded by the asked period, it says so: the quarters under "Over time" are not its parts.
+            label: `Conversations behind the evidence${asked ? `, ${asked.phrase}` : ''}`,
             value: num(counts.count),
             column: 'count',
             query: countsQuery,

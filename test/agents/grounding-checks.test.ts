@@ -1,0 +1,348 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AnswerDraft, BlockDraft, GroundingCheck } from '../../functions/agents/answer.js';
+import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
+import { notUnderstood } from '../../functions/agents/local-policy/shape-refusal.js';
+import { authenticateApiKey } from '../../functions/identity/api-keys.js';
+import { invokeAsValue } from '../../functions/invoke.js';
+import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
+import { createHarness, openCorpusDatabase, type Harness } from '../support/harness.js';
+
+/**
+ * What `verified` certifies (issue 33, items 2, 3, 4 and 6): an absence is backed by what found
+ * nothing, a quotation in the prose is a quote block, nothing unfinished reaches the reader, and
+ * `grounding.checks[]` names each check with its result. Each case is one seen in an answer, rebuilt
+ * on the demo corpus; every account, turn and count is picked out by SQL written here.
+ */
+
+let h: Harness;
+let ctx: GroundingContext;
+const asked_at = CORPUS_NOW.toISOString();
+/** The corpus's "now" is 2026-11-20: last quarter is Q3 2026. */
+const Q3 = ['2026-07-01', '2026-10-01'] as const;
+
+beforeAll(async () => {
+  h = await createHarness({ database: await openCorpusDatabase() });
+  const ws = await h.corpusWorkspace();
+  const caller = await authenticateApiKey(h.database.db, ws.admin.key, new Date());
+  const scope = {
+    registry: h.registry,
+    services: h.services,
+    caller,
+    correlationId: 'grounding-checks-test',
+    signal: new AbortController().signal,
+    origin: 'run' as const,
+  };
+  ctx = { db: h.database.db, workspaceId: CORPUS_WORKSPACE_ID, rerun: (q) => invokeAsValue(scope, 'search.query', q) };
+}, 120_000);
+afterAll(async () => {
+  await h.close();
+  await h.database.close();
+});
+
+async function sql<T>(text: string, params: unknown[] = []): Promise<T[]> {
+  return (await h.pglite.client.query<T>(text, [CORPUS_WORKSPACE_ID, ...params])).rows;
+}
+type Turn = { id: string; interaction_id: string; text: string; account: string | null };
+async function customerTurn(where: string, params: unknown[] = []): Promise<Turn> {
+  const [turn] = await sql<Turn>(
+    `select t.id, t.interaction_id, t.text, a.name as account from transcript_turns t
+       join interactions i on i.id = t.interaction_id left join accounts a on a.id = i.account_id
+     where t.workspace_id = $1 and t.side = 'external' and length(t.text) between 40 and 200 and ${where}
+     order by i.occurred_at, t.id limit 1`,
+    params,
+  );
+  if (!turn) throw new Error(`no customer turn where ${where}`);
+  return turn;
+}
+const quote = (t: Turn): BlockDraft => ({
+  kind: 'quote',
+  text: t.text,
+  source: { interaction_id: t.interaction_id, turn_id: t.id, speaker: null, occurred_at: null, account: null },
+  stance: 'supports',
+});
+const draft = (text: string, blocks: BlockDraft[]): AnswerDraft => ({ text, content_blocks: blocks, follow_ups: [] });
+const checkOf = (checks: readonly GroundingCheck[], name: GroundingCheck['name']) =>
+  checks.find((c) => c.name === name);
+const countMetric = (label: string, surface: string, filters: unknown[], value: number): BlockDraft => ({
+  kind: 'metric',
+  label,
+  value,
+  column: 'count',
+  query: { surface, filters, metrics: [{ fn: 'count' }] },
+});
+const countOf = async (text: string, params: unknown[] = []) => (await sql<{ n: number }>(text, params))[0]?.n ?? 0;
+
+describe('grounding.checks[]', () => {
+  it('names every check with its result; verified is true only when every one passed', async () => {
+    const turn = await customerTurn(`t.text ~* 'pric'`);
+    const good = await verifyAnswer(draft(`${turn.account ?? 'A customer'} said: “${turn.text}”`, [quote(turn)]), ctx);
+    expect(good.grounding.checks.map((c) => c.name)).toEqual([
+      'verbatim',
+      'recomputed',
+      'attributed',
+      'period-bounded',
+      'on-topic',
+      'absence-backed',
+      'prose-quotes',
+      'finished',
+    ]);
+    expect(good.grounding.checks.every((c) => c.passed)).toBe(true);
+    expect(good.grounding.verified).toBe(true);
+
+    const bad = await verifyAnswer(
+      draft('Said:', [{ ...quote(turn), text: `${turn.text} banana` } as BlockDraft]),
+      ctx,
+    );
+    expect(checkOf(bad.grounding.checks, 'verbatim')).toMatchObject({ passed: false, removed: 1 });
+    expect(bad.grounding.verified).toBe(false);
+  });
+});
+
+describe('absence-backed: a claim that something is absent rests on what found nothing', () => {
+  it('removes “nobody named a competitor” when two of the account’s contacts named Pipewell and nothing found none', async () => {
+    const [named] = await sql<{ account: string; n: number }>(
+      `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
+         join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
+       where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
+       group by a.name order by n desc, a.name limit 1`,
+    );
+    expect(named?.n).toBeGreaterThan(0);
+    const account = named!.account;
+    const result = await verifyAnswer(
+      draft(`I looked at **${account}**'s conversations.\n\nNobody at ${account} named a competitor.`, []),
+      {
+        ...ctx,
+        question: { text: 'Did they ever bring up a competitor?', asked_at },
+        // The run's own competitor search found the mentions; none of its searches found nothing.
+        searches: [{ request: { query: `${account} competitor Pipewell`, mode: 'fuzzy' }, results: named!.n }],
+      },
+    );
+    expect(result.text).not.toMatch(/Nobody/);
+    expect(result.text).toContain(`I looked at **${account}**'s conversations.`);
+    expect(checkOf(result.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('keeps an absence a metric of 0 backs, and removes one its own figures contradict', async () => {
+    const none = await countOf(`select count(*)::int as n from deals where workspace_id = $1 and amount > 1e12`);
+    const negotiation = await countOf(
+      `select count(*)::int as n from deals where workspace_id = $1 and stage = 'negotiation'`,
+    );
+    expect(none).toBe(0);
+    expect(negotiation).toBeGreaterThan(0);
+    const zero = countMetric('Deals over a trillion', 'deals', [{ field: 'amount', op: 'gt', value: 1e12 }], none);
+    const backed = await verifyAnswer(draft('There are no deals over a trillion.', [zero]), ctx);
+    expect(backed.text).toBe('There are no deals over a trillion.');
+    expect(checkOf(backed.grounding.checks, 'absence-backed')?.passed).toBe(true);
+    expect(backed.grounding.verified).toBe(true);
+
+    const some = countMetric(
+      'Deals in negotiation',
+      'deals',
+      [{ field: 'stage', op: 'eq', value: 'negotiation' }],
+      negotiation,
+    );
+    const contradicted = await verifyAnswer(draft('None of the deals is in negotiation.', [some]), ctx);
+    expect(contradicted.text).not.toMatch(/None of the deals/);
+    expect(checkOf(contradicted.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+  });
+
+  it('holds no gloss in parentheses to it, nor a sentence that bounds itself by its own search', async () => {
+    const text =
+      'Status reads: unknown (nobody identified), identified, validated.\n\nNo one on the customer side said it in a transcript I can quote.';
+    const result = await verifyAnswer(draft(text, []), { ...ctx, searches: [{ request: { query: 'x' }, results: 3 }] });
+    expect(result.text).toBe(text);
+    expect(checkOf(result.grounding.checks, 'absence-backed')?.passed).toBe(true);
+    const unsearched = await verifyAnswer(draft(text, []), { ...ctx, searches: [] });
+    expect(unsearched.text).not.toContain('No one');
+    expect(checkOf(unsearched.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+  });
+
+  it('bounds an absence a search of the run found nothing for by that search, and cites it', async () => {
+    const [acct] = await sql<{ name: string }>(
+      `select name from accounts where workspace_id = $1 order by name limit 1`,
+    );
+    const request = { query: `${acct!.name} Zorblax`, mode: 'fuzzy' };
+    const result = await verifyAnswer(draft(`No one at ${acct!.name} mentioned Zorblax.`, []), {
+      ...ctx,
+      searches: [{ request, results: 0 }],
+    });
+    expect(result.text).toBe(
+      `No one at ${acct!.name} mentioned Zorblax — found none in a search for “${acct!.name} Zorblax”.`,
+    );
+    expect(result.content_blocks).toContainEqual(
+      expect.objectContaining({ kind: 'citation', cite: 'query', snippet: '0 results' }),
+    );
+    expect(result.grounding.verified).toBe(true);
+  });
+});
+
+describe('prose-quotes: a quotation in the prose is a quote block of the same answer', () => {
+  it('takes out budget quotes printed in the prose whose blocks are not in the answer, and keeps the one that is', async () => {
+    const kept = await customerTurn(`t.text ~* '\\mbudget'`);
+    const [a, b] = await sql<Turn>(
+      `select t.id, t.interaction_id, t.text, null as account from transcript_turns t
+       where t.workspace_id = $1 and t.side = 'external' and t.text ~* '\\mbudget' and t.text <> $2
+         and length(t.text) > 60
+       order by t.id limit 2`,
+      [kept.text],
+    );
+    const result = await verifyAnswer(
+      draft(
+        [
+          '### Evidence by theme',
+          '**“budget”**',
+          `- A buyer: “${kept.text}”`,
+          `- A buyer: “${a!.text}”`,
+          `- Another, as they put it, “${b!.text.slice(0, 60)}”`,
+        ].join('\n'),
+        [quote(kept)],
+      ),
+      ctx,
+    );
+    expect(result.text).toContain(kept.text);
+    expect(result.text).not.toContain(a!.text);
+    expect(result.text).not.toContain(b!.text.slice(0, 60));
+    expect(result.text).toContain('**“budget”**');
+    expect(checkOf(result.grounding.checks, 'prose-quotes')).toMatchObject({ passed: false, removed: 2 });
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('takes a quote left out for its period out of the prose too, as a removal by design', async () => {
+    const before = await customerTurn(`i.occurred_at < $2::date and t.text ~* '\\mbudget'`, [Q3[0]]);
+    const result = await verifyAnswer(draft(`What customers said:\n- “${before.text}”`, [quote(before)]), {
+      ...ctx,
+      question: { text: 'What did customers say about budget last quarter?', asked_at },
+    });
+    expect(result.content_blocks.some((b) => b.kind === 'quote')).toBe(false);
+    expect(result.text).not.toContain(before.text);
+    expect(result.text).not.toContain('What customers said:');
+    expect(checkOf(result.grounding.checks, 'period-bounded')).toMatchObject({ passed: true, removed: 1 });
+    expect(checkOf(result.grounding.checks, 'prose-quotes')?.passed).toBe(true);
+    expect(result.grounding.verified).toBe(true);
+  });
+
+  it('accepts a quotation that is part of a quote block, across an ellipsis, with straight quotation marks', async () => {
+    const turn = await customerTurn(`array_length(regexp_split_to_array(t.text, '\\s+'), 1) >= 12`);
+    const words = turn.text.split(/\s+/);
+    const result = await verifyAnswer(
+      draft(`They said: "${words.slice(0, 4).join(' ')} … ${words.slice(-4).join(' ')}"`, [quote(turn)]),
+      ctx,
+    );
+    expect(checkOf(result.grounding.checks, 'prose-quotes')).toMatchObject({ passed: true });
+    expect(result.text).toContain(words.slice(0, 4).join(' '));
+  });
+});
+
+describe('finished: nothing unfinished reaches the reader', () => {
+  it('fails a placeholder period and takes its line out; a period written as asked is backed by the question', async () => {
+    const masked = await verifyAnswer(
+      draft('I understood the period "Q# ####"; I did not understand what to look up.\n\nAsk another way.', []),
+      ctx,
+    );
+    expect(masked.text).not.toContain('#');
+    expect(checkOf(masked.grounding.checks, 'finished')).toMatchObject({ passed: false });
+    expect(masked.grounding.verified).toBe(false);
+
+    const refusal = notUnderstood(['the period "Q3 2025"'], null);
+    const plain = await verifyAnswer(refusal, {
+      ...ctx,
+      question: { text: 'What was the weather like in Q3 2025?', asked_at },
+    });
+    expect(plain.text).toContain('the period "Q3 2025"');
+    expect(plain.grounding.numbers.unverified).toEqual([]);
+    expect(plain.grounding.verified).toBe(true);
+  });
+
+  it('fails a report with an empty “Evidence by theme” and a “By account” that says none is linked, and drops both', async () => {
+    const report = [
+      '## Summary',
+      'Customers talk about pricing.',
+      '',
+      '### Evidence by theme',
+      'The wider searches found no further customer remarks to quote.',
+      '',
+      '### By account',
+      'None of the conversations behind this evidence is linked to a CRM account.',
+      '',
+      '### What this rests on',
+      'The searches above.',
+    ].join('\n');
+    const result = await verifyAnswer(draft(report, []), ctx);
+    expect(result.text).not.toContain('Evidence by theme');
+    expect(result.text).not.toContain('By account');
+    expect(result.text).toContain('### What this rests on');
+    expect(checkOf(result.grounding.checks, 'finished')).toMatchObject({ passed: false, removed: 2 });
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('fails a total of 0 beside a quarter of its own breakdown that counts more, and removes the total', async () => {
+    const calls = { field: 'kind', op: 'eq', value: 'call' };
+    const inQ3 = await countOf(
+      `select count(*)::int as n from interactions i where i.workspace_id = $1 and i.kind = 'call'
+         and i.occurred_at >= $2::date and i.occurred_at < $3::date
+         and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)`,
+      [...Q3],
+    );
+    const before1900 = await countOf(
+      `select count(*)::int as n from interactions where workspace_id = $1 and kind = 'call' and occurred_at < '1900-01-01'`,
+    );
+    expect(inQ3).toBeGreaterThan(0);
+    expect(before1900).toBe(0);
+    const total = countMetric(
+      'Calls',
+      'interactions',
+      [calls, { field: 'occurred_at', op: 'lt', value: '1900-01-01' }],
+      0,
+    );
+    const part = countMetric(
+      'Calls, the quarter from 2026-07-01',
+      'interactions',
+      [calls, { field: 'occurred_at', op: 'gte', value: Q3[0] }, { field: 'occurred_at', op: 'lt', value: Q3[1] }],
+      inQ3,
+    );
+    const result = await verifyAnswer(draft('### Over time\nCalls per quarter (metrics below).', [total, part]), ctx);
+    expect(result.grounding.metrics).toMatchObject({ checked: 2, verified: 2 });
+    expect(result.content_blocks.filter((b) => b.kind === 'metric')).toEqual([part]);
+    expect(checkOf(result.grounding.checks, 'finished')).toMatchObject({ passed: false, removed: 1 });
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('a question the data cannot answer: no “in their own words” or “the table” is left once every quote is off topic', async () => {
+    const turns = await sql<Turn>(
+      `select t.id, t.interaction_id, t.text, null as account from transcript_turns t
+       where t.workspace_id = $1 and t.side = 'external' and t.text ~* '\\mpric' and length(t.text) between 40 and 200
+       order by t.id limit 2`,
+    );
+    const text = [
+      'What customers said about the weather on Mars, in their own words (buyers only; each quote carries its date):',
+      '',
+      ...turns.map((t) => `- A customer: “${t.text}”`),
+      '',
+      'The conversations they come from are in the table, newest first.',
+    ].join('\n');
+    const ids = turns.map((t) => t.interaction_id);
+    const titles = await sql<{ title: string }>(
+      `select title from interactions where workspace_id = $1 and id = any($2::uuid[])`,
+      [ids],
+    );
+    const sources: BlockDraft = {
+      kind: 'table',
+      title: 'Conversations behind these quotes',
+      columns: [{ key: 'title', label: 'Title' }],
+      data: titles,
+      query: { surface: 'interactions', filters: [{ field: 'id', op: 'in', value: ids }], limit: ids.length },
+    };
+    const result = await verifyAnswer(draft(text, [...turns.map(quote), sources]), {
+      ...ctx,
+      question: { text: 'What do customers say about the weather on Mars?', asked_at },
+    });
+    expect(result.grounding.quotes.off_topic).toBe(2);
+    expect(result.text).not.toMatch(/in their own words|the table|they come from/);
+    // The quotes were left out by design (the answer says so): the answer stays verified, and now holds nothing unfinished.
+    expect(checkOf(result.grounding.checks, 'finished'), JSON.stringify(result.grounding.checks)).toMatchObject({
+      passed: true,
+    });
+    expect(result.grounding.verified).toBe(true);
+  });
+});
