@@ -116,8 +116,10 @@ export function checkAbsences(
   for (const passage of passages) {
     for (const sentence of passage.match(SENTENCE) ?? []) {
       const s = sentence.trim();
-      // A gloss in parentheses ("unknown (nobody identified)") defines a word; it claims nothing.
-      if (!s || verdicts.has(s) || !UNIVERSAL.test(s.replace(/\([^)]*\)/g, ' '))) continue;
+      // A gloss in parentheses ("unknown (nobody identified)") defines a word, and a list after a colon
+      // ("words that come back: nobody, owns") names words: neither claims anything.
+      const claim = s.replace(/\([^)]*\)/g, ' ').replace(/:\s*[^\s,]+(?:,\s*[^\s,]+)+\.?$/, ':');
+      if (!s || verdicts.has(s) || !UNIVERSAL.test(claim)) continue;
       if (BOUNDED.test(s)) {
         const searched = searches === undefined || searches.length > 0;
         verdicts.set(s, { keep: searched });

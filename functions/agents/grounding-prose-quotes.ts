@@ -61,8 +61,14 @@ export function checkProseQuotes(
   /** Words the prose may quote without a block: the asked question, the run's search queries. */
   echoes: readonly string[],
 ): ProseQuoteResult {
+  // A verified table's text cells are data read from the warehouse (a qualification note, a title):
+  // quoting one in the prose quotes the row, not a speaker.
   const quotes = kept.flatMap((b) =>
-    b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [normal(b.text)] : [],
+    b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote'
+      ? [normal(b.text)]
+      : b.kind === 'table'
+        ? b.data.flatMap((row) => Object.values(row).flatMap((v) => (typeof v === 'string' ? [normal(v)] : [])))
+        : [],
   );
   const echoed = echoes.map(normal).filter(Boolean);
   const unbacked = new Set<string>();
@@ -74,6 +80,8 @@ export function checkProseQuotes(
         const quotation = m[1] ?? m[2] ?? '';
         const words = quotation.trim().split(/\s+/).filter(Boolean).length;
         const before = line.slice(0, m.index);
+        // A string in JSON ({"answer":"Acme Health"}) touches its bracket, comma or colon; prose leaves a space.
+        if (/[{[,:]$/.test(before)) continue;
         if (words < 4 && !ATTRIBUTION.test(before)) continue;
         const text = trimEnds(normal(quotation));
         if (!text || echoed.some((e) => e.includes(text))) continue;

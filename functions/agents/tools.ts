@@ -73,7 +73,9 @@ export function buildToolbox(registry: OperationRegistry, caller: Caller, option
     builtin(
       FINAL_ANSWER,
       'Finish with the answer: markdown text plus content blocks (verbatim quotes with their source turn, tables and metrics with the search.query request their cells came from). Every quote, cell and number is checked against the data before it is shown.',
-      AnswerDraftSchema,
+      // The interpretation is accepted but not offered: it would cost every hosted turn its schema's
+      // tokens, and a hosted model's reading is not yet a task of its own.
+      AnswerDraftSchema.omit({ interpretation: true }),
     ),
   );
   return { specs, operations };

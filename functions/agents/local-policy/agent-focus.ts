@@ -27,6 +27,15 @@ export function focusedStep(ctx: PolicyContext, intent: Intent): StepResult {
   return ctx.depth === 'deep' || goesDeeper(focus, read) ? researchStep(ctx, read) : nextStep(ctx, read);
 }
 
+/**
+ * Whether the run answers a question as asked, with no focus of its agent to widen it and no research
+ * report to write: only then is a question about records answered from its interpretation alone
+ * (the widened plans and the research report still start from the intent readers).
+ */
+export function answersAsAsked(ctx: PolicyContext): boolean {
+  return ctx.depth !== 'deep' && !findLibraryAgent(ctx.agent)?.focus;
+}
+
 function focusIntent(focus: LibraryAgent['focus'] | null, intent: Intent): Intent {
   if (focus !== 'account') return intent;
   if ((intent.kind === 'account_topic' || intent.kind === 'activity_count') && intent.account)

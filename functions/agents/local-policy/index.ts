@@ -2,7 +2,7 @@ import type { StepRequest, StepResult, StepTask } from '../../../platform/model/
 import { VOCABULARY_QUERIES, vocabularyOf } from '../understanding/vocabulary.js';
 import { readContext, rowsOf } from './context.js';
 import { readIntent } from './intent.js';
-import { focusedStep } from './agent-focus.js';
+import { answersAsAsked, focusedStep } from './agent-focus.js';
 import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
 import { withMemoryQuotes } from './memory-quotes.js';
@@ -38,7 +38,9 @@ export function localAgentStep(request: StepRequest): StepResult {
   const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
   // The reader composes an interpretation for questions about records (deals, conversations); the
   // answer carries it. Other kinds of question go to the intent readers below.
-  const reading = readQuestion({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
+  const reading = answersAsAsked(ctx)
+    ? readQuestion({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab)
+    : null;
   if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
