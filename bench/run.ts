@@ -28,6 +28,11 @@ import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
 import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
 import {
+  benchSearchSemanticFilters,
+  semanticFilterReadsTitle,
+  semanticFiltersTitle,
+} from './search-semantic-filters.js';
+import {
   benchEnrich,
   benchLookalike,
   enrichTitle,
@@ -78,6 +83,9 @@ for (const scale of scales) {
     printTable(semanticTitle(corpus), semantic.rows);
     const missed = semantic.perQuery.filter((q) => Number(q['recall@10']) < 1);
     if (missed.length > 0) printTable(`  Semantic queries at ${scale}x whose top 10 missed exact neighbours`, missed);
+    const semanticFilters = await benchSearchSemanticFilters(corpus);
+    printTable(semanticFiltersTitle(corpus), semanticFilters.rows);
+    printTable(semanticFilterReadsTitle(corpus), semanticFilters.reads);
     const fuzzy = await benchSearchFuzzy(corpus);
     printTable(fuzzyTitle(corpus, fuzzy.laneReady), fuzzy.rows);
     printTable(sqlQueryCostTitle(corpus), await benchSqlQueryCost(corpus));

@@ -1,7 +1,13 @@
 import { z } from '@hono/zod-openapi';
 import { defineOperation } from '../registry.js';
 import { deepFreeze } from '../../platform/static-value.js';
-import { allSurfaceVocabularies, FIELD_TYPES, type FieldInfo, type SurfaceVocabulary } from './fields.js';
+import {
+  allSurfaceVocabularies,
+  FIELD_TYPES,
+  UTTERANCE_VOCABULARY,
+  type FieldInfo,
+  type SurfaceVocabulary,
+} from './fields.js';
 import { FILTER_OPERATORS, METRIC_FUNCTIONS, SEARCH_LIMITS } from './request.js';
 
 const FieldSchema = z
@@ -45,6 +51,10 @@ export const SearchFieldsSchema = z
       interactions: SurfaceFieldsSchema,
       deals: SurfaceFieldsSchema,
       deal_qualification: SurfaceFieldsSchema,
+    }),
+    semantic: z.object({ fields: z.array(FieldSchema) }).openapi({
+      description:
+        'The fields a semantic-lane filter may name: every interactions field (read of the utterance’s interaction) plus the utterance’s `side` and `speaker`. The semantic lane neither groups nor aggregates (`groupable` false, `metrics` empty); a field only another surface has is named in `corpus.ignored_params` as `filters.<i>`.',
     }),
     operators: z.array(OperatorSchema),
     metric_functions: z.array(
@@ -118,6 +128,9 @@ const catalog = deepFreeze(
         interactions: surfaceOut(interactions),
         deals: surfaceOut(deals),
         deal_qualification: surfaceOut(dealQualification),
+      },
+      semantic: {
+        fields: UTTERANCE_VOCABULARY.fields.map((f) => ({ ...fieldOut(f), groupable: false, metrics: [] })),
       },
       operators: OPERATORS,
       metric_functions: METRIC_FUNCTIONS.map((fn) => ({

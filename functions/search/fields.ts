@@ -1,5 +1,6 @@
 import { ACCOUNT_TYPES } from '../../schema/warehouse-accounts.js';
 import { DEAL_STAGES, QUALIFICATION_CRITERIA, QUALIFICATION_STATUSES } from '../../schema/warehouse-deals.js';
+import { SIDES } from '../../schema/warehouse-columns.js';
 import { EMAIL_DIRECTIONS, INTERACTION_KINDS } from '../../schema/warehouse-interactions.js';
 import { WAREHOUSE_SURFACES, type WarehouseSurface } from '../../schema/warehouse-settings.js';
 import { type SQL, sql } from 'drizzle-orm';
@@ -60,7 +61,8 @@ export interface FieldInfo extends FieldDef {
 }
 
 export interface SurfaceVocabulary {
-  surface: WarehouseSurface;
+  /** A warehouse surface, or `utterances`: the semantic lane's store (UTTERANCE_VOCABULARY). */
+  surface: WarehouseSurface | 'utterances';
   /** The base table (the gate's logical name is the surface). */
   table: string;
   /** The one event-time column of the surface (the spec's allowlist: `timestamp`, `occurred_at`). */
@@ -209,6 +211,28 @@ const INTERACTIONS: FieldDef[] = [
     join: 'deal',
     values: DEAL_STAGES,
   }),
+  f('deal_owner_email', 'string', true, 'Email of the owner of the deal (null when none is linked).', 'd.owner_email', {
+    join: 'deal',
+  }),
+];
+
+/**
+ * What the semantic lane's filters may name beyond its interaction's fields: the utterance itself
+ * (alias `u`, always in the lane's FROM). The store holds external speech only, so `side` selects
+ * `external` or nothing; it is here so a caller's speaker-side filter is honoured, not ignored.
+ */
+const UTTERANCE_ONLY: FieldDef[] = [
+  f(
+    'side',
+    'enum',
+    false,
+    'Which side spoke: external (the customer) or internal. The store holds external speech.',
+    'u.side',
+    {
+      values: SIDES,
+    },
+  ),
+  f('speaker', 'string', true, 'Name of the person who said it, as the transcript records it.', 'u.speaker_name'),
 ];
 
 /**
@@ -272,7 +296,7 @@ const DEAL_QUALIFICATION: FieldDef[] = [
 ];
 
 function vocabulary(
-  surface: WarehouseSurface,
+  surface: SurfaceVocabulary['surface'],
   table: string,
   joins: SurfaceVocabulary['joins'],
   defs: FieldDef[],
@@ -317,6 +341,19 @@ export const SURFACE_VOCABULARY: Readonly<Record<WarehouseSurface, SurfaceVocabu
     DEAL_QUALIFICATION,
   ),
 };
+
+/**
+ * The semantic lane's filter vocabulary: every field of the interactions surface (the same names,
+ * types, operators and SQL, read of the utterance's interaction `t` with its account `a` and deal `d`)
+ * plus the utterance's own speaker fields. The filter compiler validates and compiles against it as
+ * against a surface.
+ */
+export const UTTERANCE_VOCABULARY: SurfaceVocabulary = vocabulary(
+  'utterances',
+  'interactions',
+  SURFACE_VOCABULARY.interactions.joins,
+  [...INTERACTIONS, ...UTTERANCE_ONLY],
+);
 
 export const surfaceFieldNames = (surface: WarehouseSurface): string[] =>
   SURFACE_VOCABULARY[surface].fields.map((field) => field.name);

@@ -527,7 +527,7 @@ export function compileFilterSearch(search: ResolvedSearch, workspaceId: string)
 }
 
 /** The joins a set of fields needs on the surface's base table (alias `t`), as SQL. */
-function surfaceJoins(vocab: SurfaceVocabulary, fields: Iterable<FieldInfo>): SQL {
+export function surfaceJoins(vocab: SurfaceVocabulary, fields: Iterable<FieldInfo>): SQL {
   return sql.raw(
     joinsFor(vocab, fields)
       .map((j) => vocab.joins[j]?.sql ?? '')
@@ -578,12 +578,26 @@ export function compilePredicateList(
   path: string,
   problems: FieldProblem[],
 ): CompiledPredicateList {
-  const vocab = SURFACE_VOCABULARY[surface];
+  return compileVocabularyPredicates(SURFACE_VOCABULARY[surface], filters, workspaceId, path, problems);
+}
+
+/**
+ * compilePredicateList over any vocabulary, the semantic lane's (UTTERANCE_VOCABULARY) included: the
+ * same rules, the same SQL. `filters` may carry their position in the request (`index`), so a problem
+ * names the filter the caller sent even when the list is a selection of it.
+ */
+export function compileVocabularyPredicates(
+  vocab: SurfaceVocabulary,
+  filters: readonly (Filter & { index?: number })[],
+  workspaceId: string,
+  path: string,
+  problems: FieldProblem[],
+): CompiledPredicateList {
   const used = new Set<FieldInfo>();
   const window: TimeWindow = { lower: null, upper: null };
   const predicates: CompiledPredicate[] = [];
   filters.forEach((filter, i) => {
-    const p = compilePredicate(vocab, filter, i, problems, window, used, workspaceId, path);
+    const p = compilePredicate(vocab, filter, filter.index ?? i, problems, window, used, workspaceId, path);
     if (p) predicates.push(p);
   });
   return { sql: andPredicates(predicates), intent: predicates.map((p) => p.intent).join(' AND '), fields: used };

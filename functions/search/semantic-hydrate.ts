@@ -52,9 +52,10 @@ export async function hydrateOutcome(
   ctx: LaneContext,
   matches: Match[],
   truncatedByLimit: boolean,
+  /** The store read's record of intent (its filters included); the bridge's own SQL follows it. */
+  readSql: string = utteranceSql(ctx.services.embedder.id, ctx.search.limit + 1),
 ): Promise<LaneOutcome> {
   const { services, workspaceId, search } = ctx;
-  const embedderId = services.embedder.id;
   const bridged = matches.slice(0, HYDRATE_BRIDGE_CAP);
   const capped = matches.length > bridged.length;
   const truncated = truncatedByLimit || capped;
@@ -73,7 +74,7 @@ export async function hydrateOutcome(
     note: string,
     failed = false,
   ): LaneOutcome => ({
-    compiledSql: `${utteranceSql(embedderId, search.limit + 1)};\n${sqlText}`,
+    compiledSql: `${readSql};\n${sqlText}`,
     gaps: { baseline: 'interactions_external' },
     freshnessStore: 'utterances_external',
     matchCount: matches.length,

@@ -15,7 +15,8 @@ const MAX_KNOWLEDGE_NODES = 50;
  * row says its `source` (`conversations` or `knowledge`), and `corpus.knowledge` says whether the
  * documents were searched and, when not, why. They are not when a request asks for something a node
  * cannot be: `hydrate` (rows become transcript turns; a node has none), `audience: customer_voice`
- * (a document is not what a customer said), or when the lane itself degraded to the theme index or
+ * (a document is not what a customer said), `filters` (they narrow conversations by their account,
+ * period or speaker, which a document has none of), or when the lane itself degraded to the theme index or
  * failed (a mix of theme rows and nodes would answer neither grain). The conversations source of the
  * knowledge operations calls runSemanticLane itself, so it never sees a node.
  */
@@ -84,5 +85,7 @@ function reasonNotSearched(ctx: LaneContext, outcome: LaneOutcome): string | nul
   if (outcome.corpus.degraded || outcome.corpus.store !== 'pgvector')
     return 'the lane degraded to the theme index, whose rows are themes';
   if (outcome.emptyReason === 'read_failed') return 'the query could not be searched';
+  if (ctx.search.filters.length > 0)
+    return 'filters: they select conversations (an account, a period, a speaker), and a document node is none';
   return null;
 }

@@ -7,6 +7,7 @@ import {
   type LaneRunner,
 } from './lane.js';
 import { errorText, round, vectorLiteral } from './semantic-format.js';
+import { compileSemanticFilters, type CompiledSemanticFilters } from './semantic-filters.js';
 import { hydrateOutcome } from './semantic-hydrate.js';
 import { themeOutcome } from './semantic-themes.js';
 import { attributionOf, countVectors, readUtteranceMatches, utteranceSql, type Match } from './semantic-utterances.js';
@@ -46,6 +47,8 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   const { services, search } = ctx;
   const query = search.query ?? '';
   const embedderId = services.embedder.id;
+  // Validation errors (400) escape on purpose, before anything is embedded or read.
+  const filters = compileSemanticFilters(search.filters, ctx.workspaceId);
 
   let vector: number[];
   try {
@@ -56,7 +59,7 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   } catch (error) {
     return failedOutcome(
       ctx,
-      utteranceSql(embedderId, search.limit + 1),
+      filters,
       `The query could not be embedded by ${embedderId} (${errorText(error)}), so no store was searched.`,
     );
   }
@@ -70,7 +73,14 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   let truncatedByLimit = false;
   if (!blank) {
     try {
-      const nearest = await readUtteranceMatches(services.db, ctx.workspaceId, embedderId, literal, search.limit + 1);
+      const { matches: nearest } = await readUtteranceMatches(
+        services.db,
+        ctx.workspaceId,
+        embedderId,
+        literal,
+        search.limit + 1,
+        filters.filter,
+      );
       const positive = nearest.filter((m) => m.similarity > 0);
       truncatedByLimit = positive.length > search.limit;
       matches = positive.slice(0, search.limit);
@@ -79,7 +89,7 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
     }
   }
 
-  if (matches && matches.length > 0) return matchedOutcome(ctx, matches, truncatedByLimit);
+  if (matches && matches.length > 0) return matchedOutcome(ctx, filters, matches, truncatedByLimit);
 
   // Nothing matched, or the read failed: tell "no vectors of this embedder" (degrade) from "no match".
   let vectors: { own: number; other: Map<string, number> } | null = null;
@@ -92,30 +102,46 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   }
   if (vectors && vectors.own > 0) {
     return {
-      ...utteranceBase(ctx, embedderId, false),
+      ...utteranceBase(ctx, filters, false),
       results: [],
       matchCount: 0,
       emptyReason: 'no_match',
       coverage: noRowsCoverage(),
-      ...(blank ? { note: 'The query has no words the embedder can match on (only stopwords or punctuation).' } : {}),
+      ...(blank
+        ? { note: 'The query has no words the embedder can match on (only stopwords or punctuation).' }
+        : filters.filter
+          ? { note: 'No external utterance the filters keep is similar to the query.' }
+          : {}),
     };
   }
 
   const why = utteranceError
     ? `The utterance store could not be read (${errorText(utteranceError)}).`
     : `The utterance store holds no external-speaker vectors from embedder ${embedderId} for this workspace${describeOtherEmbedders(vectors?.other)}.`;
-  return themeOutcome(ctx, embedderId, literal, blank, why, utteranceError !== null);
+  const themes = await themeOutcome(ctx, embedderId, literal, blank, why, utteranceError !== null);
+  // A theme is no utterance: no filter reaches the theme index.
+  return search.filters.length > 0
+    ? { ...themes, ignoredParams: [...(themes.ignoredParams ?? []), 'filters'] }
+    : themes;
 };
 
 /** One row per match (preview text), or the hydrated rows when `hydrate: true`. */
 function matchedOutcome(
   ctx: LaneContext,
+  filters: CompiledSemanticFilters,
   matches: Match[],
   truncatedByLimit: boolean,
 ): Promise<LaneOutcome> | LaneOutcome {
-  if (ctx.search.hydrate) return hydrateOutcome(ctx, matches, truncatedByLimit);
+  if (ctx.search.hydrate) {
+    const base = utteranceBase(ctx, filters, truncatedByLimit);
+    return hydrateOutcome(ctx, matches, truncatedByLimit, base.compiledSql).then((outcome) => ({
+      ...outcome,
+      corpus: { ...outcome.corpus, filters_applied: base.corpus.filters_applied },
+      ...(base.ignoredParams ? { ignoredParams: base.ignoredParams } : {}),
+    }));
+  }
   return {
-    ...utteranceBase(ctx, ctx.services.embedder.id, truncatedByLimit),
+    ...utteranceBase(ctx, filters, truncatedByLimit),
     results: matches.map((m) => ({
       id: m.id,
       interaction_id: m.interactionId,
@@ -141,34 +167,34 @@ function matchedOutcome(
   };
 }
 
-/** The corpus block, SQL and stores shared by every outcome that read the utterance store. */
+/** The corpus block, SQL, stores and ignored filters shared by every outcome that read the utterance store. */
 function utteranceBase(
   ctx: LaneContext,
-  embedderId: string,
+  filters: CompiledSemanticFilters,
   truncated: boolean,
-): Pick<LaneOutcome, 'compiledSql' | 'corpus' | 'gaps' | 'freshnessStore'> {
+): Pick<LaneOutcome, 'compiledSql' | 'corpus' | 'gaps' | 'freshnessStore' | 'ignoredParams'> {
   const corpus: LaneCorpus = {
     store: 'pgvector',
     grain: 'utterance',
     content: 'preview',
     speaker_scope: 'external_only',
-    filters_applied: false,
+    filters_applied: filters.filter !== null,
     audience_applied: false,
     ...(truncated ? { truncated: true as const } : {}),
   };
   return {
-    compiledSql: utteranceSql(embedderId, ctx.search.limit + 1),
+    compiledSql: utteranceSql(ctx.services.embedder.id, ctx.search.limit + 1, filters.filter?.intent ?? null),
     corpus,
     gaps: { baseline: 'interactions_external' },
     freshnessStore: 'utterances_external',
+    ...(filters.ignored.length > 0 ? { ignoredParams: filters.ignored } : {}),
   };
 }
 
 /** Nothing was searched (the query could not be embedded): an error condition, not an empty result. */
-function failedOutcome(ctx: LaneContext, compiledSql: string, note: string): LaneOutcome {
+function failedOutcome(ctx: LaneContext, filters: CompiledSemanticFilters, note: string): LaneOutcome {
   return {
-    ...utteranceBase(ctx, ctx.services.embedder.id, false),
-    compiledSql,
+    ...utteranceBase(ctx, filters, false),
     results: [],
     matchCount: 0,
     emptyReason: 'read_failed',

@@ -87,7 +87,8 @@ export async function resolveSearch(
   const sent = (key: keyof SearchRequest) => request[key] !== undefined;
   if (lane !== 'filter') {
     if (sent('surface')) ignored.push('surface');
-    if (filters.length > 0) ignored.push('filters');
+    // The semantic lane applies filters itself and names the ones that cannot apply to an utterance.
+    if (lane === 'fuzzy' && filters.length > 0) ignored.push('filters');
     for (const key of ['group_by', 'metrics', 'order_by', 'fields'] as const) if (sent(key)) ignored.push(key);
   }
   if (lane !== 'semantic' && sent('hydrate')) ignored.push('hydrate');

@@ -245,7 +245,7 @@ function misshapen(
 describe('GET /search/fields', () => {
   it('lists exactly the three surfaces, each field with the type, operators and eligibility of the vocabulary', async () => {
     const data = await fieldsOf();
-    expect(Object.keys(data).sort()).toEqual(['limits', 'metric_functions', 'operators', 'surfaces']);
+    expect(Object.keys(data).sort()).toEqual(['limits', 'metric_functions', 'operators', 'semantic', 'surfaces']);
     expect(Object.keys(data.surfaces)).toEqual([...WAREHOUSE_SURFACES]);
     for (const surface of WAREHOUSE_SURFACES) {
       const shown = data.surfaces[surface];
@@ -273,6 +273,11 @@ describe('GET /search/fields', () => {
       }
       expect(shown.fields.some((f: { name: string }) => f.name === shown.event_time_field)).toBe(true);
     }
+    // The semantic lane's filters: the interactions fields plus the utterance's side and speaker, unaggregated.
+    const semanticNames = data.semantic.fields.map((f: { name: string }) => f.name);
+    expect(semanticNames).toEqual([...SURFACE_VOCABULARY.interactions.fields.map((f) => f.name), 'side', 'speaker']);
+    for (const field of data.semantic.fields) expect(field).toMatchObject({ groupable: false, metrics: [] });
+    expect(JSON.stringify(data.semantic)).not.toMatch(/"column"|"join"|u\.side/);
     expect(data.operators.map((o: { op: string }) => o.op)).toEqual([...FILTER_OPERATORS]);
     expect(data.metric_functions.map((m: { fn: string }) => m.fn)).toEqual([...METRIC_FUNCTIONS]);
     expect(data.limits).toEqual({

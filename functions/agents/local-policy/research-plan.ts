@@ -16,6 +16,7 @@ import { asksForQuiet, parseAskedPeriod } from '../../search/index.js';
 import { nextStep } from './plans.js';
 import { tidyAnswer } from '../grounding-finished.js';
 import { call, calls, finish } from './steps.js';
+import { scopedQuery } from './search-scope.js';
 
 /**
  * The research plan (issue 22, item 7): how a run at the deep depth tier goes further than a chat
@@ -74,13 +75,14 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   const account = accountOf(ctx, intent);
   const topic = topicOf(ctx, intent);
   const subject = [account, topic].filter(Boolean).join(': ') || ctx.ask;
-  const voiceQuery: Query = {
-    query: topic || subject,
-    mode: 'semantic',
-    hydrate: true,
-    audience: 'customer_voice',
-    limit: 30,
-  };
+  // A period the question names bounds the sections' counts too: a count over all the evidence found
+  // would read as the period's (the verifier's period-count rule refuses it, grounding-counts.ts).
+  const asked = asksForQuiet(ctx.ask) ? null : parseAskedPeriod(ctx.ask, ctx.today);
+  // The account and period the question fixes narrow the search by meaning itself.
+  const voiceQuery: Query = scopedQuery(
+    { query: topic || subject, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 30 },
+    { accountIds: resolvedAccountIds(ctx, intent), period: asked },
+  );
   const wordsQuery: Query = { query: subject, mode: 'fuzzy', max_subqueries: 5, limit: 25 };
   // What: the whole topic by meaning and by words, then each of its salient words by meaning (the
   // local embedder matches words, so "competitors" alone reaches turns the whole phrase does not).
@@ -110,9 +112,6 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   if (ids.length === 0) return done([emptySection(subject)], searchedWords(subject, facetWords));
 
   const inEvidence = { field: 'id', op: 'in', value: ids };
-  // A period the question names bounds the sections' counts too: a count over all the evidence found
-  // would read as the period's (the verifier's period-count rule refuses it, grounding-counts.ts).
-  const asked = asksForQuiet(ctx.ask) ? null : parseAskedPeriod(ctx.ask, ctx.today);
   const inPeriod = asked
     ? [
         { field: 'occurred_at', op: 'gte', value: asked.from },
@@ -591,6 +590,12 @@ function describeWider(filters: readonly { field: string; value: unknown }[]): s
 }
 
 /** The account a question is about, as the CRM names it when the chat plan resolved it. */
+/** The ids of the accounts the workspace resolved the question's company to (none when it named none or none matched). */
+function resolvedAccountIds(ctx: PolicyContext, intent: Intent): string[] {
+  if (!('account' in intent) || !intent.account) return [];
+  return (matchedAccounts(ctx.results.get('resolve'))[0]?.matched ?? []).map((a) => a.id);
+}
+
 function accountOf(ctx: PolicyContext, intent: Intent): string | null {
   if (!('account' in intent) || !intent.account) return null;
   return matchedAccounts(ctx.results.get('resolve'))[0]?.matched[0]?.name ?? intent.account;

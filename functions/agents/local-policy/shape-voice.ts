@@ -3,6 +3,7 @@ import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
 import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
+import { scopedQuery } from './search-scope.js';
 import {
   distinctStatements,
   externalTurnsOf,
@@ -61,13 +62,8 @@ export const mentionsTopic = (text: string, required: readonly string[]): boolea
 };
 
 const VOICE_QUERIES = {
-  meaning: (topic: string): Query => ({
-    query: topic,
-    mode: 'semantic',
-    hydrate: true,
-    audience: 'customer_voice',
-    limit: 40,
-  }),
+  meaning: (topic: string, period: AskedPeriod | null): Query =>
+    scopedQuery({ query: topic, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 40 }, { period }),
   words: (topic: string, period: AskedPeriod | null): Query => ({
     query: `${topic}${period ? ` ${period.phrase}` : ''}`,
     mode: 'fuzzy',
@@ -86,7 +82,7 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
   const meaning = ctx.results.get('voice');
   if (!meaning && !ctx.mustFinish)
     return calls(
-      call(ctx, 'voice', VOICE_QUERIES.meaning(topic)),
+      call(ctx, 'voice', VOICE_QUERIES.meaning(topic, period)),
       call(ctx, 'voice_words', VOICE_QUERIES.words(withSynonyms(topic), period)),
     );
   const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
