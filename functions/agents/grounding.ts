@@ -412,7 +412,12 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
   ]);
   const quotedText = quotes.rewrite(text);
   const quotedBlocks = onText(blocks, quotes.rewrite);
-  const absences = checkAbsences(passages(quotedText, quotedBlocks), quotedBlocks, ctx.searches);
+  // What a verified quote says is the speaker's claim, not the answer's ("features nobody asked for").
+  const spoken = quotedBlocks.flatMap((b) =>
+    b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [b.text] : [],
+  );
+  const unquoted = (t: string) => spoken.reduce((acc, q) => acc.split(q).join(' '), t);
+  const absences = checkAbsences(passages(quotedText, quotedBlocks).map(unquoted), quotedBlocks, ctx.searches);
   const tidied = tidyAnswer(absences.rewrite(quotedText), onText(quotedBlocks, absences.rewrite));
   const asDrafted = tidyAnswer(input.text, input.content_blocks);
   return {

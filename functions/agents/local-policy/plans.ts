@@ -235,14 +235,16 @@ function briefStep(ctx: PolicyContext, account: string, note: string | null): St
       ),
     );
   }
-  lines.push('', '### Open deals');
   if (dealRows.length === 0) {
+    // No section for what is not there: one line says so (a section that only says it has nothing is unfinished).
     lines.push(
+      '',
       deals?.ok
         ? `No open deals are recorded for ${account}.`
         : `I could not read ${account}'s deals: ${whyEmpty(deals)}.`,
     );
   } else {
+    lines.push('', '### Open deals');
     for (const d of dealRows)
       lines.push(
         `- **${String(d.name)}**: ${String(d.stage)}${money(d.amount) ? `, ${money(d.amount)}` : ', amount unknown'}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`,

@@ -161,9 +161,10 @@ export function changesStep(ctx: PolicyContext, intent: ChangesIntent): StepResu
       ),
     );
   }
-  lines.push('', '### Open deals now');
-  if (open.length === 0) lines.push(`No open deals with ${account}.`);
+  // No section for what is not there: one line says so (a section that only says it has nothing is unfinished).
+  if (open.length === 0) lines.push('', `${account} has no open deals now.`);
   else {
+    lines.push('', '### Open deals now');
     for (const d of open) lines.push(`- ${deal(d)}${day(d.close_date) ? `, closing ${day(d.close_date)}` : ''}`);
     blocks.push(
       tableBlock(
