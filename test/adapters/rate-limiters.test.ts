@@ -238,9 +238,8 @@ describe('UpstashRateLimiter against a local Upstash REST stand-in', () => {
     redis.hang = true;
     try {
       const limiter = new UpstashRateLimiter({ url: redis.url, token: 'redis-token' });
-      const started = Date.now();
+      // A limiter that waited on the hung Redis would hang here until the test's own timeout failed it.
       const result = await limiter.limit('ip:slow', rule);
-      expect(Date.now() - started).toBeLessThan(5000);
       expect(result.success).toBe(true);
       expect(result.limit).toBe(10);
       expect(result.reset).toBeGreaterThan(Date.now());

@@ -21,12 +21,13 @@ import { webhookFixtures } from './webhooks.js';
 
 /**
  * One entry per operation in `allOperations`, in one file per surface, all merged here
- * (test/security.test.ts fails on a missing or stale entry; two surfaces naming the same operation
+ * (test/security/registry.test.ts fails on a missing or stale entry; two surfaces naming the same operation
  * fail at import). An entry says how to build a valid request in a given workspace and how the operation
  * relates to tenants; the shared suite in test/support/security-suite.ts derives every refusal from the
  * operation's declaration. When you add an operation, add its entry to its surface's file
  * (test/security-fixtures/<surface>.ts); for a new surface, add a file exporting
- * `<surface>Fixtures: Record<string, SecurityFixture>` and register it in SURFACES below. An entry has:
+ * `<surface>Fixtures: Record<string, SecurityFixture>`, register it in SURFACES below and give it a
+ * file of the suite in test/security/surface-groups.ts. An entry has:
  *
  *   - `request({h, ws})`: a valid request in `ws` (path params, query, body). It runs for every
  *     probe, so an operation on one resource should create that resource here (through `h` or the
@@ -78,6 +79,8 @@ function merge(): Record<string, SecurityFixture> {
 }
 
 export const securityFixtures = merge();
+/** Every surface that has a fixture file (test/security/surface-groups.ts runs each in one file). */
+export const FIXTURE_SURFACES: readonly string[] = Object.keys(SURFACES);
 /** Which surface file declares each operation's fixture (for failure messages). */
 export const fixtureSurface = (id: string): string | undefined =>
   Object.entries(SURFACES).find(([, f]) => id in f)?.[0];

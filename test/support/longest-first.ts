@@ -10,7 +10,10 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
  * ordered by vitest's own rule; a renamed one is simply ignored, so the list cannot break a run.
  */
 export const LONGEST_FILES = [
-  'test/security.test.ts',
+  'test/security/data.test.ts',
+  'test/security/agents.test.ts',
+  'test/security/knowledge.test.ts',
+  'test/security/workspace.test.ts',
   'test/admin-cli.test.ts',
   'test/research/research-questions.test.ts',
   'test/research/research-depth.test.ts',

@@ -675,7 +675,7 @@ describe('failures', () => {
       // Never answers.
     });
     try {
-      const started = Date.now();
+      // A send that ignored its timeout would hang here until the test's own timeout failed it.
       const result = await nodeOutboundHttp.send({
         method: 'POST',
         url: `${silent.url}/`,
@@ -685,7 +685,6 @@ describe('failures', () => {
         allowLoopback: true,
       });
       expect(result).toMatchObject({ ok: false, error: 'timeout' });
-      expect(Date.now() - started).toBeLessThan(5_000);
     } finally {
       await silent.close();
     }

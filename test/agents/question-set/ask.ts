@@ -2,8 +2,10 @@ import type { Answer } from '../../../functions/agents/answer.js';
 import { systemClock, type Clock } from '../../../platform/clock.js';
 import { EnvSchema } from '../../../platform/config.js';
 import type { LocalTransport } from '../../../queues/transport/local.js';
+import { allOperations } from '../../../functions/modules.js';
 import { CORPUS_NOW } from '../../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../../support/harness.js';
+import type { ToolRecorder } from '../../support/tool-recording.js';
 import { judge, sqlOver, type Question, type Sql } from './judge.js';
 
 /**
@@ -14,7 +16,7 @@ import { judge, sqlOver, type Question, type Sql } from './judge.js';
 
 /** The corpus's "now" as the run's today, while timers keep real time (the queue sleeps on them). */
 const OFFSET_MS = Date.now() - CORPUS_NOW.getTime();
-const corpusClock: Clock = { now: () => new Date(Date.now() - OFFSET_MS), sleep: systemClock.sleep };
+export const corpusClock: Clock = { now: () => new Date(Date.now() - OFFSET_MS), sleep: systemClock.sleep };
 
 /**
  * The model settings of an environment (MODEL_PROVIDER, OPENAI_*, WORKERS_AI_*), so a measuring run
@@ -35,9 +37,17 @@ export interface Asker {
   close(): Promise<void>;
 }
 
-/** A harness over a fresh copy of the corpus; `env` reaches the app's configuration (a model provider). */
-export async function openAsker(env: Record<string, string> = {}): Promise<Asker> {
-  const h: Harness = await createHarness({ database: await openCorpusDatabase(), clock: corpusClock, env });
+/**
+ * A harness over a fresh copy of the corpus; `env` reaches the app's configuration (a model provider).
+ * With a recorder, each question's tool calls are recorded or replayed under its thread and ask.
+ */
+export async function openAsker(env: Record<string, string> = {}, recorder?: ToolRecorder): Promise<Asker> {
+  const h: Harness = await createHarness({
+    database: await openCorpusDatabase(),
+    clock: corpusClock,
+    env,
+    ...(recorder ? { operations: recorder.wrap(allOperations) } : {}),
+  });
   const ws: SeededWorkspace = await h.corpusWorkspace();
 
   const send = async (input: string, chatId: string | null) => {
@@ -52,9 +62,12 @@ export async function openAsker(env: Record<string, string> = {}): Promise<Asker
   return {
     sql: sqlOver(h.pglite.client),
     answerOf: async (q) => {
-      let chatId: string | null = null;
-      for (const earlier of q.thread ?? []) chatId = (await send(earlier, chatId)).chatId;
-      return send(q.ask, chatId);
+      const ask = async () => {
+        let chatId: string | null = null;
+        for (const earlier of q.thread ?? []) chatId = (await send(earlier, chatId)).chatId;
+        return send(q.ask, chatId);
+      };
+      return recorder ? recorder.asking([...(q.thread ?? []), q.ask].join(' → '), ask) : ask();
     },
     close: async () => {
       await h.close();
