@@ -158,6 +158,15 @@ describe('absence-backed: a claim that something is absent rests on what found n
     expect(checkOf(unsearched.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
   });
 
+  it('holds no word in a list after a colon, nor what a verified quote says, to it', async () => {
+    const turn = await customerTurn(`t.text ilike '%nobody%'`);
+    const text = `Words that come back across these quotes: nobody, owns, tool.\n\n> ${turn.text}`;
+    const result = await verifyAnswer(draft(text, [quote(turn)]), { ...ctx, searches: [] });
+    expect(result.text).toContain('Words that come back');
+    expect(result.text).toContain(turn.text);
+    expect(checkOf(result.grounding.checks, 'absence-backed')?.passed).toBe(true);
+  });
+
   it('bounds an absence a search of the run found nothing for by that search, and cites it', async () => {
     const [acct] = await sql<{ name: string }>(
       `select name from accounts where workspace_id = $1 order by name limit 1`,
@@ -220,6 +229,28 @@ describe('prose-quotes: a quotation in the prose is a quote block of the same an
     expect(checkOf(result.grounding.checks, 'period-bounded')).toMatchObject({ passed: true, removed: 1 });
     expect(checkOf(result.grounding.checks, 'prose-quotes')?.passed).toBe(true);
     expect(result.grounding.verified).toBe(true);
+  });
+
+  it('accepts a quoted cell of a verified table (a qualification note), and leaves a JSON string alone', async () => {
+    const [note] = await sql<{ notes: string; deal_name: string }>(
+      `select q.notes, d.name as deal_name from deal_qualification q join deals d on d.id = q.deal_id
+       where q.workspace_id = $1 and q.notes is not null and length(q.notes) > 20 order by q.id limit 1`,
+    );
+    if (!note) throw new Error('no qualification note');
+    const table: BlockDraft = {
+      kind: 'table',
+      title: 'Notes',
+      columns: [{ key: 'notes', label: 'Notes' }],
+      data: [{ notes: note.notes }],
+      query: { surface: 'deal_qualification', filters: [{ field: 'notes', op: 'eq', value: note.notes }] },
+    };
+    const text = `The latest note says: “${note.notes}”\n\nYou chose: {"answer":"Acme Health","option_id":"acme-health"}`;
+    const result = await verifyAnswer(draft(text, [table]), ctx);
+    expect(result.text).toBe(text);
+    expect(checkOf(result.grounding.checks, 'prose-quotes')?.passed).toBe(true);
+    // Without the table, the same note is an unbacked quotation.
+    const bare = await verifyAnswer(draft(text, []), ctx);
+    expect(bare.text).not.toContain(note.notes);
   });
 
   it('accepts a quotation that is part of a quote block, across an ellipsis, with straight quotation marks', async () => {

@@ -79,17 +79,22 @@ export function recordsQueries(r: Interpretation): { totals: Query; groups: Quer
 export function slippedQueries(r: Interpretation): Query[] {
   const filters: Query[] = [{ field: 'deal_id', op: 'not_null' }];
   for (const f of r.filters) {
-    if (f.field === 'is_closed' && f.value === false) filters.push({ field: 'deal_stage', op: 'not_in', value: CLOSED_STAGES });
+    if (f.field === 'is_closed' && f.value === false)
+      filters.push({ field: 'deal_stage', op: 'not_in', value: CLOSED_STAGES });
     if (f.field === 'is_closed' && f.value === true && !r.filters.some((g) => g.field === 'is_won'))
       filters.push({ field: 'deal_stage', op: 'in', value: CLOSED_STAGES });
-    if (f.field === 'is_won') filters.push({ field: 'deal_stage', op: 'eq', value: f.value ? 'closed_won' : 'closed_lost' });
+    if (f.field === 'is_won')
+      filters.push({ field: 'deal_stage', op: 'eq', value: f.value ? 'closed_won' : 'closed_lost' });
     if (f.field === 'stage') filters.push({ field: 'deal_stage', op: f.op, value: f.value });
     if (f.field === 'account_name' || f.field === 'account_region' || f.field === 'account_industry')
       filters.push({ field: f.field, op: f.op, value: f.value });
     if (f.field === 'name') filters.push({ field: 'deal_name', op: f.op, value: f.value });
   }
   if (r.period)
-    filters.push({ field: 'occurred_at', op: 'gte', value: r.period.from }, { field: 'occurred_at', op: 'lt', value: r.period.to });
+    filters.push(
+      { field: 'occurred_at', op: 'gte', value: r.period.from },
+      { field: 'occurred_at', op: 'lt', value: r.period.to },
+    );
   return DELAY_SIGNALS.map((signal) => ({
     surface: 'interactions',
     filters: [...filters, { field: 'said_or_written', op: 'contains', value: signal }],
@@ -114,7 +119,13 @@ function slippedStep(ctx: PolicyContext, r: Interpretation): StepResult {
       blocks.push(
         tableBlock(
           `Conversations that say ${DELAY_SIGNALS[i]}`,
-          [['occurred_at', 'When'], ['title', 'Title'], ['deal_name', 'Deal'], ['deal_stage', 'Stage'], ['account_name', 'Account']],
+          [
+            ['occurred_at', 'When'],
+            ['title', 'Title'],
+            ['deal_name', 'Deal'],
+            ['deal_stage', 'Stage'],
+            ['account_name', 'Account'],
+          ],
           rows,
           q,
         ),

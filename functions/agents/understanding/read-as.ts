@@ -10,7 +10,8 @@ export function readAs(r: Interpretation): string {
   if (r.analysis === 'not_understood')
     return `a question about ${r.absent.join(' and ') || 'something the data does not hold'}`;
   const parts: string[] = [];
-  if (r.analysis === 'slipped') parts.push('deals pushed out (a conversation on the deal says it is on hold or paused):');
+  if (r.analysis === 'slipped')
+    parts.push('deals pushed out (a conversation on the deal says it is on hold or paused):');
   const measure =
     r.analysis === 'win_rate'
       ? 'win rate (won ÷ closed) of'
@@ -42,7 +43,7 @@ export function readAs(r: Interpretation): string {
           ? 'said'
           : r.period.field === 'occurred_at' && r.subject === 'deals'
             ? 'created'
-          : 'from';
+            : 'from';
     // A phrase with digits of its own ("in the last 30 days") is not echoed: no cell backs them.
     const phrase =
       /\d/.test(r.period.phrase) && !/^[^\d]*\d{4}[^\d]*$/.test(r.period.phrase) ? '' : `${r.period.phrase} `;
