@@ -17,6 +17,7 @@ import { benchEngine } from './engine.js';
 import { benchEvals } from './evals.js';
 import { benchHttp } from './http.js';
 import { benchInputWalks, inputWalksTitle } from './input-walks.js';
+import { benchReader, readerTitle } from './reader.js';
 import { benchDocxThread, docxThreadTitle } from './docx-thread.js';
 import { benchSoak } from './soak.js';
 import { benchFirstStart } from './first-start.js';
@@ -59,6 +60,7 @@ printTable(
   await benchAgentLoop(),
 );
 printTable(inputWalksTitle, benchInputWalks());
+printTable(readerTitle, await benchReader());
 printTable('Tool schemas a hosted model is offered, per library agent (est. tokens = chars / 4)', benchAgentTools());
 printTable(
   'Routine scheduler: one tick over 10,000 routines, 100 due, vs. the bare read of the due routines',

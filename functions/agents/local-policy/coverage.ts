@@ -64,7 +64,8 @@ function appendCoverage(ctx: PolicyContext, intent: Intent, answer: AnswerDraft)
   const lines = ['', '### What this rests on'];
   if (!count) {
     lines.push(
-      `There is no ${surface === 'deals' ? 'CRM deal' : 'call, meeting, email or post'} data in this workspace yet, so nothing above can rest on it.`,
+      // Named as the table below is (the count of 0 it shows is what backs the sentence).
+      `The ${surface} searched cover nothing yet: this workspace holds no ${surface === 'deals' ? 'CRM deals' : 'calls, meetings, emails or posts'}, so nothing above can rest on them.`,
     );
   } else {
     lines.push(

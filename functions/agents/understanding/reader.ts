@@ -48,8 +48,18 @@ const FOLLOW_UP = /^\s*(and|also|what about|how about|same|ok|okay|then|now)\b/i
 const WHICH = new Set(['which', 'who', 'whose']);
 const REFERS_BACK = new Set(['they', 'them', 'their', 'theirs', 'those', 'these', 'it', 'its']);
 
-/** The kinds of deal the workspace names its deals by ("Acme - Renewal 2026" → renewal), lower case. */
+const KINDS_OF = new WeakMap<Vocabulary, string[]>();
+
+/** The kinds of deal the workspace names its deals by ("Acme - Renewal 2026" → renewal), lower case; once per vocabulary. */
 export function dealKinds(vocab: Vocabulary): string[] {
+  const known = KINDS_OF.get(vocab);
+  if (known) return known;
+  const kinds = kindsOf(vocab);
+  KINDS_OF.set(vocab, kinds);
+  return kinds;
+}
+
+function kindsOf(vocab: Vocabulary): string[] {
   const kinds = new Map<string, number>();
   for (const d of vocab.deals) {
     const label = d.account && d.name.startsWith(d.account) ? d.name.slice(d.account.length) : null;
