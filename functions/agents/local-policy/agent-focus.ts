@@ -33,7 +33,8 @@ export function focusedStep(ctx: PolicyContext, intent: Intent): StepResult {
  * (the widened plans and the research report still start from the intent readers).
  */
 export function answersAsAsked(ctx: PolicyContext): boolean {
-  return ctx.depth !== 'deep' && !findLibraryAgent(ctx.agent)?.focus;
+  const focus = findLibraryAgent(ctx.agent)?.focus ?? null;
+  return ctx.depth !== 'deep' && (focus === null || focus === 'research');
 }
 
 function focusIntent(focus: LibraryAgent['focus'] | null, intent: Intent): Intent {
