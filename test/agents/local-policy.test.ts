@@ -4,6 +4,7 @@ import type { AgentMessage, StepRequest } from '../../platform/model/port.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { CORPUS_NOW } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { loadTokenizer } from '../../functions/agents/understanding/tokens.js';
 
 /**
  * The local model's behaviour beyond the demo questions: it asks only when the data is ambiguous
@@ -34,6 +35,8 @@ async function chat(body: Record<string, unknown>) {
   };
 }
 
+// The local model's reader needs its NLP library loaded (the agent step task does this before a run's first step).
+beforeAll(loadTokenizer);
 describe('a company name that matches several accounts', () => {
   it('asks which one when the run may pause, then answers about the one chosen', async () => {
     const { handles, run } = await chat({ input: 'prep me for my call with Acme', on_question: 'pause' });

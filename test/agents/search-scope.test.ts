@@ -1,6 +1,7 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { localAgentStep } from '../../functions/agents/local-policy/index.js';
 import type { AgentMessage, ToolCall } from '../../platform/model/port.js';
+import { loadTokenizer } from '../../functions/agents/understanding/tokens.js';
 
 /**
  * The local policy narrows its searches by meaning to what the ask fixes: the period it names and
@@ -58,6 +59,8 @@ const LAST_QUARTER = [
   { field: 'occurred_at', op: 'lt', value: '2026-01-01' },
 ];
 
+// The local model's reader needs its NLP library loaded (the agent step task does this before a run's first step).
+beforeAll(loadTokenizer);
 describe('searches by meaning carry the scope the ask fixes', () => {
   it('a voice question with a period searches that period', () => {
     const found = semantic(callsFor('what do customers say about pricing last quarter?', 'standard'));
