@@ -1,4 +1,5 @@
 import type { StepResult } from '../../../platform/model/port.js';
+import { DEAL_STAGES, INTERACTION_KINDS } from '../../../schema/index.js';
 import type { BlockDraft } from '../answer.js';
 import type { Interpretation } from '../understanding/interpretation.js';
 import { readAs } from '../understanding/read-as.js';
@@ -31,6 +32,13 @@ export function recordsQueries(r: Interpretation): { totals: Query; groups: Quer
       { field: r.period.field, op: 'lt', value: r.period.to },
     );
   const surface = r.subject === 'interactions' ? 'interactions' : 'deals';
+  // A search needs a filter to be one; with none asked, every kind or stage is the whole set, said as such.
+  if (filters.length === 0)
+    filters.push(
+      surface === 'interactions'
+        ? { field: 'kind', op: 'in', value: [...INTERACTION_KINDS] }
+        : { field: 'stage', op: 'in', value: [...DEAL_STAGES] },
+    );
   const metrics: Query[] =
     r.analysis === 'win_rate'
       ? [{ fn: 'share', field: 'is_won' }, { fn: 'count' }]
