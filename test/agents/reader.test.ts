@@ -111,6 +111,10 @@ describe('composition: deals', () => {
     expect(must('deals over 40 grand').filters).toContainEqual(
       expect.objectContaining({ field: 'amount', value: 40_000 }),
     );
+    // The scale after a number is part of the amount, not a word the reader failed to place.
+    const live = must("which of zoe's opps are bigger than 30k and still live?");
+    expect(live.filters).toContainEqual(expect.objectContaining({ field: 'amount', op: 'gt', value: 30_000 }));
+    expect(live.unexplained).toEqual([]);
   });
 
   it('"closing" and "land" mean still open; "lost" and "won" their states', () => {

@@ -450,6 +450,7 @@ export const LEXICON: readonly Entry[] = [
   ['got', filler],
   ['get', filler],
   ['actually', filler],
+  ['still', filler],
   ['only', filler],
   ['there', filler],
   ['sit', filler],

@@ -226,7 +226,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const unexplained: string[] = [];
   tokens.forEach((t, i) => {
     if (taken.has(i)) return;
-    if (/^[\d.,$%]+[km]?$/i.test(t.lower)) {
+    // A number, or the scale written after one ("30k" is read as 30 and k): part of an amount, not a word.
+    const afterNumber = i > 0 && numbers.has(i - 1) && tokens[i - 1]!.end === t.start;
+    if (/^[\d.,$%]+[km]?$/i.test(t.lower) || (afterNumber && /^(k|m|grand|thousand|million)$/.test(t.lower))) {
       numbers.add(i);
       return;
     }
