@@ -100,6 +100,21 @@ const RULES: Rule[] = [
     pattern: /\bsince (?:the start of )?(last|this) (week|month|quarter|year)\b/,
     read: (m, today) => [calendar(m[2]!, m[1] === 'last' ? -1 : 0, today)[0], today + DAY_MS],
   },
+  // "the first half of 2026", "H2 last year", "second half so far": a half year (this year's unless one is
+  // named), read before "this year" so the year qualifies the half;
+  // "so far" ends it today.
+  {
+    pattern:
+      /\b(?:(first|second|1st|2nd) half|h([12]))(?: of(?: the year)?)?(?: ((?:19|20)\d{2})| (?:of )?(this|last|next) year)?( so far)?\b/,
+    read: (m, today) => {
+      const second = m[1] ? /second|2nd/.test(m[1]) : m[2] === '2';
+      const shift = m[4] === 'last' ? -1 : m[4] === 'next' ? 1 : 0;
+      const y = m[3] ? Number(m[3]) : new Date(today).getUTCFullYear() + shift;
+      const from = monthStart(y, second ? 6 : 0);
+      const to = monthStart(y, second ? 12 : 6);
+      return [from, m[5] ? Math.min(to, today + DAY_MS) : to];
+    },
+  },
   {
     pattern: /\b(this|current|last|previous|past|prior|next|coming) (week|month|quarter|year)\b/,
     read: (m, today) => {
@@ -108,18 +123,6 @@ const RULES: Rule[] = [
     },
   },
   { pattern: /\b(?:year to date|ytd)\b/, read: (_m, today) => [calendar('year', 0, today)[0], today + DAY_MS] },
-  // "the first half of 2026", "H2", "second half so far": a half year (this year's unless one is named);
-  // "so far" ends it today.
-  {
-    pattern: /\b(?:(first|second|1st|2nd) half|h([12]))(?: of(?: the year)?)?(?: ((?:19|20)\d{2}))?( so far)?\b/,
-    read: (m, today) => {
-      const second = m[1] ? /second|2nd/.test(m[1]) : m[2] === '2';
-      const y = m[3] ? Number(m[3]) : new Date(today).getUTCFullYear();
-      const from = monthStart(y, second ? 6 : 0);
-      const to = monthStart(y, second ? 12 : 6);
-      return [from, m[4] ? Math.min(to, today + DAY_MS) : to];
-    },
-  },
   // "before year end", "by the end of January", "before end of quarter": from today up to that end.
   {
     pattern: new RegExp(

@@ -186,6 +186,54 @@ describe('follow-ups carry their subject explicitly', () => {
   });
 });
 
+describe('comparisons of periods', () => {
+  const periods = (r: Interpretation) => [
+    [r.period?.from, r.period?.to],
+    [r.compare_to?.from, r.compare_to?.to],
+  ];
+  it.each([
+    ['new deals created in Q3 vs Q2', '2026-07-01', '2026-04-01'],
+    ['win rate H1 vs H2 this year', '2026-01-01', '2026-07-01'],
+    ['did we win more revenue this year than last year?', '2026-01-01', '2025-01-01'],
+    ['meeting volume this quarter compared to the same quarter last year', '2026-10-01', '2025-10-01'],
+    ['are we on more or fewer calls than last month?', '2026-11-01', '2026-10-01'],
+    ['calls last quarter versus the quarter before', '2026-07-01', '2026-04-01'],
+    ['emails year over year', '2026-01-01', '2025-01-01'],
+  ])('%s: the first period bounds the records, the second is compared', (ask, from, compared) => {
+    const r = must(ask);
+    expect(r.period?.from).toBe(from);
+    expect(r.compare_to?.from).toBe(compared);
+    expect(r.compare_to?.field).toBe(r.period?.field);
+    expect(r.unexplained).not.toContain('same');
+  });
+
+  it('the half of a named year is that half, not the whole year', () => {
+    expect(periods(must('win rate H1 vs H2 this year'))).toEqual([
+      ['2026-01-01', '2026-07-01'],
+      ['2026-07-01', '2027-01-01'],
+    ]);
+  });
+
+  it('"vs the quarter before?" compares the earlier ask\'s period with the span before it', () => {
+    const r = must('vs the quarter before?', ['how many deals did we win last quarter']);
+    expect(periods(r)).toEqual([
+      ['2026-07-01', '2026-10-01'],
+      ['2026-04-01', '2026-07-01'],
+    ]);
+    expect(filter(r, 'is_won')).toEqual([['eq', true]]);
+  });
+
+  it('two periods without a comparative are a range, not a comparison', () => {
+    expect(must('deals closing between October and December').compare_to).toBeNull();
+  });
+
+  it('Read as names both periods', () => {
+    expect(readAs(must('calls this quarter vs last quarter'))).toContain(
+      'compared with last quarter (from 2026-07-01, before 2026-10-01)',
+    );
+  });
+});
+
 describe('honesty by coverage', () => {
   it('lists the words it could not place and lowers its confidence', () => {
     const r = must('open deals with a squishy vibe');
@@ -207,7 +255,6 @@ describe('honesty by coverage', () => {
       'what did customers say about pricing?',
       'which deals have gone quiet?',
       'prep me for my call with Tidewater Logistics',
-      'calls this quarter vs last quarter',
       'Book a meeting with the Acme team for Tuesday',
       'calls with Acme',
       'calls with Zyxcorp',

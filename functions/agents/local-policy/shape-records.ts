@@ -1,14 +1,14 @@
-import type { StepResult } from '../../../platform/model/port.js';
+import type { StepResult, ToolCall } from '../../../platform/model/port.js';
 import { DEAL_STAGES, INTERACTION_KINDS } from '../../../schema/index.js';
 import type { BlockDraft } from '../answer.js';
 import type { Interpretation } from '../understanding/interpretation.js';
-import { readAs } from '../understanding/read-as.js';
+import { readAs, spoken } from '../understanding/read-as.js';
 import { DELAY_SIGNALS } from '../understanding/lexicon.js';
 import { measureAlias } from '../understanding/reader.js';
 import { nameFromEmail } from '../understanding/vocabulary.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { day, tableBlock } from './evidence.js';
-import { call, calls, finish, staleNote, whyEmpty, type Query } from './steps.js';
+import { call, calls, capitalize, finish, staleNote, whyEmpty, type Query } from './steps.js';
 
 /**
  * The records analyses answered from an interpretation (understanding/reader.ts): deals and
@@ -176,39 +176,139 @@ export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
     !r.order
   )
     return finish(partlyUnderstood(r));
-  const q = recordsQueries(r);
-  const totals = ctx.results.get('records_totals');
-  if (!totals && !ctx.mustFinish)
-    return calls(
-      call(ctx, 'records_totals', q.totals),
-      ...(q.groups ? [call(ctx, 'records_groups', q.groups)] : []),
-      ...(q.list ? [call(ctx, 'records_list', q.list)] : []),
-    );
-  const head = `*Read as: ${readAs(r)}.*`;
-  const total = rowsOf(totals)[0];
-  if (!total)
-    return finish({
-      text: `${head}\n\nI could not read them: ${whyEmpty(totals)}.`,
-      content_blocks: [],
-      follow_ups: [],
-    });
-  const lines: string[] = [head, ''];
+  // Two periods side by side: the same reading for each, answered one under the other.
+  const views: View[] = r.compare_to
+    ? [
+        { r: { ...r, compare_to: null }, prefix: 'records', period: r.period },
+        { r: { ...r, period: r.compare_to, compare_to: null }, prefix: 'compared', period: r.compare_to },
+      ]
+    : [{ r, prefix: 'records', period: null }];
+  const pending = views.flatMap((v) => (ctx.results.get(`${v.prefix}_totals`) ? [] : sectionCalls(ctx, v)));
+  if (pending.length > 0 && !ctx.mustFinish) return calls(...pending);
+  const lines: string[] = [`*Read as: ${readAs(r)}.*`, ''];
   const blocks: BlockDraft[] = [];
-  const groups = rowsOf(ctx.results.get('records_groups'));
-  const list = rowsOf(ctx.results.get('records_list'));
-  const count = num(total.count) ?? 0;
-  if (r.analysis === 'win_rate') winRate(r, q, total, groups, lines, blocks);
-  else if (r.analysis === 'weighted_pipeline') weighted(r, q, total, groups, lines, blocks);
-  else if (r.subject === 'interactions') conversations(r, q, total, groups, list, lines, blocks);
-  else deals(r, q, total, groups, list, lines, blocks);
-  const stale = staleNote(totals);
+  const sections = views.map((v) => recordsSection(ctx, v));
+  for (const [i, s] of sections.entries()) {
+    if (views.length > 1) lines.push(`**${periodHeading(views[i]!.period!)}**`, '');
+    lines.push(...s.lines, '');
+    blocks.push(...s.blocks);
+  }
+  if (views.length > 1) lines.push(...comparedLine(r, views, sections));
+  const stale = staleNote(ctx.results.get('records_totals'));
   if (stale) lines.push('', stale);
   if (r.unexplained.length > 0)
     lines.push(
       '',
       `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}. If they should narrow the answer, say how (an account, a person, a stage, a period).`,
     );
-  return finish({ text: lines.join('\n').trim(), content_blocks: blocks, follow_ups: followUps(r, count) });
+  return finish({
+    text: lines.join('\n').trim(),
+    content_blocks: blocks,
+    follow_ups: followUps(r, sections[0]?.count ?? 0),
+  });
+}
+
+/** One reading answered under a purpose prefix, so several can share an answer (two periods, the parts of a question). */
+interface View {
+  r: Interpretation;
+  prefix: string;
+  /** The period this view stands for, when the answer sets several side by side. */
+  period: Interpretation['period'];
+}
+
+interface Section {
+  lines: string[];
+  blocks: BlockDraft[];
+  count: number;
+  /** The cell the comparison of periods compares, with its column. */
+  main: { column: string; value: number | null };
+}
+
+export function sectionCalls(ctx: PolicyContext, v: View): ToolCall[] {
+  const q = recordsQueries(v.r);
+  return [
+    call(ctx, `${v.prefix}_totals`, q.totals),
+    ...(q.groups ? [call(ctx, `${v.prefix}_groups`, q.groups)] : []),
+    ...(q.list ? [call(ctx, `${v.prefix}_list`, q.list)] : []),
+  ];
+}
+
+export function recordsSection(ctx: PolicyContext, v: View): Section {
+  const { r, prefix } = v;
+  const q = recordsQueries(r);
+  const totals = ctx.results.get(`${prefix}_totals`);
+  const total = rowsOf(totals)[0];
+  if (!total) return { lines: [`I could not read them: ${whyEmpty(totals)}.`], blocks: [], count: 0, main: NO_MAIN };
+  const lines: string[] = [];
+  const blocks: BlockDraft[] = [];
+  const groups = rowsOf(ctx.results.get(`${prefix}_groups`));
+  const list = rowsOf(ctx.results.get(`${prefix}_list`));
+  if (r.analysis === 'win_rate') winRate(r, q, total, groups, lines, blocks);
+  else if (r.analysis === 'weighted_pipeline') weighted(r, q, total, groups, lines, blocks);
+  else if (r.subject === 'interactions') conversations(r, q, total, groups, list, lines, blocks);
+  else deals(r, q, total, groups, list, lines, blocks);
+  const column = mainColumn(r);
+  // Side by side, each block says which period it stands for.
+  const suffix = v.period ? ` (${periodHeading(v.period)})` : '';
+  return {
+    lines,
+    blocks: suffix
+      ? blocks.map((b) =>
+          b.kind === 'metric'
+            ? { ...b, label: `${b.label}${suffix}` }
+            : b.kind === 'table'
+              ? { ...b, title: `${b.title}${suffix}` }
+              : b,
+        )
+      : blocks,
+    count: num(total.count) ?? 0,
+    main: { column, value: num(total[column]) },
+  };
+}
+
+const NO_MAIN = { column: 'count', value: null };
+
+/** The figure a comparison of periods compares: the rate, the weighted or summed amount, or the count. */
+function mainColumn(r: Interpretation): string {
+  if (r.analysis === 'win_rate') return 'share_is_won';
+  if (r.analysis === 'weighted_pipeline') return 'sum_weighted_amount';
+  if (r.subject === 'deals' && (r.measure.fn === 'sum' || r.measure.fn === 'avg'))
+    return measureAlias(r.measure.fn, 'amount');
+  return 'count';
+}
+
+/** "last quarter (from 2026-07-01, before 2026-10-01)": a phrase with digits other than a year is not echoed. */
+function periodHeading(p: NonNullable<Interpretation['period']>, opening = true): string {
+  const phrase = spoken(p.phrase);
+  return `${opening ? capitalize(phrase) : phrase}(from ${p.from}, before ${p.to})`.trim();
+}
+
+/** Which side is higher, in words over the two cells themselves: a difference would be a number no cell backs. */
+function comparedLine(r: Interpretation, views: View[], sections: Section[]): string[] {
+  const [a, b] = sections;
+  if (!a || !b || a.main.value === null || b.main.value === null) return [];
+  const [pa, pb] = [views[0]!.period!, views[1]!.period!];
+  const show = (s: Section) =>
+    s.main.column === 'share_is_won'
+      ? pct(s.main.value)
+      : s.main.column === 'count'
+        ? String(s.main.value)
+        : (money(s.main.value) ?? '$0');
+  const what =
+    r.analysis === 'win_rate'
+      ? 'The win rate'
+      : r.analysis === 'weighted_pipeline'
+        ? 'The weighted pipeline'
+        : a.main.column === 'count'
+          ? 'The number'
+          : a.main.column === 'avg_amount'
+            ? 'The average amount'
+            : 'The total amount';
+  const verdict =
+    a.main.value === b.main.value ? 'the same as' : a.main.value > b.main.value ? 'higher than' : 'lower than';
+  return [
+    `${what} is **${show(a)}** for ${periodHeading(pa, false)}, ${verdict} **${show(b)}** for ${periodHeading(pb, false)}.`,
+  ];
 }
 
 type Row = Record<string, unknown>;
@@ -258,33 +358,51 @@ function winRate(
     { kind: 'metric', label: 'Win rate (%)', value: num(total.share_is_won), column: 'share_is_won', query: q.totals },
     { kind: 'metric', label: 'Closed deals', value: closed, column: 'count', query: q.totals },
   );
-  if (q.groups && groups.length > 0) {
-    const key = r.group_by!;
-    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
-    for (const g of groups)
-      lines.push(`- **${groupLabel(key, g[key])}**: ${pct(g.share_is_won)} of ${num(g.count)} closed`);
-    if (groups.length > 1 && r.order?.field === 'share_is_won') {
-      const best = groups[0]!;
-      const worst = groups.at(-1)!;
-      const [hi, lo] = r.order.dir === 'desc' ? [best, worst] : [worst, best];
-      lines.push(
-        '',
-        `Highest: **${groupLabel(key, hi[key])}** (${pct(hi.share_is_won)}); lowest: **${groupLabel(key, lo[key])}** (${pct(lo.share_is_won)}).`,
-      );
-    }
-    blocks.push(
-      tableBlock(
-        `Win rate by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
-        [
-          [key, GROUP_TITLES[key] ?? key],
-          ['share_is_won', 'Win rate (%)'],
-          ['count', 'Closed deals'],
-        ],
-        groups,
-        q.groups,
-      ),
+  const key = groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Win rate by',
+    (g) => `${pct(g.share_is_won)} of ${num(g.count)} closed`,
+    [
+      ['share_is_won', 'Win rate (%)'],
+      ['count', 'Closed deals'],
+    ],
+  );
+  if (key && groups.length > 1 && r.order?.field === 'share_is_won') {
+    const best = groups[0]!;
+    const worst = groups.at(-1)!;
+    const [hi, lo] = r.order.dir === 'desc' ? [best, worst] : [worst, best];
+    lines.push(
+      '',
+      `Highest: **${groupLabel(key, hi[key])}** (${pct(hi.share_is_won)}); lowest: **${groupLabel(key, lo[key])}** (${pct(lo.share_is_won)}).`,
     );
   }
+}
+
+/**
+ * The rows of a grouped query: a heading, a line per group and the table its cells come from. Returns
+ * the grouping field, or null when there was nothing grouped to show.
+ */
+function groupSection(
+  r: Interpretation,
+  q: Queries,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+  title: string,
+  line: (g: Row) => string,
+  columns: [string, string][],
+): string | null {
+  if (!q.groups || groups.length === 0 || !r.group_by) return null;
+  const key = r.group_by;
+  const by = GROUP_TITLES[key]?.toLowerCase() ?? key;
+  lines.push('', `By ${by}:`);
+  for (const g of groups) lines.push(`- **${groupLabel(key, g[key])}**: ${line(g)}`);
+  blocks.push(tableBlock(`${title} ${by}`, [[key, GROUP_TITLES[key] ?? key], ...columns], groups, q.groups));
+  return key;
 }
 
 function weighted(
@@ -328,27 +446,21 @@ function weighted(
       query: q.totals,
     },
   );
-  if (q.groups && groups.length > 0) {
-    const key = r.group_by!;
-    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
-    for (const g of groups)
-      lines.push(
-        `- **${groupLabel(key, g[key])}**: ${money(num(g.sum_weighted_amount)) ?? '$0'} weighted (${money(num(g.sum_amount)) ?? '$0'} unweighted, ${num(g.count)} deals)`,
-      );
-    blocks.push(
-      tableBlock(
-        `Weighted pipeline by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
-        [
-          [key, GROUP_TITLES[key] ?? key],
-          ['sum_weighted_amount', 'Weighted'],
-          ['sum_amount', 'Unweighted'],
-          ['count', 'Deals'],
-        ],
-        groups,
-        q.groups,
-      ),
-    );
-  }
+  groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Weighted pipeline by',
+    (g) =>
+      `${money(num(g.sum_weighted_amount)) ?? '$0'} weighted (${money(num(g.sum_amount)) ?? '$0'} unweighted, ${num(g.count)} deals)`,
+    [
+      ['sum_weighted_amount', 'Weighted'],
+      ['sum_amount', 'Unweighted'],
+      ['count', 'Deals'],
+    ],
+  );
 }
 
 function deals(
@@ -383,26 +495,19 @@ function deals(
       `**${count}** deal${count === 1 ? '' : 's'}${sum !== null ? `, **${money(sum)}** in total` : ' (amounts not recorded)'}${r.measure.fn === 'avg' && num(total.avg_amount) !== null ? `, **${money(num(total.avg_amount))}** on average` : ''}.`,
     );
   }
-  if (q.groups && groups.length > 0) {
-    const key = r.group_by!;
-    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
-    for (const g of groups)
-      lines.push(
-        `- **${groupLabel(key, g[key])}**: ${num(g.count)} deal${g.count === 1 ? '' : 's'}, ${money(num(g.sum_amount)) ?? 'no amounts'}`,
-      );
-    blocks.push(
-      tableBlock(
-        `Deals by ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
-        [
-          [key, GROUP_TITLES[key] ?? key],
-          ['count', 'Deals'],
-          ['sum_amount', 'Amount'],
-        ],
-        groups,
-        q.groups,
-      ),
-    );
-  }
+  groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Deals by',
+    (g) => `${num(g.count)} deal${g.count === 1 ? '' : 's'}, ${money(num(g.sum_amount)) ?? 'no amounts'}`,
+    [
+      ['count', 'Deals'],
+      ['sum_amount', 'Amount'],
+    ],
+  );
   if (q.list && list.length > 0 && r.limit !== 1) {
     const shown = list.slice(0, r.limit ?? 12);
     lines.push(
@@ -462,22 +567,7 @@ function conversations(
       : `${kinds.value}s`;
   blocks.push({ kind: 'metric', label: `Number of ${noun}`, value: count, column: 'count', query: q.totals });
   lines.push(count === 0 ? `No ${noun} match.` : `**${count}** ${noun}.`);
-  if (q.groups && groups.length > 0) {
-    const key = r.group_by!;
-    lines.push('', `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}:`);
-    for (const g of groups) lines.push(`- **${groupLabel(key, g[key])}**: ${num(g.count)}`);
-    blocks.push(
-      tableBlock(
-        `By ${GROUP_TITLES[key]?.toLowerCase() ?? key}`,
-        [
-          [key, GROUP_TITLES[key] ?? key],
-          ['count', 'Count'],
-        ],
-        groups,
-        q.groups,
-      ),
-    );
-  }
+  groupSection(r, q, groups, lines, blocks, 'By', (g) => `${num(g.count)}`, [['count', 'Count']]);
   if (q.list && list.length > 0) {
     const shown = list.slice(0, Math.min(r.limit ?? 10, 10));
     lines.push('', 'The latest:');

@@ -44,10 +44,9 @@ export function readAs(r: Interpretation): string {
           : r.period.field === 'occurred_at' && r.subject === 'deals'
             ? 'created'
             : 'from';
-    // A phrase with digits of its own ("in the last 30 days") is not echoed: no cell backs them.
-    const phrase =
-      /\d/.test(r.period.phrase) && !/^[^\d]*\d{4}[^\d]*$/.test(r.period.phrase) ? '' : `${r.period.phrase} `;
-    parts.push(`${verb} ${phrase}(from ${r.period.from}, before ${r.period.to})`);
+    parts.push(`${verb} ${spoken(r.period.phrase)}(from ${r.period.from}, before ${r.period.to})`);
+    if (r.compare_to)
+      parts.push(`compared with ${spoken(r.compare_to.phrase)}(from ${r.compare_to.from}, before ${r.compare_to.to})`);
   } else if (r.subject === 'deals' && r.filters.some((f) => f.field === 'is_closed' && f.value === false))
     parts.push('as they stand today');
   if (r.group_by) parts.push(`by ${GROUPS[r.group_by] ?? r.group_by.replace(/_/g, ' ')}`);
@@ -57,6 +56,10 @@ export function readAs(r: Interpretation): string {
   if (r.inherited.length > 0) line += ` (carried over from earlier in the thread: ${r.inherited.join(', ')})`;
   return line;
 }
+
+/** A phrase with digits of its own ("in the last 30 days") is not echoed: no cell backs them. A year is a query value. */
+export const spoken = (phrase: string): string =>
+  /\d/.test(phrase) && !/^[^\d]*\d{4}[^\d]*$/.test(phrase) ? '' : `${phrase} `;
 
 const GROUPS: Record<string, string> = {
   owner_email: 'owner',

@@ -1,5 +1,6 @@
 import { DEAL_STAGES } from '../../../schema/index.js';
 import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../../search/index.js';
+import { readComparison, shiftBack } from './comparison.js';
 import { linkEntities, type Entities } from './entities.js';
 import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './interpretation.js';
 import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
@@ -142,6 +143,8 @@ interface OwnReading {
   cues: Set<CueAnalysis>;
   /** The slots the question itself filled, for a follow-up to override. */
   slots: Set<string>;
+  /** "vs the quarter before": the words of a period that points back from the earlier ask's. */
+  comparesBack: string | null;
 }
 
 function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | null {
@@ -172,9 +175,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // "Right now", "currently", "as of today" name the present state, not a period to bound anything by.
   if (period && PRESENT.some((p) => p.includes(period!.phrase.toLowerCase()) && ask.toLowerCase().includes(p)))
     period = null;
-  const periodSpan = period ? spanOf(ask, period.phrase) : null;
+  // Two periods side by side: the first bounds the records, the second is what they are compared with.
+  const comparison = readComparison(ask, today);
+  if (comparison?.first) period = comparison.first;
+  const periodSpans = [period?.phrase, comparison?.second.phrase, ...(comparison?.words ?? [])].flatMap((phrase) => {
+    const span = phrase ? spanOf(ask, phrase) : null;
+    return span ? [span] : [];
+  });
   tokens.forEach((t, i) => {
-    if (periodSpan && t.start >= periodSpan[0] && t.end <= periodSpan[1]) taken.add(i);
+    if (periodSpans.some(([s, e]) => t.start >= s && t.end <= e)) taken.add(i);
   });
   const stages: string[] = [];
   const kinds: string[] = [];
@@ -240,8 +249,6 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const cues = new Set(els.flatMap((e) => (e.kind === 'cue' ? [e.analysis] : [])));
   // "Gone quiet" reads as a period too (the window with no touch): the quiet analysis answers it.
   if (asksForQuiet(ask)) cues.add('quiet');
-  // Two periods side by side ("this quarter vs last quarter") are a comparison of periods.
-  if (twoPeriods(ask, today)) cues.add('compare');
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
   const present = els.some((e) => e.kind === 'present');
   // "Right now", "currently", "today" name the present state: no period bounds it.
@@ -298,6 +305,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       unexplained: unexplained.length,
       refersBack: false,
       deferred: false,
+      comparesBack: null,
     };
   }
 
@@ -499,6 +507,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           measure: { fn, field: measureField },
           filters,
           period: periodOut,
+          compare_to:
+            comparison && periodOut && comparison.second.from ? { ...comparison.second, field: periodOut.field } : null,
           group_by: groupBy,
           order,
           limit,
@@ -525,13 +535,24 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     unexplained: unexplained.length,
     refersBack,
     deferred: ambiguous || unknownName,
+    comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
 }
 
 /** A follow-up's reading: the earlier one, with what the follow-up names put in place of the same slots. */
 function inherit(before: Interpretation, own: OwnReading): Interpretation {
   const now = own.reading;
-  if (!now) return { ...before, inherited: ['analysis', 'subject', 'filters', 'period'] };
+  // "vs the quarter before?": the earlier reading's period, compared with the span before it.
+  const comparedBack =
+    own.comparesBack && before.period
+      ? { ...shiftBack(before.period, 'one'), phrase: own.comparesBack, field: before.period.field }
+      : null;
+  if (!now)
+    return {
+      ...before,
+      compare_to: comparedBack ?? before.compare_to,
+      inherited: ['analysis', 'subject', 'filters', 'period'],
+    };
   const inherited: string[] = [];
   const base = now.subject && now.subject !== before.subject && own.subjectFromWords ? now : before;
   const fields = new Set(now.filters.map((f) => f.field));
@@ -562,6 +583,7 @@ function inherit(before: Interpretation, own: OwnReading): Interpretation {
           field: period.field || base.period?.field || (base.subject === 'deals' ? 'close_date' : 'occurred_at'),
         }
       : null,
+    compare_to: comparedBack ?? (own.slots.has('period') ? now.compare_to : base.compare_to),
     group_by: own.slots.has('group') ? now.group_by : base.group_by,
     order: own.slots.has('order') ? now.order : base.order,
     limit: own.slots.has('limit') ? now.limit : base.limit,
@@ -649,16 +671,6 @@ function nameOffsets(ask: string, e: Entities): [number, number][] {
     if (at >= 0) spans.push([at, at + n.length]);
   }
   return spans;
-}
-
-/** Whether two different periods are named on either side of a joining word ("this year vs last year"). */
-function twoPeriods(ask: string, today: string): boolean {
-  const found = new Set<string>();
-  for (const side of ask.split(/\s+(?:vs\.?|versus|and|with|to|against|than|compared)\s+/i)) {
-    const p = parseAskedPeriod(side, today);
-    if (p) found.add(`${p.from}/${p.to}`);
-  }
-  return found.size >= 2;
 }
 
 function spanOf(ask: string, phrase: string): [number, number] | null {
