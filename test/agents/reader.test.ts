@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InterpretationSchema, type Interpretation } from '../../functions/agents/understanding/interpretation.js';
 import { LEXICON } from '../../functions/agents/understanding/lexicon.js';
 import { readAs } from '../../functions/agents/understanding/read-as.js';
-import { dealKinds, readQuestion } from '../../functions/agents/understanding/reader.js';
+import { dealKinds, readParts, readQuestion } from '../../functions/agents/understanding/reader.js';
 import { loadTokenizer } from '../../functions/agents/understanding/tokens.js';
 import { vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
 
@@ -27,6 +27,7 @@ const vocab = vocabularyOf(
       account_name: 'Tidewater Logistics',
       owner_email: 'rhea.okafor@brightwave.io',
     },
+    { name: 'Acme Health - Pilot', account_name: 'Acme Health', owner_email: 'oscar.rossi@brightwave.io' },
   ],
   [
     { account_name: 'Acme Logistics', account_industry: 'Logistics', account_region: 'EMEA' },
@@ -135,6 +136,23 @@ describe('composition: deals', () => {
   });
 });
 
+describe('words people use for people and participles', () => {
+  it('"our best closer this year" is each owner\'s win rate, best first', () => {
+    const r = must('our best closer this year?');
+    expect(r).toMatchObject({
+      analysis: 'win_rate',
+      group_by: 'owner_email',
+      order: { field: 'share_is_won', dir: 'desc' },
+    });
+  });
+
+  it('a participle read as an adjective has its verb\'s lemma ("keep getting delayed" is delay)', () => {
+    const r = must('Which opportunities keep getting delayed?');
+    expect(r.analysis).toBe('slipped');
+    expect(r.unexplained).toEqual([]);
+  });
+});
+
 describe('composition: conversations', () => {
   it('counts by kind, period, account and direction', () => {
     const r = must('how many inbound emails from Acme Logistics last month?');
@@ -179,6 +197,16 @@ describe('follow-ups carry their subject explicitly', () => {
     ]);
     expect(filter(r, 'account_name')).toEqual([['eq', 'Acme Logistics']]);
     expect(r.inherited).toContain('account');
+  });
+
+  it('"same for oscar" replaces the owner; "and in january?" after December is the next January for open deals', () => {
+    expect(filter(must('same for oscar', ["list zoe's open deals"]), 'owner_email')).toEqual([
+      ['eq', 'oscar.rossi@brightwave.io'],
+    ]);
+    expect(must('and in january?', ['which deals are closing in December?']).period).toMatchObject({
+      from: '2027-01-01',
+      to: '2027-02-01',
+    });
   });
 
   it('a follow-up with a topic of its own is another question, not this one narrowed', () => {
@@ -231,6 +259,42 @@ describe('comparisons of periods', () => {
     expect(readAs(must('calls this quarter vs last quarter'))).toContain(
       'compared with last quarter (from 2026-07-01, before 2026-10-01)',
     );
+  });
+});
+
+describe('questions of several parts', () => {
+  const partsOf = (ask: string) => {
+    const r = must(ask);
+    return readParts({ ask: '', earlierAsks: [], today: TODAY }, r.parts, vocab);
+  };
+
+  it('each piece that asks something by itself is a part; words before a colon qualify every part', () => {
+    const parts = partsOf('EMEA snapshot: total open pipeline, weighted pipeline and win rate');
+    expect(parts.map((p) => p.reading?.analysis)).toEqual(['records', 'weighted_pipeline', 'win_rate']);
+    for (const p of parts) expect(filter(p.reading!, 'account_region')).toEqual([['in', ['EMEA']]]);
+  });
+
+  it('a piece that asks nothing by itself stays with its part ("who owns each", "calls and meetings")', () => {
+    expect(must('how many calls and meetings did we have last month').parts).toEqual([]);
+    const parts = partsOf('Which deals close this month, who owns each, and what are they worth weighted?');
+    expect(parts).toHaveLength(2);
+    expect(parts[0]!.reading!.show).toContain('owner_email');
+  });
+
+  it('"they" in a later part is the set an earlier part selected, with its period', () => {
+    const [, weighted] = partsOf('Which deals close this month, and what are they worth weighted?');
+    expect(weighted!.reading).toMatchObject({ analysis: 'weighted_pipeline', period: { from: '2026-11-01' } });
+  });
+
+  it('a part about another kind of answer is kept as a part, unread here, not merged or dropped', () => {
+    const parts = partsOf('which deals close this quarter, and what did customers say about pricing?');
+    expect(parts.map((p) => p.reading?.analysis ?? null)).toEqual(['records', null]);
+  });
+
+  it('words before a colon that name nothing carry nothing ("two things:")', () => {
+    const parts = partsOf('two things: biggest open deal in EMEA, and how many inbound emails landed last month');
+    expect(parts.map((p) => p.reading?.unexplained)).toEqual([[], []]);
+    expect(filter(parts[1]!.reading!, 'account_region')).toEqual([]);
   });
 });
 

@@ -121,6 +121,38 @@ describe('linkEntities', () => {
   });
 });
 
+describe('who spoke narrows a voice question; it is never its topic', () => {
+  const vocab = vocabularyOf(
+    [],
+    [
+      { account_name: 'Acme Logistics', account_industry: 'Retail', account_region: 'North America' },
+      { account_name: 'Keystone Health', account_industry: 'Insurance', account_region: 'EMEA' },
+    ],
+  );
+  const voice = (ask: string) => {
+    const read = readIntent({ ask, earlierAsks: [], today: TODAY }, vocab);
+    if (read.kind !== 'voice') throw new Error(`${ask}: ${read.kind}`);
+    return read;
+  };
+
+  it.each([
+    ['what have EMEA customers said about SSO', 'account_region', ['EMEA'], 'SSO'],
+    ['What did North American customers say about uptime?', 'account_region', ['North America'], 'uptime'],
+    ['Insurance-industry accounts: what have they said about pricing?', 'account_industry', ['Insurance'], 'pricing'],
+    ['Pricing pushback from deals in negotiation — what are they saying?', 'deal_stage', ['negotiation'], 'Pricing'],
+    ['What did prospects in evaluation say about GDPR?', 'deal_stage', ['evaluation'], 'GDPR'],
+  ])('%s', (ask, field, value, topic) => {
+    const read = voice(ask);
+    expect(read.segment).toEqual([{ field, op: 'in', value }]);
+    expect(read.topic).toContain(topic);
+    for (const v of value) expect(read.topic.toLowerCase()).not.toContain(v.toLowerCase());
+  });
+
+  it('no segment: the crowd at large', () => {
+    expect(voice('what do customers say about pricing?').segment).toEqual([]);
+  });
+});
+
 describe('names that differ by one character', () => {
   // Account families whose names are one letter apart: a typo of one is the exact name of another.
   const vocab = vocabularyOf(

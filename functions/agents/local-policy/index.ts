@@ -7,9 +7,9 @@ import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
 import { withMemoryQuotes } from './memory-quotes.js';
 import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
-import { readQuestion } from '../understanding/reader.js';
+import { readParts, readQuestion } from '../understanding/reader.js';
 import { loadTokenizer } from '../understanding/tokens.js';
-import { recordsStep } from './shape-records.js';
+import { partsStep, recordsStep } from './shape-records.js';
 import { withDocument } from './coverage.js';
 import { withInterpretation } from './interpretation-carry.js';
 
@@ -38,9 +38,13 @@ export function localAgentStep(request: StepRequest): StepResult {
   const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
   // The reader composes an interpretation for questions about records (deals, conversations); the
   // answer carries it. Other kinds of question go to the intent readers below.
-  const reading = answersAsAsked(ctx)
-    ? readQuestion({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab)
-    : null;
+  const readCtx = { ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today };
+  const reading = answersAsAsked(ctx) ? readQuestion(readCtx, vocab) : null;
+  if (reading?.parts.length)
+    return withDocument(
+      ctx,
+      withInterpretation(partsStep(ctx, readParts({ ...readCtx, ask: '' }, reading.parts, vocab)), reading),
+    );
   if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.

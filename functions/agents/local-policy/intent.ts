@@ -1,3 +1,4 @@
+import { DEAL_STAGES } from '../../../schema/index.js';
 import type { InteractionKind } from '../../../schema/warehouse-interactions.js';
 import { linkEntities, type Entities } from '../understanding/entities.js';
 import { isScaffoldWord, withoutScaffold } from '../understanding/question-words.js';
@@ -49,7 +50,8 @@ export type Intent =
       subject: 'won' | 'lost' | 'pipeline' | InteractionKind | 'interactions';
     }
   | { kind: 'churn'; account: string | null }
-  | { kind: 'voice'; topic: string; period: AskedPeriod | null }
+  /** `segment`: the filters the question's segment words give (a region, an industry, a deal stage), for the semantic lane. */
+  | { kind: 'voice'; topic: string; period: AskedPeriod | null; segment: SegmentFilter[] }
   /** What a segment with two readings in the data says ("prospects": the CRM's type, or deals still early). */
   | { kind: 'segment_voice'; topic: string; segment: 'prospects' }
   | { kind: 'general'; question: string };
@@ -237,16 +239,45 @@ function readOne(ask: string, e: Entities, today: string): Intent {
     const named = /\b(?:with|on|for|about)\s+((?:\p{Lu}[\p{L}\p{N}&'-]*\s?)+)/u.exec(ask)?.[1]?.trim();
     if (named) return { kind: 'account_brief', account: named };
   }
-  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)))
+  // Who spoke (a region, an industry, deals at a stage) narrows the search; it is never the topic. A
+  // segment named beside "prospects" says which prospects, so there is nothing to ask.
+  const segment = segmentOf(ask, e);
+  if (/\bprospects?\b/i.test(ask) && (VOICE.test(ask) || CROWD.test(ask)) && segment.length === 0)
     return {
       kind: 'segment_voice',
       topic: voiceTopic(withoutAccounts(ask.replace(/\bprospects?\b/gi, ' '), e)),
       segment: 'prospects',
     };
-  if (VOICE.test(ask) || CROWD.test(ask) || /^\s*(why|any)\b/i.test(ask))
-    return { kind: 'voice', topic: voiceTopic(withoutAccounts(withoutPeriod(ask, period), e)), period };
+  if (VOICE.test(ask) || CROWD.test(ask) || /^\s*(why|any)\b/i.test(ask) || (segment.length > 0 && /\bprospects?\b/i.test(ask))) {
+    const topic = voiceTopic(withoutSegment(withoutAccounts(withoutPeriod(ask, period), e), segment));
+    return { kind: 'voice', topic, period, segment: segment.map(({ words: _w, ...f }) => f) };
+  }
   return { kind: 'general', question: clean(e.normalized) };
 }
+
+export interface SegmentFilter {
+  field: 'account_region' | 'account_industry' | 'deal_stage';
+  op: 'in';
+  value: string[];
+}
+
+const STAGE_WORD = new RegExp(`\\b(${DEAL_STAGES.map((s) => s.replace('_', ' ')).join('|')})\\b`, 'gi');
+
+/** The segment a voice question names, with the words it was read from. */
+function segmentOf(ask: string, e: Entities): (SegmentFilter & { words: RegExp })[] {
+  const out: (SegmentFilter & { words: RegExp })[] = [];
+  const words = (names: string[]) =>
+    new RegExp(`\\b(?:${names.map(escapeRegExp).join('|')})(?:ns?|s)?(?:-industry)?\\b`, 'gi');
+  if (e.regions.length > 0) out.push({ field: 'account_region', op: 'in', value: e.regions, words: words(e.regions) });
+  if (e.industries.length > 0)
+    out.push({ field: 'account_industry', op: 'in', value: e.industries, words: words(e.industries) });
+  const stages = [...new Set([...ask.matchAll(STAGE_WORD)].map((m) => m[1]!.toLowerCase().replace(' ', '_')))];
+  if (stages.length > 0) out.push({ field: 'deal_stage', op: 'in', value: stages, words: STAGE_WORD });
+  return out;
+}
+
+const withoutSegment = (ask: string, segment: { words: RegExp }[]): string =>
+  segment.reduce((text, s) => text.replace(s.words, ' '), ask);
 
 /** What the ask was read as, in words, for an answer that could not use it. */
 function understoodParts(e: Entities, period: AskedPeriod | null): string[] {

@@ -102,7 +102,7 @@ function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
     case 'deals':
       return dealsStep(ctx, intent);
     case 'voice':
-      return voiceStep(ctx, intent.topic, intent.period);
+      return voiceStep(ctx, intent.topic, intent.period, intent.segment);
     case 'segment_voice':
       return segmentStep(ctx, intent.topic);
     case 'general':

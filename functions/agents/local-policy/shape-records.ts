@@ -114,14 +114,27 @@ export function slippedQueries(r: Interpretation): Query[] {
 const CLOSED_STAGES = ['closed_won', 'closed_lost'];
 
 function slippedStep(ctx: PolicyContext, r: Interpretation): StepResult {
-  const queries = slippedQueries(r);
-  if (!ctx.results.get('slipped_0') && !ctx.mustFinish)
-    return calls(...queries.map((q, i) => call(ctx, `slipped_${i}`, q)));
+  const pending = slippedCalls(ctx, r, 'slipped');
+  if (pending.length > 0 && !ctx.mustFinish) return calls(...pending);
   const lines: string[] = [`*Read as: ${readAs(r)}.*`, ''];
   const blocks: BlockDraft[] = [];
+  slippedSection(ctx, r, 'slipped', lines, blocks);
+  return finish({
+    text: lines.join('\n'),
+    content_blocks: blocks,
+    follow_ups: ['Which of these deals have gone quiet?', 'What did we lose last quarter and why?'],
+  });
+}
+
+const slippedCalls = (ctx: PolicyContext, r: Interpretation, prefix: string): ToolCall[] =>
+  ctx.results.get(`${prefix}_0`) ? [] : slippedQueries(r).map((q, i) => call(ctx, `${prefix}_${i}`, q));
+
+/** The deals pushed out, one line each with the conversation that says so, and a table per signal. */
+function slippedSection(ctx: PolicyContext, r: Interpretation, prefix: string, lines: string[], blocks: BlockDraft[]) {
+  const queries = slippedQueries(r);
   const byDeal = new Map<string, Row[]>();
   queries.forEach((q, i) => {
-    const rows = rowsOf(ctx.results.get(`slipped_${i}`));
+    const rows = rowsOf(ctx.results.get(`${prefix}_${i}`));
     for (const row of rows) byDeal.set(String(row.deal_name), [...(byDeal.get(String(row.deal_name)) ?? []), row]);
     if (rows.length > 0)
       blocks.push(
@@ -143,23 +156,18 @@ function slippedStep(ctx: PolicyContext, r: Interpretation): StepResult {
     lines.push(
       `I found no conversation on a deal in that set where anyone said the project is ${DELAY_SIGNALS.map((s) => `"${s}"`).join(', ')}, so no deal shows as pushed out. The CRM keeps no history of close-date changes, so slips it does not mention in a conversation are not visible here.`,
     );
-  } else {
-    lines.push(
-      `These deals were pushed out by the buyer's own account — a conversation on the deal says the project is on hold, frozen or paused (the CRM keeps no history of close-date changes, so this is what the data shows):`,
-      '',
-    );
-    for (const [deal, rows] of byDeal) {
-      const latest = rows.reduce((a, b) => (String(a.occurred_at) > String(b.occurred_at) ? a : b));
-      lines.push(
-        `- **${deal}** (${String(latest.account_name ?? 'no account')}, now ${String(latest.deal_stage)}): *${String(latest.title ?? '(no title)')}*, ${day(latest.occurred_at) ?? ''}`,
-      );
-    }
+    return;
   }
-  return finish({
-    text: lines.join('\n'),
-    content_blocks: blocks,
-    follow_ups: ['Which of these deals have gone quiet?', 'What did we lose last quarter and why?'],
-  });
+  lines.push(
+    `These deals were pushed out by the buyer's own account — a conversation on the deal says the project is on hold, frozen or paused (the CRM keeps no history of close-date changes, so this is what the data shows):`,
+    '',
+  );
+  for (const [deal, rows] of byDeal) {
+    const latest = rows.reduce((a, b) => (String(a.occurred_at) > String(b.occurred_at) ? a : b));
+    lines.push(
+      `- **${deal}** (${String(latest.account_name ?? 'no account')}, now ${String(latest.deal_stage)}): *${String(latest.title ?? '(no title)')}*, ${day(latest.occurred_at) ?? ''}`,
+    );
+  }
 }
 
 export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
@@ -176,24 +184,12 @@ export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
     !r.order
   )
     return finish(partlyUnderstood(r));
-  // Two periods side by side: the same reading for each, answered one under the other.
-  const views: View[] = r.compare_to
-    ? [
-        { r: { ...r, compare_to: null }, prefix: 'records', period: r.period },
-        { r: { ...r, period: r.compare_to, compare_to: null }, prefix: 'compared', period: r.compare_to },
-      ]
-    : [{ r, prefix: 'records', period: null }];
-  const pending = views.flatMap((v) => (ctx.results.get(`${v.prefix}_totals`) ? [] : sectionCalls(ctx, v)));
+  const views = viewsOf(r, 'records');
+  const pending = pendingCalls(ctx, views);
   if (pending.length > 0 && !ctx.mustFinish) return calls(...pending);
   const lines: string[] = [`*Read as: ${readAs(r)}.*`, ''];
   const blocks: BlockDraft[] = [];
-  const sections = views.map((v) => recordsSection(ctx, v));
-  for (const [i, s] of sections.entries()) {
-    if (views.length > 1) lines.push(`**${periodHeading(views[i]!.period!)}**`, '');
-    lines.push(...s.lines, '');
-    blocks.push(...s.blocks);
-  }
-  if (views.length > 1) lines.push(...comparedLine(r, views, sections));
+  const count = answerViews(ctx, r, views, lines, blocks);
   const stale = staleNote(ctx.results.get('records_totals'));
   if (stale) lines.push('', stale);
   if (r.unexplained.length > 0)
@@ -204,9 +200,97 @@ export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
   return finish({
     text: lines.join('\n').trim(),
     content_blocks: blocks,
-    follow_ups: followUps(r, sections[0]?.count ?? 0),
+    follow_ups: followUps(r, count),
   });
 }
+
+/** The views a reading is answered by: itself, or with two periods side by side, one per period. */
+function viewsOf(r: Interpretation, prefix: string): View[] {
+  return r.compare_to
+    ? [
+        { r: { ...r, compare_to: null }, prefix, period: r.period },
+        { r: { ...r, period: r.compare_to, compare_to: null }, prefix: `${prefix}_compared`, period: r.compare_to },
+      ]
+    : [{ r, prefix, period: null }];
+}
+
+const pendingCalls = (ctx: PolicyContext, views: View[]): ToolCall[] =>
+  views.flatMap((v) => (ctx.results.get(`${v.prefix}_totals`) ? [] : sectionCalls(ctx, v)));
+
+/** The sections of a reading's views written one under the other (and which side is higher); returns the first's count. */
+function answerViews(ctx: PolicyContext, r: Interpretation, views: View[], lines: string[], blocks: BlockDraft[]) {
+  const sections = views.map((v) => recordsSection(ctx, v));
+  for (const [i, s] of sections.entries()) {
+    if (views.length > 1) lines.push(`**${periodHeading(views[i]!.period!)}**`, '');
+    lines.push(...s.lines, '');
+    blocks.push(...s.blocks);
+  }
+  if (views.length > 1) lines.push(...comparedLine(r, views, sections));
+  return sections[0]?.count ?? 0;
+}
+
+/**
+ * A question of several parts: each part read on its own (reader.ts readParts) and answered under its
+ * own "Read as" line, in one answer; a part that is not about records is named as not answered here
+ * and offered as a question of its own, never dropped in silence.
+ */
+export function partsStep(ctx: PolicyContext, parts: { text: string; reading: Interpretation | null }[]): StepResult {
+  const answers = parts.map((p, i) => (p.reading ? partAnswer(p.reading, `part${i}`) : null));
+  const pending = answers.flatMap((a) => a?.calls(ctx) ?? []);
+  if (pending.length > 0 && !ctx.mustFinish) return calls(...pending);
+  const lines: string[] = [
+    `*Read as: a question in ${WORD_COUNTS[parts.length] ?? 'several'} parts, each answered below.*`,
+    '',
+  ];
+  const blocks: BlockDraft[] = [];
+  const followUps: string[] = [];
+  parts.forEach((p, i) => {
+    const r = p.reading;
+    const answer = answers[i];
+    lines.push(`${i + 1}. **${r ? capitalize(readAs(r)) : 'A question I do not answer alongside the others'}**`, '');
+    if (r && answer) {
+      answer.write(ctx, lines, blocks);
+      lines.push('');
+      if (r.unexplained.length > 0)
+        lines.push(`Words of this part I did not use: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`, '');
+    } else if (r?.analysis === 'not_understood') {
+      lines.push(absentAnswer(r).text.split('\n').slice(2).join('\n'), '');
+    } else {
+      lines.push(
+        'This part asks for another kind of answer than the figures above; I have not answered it here. It is offered as a question of its own below.',
+        '',
+      );
+      followUps.push(p.text);
+    }
+  });
+  return finish({ text: lines.join('\n').trim(), content_blocks: blocks, follow_ups: followUps.slice(0, 3) });
+}
+
+/** How one part is answered inside a multi-part answer: the searches it needs, then its lines and blocks. */
+interface PartAnswer {
+  calls(ctx: PolicyContext): ToolCall[];
+  write(ctx: PolicyContext, lines: string[], blocks: BlockDraft[]): void;
+}
+
+function partAnswer(r: Interpretation, prefix: string): PartAnswer | null {
+  if (r.analysis === 'slipped')
+    return {
+      calls: (ctx) => slippedCalls(ctx, r, prefix),
+      write: (ctx, lines, blocks) => slippedSection(ctx, r, prefix, lines, blocks),
+    };
+  if (!answersHere(r)) return null;
+  const views = viewsOf(r, prefix);
+  return {
+    calls: (ctx) => pendingCalls(ctx, views),
+    write: (ctx, lines, blocks) => {
+      answerViews(ctx, r, views, lines, blocks);
+    },
+  };
+}
+
+const answersHere = (r: Interpretation): boolean =>
+  r.analysis !== 'not_understood' && r.analysis !== 'slipped' && r.subject !== null;
+const WORD_COUNTS: Record<number, string> = { 2: 'two', 3: 'three', 4: 'four', 5: 'five' };
 
 /** One reading answered under a purpose prefix, so several can share an answer (two periods, the parts of a question). */
 interface View {

@@ -4,6 +4,7 @@ import type { BlockDraft } from '../answer.js';
 import type { AskedPeriod } from '../../search/index.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { scopedQuery } from './search-scope.js';
+import type { SegmentFilter } from './intent.js';
 import {
   distinctStatements,
   externalTurnsOf,
@@ -34,7 +35,8 @@ import {
 
 /** Words of a voice question that say nothing about its subject. */
 const NOT_TOPIC = new Set(
-  'push back pushback objection objections worried worry anyone top come comes main biggest most common complaint complaints issue issues problem problems feedback think'.split(
+  // The crowd ("accounts", "deals in negotiation") and the form of the answer ("direct quotes", "exactly") too.
+  'push back pushback objection objections worried worry anyone top come comes main biggest most common complaint complaints issue issues problem problems feedback think account accounts deal deals quotes direct exactly verbatim'.split(
     ' ',
   ),
 );
@@ -62,8 +64,18 @@ export const mentionsTopic = (text: string, required: readonly string[]): boolea
 };
 
 const VOICE_QUERIES = {
-  meaning: (topic: string, period: AskedPeriod | null): Query =>
-    scopedQuery({ query: topic, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 40 }, { period }),
+  meaning: (topic: string, period: AskedPeriod | null, segment: readonly SegmentFilter[] = []): Query =>
+    scopedQuery(
+      {
+        query: topic,
+        mode: 'semantic',
+        hydrate: true,
+        audience: 'customer_voice',
+        limit: 40,
+        ...(segment.length > 0 ? { filters: [...segment] } : {}),
+      },
+      { period },
+    ),
   words: (topic: string, period: AskedPeriod | null): Query => ({
     query: `${topic}${period ? ` ${period.phrase}` : ''}`,
     mode: 'fuzzy',
@@ -77,17 +89,39 @@ const VOICE_QUERIES = {
   }),
 };
 
-export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPeriod | null): StepResult {
+/** " from EMEA accounts on deals in negotiation": who the quotes were searched among. */
+const segmentWords = (segment: readonly SegmentFilter[]): string =>
+  segment
+    .map((f) =>
+      f.field === 'deal_stage'
+        ? ` on deals in ${f.value.join(' or ')}`
+        : ` from ${f.value.join(' or ')} ${f.field === 'account_region' ? 'accounts' : 'industry accounts'}`,
+    )
+    .join('');
+
+export function voiceStep(
+  ctx: PolicyContext,
+  rawTopic: string,
+  period: AskedPeriod | null,
+  segment: readonly SegmentFilter[] = [],
+): StepResult {
   const topic = wordsOf(rawTopic).join(' ') || rawTopic;
   const meaning = ctx.results.get('voice');
+  // A segment (a region, an industry, a stage) narrows the semantic lane inside its vector search; the
+  // fuzzy lane cannot filter, so the topic's other words are searched by meaning in the same segment.
   if (!meaning && !ctx.mustFinish)
     return calls(
-      call(ctx, 'voice', VOICE_QUERIES.meaning(topic, period)),
-      call(ctx, 'voice_words', VOICE_QUERIES.words(withSynonyms(topic), period)),
+      call(ctx, 'voice', VOICE_QUERIES.meaning(topic, period, segment)),
+      segment.length > 0
+        ? call(ctx, 'voice_words', VOICE_QUERIES.meaning(withSynonyms(topic), period, segment))
+        : call(ctx, 'voice_words', VOICE_QUERIES.words(withSynonyms(topic), period)),
     );
   const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
   const byMeaning = semanticTurnsOf(rowsOf(meaning), 40);
-  const byWords = externalTurnsOf(rowsOf(ctx.results.get('voice_words')), 30);
+  const byWords =
+    segment.length > 0
+      ? semanticTurnsOf(rowsOf(ctx.results.get('voice_words')), 40)
+      : externalTurnsOf(rowsOf(ctx.results.get('voice_words')), 30);
   const seen = new Set<string>();
   const all: QuoteCandidate[] = [];
   for (const c of [...byMeaning, ...byWords]) {
@@ -100,7 +134,7 @@ export function voiceStep(ctx: PolicyContext, rawTopic: string, period: AskedPer
   // Said again by others in other words: not more evidence of something else, and not thin evidence either.
   const repeated = distinct.length < within.length;
   const chosen = distinct.slice(0, 6);
-  const when = period ? ` ${said(period.phrase)}` : '';
+  const when = `${segmentWords(segment)}${period ? ` ${said(period.phrase)}` : ''}`;
   if (chosen.length === 0) {
     const reason =
       all.length > 0

@@ -160,7 +160,9 @@ export function linkEntities(ask: string, vocab: Vocabulary): Entities {
           .map((d) => d.name)
       : vocab.deals.filter((d) => lower.includes(d.name.toLowerCase())).map((d) => d.name);
 
-  const phrase = (p: string) => new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`, 'i').test(ask);
+  // A region or industry also as its adjective or plural ("North American customers", "retailers" aside).
+  const phrase = (p: string) =>
+    new RegExp(`\\b${p.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(?:ns?|s)?\\b`, 'i').test(ask);
   let normalized = ask;
   for (const r of [...replacements].sort((a, b) => b.start - a.start))
     normalized = normalized.slice(0, r.start) + r.text + normalized.slice(r.end);

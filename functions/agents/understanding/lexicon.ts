@@ -26,8 +26,11 @@ export type Element =
   | { kind: 'state'; state: 'open' | 'won' | 'lost' | 'closed' | 'overdue' }
   /** What is computed over them. `rate` becomes a win rate next to a win word; `weighted`, amount × probability. */
   | { kind: 'measure'; measure: 'count' | 'sum' | 'avg' | 'rate' | 'weighted' }
-  /** Winning, as an event a rate can count ("win rate", "what share did we win", "converts"). */
-  | { kind: 'win'; rate?: true }
+  /**
+   * Winning, as an event a rate can count ("win rate", "what share did we win", "converts"). `who`: a
+   * person who wins ("closer", "rainmaker"), so the rate is each owner's, best first.
+   */
+  | { kind: 'win'; rate?: true; who?: true }
   /** An attribute of the records: shown, grouped by ("by rep"), or the key of an order. */
   | { kind: 'attribute'; field: Field; showOnly?: true }
   /** "by", "per", "each", "broken out by": the attribute after it groups the rows. */
@@ -100,6 +103,11 @@ const absent = (subject: string, nearby: string): Element => ({ kind: 'absent', 
 const filler: Element = { kind: 'filler' };
 
 export const LEXICON: readonly Entry[] = [
+  // ---- people who win: read before "close", which a comparative "closer" lemmatises to ------------
+  ['closer', { kind: 'win', rate: true, who: true }],
+  ['deal closer', { kind: 'win', rate: true, who: true }],
+  ['winner', { kind: 'win', rate: true, who: true }],
+  ['rainmaker', { kind: 'win', rate: true, who: true }],
   // ---- records ------------------------------------------------------------------------------
   ['deal', deals],
   ['opportunity', deals],
@@ -415,6 +423,8 @@ export const LEXICON: readonly Entry[] = [
   ['ticket', absent('support tickets', 'calls, meetings and emails')],
 
   // ---- how people ask ------------------------------------------------------------------------
+  // "Keep getting delayed": how often, not what.
+  ['keep', filler],
   ['pls', filler],
   ['from', filler],
   ['or', filler],

@@ -48,6 +48,8 @@ const OPEN_BOOK = new Set(['pipeline', 'pipe', 'book', 'forecast']);
 const FOLLOW_UP = /^\s*(and|also|what about|how about|same|ok|okay|then|now)\b/i;
 const WHICH = new Set(['which', 'who', 'whose']);
 const REFERS_BACK = new Set(['they', 'them', 'their', 'theirs', 'those', 'these', 'it', 'its']);
+/** Pronouns that name the set of records an earlier ask selected ("what are they worth weighted?"). */
+const SET_BACK = new Set(['they', 'them', 'those', 'these']);
 
 const KINDS_OF = new WeakMap<Vocabulary, string[]>();
 
@@ -75,8 +77,43 @@ function kindsOf(vocab: Vocabulary): string[] {
   return [...kinds].filter(([, n]) => n >= 2).map(([k]) => k);
 }
 
-/** Read one question (with its thread) as an interpretation, or null when it is not about records. */
+/**
+ * Read one question (with its thread) as an interpretation, or null when it is not about records. A
+ * question of several parts gets them in `parts`, each to be read on its own (readParts); the
+ * structure itself is the first part's reading.
+ */
 export function readQuestion(ctx: ReadContext, vocab: Vocabulary, depth = 0): Interpretation | null {
+  const reading = readComposed(ctx, vocab, depth);
+  return reading ? aheadWhenOpen(reading, ctx.today) : null;
+}
+
+/**
+ * Open deals close in the future: a month or quarter named without a year that has already passed
+ * ("which deals are closing in january?" in November) is the next one, not the one gone by.
+ */
+function aheadWhenOpen(r: Interpretation, today: string): Interpretation {
+  const p = r.period;
+  const open = r.filters.some((f) => f.field === 'is_closed' && f.value === false);
+  if (
+    !p ||
+    !open ||
+    p.field !== 'close_date' ||
+    p.to > today ||
+    /\d{4}|\b(last|previous|past|prior|ago)\b/i.test(p.phrase)
+  )
+    return r;
+  const year = (iso: string) => `${Number(iso.slice(0, 4)) + 1}${iso.slice(4)}`;
+  return { ...r, period: { ...p, from: year(p.from), to: year(p.to) } };
+}
+
+function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Interpretation | null {
+  if (depth === 0) {
+    const parts = splitParts(ctx.ask, ctx.today, vocab);
+    if (parts.length > 1) {
+      const first = readParts({ ...ctx, ask: '' }, parts, vocab).find((p) => p.reading)?.reading;
+      return first ? { ...first, parts } : null;
+    }
+  }
   const own = readOwn(ctx.ask, ctx.today, vocab);
   const previous = ctx.earlierAsks.at(-1);
   // A follow-up borrows the earlier reading when it names no records of its own, or opens as one
@@ -87,7 +124,7 @@ export function readQuestion(ctx: ReadContext, vocab: Vocabulary, depth = 0): In
     previous !== undefined &&
     depth < 3 &&
     own.cues.size === 0 &&
-    (FOLLOW_UP.test(ctx.ask) || !own.subjectFromWords) &&
+    (FOLLOW_UP.test(ctx.ask) || !own.subjectFromWords || own.refersToSet) &&
     (own.reading !== null || own.unexplained === 0);
   if (borrows) {
     const before = readQuestion({ ...ctx, ask: previous, earlierAsks: ctx.earlierAsks.slice(0, -1) }, vocab, depth + 1);
@@ -98,6 +135,84 @@ export function readQuestion(ctx: ReadContext, vocab: Vocabulary, depth = 0): In
   // "that account", "them": the names the latest earlier ask named, when this one names none.
   if (own.refersBack && previous !== undefined) return withEarlierNames(own.reading, ctx, vocab);
   return own.reading;
+}
+
+/** Each part of a multi-part question read on its own, after the thread and the parts before it; null: not about records. */
+export function readParts(
+  ctx: ReadContext,
+  parts: readonly string[],
+  vocab: Vocabulary,
+): { text: string; reading: Interpretation | null }[] {
+  return parts.map((text, i) => ({
+    text,
+    reading: readQuestion({ ...ctx, ask: text, earlierAsks: [...ctx.earlierAsks, ...parts.slice(0, i)] }, vocab, 1),
+  }));
+}
+
+/** Where one question may end and another begin: a question mark, a semicolon, a comma, or "and" before a question word. */
+const PART_BREAK = /(\?\s+|;\s*|,\s*(?:and\s+|plus\s+|also\s+)?|\s+(?:and|plus|also|&)\s+)/i;
+const ASKS =
+  /^\W*(?:and\s+|also\s+|plus\s+)?(?:how|what|which|who|whose|when|where|list|show|give|tell|is|are|do|does|did)\b/i;
+
+/**
+ * The parts of a question that asks several things ("biggest open deal in EMEA, and how many inbound
+ * emails landed last month"). A piece is a part of its own when it asks something by itself: records
+ * with a measure, an order, a limit or an analysis, or a question word; a piece that does not ("who owns
+ * each", "calls, meetings and emails") stays with the part before it. Words before a colon that ask
+ * nothing themselves ("EMEA snapshot:", "Q3 recap:") qualify every part. One part: an empty list.
+ */
+function splitParts(ask: string, today: string, vocab: Vocabulary): string[] {
+  const colon = /^([^:?]{1,60}):\s+(.+)$/s.exec(ask);
+  const prefix = colon && !asksByItself(colon[1]!, today, vocab) ? colon[1]! : null;
+  const body = prefix ? colon![2]! : ask;
+  // Of the words before the colon only what qualifies records carries to every part: its period and names.
+  const context = prefix ? qualifiersOf(prefix, today, vocab) : null;
+  if (!PART_BREAK.test(body)) return [];
+  const pieces = body.split(PART_BREAK);
+  const parts: string[] = [];
+  let current = '';
+  let currentAsks = false;
+  for (let i = 0; i < pieces.length; i += 2) {
+    const piece = pieces[i]!;
+    const asks = piece.trim() !== '' && asksByItself(piece, today, vocab);
+    if (asks && currentAsks) {
+      parts.push(current);
+      current = piece;
+    } else {
+      current = current ? `${current}${pieces[i - 1] ?? ' '}${piece}` : piece;
+      currentAsks ||= asks;
+    }
+  }
+  if (current.trim()) parts.push(current);
+  if (parts.length < 2) return [];
+  return parts.map((p) => {
+    const text = p.trim().replace(/[,;]\s*$/, '');
+    return context ? `${context}: ${text}` : text;
+  });
+}
+
+/** The period phrase and the names a piece of a question gives, as words another part can be read with. */
+function qualifiersOf(piece: string, today: string, vocab: Vocabulary): string | null {
+  const e = linkEntities(piece, vocab);
+  const words = [
+    parseAskedPeriod(piece, today)?.phrase,
+    ...e.accounts.map((a) => a.asked),
+    ...e.regions,
+    ...e.industries,
+    ...e.owners.map((o) => o.name ?? o.email),
+  ].filter((w): w is string => Boolean(w));
+  return words.length > 0 ? words.join(' ') : null;
+}
+
+function asksByItself(piece: string, today: string, vocab: Vocabulary): boolean {
+  const own = readOwn(piece, today, vocab);
+  if (!own) return false;
+  if (own.cues.size > 0) return ASKS.test(piece);
+  const r = own.reading;
+  if (!r || r.subject === null) return false;
+  return (
+    r.measure.fn !== 'list' || r.order !== null || r.limit !== null || r.analysis !== 'records' || ASKS.test(piece)
+  );
 }
 
 /** The accounts, owners or deals of the latest earlier ask that named any, applied to a reading naming none. */
@@ -133,6 +248,8 @@ interface OwnReading {
   unexplained: number;
   /** "that account", "them": it names what an earlier ask named. */
   refersBack: boolean;
+  /** "they", "those": it is about the records an earlier ask selected, whatever it computes of them. */
+  refersToSet: boolean;
   /**
    * The intent readers answer it better: a company name matching several accounts (they ask which
    * one), or a capitalised name the workspace does not hold (they say no such account exists).
@@ -304,6 +421,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       slots,
       unexplained: unexplained.length,
       refersBack: false,
+      refersToSet: false,
       deferred: false,
       comparesBack: null,
     };
@@ -365,7 +483,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
 
   // Names: owners, accounts, regions, industries narrow whatever the records are.
   if (owners.length > 0) {
-    if (subject === 'deals')
+    // Without records of its own ("same for oscar") the owner waits for the deals it is inherited onto.
+    if (subject === 'deals' || subject === null)
       add(
         owners.length === 1
           ? { field: 'owner_email', op: 'eq', value: owners[0]!.email, from_words: owners[0]!.name }
@@ -410,6 +529,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     if (next && next.element.kind === 'attribute' && !next.element.showOnly)
       groupBy = groupField(next.element.field, subject);
   });
+  // "Our best closer": a person who wins is each owner's win rate.
+  if (!groupBy && winRate && winWords.some((p) => p.element.kind === 'win' && p.element.who)) groupBy = 'owner_email';
   if (!groupBy)
     placed.forEach((p) => {
       if (groupBy || p.element.kind !== 'attribute' || p.element.field !== 'owner_email' || p.element.showOnly) return;
@@ -519,7 +640,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
         };
   const refersBack =
     tokens.some((t) => REFERS_BACK.has(t.lower)) ||
-    /\b(that|this|the same) (account|customer|company|deal)\b/i.test(ask);
+    /\b(that|this|the same|the) (account|customer|company|deal)\b/i.test(ask);
   const ambiguous = entities.accounts.some((a) => a.matches.length > 1);
   // A capitalised word inside the question that no name, lexicon entry or period explains: a company
   // or person this workspace does not hold.
@@ -534,6 +655,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     slots,
     unexplained: unexplained.length,
     refersBack,
+    refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
     deferred: ambiguous || unknownName,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };

@@ -44,6 +44,19 @@ export async function loadTokenizer(): Promise<void> {
 
 const WORD = /[\p{L}\p{N}][\p{L}\p{N}'’&-]*/gu;
 
+const VERB_ROOTS = new Map<string, string>();
+
+/** "delayed" → "delay": the word's root as the verb of a short sentence, once per word. */
+function verbRoot(word: string): string {
+  const known = VERB_ROOTS.get(word);
+  if (known !== undefined) return known;
+  const doc = nlp!(`they ${word} it`);
+  doc.compute('root');
+  const root = doc.json()[0]?.terms[1]?.root ?? word;
+  if (VERB_ROOTS.size < 10_000) VERB_ROOTS.set(word, root);
+  return root;
+}
+
 /** The question's words, lemmatised (loadTokenizer must have run). */
 export function tokenize(text: string): Token[] {
   if (!nlp) throw new Error('tokenize before loadTokenizer');
@@ -61,7 +74,9 @@ export function tokenize(text: string): Token[] {
       const start = term.offset?.start ?? 0;
       const lower = (implicit ?? written).toLowerCase().replace(/’/g, "'").replace(/'s$/, '');
       const normal = (term.normal ?? lower).replace(/'s$/, '');
-      const lemma = (term.root ?? normal).toLowerCase();
+      // A participle read as an adjective ("keep getting delayed") has no root: its verb's is read in a verb frame.
+      const participle = !term.root && tags.includes('Adjective') && /..(?:ed|ing)$/.test(normal);
+      const lemma = (term.root ?? (participle ? verbRoot(normal) : normal)).toLowerCase();
       tokens.push({
         text: written || (implicit as string),
         lower,
