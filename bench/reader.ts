@@ -11,7 +11,7 @@
 import { readQuestion } from '../functions/agents/understanding/reader.js';
 import { loadTokenizer, tokenize } from '../functions/agents/understanding/tokens.js';
 import { vocabularyOf, type Vocabulary } from '../functions/agents/understanding/vocabulary.js';
-import { HELD_OUT_FRESH } from '../test/agents/question-set/held-out-fresh.js';
+import { WRITTEN_FRESH } from '../test/agents/question-set/held-out-fresh.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from '../test/agents/question-set/held-out.js';
 import { QUESTIONS } from '../test/agents/question-set/questions.js';
 import { printTable } from './report.js';
@@ -60,7 +60,7 @@ function timeEach(
 
 export async function benchReader(): Promise<Record<string, string | number>[]> {
   await loadTokenizer();
-  const asks = [...QUESTIONS, ...DEVELOPED_ON_HELD_OUT, ...HELD_OUT, ...HELD_OUT_FRESH];
+  const asks = [...QUESTIONS, ...DEVELOPED_ON_HELD_OUT, ...HELD_OUT, ...WRITTEN_FRESH];
   const tokens = timeEach(asks, (q) => tokenize(q.ask));
   const rows: Record<string, string | number>[] = [
     {

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { PgliteHandle } from '../../../platform/db/pglite.js';
 import { openCorpusDatabase } from '../../support/harness.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
-import { HELD_OUT_FRESH } from './held-out-fresh.js';
+import { WRITTEN_FRESH as HELD_OUT_FRESH } from './held-out-fresh.js';
 import { sqlOver, type Sql } from './judge.js';
 
 /**

@@ -2,7 +2,7 @@ import { writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeAll, modelEnv, openAsker, tally, type Asker } from './ask.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
-import { HELD_OUT_FRESH } from './held-out-fresh.js';
+import { DEVELOPED_ON_FRESH, HELD_OUT_FRESH } from './held-out-fresh.js';
 import { QUESTIONS } from './questions.js';
 import { formatReport, setReport, type AnswersReport } from './report.js';
 
@@ -27,7 +27,7 @@ afterAll(async () => {
 describe('the question sets, measured', () => {
   it('asks the dev and the held-out sets and reports the share right', async () => {
     const started = performance.now();
-    const dev = await judgeAll(asker, [...QUESTIONS, ...DEVELOPED_ON_HELD_OUT]);
+    const dev = await judgeAll(asker, [...QUESTIONS, ...DEVELOPED_ON_HELD_OUT, ...DEVELOPED_ON_FRESH]);
     const older = await judgeAll(asker, HELD_OUT);
     const fresh = await judgeAll(asker, HELD_OUT_FRESH);
     const held = [...older, ...fresh];
@@ -45,7 +45,11 @@ describe('the question sets, measured', () => {
     console.log(formatReport(report));
     // Every question was asked and judged; the share itself is the measurement, not a gate.
     expect(dev.length + held.length).toBe(
-      QUESTIONS.length + DEVELOPED_ON_HELD_OUT.length + HELD_OUT.length + HELD_OUT_FRESH.length,
+      QUESTIONS.length +
+        DEVELOPED_ON_HELD_OUT.length +
+        DEVELOPED_ON_FRESH.length +
+        HELD_OUT.length +
+        HELD_OUT_FRESH.length,
     );
   }, 7_200_000);
 });

@@ -1447,6 +1447,8 @@ export const DEVELOPED_SHAPES: ReadonlySet<string> = new Set([
   'weighted_pipeline',
   'activity_count',
   'slipped',
+  'period_compare',
+  'voice_topic',
 ]);
 export const DEVELOPED_ON_HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => DEVELOPED_SHAPES.has(q.shape));
 export const HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => !DEVELOPED_SHAPES.has(q.shape));
