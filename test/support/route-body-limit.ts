@@ -37,23 +37,23 @@ const page = async (res: Response) => {
   expect(await res.text()).toContain(`body: is over ${MAX_BODY_BYTES} bytes`);
 };
 
-/** A connected webhook source of the context's workspace: its ingest URL reads the body once the id is known. */
+/**
+ * A connected webhook source, in a workspace of its own (the suite's workspaces may be at their cap of
+ * connections): its ingest URL reads the body once the id is known.
+ */
 const webhookIngestPaths = new WeakMap<SecurityContext, Promise<string>>();
 function webhookIngestPath(ctx: SecurityContext): Promise<string> {
   let path = webhookIngestPaths.get(ctx);
   if (!path) {
-    path = ctx.ws
-      .tokenFor(ctx.ws.admin, SCOPES)
-      .then((bearer) =>
-        ctx.h.request('POST', '/connections', {
-          bearer,
-          body: { connector_type: 'call_webhook', display_name: 'Body limit probe' },
-        }),
-      )
-      .then((res) => {
-        expect(res.status, res.text).toBe(200);
-        return new URL(res.body.data.ingest.url as string).pathname;
+    path = (async () => {
+      const ws = await ctx.h.seedWorkspace('body-limit-probe');
+      const res = await ctx.h.request('POST', '/connections', {
+        bearer: await ws.tokenFor(ws.admin, SCOPES),
+        body: { connector_type: 'call_webhook', display_name: 'Body limit probe' },
       });
+      expect(res.status, res.text).toBe(200);
+      return new URL(res.body.data.ingest.url as string).pathname;
+    })();
     webhookIngestPaths.set(ctx, path);
   }
   return path;
