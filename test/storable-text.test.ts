@@ -354,6 +354,54 @@ describe('text the database cannot store is refused at the boundary, for every o
     expect(await atLimit.text()).not.toContain('is over 1048576 bytes');
   });
 
+  it("judges multipart form fields as it judges the others: console and OAuth forms, an upload's fields and file name", async () => {
+    const origin = h.services.config.publicUrl;
+    const prefix = '/api/platform/v1';
+    const multipart = (fields: Record<string, string>) => {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(fields)) form.append(name, value);
+      return form;
+    };
+    const page = await h.fetch(
+      new Request(`${origin}/console/sign-in/link`, {
+        method: 'POST',
+        headers: { origin },
+        body: multipart({ token: 'a\u0000b' }),
+      }),
+    );
+    expect(page.status).toBe(400);
+    expect(await page.text()).toContain('token: contains a NUL character');
+    const token = await h.fetch(`${prefix}/oauth/token`, {
+      method: 'POST',
+      body: multipart({ grant_type: 'authorization_code', code: 'a\u0000b', client_id: 'c' }),
+    });
+    expect(token.status).toBe(400);
+    expect(await token.json()).toMatchObject({
+      error: 'invalid_request',
+      error_description: expect.stringContaining('code: contains a NUL character'),
+    });
+
+    const upload = (fields: Record<string, string>, filename: string) => {
+      const form = multipart(fields);
+      form.append('file', new Blob(['# Handbook\n\nSupport hours: 9-17.\n'], { type: 'text/markdown' }), filename);
+      return h.fetch(`${prefix}/knowledge-base`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${bearer}` },
+        body: form,
+      });
+    };
+    for (const [label, res, field] of [
+      ['a text field', await upload({ title: 'Hand\u0000book' }, 'handbook.md'), 'title'],
+      ['a field name', await upload({ 'ti\u0000tle': 'Handbook' }, 'handbook.md'), 'ti\\u0000tle'],
+      ['the file name', await upload({}, 'hand\u0000book.md'), 'file'],
+    ] as const) {
+      const body = (await res.json()) as unknown;
+      expect(refusalProblem(res.status, body, field, 'nul_character'), label).toBeUndefined();
+    }
+    const stored = await h.request('GET', '/knowledge-base', { bearer });
+    expect(JSON.stringify(stored.body)).not.toContain('book.md');
+  });
+
   it('judges every form field, one named __proto__ included', async () => {
     const origin = h.services.config.publicUrl;
     const page = await h.fetch(

@@ -2,13 +2,15 @@
 export const MAX_BODY_BYTES = 1_048_576;
 
 /**
- * A request's body as text, read as it arrives and given up the moment it passes `maxBytes` (then
- * undefined), so a body past the limit is never held whole; one that declares a Content-Length past it
- * is refused unread. The limit counts bytes, not UTF-16 units.
+ * A request's body, read as it arrives and given up the moment it passes `maxBytes` (then undefined), so
+ * a body past the limit is never held whole; one that declares a Content-Length past it is refused unread.
  */
-export async function readTextWithin(request: Request, maxBytes: number = MAX_BODY_BYTES): Promise<string | undefined> {
+export async function readBytesWithin(
+  request: Request,
+  maxBytes: number = MAX_BODY_BYTES,
+): Promise<Uint8Array | undefined> {
   if (Number(request.headers.get('content-length') ?? '0') > maxBytes) return undefined;
-  if (!request.body) return '';
+  if (!request.body) return new Uint8Array(0);
   const reader = request.body.getReader();
   const chunks: Uint8Array[] = [];
   let size = 0;
@@ -28,5 +30,11 @@ export async function readTextWithin(request: Request, maxBytes: number = MAX_BO
     bytes.set(chunk, at);
     at += chunk.byteLength;
   }
-  return new TextDecoder().decode(bytes);
+  return bytes;
+}
+
+/** The body as UTF-8 text within the same limit (readBytesWithin); the limit counts bytes, not UTF-16 units. */
+export async function readTextWithin(request: Request, maxBytes: number = MAX_BODY_BYTES): Promise<string | undefined> {
+  const bytes = await readBytesWithin(request, maxBytes);
+  return bytes === undefined ? undefined : new TextDecoder().decode(bytes);
 }

@@ -1,7 +1,7 @@
 import type { Context } from 'hono';
 import { ApiError } from '../../platform/errors.js';
 import { assertJsonTextDepth } from '../../platform/json-depth.js';
-import { MAX_BODY_BYTES } from './body-limit.js';
+import { MAX_BODY_BYTES, readBytesWithin } from './body-limit.js';
 
 const JSON_TYPE = /^application\/([a-z0-9.+-]+\+)?json\s*(;.*)?$/i;
 
@@ -31,17 +31,18 @@ export async function readJsonBody(c: Context): Promise<unknown> {
   }
 }
 
-/** The request body's bytes, refused past 1 MiB (REST and MCP alike) with 400 invalid_argument. */
-export async function readBodyBytes(c: Context): Promise<ArrayBuffer> {
-  const declared = Number(c.req.header('content-length') ?? '0');
-  if (declared > MAX_BODY_BYTES) throw tooLarge();
-  // The limit is in bytes: a string's length counts UTF-16 units, so a multi-byte body would slip past it.
-  const bytes = await c.req.arrayBuffer();
-  if (bytes.byteLength > MAX_BODY_BYTES) throw tooLarge();
-  return bytes;
+/**
+ * The request body's bytes, refused past 1 MiB (REST, MCP, pushes alike) with 400 invalid_argument: read as
+ * it arrives and given up at the limit (body-limit.ts), so a streamed body with no Content-Length is never
+ * held past 1 MiB. The limit is in bytes: a string's length counts UTF-16 units.
+ */
+export async function readBodyBytes(c: Context): Promise<Uint8Array<ArrayBuffer>> {
+  const bytes = await readBytesWithin(c.req.raw);
+  if (bytes === undefined) throw bodyTooLarge();
+  return bytes as Uint8Array<ArrayBuffer>;
 }
 
-const tooLarge = () =>
+export const bodyTooLarge = (): ApiError =>
   new ApiError('invalid_argument', `The request body exceeds ${MAX_BODY_BYTES} bytes.`, {
     body: 'too_large',
     max_bytes: MAX_BODY_BYTES,

@@ -3,6 +3,7 @@ import { incrementalSha256 } from '../../platform/crypto.js';
 import { ApiError } from '../../platform/errors.js';
 import { fileKey, type FileStore } from '../../platform/files/port.js';
 import { newId } from '../../platform/ids.js';
+import { assertStorableText, unstorableTextProblem } from '../../platform/storable-text.js';
 import { UPLOAD_HEAD_BYTES, type ReceivedUpload, type UploadSpec } from '../registry.js';
 import type { AppEnv } from './env.js';
 import { readJsonBody } from './json-body.js';
@@ -69,10 +70,14 @@ export async function readUploadInput(
           );
         }
         if (upload) throw new ApiError('invalid_argument', `Send one file in "${spec.field}".`, { field: part.name });
+        assertStorableFilename(spec, part.filename);
         upload = await streamToStore(files, workspaceId, spec, part.filename, reader.body());
       } else {
         if (part.name === spec.field) throw missingFile(spec);
-        body[part.name] = await textField(part.name, reader.body());
+        const value = await textField(part.name, reader.body());
+        // Judged as it arrives, as a JSON body's fields are (functions/invoke.ts), before the file is stored.
+        assertStorableText({ [part.name]: value });
+        body[part.name] = value;
       }
     }
   } catch (error) {
@@ -164,6 +169,17 @@ async function textField(name: string, chunks: AsyncIterable<Uint8Array>): Promi
     at += part.length;
   }
   return new TextDecoder().decode(joined);
+}
+
+/** A file's name is stored and shown: text the database cannot store in it is the caller's 400, naming the file's field. */
+function assertStorableFilename(spec: UploadSpec, filename: string): void {
+  const found = unstorableTextProblem(filename);
+  if (!found) return;
+  const problem = `file name ${found.problem}`;
+  throw new ApiError('invalid_argument', `Invalid request: ${spec.field}: ${problem}`, {
+    field: spec.field,
+    fields: [{ field: spec.field, problem, code: found.code }],
+  });
 }
 
 /** The boundary parameter of a multipart Content-Type (quoted or not), or null. */

@@ -2,18 +2,22 @@ import type { Context } from 'hono';
 import { ApiError, isApiError } from '../../platform/errors.js';
 import { ACKNOWLEDGED_HEADER, stageEndpointUrl, type DeliveryReceipt } from '../../queues/transport/port.js';
 import { verifyDelivery } from '../../queues/transport/signing.js';
+import { readTextWithin } from './body-limit.js';
 import type { AppEnv } from './env.js';
+import { bodyTooLarge } from './json-body.js';
 import { renderError } from './errors.js';
 
 /**
- * `POST /queues/<kind>`: the signature is verified on the raw body before anything parses it, against
+ * `POST /queues/<kind>`: the signature is verified on the raw body (at most 1 MiB) before anything parses it, against
  * the URL the sender signed for (<PUBLIC_URL>/queues/<kind>), with the current then the next key.
  */
 export function stageEndpoint() {
   return async (c: Context<AppEnv>): Promise<Response> => {
     const services = c.get('services');
     const kind = c.req.param('kind') ?? '';
-    const rawBody = await c.req.text();
+    // Within the same 1 MiB as every body, read no further: the signature is checked on what was read.
+    const rawBody = await readTextWithin(c.req.raw);
+    if (rawBody === undefined) return renderError(c, bodyTooLarge());
     const url = stageEndpointUrl(services.config.publicUrl, kind);
     if (!(await verifyDelivery(services.queueSigningKeys, c.req.header('upstash-signature'), url, rawBody))) {
       return renderError(c, new ApiError('invalid_token', 'The delivery signature is missing or does not verify.'));

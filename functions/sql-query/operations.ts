@@ -37,7 +37,8 @@ export const sqlQueryOperation = defineOperation({
     `A query the planner estimates above SQL_QUERY_MAX_COST (default ${DEFAULT_MAX_PLAN_COST}) is refused before it runs: 400 \`invalid_argument\`, \`details.reason\` \`query_too_expensive\` with \`estimated_cost\` and \`max_cost\`. ` +
     `Runs as the least-privilege role cip_query (the views and the allowed functions only; on Neon through SQL_QUERY_DATABASE_URL, else 503 \`dependency_unavailable\`, \`details.reason\` \`sql_sandbox_unavailable\`), ` +
     `in a read-only transaction that is always rolled back, with a statement timeout (SQL_QUERY_TIMEOUT_MS, default ${DEFAULT_STATEMENT_TIMEOUT_MS} ms); ` +
-    '`truncated` says more rows matched than `limit`. A failure while running is 500 `query_failed` (`details.reason`: `statement_timeout` or `execution_error`).',
+    '`truncated` says more rows matched than `limit`. A statement Postgres refuses for its own text (SQLSTATE class 22 or 42: a bad value, a column, table or function signature the views lack, mismatched types, a privilege the role lacks) is 400 `invalid_argument` naming `sql`, with `details.reason` (the condition name, e.g. `undefined_column`) and `sqlstate`. ' +
+    'Any other failure while running is 500 `query_failed` (`details.reason`: `statement_timeout` or `execution_error`).',
   mcp: { tool: 'sql', action: 'query' },
   readOnly: true,
   body: SqlQueryBody,

@@ -5,6 +5,7 @@ import type { SqlParser } from '../../platform/sql-parser/port.js';
 import { checkQuery } from './guard.js';
 import { estimatedCost } from './plan-cost.js';
 import { inSandbox, querySandbox } from './sandbox.js';
+import { callerStatementError, databaseCause } from './statement-errors.js';
 
 /** The default of SQL_QUERY_TIMEOUT_MS: how long one caller query may run before Postgres cancels it. */
 export const DEFAULT_STATEMENT_TIMEOUT_MS = 5_000;
@@ -44,9 +45,10 @@ export async function runQuery(
  * Run one statement the guard accepted, for a workspace, in the query sandbox (sandbox.ts): as the
  * least-privilege role, read-only, with the workspace bound for the transaction, the statement timeout,
  * the search path on the views only, always rolled back. The statement is wrapped as a subquery with
- * limit + 1 rows, so `truncated` is known without reading more. A failure is 500 query_failed with the
- * SQLSTATE, except what the statement's own text decides (a bad value, 22xxx; a privilege the role lacks,
- * 42501): those are the caller's 400 invalid_argument.
+ * limit + 1 rows, so `truncated` is known without reading more. A failure of the caller's statement that
+ * its text decides (a bad value, class 22; a name, type or privilege Postgres refuses, class 42) is the
+ * caller's 400 invalid_argument (statement-errors.ts); any other failure, the sandbox's own statements
+ * included, is 500 query_failed with the SQLSTATE.
  *
  * Before it runs, the planner's estimate of exactly what would run (the wrapped statement, in the same
  * transaction and role, so the views plan for this workspace) is held to `maxCost`: 400
@@ -71,46 +73,25 @@ export async function executeChecked(
   let rows: Record<string, unknown>[];
   try {
     rows = await inSandbox(sandbox, db, workspaceId, { timeoutMs }, async (tx) => {
-      const cost = await estimatedCost(tx, wrapped);
-      if (cost > maxCost) throw tooExpensive(cost, maxCost);
-      return queryRows<Record<string, unknown>>(tx, sql.raw(wrapped));
+      try {
+        const cost = await estimatedCost(tx, wrapped);
+        if (cost > maxCost) throw tooExpensive(cost, maxCost);
+        return await queryRows<Record<string, unknown>>(tx, sql.raw(wrapped));
+      } catch (e) {
+        throw callerStatementError(e) ?? e;
+      }
     });
   } catch (e) {
     if (e instanceof ApiError) throw e;
-    const cause =
-      (e as { cause?: { code?: string; message?: string } }).cause ?? (e as { code?: string; message?: string });
-    const timedOut = cause?.code === '57014';
-    // SQLSTATE class 22 (data exception: a date that does not exist, a bad cast, division by zero) comes
-    // from the statement's own values: the same text fails every time, so it is the caller's 400.
-    if (cause?.code?.startsWith('22'))
-      throw new ApiError(
-        'invalid_argument',
-        `Invalid request: sql: ${cause.message ?? 'a value in the query is invalid'}`,
-        {
-          reason: 'invalid_value',
-          sqlstate: cause.code,
-          fields: [{ field: 'sql', problem: cause.message ?? 'invalid value', code: 'invalid_value' }],
-        },
-      );
-    // 42501 (insufficient_privilege) is the role refusing a table or function the guard let through: the
-    // same text is refused every time, so it is the caller's 400, like the guard's own refusals.
-    if (cause?.code === '42501')
-      throw new ApiError(
-        'invalid_argument',
-        `Invalid request: sql: ${cause.message ?? 'permission denied'}. Caller SQL reads only the views and calls only the allowed functions.`,
-        {
-          field: 'sql',
-          reason: 'insufficient_privilege',
-          sqlstate: cause.code,
-          fields: [{ field: 'sql', problem: cause.message ?? 'permission denied', code: 'insufficient_privilege' }],
-        },
-      );
+    const cause = databaseCause(e);
+    const timedOut = cause.code === '57014';
     throw new ApiError(
       'query_failed',
       timedOut
         ? `The query ran past ${timeoutMs} ms and was canceled.`
-        : `The query failed: ${cause?.message ?? String(e)}`,
-      { reason: timedOut ? 'statement_timeout' : 'execution_error', sqlstate: cause?.code ?? null },
+        : `The query failed: ${cause.message ?? 'the database gave no reason'}`,
+      { reason: timedOut ? 'statement_timeout' : 'execution_error', sqlstate: cause.code ?? null },
+      { cause: e },
     );
   }
   const truncated = rows.length > limit;

@@ -122,17 +122,23 @@ describe('POST /sql/query', () => {
     const outOfScope = await query({
       sql: 'select * from (with api_keys as (select 1 as x) select * from api_keys) a, api_keys',
     });
-    expect(outOfScope.status).toBe(500);
-    expect(outOfScope.body.error).toMatchObject({ code: 'query_failed', details: { sqlstate: '42P01' } });
+    expect(outOfScope.status).toBe(400);
+    expect(outOfScope.body.error).toMatchObject({
+      code: 'invalid_argument',
+      details: { field: 'sql', reason: 'undefined_table', sqlstate: '42P01' },
+    });
   });
 
-  it('caps huge results at the limit and turns a runaway query into 500 query_failed', async () => {
+  it("caps huge results at the limit and answers a column the views lack as the caller's 400", async () => {
     const huge = await query({ sql: 'select t.id from transcript_turns t', limit: 1000 });
     expect(huge.status, huge.text).toBe(200);
     expect(huge.body.data).toMatchObject({ rowCount: 1000, truncated: true });
     const missing = await query({ sql: 'select no_such_column from accounts' });
-    expect(missing.status).toBe(500);
-    expect(missing.body.error).toMatchObject({ code: 'query_failed', details: { reason: 'execution_error' } });
+    expect(missing.status).toBe(400);
+    expect(missing.body.error).toMatchObject({
+      code: 'invalid_argument',
+      details: { field: 'sql', reason: 'undefined_column', sqlstate: '42703' },
+    });
   });
 
   it('writes nothing: the transaction is read only, so even a view write the parser missed would fail', async () => {

@@ -88,6 +88,20 @@ export const CALLER_SQL_ESCAPES = [
   "select pg_read_file('secrets.json')",
 ] as const;
 
+/**
+ * Statements a parser guard accepts that Postgres refuses while planning them (SQLSTATE class 42: a column,
+ * table or function signature the views lack, a syntax rule of analysis, types that do not match, a type it
+ * cannot infer). The caller's text decides each, so each is the caller's 400 naming the field, never a 500.
+ */
+export const CALLER_SQL_MISTAKES = [
+  'select no_such_column from accounts',
+  'select * from (with c as (select 1 as x) select * from c) a, c',
+  'select lower(1) as l',
+  'select 1 as a union select 1, 2',
+  'select name from accounts where name',
+  'select array[] as a',
+] as const;
+
 export const CREDENTIAL_KINDS = ['api_key', 'oauth', 'identity_provider'] as const;
 export type CredentialKind = (typeof CREDENTIAL_KINDS)[number];
 
@@ -718,6 +732,22 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           expectError(res, 400, 'invalid_argument', text);
           expect(res.body.error.details?.field, text).toBe(field);
           expect(res.text).not.toContain(ctx.other.name);
+        }
+      });
+
+      it('answers a statement Postgres refuses while planning it (SQLSTATE class 42) as 400 naming the field, never 500', async () => {
+        const ctx = get();
+        const credential = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
+        const base = await valid(ctx.ws);
+        for (const text of CALLER_SQL_MISTAKES) {
+          const res = await sendOperation(
+            ctx.h,
+            op,
+            { ...base, body: { ...(base.body as Record<string, unknown>), [field]: text } },
+            credential,
+          );
+          expectError(res, 400, 'invalid_argument', text);
+          expect(res.body.error.details, text).toMatchObject({ field, sqlstate: expect.stringMatching(/^42/) });
         }
       });
     }

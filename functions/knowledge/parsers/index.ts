@@ -57,14 +57,14 @@ async function parse(
       return parseCsv(await utf8(bytes, budget), budget);
     case 'markdown':
     case 'text':
-      return parseMarkdown(await utf8(bytes, budget), budget);
+      return parseMarkdown(utf8Lines(bytes, budget), budget);
   }
 }
 
-/** Bytes decoded between two looks at the budget. */
-const DECODE_BYTES = 1024 * 1024;
+/** Bytes decoded (and for text, split into lines) between two looks at the budget. */
+export const DECODE_BYTES = 256 * 1024;
 
-/** UTF-8 text, decoded a megabyte at a time (a character cut between two is completed by the next). */
+/** UTF-8 text, decoded DECODE_BYTES at a time (a character cut between two is completed by the next). */
 async function utf8(bytes: Uint8Array, budget: ParseBudget): Promise<string> {
   const decoder = new TextDecoder();
   const parts: string[] = [];
@@ -74,4 +74,38 @@ async function utf8(bytes: Uint8Array, budget: ParseBudget): Promise<string> {
   }
   parts.push(decoder.decode());
   return parts.join('');
+}
+
+/**
+ * The lines of UTF-8 text (ended by \n, \r\n or \r; the last one after the last ending, empty or not),
+ * decoded DECODE_BYTES at a time and handed on a batch at a time. Never the whole text as one
+ * string: joining the decoded parts of a 50 MB file is one synchronous copy of all of it, long enough to
+ * stall every other request in the process (bench/ingest-responsiveness.ts). A line cut between two
+ * pieces is completed by the next; a \r\n cut between them counts once.
+ */
+export async function* utf8Lines(bytes: Uint8Array, budget: ParseBudget): AsyncGenerator<string[]> {
+  const decoder = new TextDecoder();
+  const ending = /\r\n?|\n/g;
+  let carry = '';
+  let afterCr = false;
+  for (let at = 0; at < bytes.length; at += DECODE_BYTES) {
+    await budget.step();
+    let text = decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true });
+    if (afterCr && text.startsWith('\n')) {
+      text = text.slice(1);
+      afterCr = false;
+    }
+    if (text.length > 0) afterCr = text.endsWith('\r');
+    const batch: string[] = [];
+    let from = 0;
+    ending.lastIndex = 0;
+    for (let match = ending.exec(text); match; match = ending.exec(text)) {
+      batch.push(carry + text.slice(from, match.index));
+      carry = '';
+      from = ending.lastIndex;
+    }
+    carry += text.slice(from);
+    if (batch.length > 0) yield batch;
+  }
+  yield [carry + decoder.decode()];
 }

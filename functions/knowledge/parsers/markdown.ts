@@ -10,10 +10,13 @@ const LINES_PER_STEP = 512;
 /**
  * Markdown and plain text: `#` headings open sections, blank lines end paragraphs, and a pipe table's
  * rows become table-row nodes ("Column: value; ..." under the table's header). Plain text is the
- * same without headings or tables. Read line by line from the one string (no copy of it split into
- * lines), with the budget looked at every few hundred lines.
+ * same without headings or tables. Read from its lines as they are decoded, a batch at a time
+ * (parsers/index.ts: the document is never one string), with the budget looked at every few hundred lines.
  */
-export async function parseMarkdown(source: string, budget: ParseBudget): Promise<ParsedNode[]> {
+export async function parseMarkdown(
+  batches: AsyncIterable<readonly string[]>,
+  budget: ParseBudget,
+): Promise<ParsedNode[]> {
   const nodes: ParsedNode[] = [];
   let heading = '';
   let paragraph: string[] = [];
@@ -25,45 +28,35 @@ export async function parseMarkdown(source: string, budget: ParseBudget): Promis
     pending = 0;
   };
   let count = 0;
-  for (const line of lines(source)) {
-    if (++count % LINES_PER_STEP === 0) await budget.step();
-    budget.addText(line.length);
-    const h = HEADING.exec(line);
-    const row = TABLE_ROW.exec(line);
-    if (h) {
-      flush();
-      header = null;
-      heading = tidy(h[2] ?? '');
-      if (heading) budget.add(nodes, [{ kind: 'section', heading, text: heading, page: null }]);
-    } else if (row) {
-      flush();
-      if (TABLE_RULE.test(line)) continue;
-      const cells = (row[1] ?? '').split('|').map(tidy);
-      if (!header) header = cells;
-      else budget.add(nodes, [{ kind: 'table_row', heading, text: rowText(header, cells), page: null }]);
-    } else if (line.trim() === '') {
-      flush();
-      header = null;
-    } else {
-      header = null;
-      paragraph.push(line);
-      pending += line.length;
-      if (pending > MAX_PENDING_CHARS) flush();
+  for await (const batch of batches)
+    for (const line of batch) {
+      if (++count % LINES_PER_STEP === 0) await budget.step();
+      budget.addText(line.length);
+      const h = HEADING.exec(line);
+      const row = TABLE_ROW.exec(line);
+      if (h) {
+        flush();
+        header = null;
+        heading = tidy(h[2] ?? '');
+        if (heading) budget.add(nodes, [{ kind: 'section', heading, text: heading, page: null }]);
+      } else if (row) {
+        flush();
+        if (TABLE_RULE.test(line)) continue;
+        const cells = (row[1] ?? '').split('|').map(tidy);
+        if (!header) header = cells;
+        else budget.add(nodes, [{ kind: 'table_row', heading, text: rowText(header, cells), page: null }]);
+      } else if (line.trim() === '') {
+        flush();
+        header = null;
+      } else {
+        header = null;
+        paragraph.push(line);
+        pending += line.length;
+        if (pending > MAX_PENDING_CHARS) flush();
+      }
     }
-  }
   flush();
   return nodes;
-}
-
-/** The lines of `source` (ended by \n, \r\n or \r), each a slice of it. */
-function* lines(source: string): Generator<string> {
-  const end = /\r\n?|\n/g;
-  let from = 0;
-  for (let match = end.exec(source); match; match = end.exec(source)) {
-    yield source.slice(from, match.index);
-    from = end.lastIndex;
-  }
-  yield source.slice(from);
 }
 
 /** A table row as text a reader (and a quote) can use on its own: "Plan: Pro; Seats: 40". */
