@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { InterpretationSchema, type Interpretation } from '../../functions/agents/understanding/interpretation.js';
 import { LEXICON } from '../../functions/agents/understanding/lexicon.js';
 import { readAs } from '../../functions/agents/understanding/read-as.js';
-import { dealKinds, readParts, readQuestion } from '../../functions/agents/understanding/reader.js';
+import { dealKinds, namesNotHeld, readParts, readQuestion } from '../../functions/agents/understanding/reader.js';
 import { loadTokenizer } from '../../functions/agents/understanding/tokens.js';
 import { vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
 
@@ -150,6 +150,22 @@ describe('words people use for people and participles', () => {
     const r = must('Which opportunities keep getting delayed?');
     expect(r.analysis).toBe('slipped');
     expect(r.unexplained).toEqual([]);
+  });
+});
+
+describe('names the workspace does not hold', () => {
+  const names = (ask: string) => namesNotHeld(ask, TODAY, vocab);
+  it('a capitalised name no account, owner, lexicon entry or period explains, with the words after it', () => {
+    expect(names('what did Globex say about pricing?')).toEqual(['Globex']);
+    expect(names('When Quotient Labs is in the deal, do we win or lose?')).toEqual(['Quotient Labs']);
+  });
+  it('not the asker, a linked account, a region or a period', () => {
+    expect(names("As a marketer I'm building battlecards")).toEqual([]);
+    expect(names('What did Acme Logistics in EMEA say in Q3?')).toEqual([]);
+  });
+  it('a condition clause ("when X is in the deal, ...") is not a part of its own', () => {
+    expect(must('how many deals close this quarter, and when does the biggest deal close?').parts).toHaveLength(2);
+    expect(read('When Acme Logistics is in the deal, do we win or lose?')?.parts ?? []).toEqual([]);
   });
 });
 

@@ -7,7 +7,8 @@ import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
 import { withMemoryQuotes } from './memory-quotes.js';
 import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
-import { readParts, readQuestion } from '../understanding/reader.js';
+import { namesNotHeld, readParts, readQuestion } from '../understanding/reader.js';
+import { unknownNameStep } from './shape-unknown-name.js';
 import { loadTokenizer } from '../understanding/tokens.js';
 import { partsStep, recordsStep } from './shape-records.js';
 import { withDocument } from './coverage.js';
@@ -46,6 +47,9 @@ export function localAgentStep(request: StepRequest): StepResult {
       withInterpretation(partsStep(ctx, readParts({ ...readCtx, ask: '' }, reading.parts, vocab)), reading),
     );
   if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
+  // A name the workspace does not hold is looked for before any reading answers with others' facts.
+  const unknown = unknownNameStep(ctx, namesNotHeld(ctx.ask, ctx.today, vocab));
+  if (unknown) return withDocument(ctx, unknown);
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
   return withMemoryQuotes(ctx, withDocumentQuotes(ctx, focusedStep(ctx, intent)));

@@ -248,7 +248,12 @@ function readOne(ask: string, e: Entities, today: string): Intent {
       topic: voiceTopic(withoutAccounts(ask.replace(/\bprospects?\b/gi, ' '), e)),
       segment: 'prospects',
     };
-  if (VOICE.test(ask) || CROWD.test(ask) || /^\s*(why|any)\b/i.test(ask) || (segment.length > 0 && /\bprospects?\b/i.test(ask))) {
+  if (
+    VOICE.test(ask) ||
+    CROWD.test(ask) ||
+    /^\s*(why|any)\b/i.test(ask) ||
+    (segment.length > 0 && /\bprospects?\b/i.test(ask))
+  ) {
     const topic = voiceTopic(withoutSegment(withoutAccounts(withoutPeriod(ask, period), e), segment));
     return { kind: 'voice', topic, period, segment: segment.map(({ words: _w, ...f }) => f) };
   }

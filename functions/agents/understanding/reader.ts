@@ -149,10 +149,14 @@ export function readParts(
   }));
 }
 
-/** Where one question may end and another begin: a question mark, a semicolon, a comma, or "and" before a question word. */
+/** Where one question may end and another begin: a question mark, a semicolon, a comma, "and", "plus". */
 const PART_BREAK = /(\?\s+|;\s*|,\s*(?:and\s+|plus\s+|also\s+)?|\s+(?:and|plus|also|&)\s+)/i;
+/**
+ * A piece that opens as a question. "When" and "where" ask only with the verb first ("when does it
+ * close"); followed by a subject they open a condition ("when Quotient Labs is in the deal, ..."), no part.
+ */
 const ASKS =
-  /^\W*(?:and\s+|also\s+|plus\s+)?(?:how|what|which|who|whose|when|where|list|show|give|tell|is|are|do|does|did)\b/i;
+  /^\W*(?:and\s+|also\s+|plus\s+)?(?:how|what|which|who|whose|list|show|give|tell|is|are|do|does|did|(?:when|where)\s+(?:is|are|was|were|do|does|did|will|can|should|has|have|had)\b)\b/i;
 
 /**
  * The parts of a question that asks several things ("biggest open deal in EMEA, and how many inbound
@@ -250,6 +254,8 @@ interface OwnReading {
   refersBack: boolean;
   /** "they", "those": it is about the records an earlier ask selected, whatever it computes of them. */
   refersToSet: boolean;
+  /** Capitalised names inside the question that the workspace's names, the lexicon and the period do not explain. */
+  unknown: string[];
   /**
    * The intent readers answer it better: a company name matching several accounts (they ask which
    * one), or a capitalised name the workspace does not hold (they say no such account exists).
@@ -423,6 +429,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       refersBack: false,
       refersToSet: false,
       deferred: false,
+      unknown: [],
       comparesBack: null,
     };
   }
@@ -644,10 +651,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const ambiguous = entities.accounts.some((a) => a.matches.length > 1);
   // A capitalised word inside the question that no name, lexicon entry or period explains: a company
   // or person this workspace does not hold.
-  const unknownName = tokens.some(
-    (t, i) =>
-      i > 0 && !taken.has(i) && /^\p{Lu}/u.test(t.text) && unexplained.includes(t.text) && !isScaffoldWord(t.lower),
-  );
+  const unknown = unknownNames(tokens, taken, unexplained);
   return {
     reading,
     subjectFromWords,
@@ -656,9 +660,41 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     unexplained: unexplained.length,
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
-    deferred: ambiguous || unknownName,
+    deferred: ambiguous || unknown.length > 0,
+    unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
+}
+
+/**
+ * A capitalised word inside the question that no name, lexicon entry or period explains — a company,
+ * person or product this workspace does not hold as a name — with the capitalised words after it
+ * ("Quotient Labs").
+ */
+function unknownNames(tokens: readonly Token[], taken: ReadonlySet<number>, unexplained: readonly string[]): string[] {
+  const names: string[] = [];
+  for (let i = 1; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    // "I", "I'm": the asker, not a name.
+    const asker = /^i(?:['’]\w+)?$/.test(t.lower);
+    if (asker || taken.has(i) || !/^\p{Lu}/u.test(t.text) || !unexplained.includes(t.text) || isScaffoldWord(t.lower))
+      continue;
+    let name = t.text;
+    while (
+      tokens[i + 1] &&
+      /^\p{Lu}/u.test(tokens[i + 1]!.text) &&
+      !taken.has(i + 1) &&
+      tokens[i + 1]!.start - tokens[i]!.end <= 1
+    )
+      name += ` ${tokens[++i]!.text}`;
+    names.push(name);
+  }
+  return names;
+}
+
+/** The names a question gives that the workspace does not hold (see unknownNames): for the local model to look for. */
+export function namesNotHeld(ask: string, today: string, vocab: Vocabulary): string[] {
+  return readOwn(ask, today, vocab)?.unknown ?? [];
 }
 
 /** A follow-up's reading: the earlier one, with what the follow-up names put in place of the same slots. */

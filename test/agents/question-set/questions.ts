@@ -716,6 +716,13 @@ export const QUESTIONS: Question[] = [
     expect: { refusal: true },
   },
   {
+    // A company the workspace does not hold: named absent, with the count of 0 that proves it, never
+    // answered with other companies' quotes.
+    shape: 'unknown company',
+    ask: 'What did Globex say about pricing?',
+    expect: { quotes: 'none', says: /no \*\*Globex\*\*|Globex[^.]*not/i, refusal: true },
+  },
+  {
     shape: 'missing field',
     ask: 'What is our net revenue retention this year?',
     expect: { quotes: 'none', says: /revenue|retention/i, refusal: true },
