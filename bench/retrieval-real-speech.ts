@@ -6,7 +6,8 @@
  * `call_webhook` connection, each meeting pushed to its signed ingest URL as one call, the chair
  * (the project manager of a design meeting, the committee's chair) on our side and everyone else
  * external. Then, for each query, the search the agents run for "what did they say about X" (the
- * semantic lane, hydrated to turns, audience customer_voice) scoped to the meeting's account: its
+ * semantic lane with `ranking: 'hybrid'`, hydrated to turns, audience customer_voice; its default
+ * `ranking: 'similarity'` beside it) scoped to the meeting's account: its
  * first 10 turns. Beside it, in the same run, BM25 over the same meeting's turns (all of them, as
  * the gold spans count the chair's too; and over the external turns the lane can return).
  *
@@ -26,7 +27,7 @@ import { issueAccessToken } from '../functions/identity/oauth-tokens.js';
 import { newId } from '../platform/ids.js';
 import { accounts, oauthClients } from '../schema/index.js';
 import { systemClock } from '../platform/clock.js';
-import { Bm25 } from './bm25.js';
+import { Bm25 } from '../functions/search/bm25.js';
 import { LiftedRateLimiter } from './corpus-db.js';
 import { openEmptyBenchApp } from './engine.js';
 import { goldTurns, isChair, loadQmsum, type QmsumMeeting } from './qmsum-data.js';
@@ -38,11 +39,11 @@ const TOP = 10;
 const TEXT_MAX = 20_000;
 
 export const retrievalRealSpeechTitle = (half: string) =>
-  `Retrieval on real meetings (QMSum ${half}): the agents' scoped search (semantic lane, hydrated, top ${TOP} turns) vs. BM25 over the same meeting's turns, against the gold spans`;
+  `Retrieval on real meetings (QMSum ${half}): scoped semantic search (ranking hybrid and similarity, hydrated, top ${TOP} turns) vs. BM25 over the same meeting's turns, against the gold spans`;
 
-type App = Awaited<ReturnType<typeof openEmptyBenchApp>>;
+export type App = Awaited<ReturnType<typeof openEmptyBenchApp>>;
 
-interface Loaded {
+export interface Loaded {
   meeting: QmsumMeeting;
   accountId: string;
   /** Original turn index of each turn the warehouse stored (empty turns are not pushed). */
@@ -57,7 +58,7 @@ const slug = (s: string) =>
     .replace(/^\.|\.$/g, '') || 'speaker';
 
 /** Push every meeting as one call of its own account through the call webhook. */
-async function loadMeetings(app: App, request: Requester, meetings: readonly QmsumMeeting[]): Promise<Loaded[]> {
+export async function loadMeetings(app: App, request: Requester, meetings: readonly QmsumMeeting[]): Promise<Loaded[]> {
   const connection = await request('POST', '/connections', {
     oauth: true,
     connector_type: 'call_webhook',
@@ -133,10 +134,10 @@ interface Reply {
   body: any;
 }
 /** `oauth: true` in the body sends the admin's OAuth token instead of the API key (connecting needs one). */
-type Requester = (method: string, path: string, body?: Record<string, unknown>) => Promise<Reply>;
+export type Requester = (method: string, path: string, body?: Record<string, unknown>) => Promise<Reply>;
 
 /** An admin's API key on the bench workspace, and requests made with it through the app. */
-async function requester(app: App): Promise<Requester> {
+export async function requester(app: App): Promise<Requester> {
   const userId = await ensureUser(app.handle.db, 'admin@our-team.test');
   await ensureMembership(app.handle.db, app.workspaceId, userId, 'admin');
   const { key } = await createApiKey(app.handle.db, {
@@ -176,10 +177,16 @@ async function requester(app: App): Promise<Requester> {
 }
 
 /** The agents' "what did they say about X" search, kept to one account: its first TOP turns (original indexes). */
-async function productTop(request: Requester, loaded: Loaded, query: string): Promise<number[]> {
+async function productTop(
+  request: Requester,
+  loaded: Loaded,
+  query: string,
+  ranking: 'hybrid' | 'similarity',
+): Promise<number[]> {
   const res = await request('POST', '/search/query', {
     query,
     mode: 'semantic',
+    ranking,
     hydrate: true,
     audience: 'customer_voice',
     limit: 50,
@@ -194,6 +201,8 @@ interface QueryFigures {
   domain: string;
   precision: number;
   recall: number;
+  similarityPrecision: number;
+  similarityShortInTop: boolean;
   bm25Precision: number;
   bm25Recall: number;
   bm25ExtPrecision: number;
@@ -224,7 +233,8 @@ export async function measureRealSpeech(meetings: readonly QmsumMeeting[]): Prom
       const isShort = (i: number) => i >= 0 && words(texts[i] ?? '') <= SHORT_WORDS;
       for (const q of l.meeting.queries) {
         const gold = goldTurns(q);
-        const top = await productTop(request, l, q.query);
+        const top = await productTop(request, l, q.query, 'hybrid');
+        const bySimilarity = await productTop(request, l, q.query, 'similarity');
         const bm25 = all.top(q.query, TOP);
         const bm25Ext = external.top(q.query, TOP).map((j) => externalIdx[j]!);
         const mine = judge(top, gold);
@@ -233,6 +243,8 @@ export async function measureRealSpeech(meetings: readonly QmsumMeeting[]): Prom
           domain: l.meeting.domain,
           precision: mine.precision,
           recall: mine.recall,
+          similarityPrecision: judge(bySimilarity, gold).precision,
+          similarityShortInTop: bySimilarity.some(isShort),
           bm25Precision: base.precision,
           bm25Recall: base.recall,
           bm25ExtPrecision: judge(bm25Ext, gold).precision,
@@ -260,14 +272,15 @@ export function summarize(figures: readonly QueryFigures[]): Record<string, stri
     return {
       domain,
       queries: mine.length,
-      'P@10': f3(p),
+      'P@10 hybrid': f3(p),
+      'P@10 similarity': f3(mean(mine.map((f) => f.similarityPrecision))),
       'BM25 P@10': f3(bp),
       ratio: bp > 0 ? `${(p / bp).toFixed(2)}x` : 'n/a',
       'BM25 ext P@10': f3(bep),
       'ratio ext': bep > 0 ? `${(p / bep).toFixed(2)}x` : 'n/a',
       recall: f3(mean(mine.map((f) => f.recall))),
       'BM25 recall': f3(mean(mine.map((f) => f.bm25Recall))),
-      [`top 10 with a turn <= ${SHORT_WORDS} words`]: `${mine.filter((f) => f.shortInTop).length} (BM25 ${mine.filter((f) => f.bm25ShortInTop).length})`,
+      [`top 10 with a turn <= ${SHORT_WORDS} words`]: `${mine.filter((f) => f.shortInTop).length} (similarity ${mine.filter((f) => f.similarityShortInTop).length}, BM25 ${mine.filter((f) => f.bm25ShortInTop).length})`,
     };
   });
 }

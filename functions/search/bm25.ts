@@ -1,9 +1,10 @@
-import { embeddingTerms } from '../platform/model/local-text.js';
+import { embeddingTerms } from '../../platform/model/local-text.js';
 
 /**
  * Okapi BM25 (k1 1.2, b 0.75) over a fixed set of documents, with the project's tokenizer (lowercase
- * words, stopwords and spoken fillers out, stemmed): the keyword baseline a ranking is measured
- * against, computed in the same run over the same texts.
+ * words, stopwords and spoken fillers out, stemmed): the keyword half of the semantic lane's hybrid
+ * ranking (semantic-hybrid.ts), and the plain keyword baseline bench/retrieval-real-speech.ts
+ * measures that ranking against.
  */
 export class Bm25 {
   private readonly docs: Map<string, number>[];
@@ -28,8 +29,13 @@ export class Bm25 {
 
   /** Each document's score for the query, in document order. */
   scores(query: string): number[] {
+    return this.scoresOf(embeddingTerms(query).stems);
+  }
+
+  /** Each document's score for query stems (as embeddingTerms makes them), in document order. */
+  scoresOf(stems: readonly string[]): number[] {
     const n = this.docs.length;
-    const terms = [...new Set(embeddingTerms(query).stems)];
+    const terms = [...new Set(stems)];
     return this.docs.map((tf, i) => {
       let score = 0;
       for (const term of terms) {
