@@ -26,6 +26,7 @@ import { benchKnowledge, knowledgeTitle } from './knowledge.js';
 import { benchIngestResponsiveness, ingestResponsivenessTitle } from './ingest-responsiveness.js';
 import { printTable } from './report.js';
 import { benchRetrievalRealSpeech, retrievalRealSpeechTitle } from './retrieval-real-speech.js';
+import { benchRelevanceRealSpeech, relevanceRealSpeechTitle } from './relevance-real-speech.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
 import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
@@ -75,6 +76,7 @@ printTable(
   retrievalRealSpeechTitle('validation meetings, the reported half'),
   await benchRetrievalRealSpeech('report'),
 );
+printTable(relevanceRealSpeechTitle, benchRelevanceRealSpeech());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 
