@@ -6,6 +6,7 @@
  *   npx tsx bench/engine.ts [runs=20] [stagesPerRun=10]
  */
 import { createApp } from '../functions/app.js';
+import type { RateLimiter } from '../platform/limiter/port.js';
 import { buildServices } from '../functions/build-services.js';
 import { loadConfig } from '../platform/config.js';
 import { migrateDatabase } from '../platform/db/migrate.js';
@@ -51,6 +52,7 @@ export async function openEmptyBenchApp(
     model?: ModelProvider;
     onQuery?: (sql: string) => void;
     env?: Record<string, string>;
+    limiter?: RateLimiter;
   } = {},
 ) {
   const handle = await openPglite(options.onQuery ? { onQuery: options.onQuery } : {});
@@ -72,12 +74,14 @@ export async function openEmptyBenchApp(
     pipelines: [...allPipelines, ...(options.pipelines ?? [])],
     ...(options.registry ? { registry: options.registry } : {}),
     ...(options.model ? { model: options.model } : {}),
+    ...(options.limiter ? { limiter: options.limiter } : {}),
   });
   const { app } = createApp({ services });
   const queue = services.queue as LocalTransport;
   queue.attach(async (req) => app.fetch(req));
   const { workspaceId } = await createWorkspace(handle.db, { name: 'bench' });
   return {
+    app,
     handle,
     services,
     queue,

@@ -25,6 +25,8 @@ import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js'
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
 import { benchIngestResponsiveness, ingestResponsivenessTitle } from './ingest-responsiveness.js';
 import { printTable } from './report.js';
+import { benchRetrievalRealSpeech, retrievalRealSpeechTitle } from './retrieval-real-speech.js';
+import { benchRelevanceRealSpeech, relevanceRealSpeechTitle } from './relevance-real-speech.js';
 import { benchSearchFilter, filterTitle } from './search-filter.js';
 import { benchSearchFuzzy, fuzzyTitle } from './search-fuzzy.js';
 import { benchSearchSemantic, semanticTitle } from './search-semantic.js';
@@ -70,6 +72,11 @@ printTable(connectionSyncTitle, await benchConnectionSync(quick));
 printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
 printTable(ingestResponsivenessTitle, await benchIngestResponsiveness());
 printTable(docxThreadTitle, await benchDocxThread());
+printTable(
+  retrievalRealSpeechTitle('validation meetings, the reported half'),
+  await benchRetrievalRealSpeech('report'),
+);
+printTable(relevanceRealSpeechTitle, benchRelevanceRealSpeech());
 const firstStart = await benchFirstStart(scales);
 printTable('First start: create, migrate, generate, load, index', firstStart);
 

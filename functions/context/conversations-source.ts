@@ -23,6 +23,7 @@ const laneRequest = (lane: 'semantic' | 'fuzzy', query: string, limit: number): 
   surface: 'interactions',
   audience: 'all',
   hydrate: false,
+  ranking: 'similarity',
   coverage: false,
   filters: [],
   orderBy: null,

@@ -21,6 +21,7 @@ export const SearchJobInputSchema: z.ZodType<SearchJobInput> = z.object({
     surface: z.enum(['interactions', 'deals', 'deal_qualification']),
     audience: z.enum(['all', 'customer_voice']),
     hydrate: z.boolean(),
+    ranking: z.enum(['similarity', 'hybrid']).default('similarity'),
     coverage: z.boolean(),
     filters: z.array(FilterSchema),
     orderBy: z.object({ field: z.string(), dir: z.enum(['asc', 'desc']) }).nullable(),

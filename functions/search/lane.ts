@@ -14,6 +14,8 @@ export interface ResolvedSearch {
   surface: 'interactions' | 'deals' | 'deal_qualification';
   audience: 'all' | 'customer_voice';
   hydrate: boolean;
+  /** Semantic only: the order of the matches (semantic-hybrid.ts). */
+  ranking: 'similarity' | 'hybrid';
   coverage: boolean;
   filters: Filter[];
   orderBy: { field: string; dir: 'asc' | 'desc' } | null;

@@ -87,6 +87,11 @@ export const SearchRequestSchema = z
       .boolean()
       .optional()
       .openapi({ default: false, description: 'Semantic only: bridge each match to its turn.' }),
+    ranking: z.enum(['similarity', 'hybrid']).optional().openapi({
+      default: 'similarity',
+      description:
+        'Semantic only: `similarity` orders matches by cosine similarity alone; `hybrid` fuses it by rank with BM25 over the conversation around each match (the turns near it) and weighs each row by how much it says, so a short generic turn ("Sounds good.") cannot outrank an informative one. What the agents use to find what customers said.',
+    }),
     coverage: z
       .boolean()
       .optional()

@@ -80,6 +80,8 @@ export const runSemanticLaneWithKnowledge: LaneRunner = async (ctx) => {
 
 function reasonNotSearched(ctx: LaneContext, outcome: LaneOutcome): string | null {
   if (ctx.search.hydrate) return 'hydrate: rows are transcript turns, and a document node has none';
+  if (ctx.search.ranking === 'hybrid')
+    return 'ranking hybrid: it orders what was said by the conversation around it, and a document node has none';
   if (ctx.search.audience === 'customer_voice')
     return 'audience customer_voice: a document is not what a customer said';
   if (outcome.corpus.degraded || outcome.corpus.store !== 'pgvector')

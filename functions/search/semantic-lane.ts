@@ -9,6 +9,7 @@ import {
 import { errorText, round, vectorLiteral } from './semantic-format.js';
 import { compileSemanticFilters, type CompiledSemanticFilters } from './semantic-filters.js';
 import { hydrateOutcome } from './semantic-hydrate.js';
+import { HYBRID_CANDIDATES, rankHybrid } from './semantic-hybrid.js';
 import { themeOutcome } from './semantic-themes.js';
 import { attributionOf, countVectors, readUtteranceMatches, utteranceSql, type Match } from './semantic-utterances.js';
 
@@ -24,6 +25,9 @@ import { attributionOf, countVectors, readUtteranceMatches, utteranceSql, type M
  * - A match is one of the `limit` nearest vectors with positive cosine similarity (a vector that
  *   shares no hashed feature with the query is not a match). `truncated: true` when more such
  *   vectors lay beyond the limit.
+ * - `ranking: 'hybrid'` reads the HYBRID_CANDIDATES nearest as candidates and orders them by
+ *   semantic-hybrid.ts (vector and keyword fused by rank, weighed by information); the default
+ *   `similarity` keeps the nearest in cosine order.
  * - `hydrate: true` bridges the first 200 matches to their transcript turns (one row per distinct
  *   turn); if the turn lookup fails, to their interactions (`hydrated_grain: 'call'`).
  * - When the utterance store cannot answer (the read throws, or it holds no vector of this
@@ -73,17 +77,21 @@ export const runSemanticLane: LaneRunner = async (ctx) => {
   let truncatedByLimit = false;
   if (!blank) {
     try {
+      const hybrid = search.ranking === 'hybrid';
       const { matches: nearest } = await readUtteranceMatches(
         services.db,
         ctx.workspaceId,
         embedderId,
         literal,
-        search.limit + 1,
+        hybrid ? Math.max(search.limit + 1, HYBRID_CANDIDATES) : search.limit + 1,
         filters.filter,
       );
       const positive = nearest.filter((m) => m.similarity > 0);
       truncatedByLimit = positive.length > search.limit;
-      matches = positive.slice(0, search.limit);
+      const ordered = hybrid
+        ? await rankHybrid(services.db, ctx.workspaceId, query, positive, search.hydrate)
+        : positive;
+      matches = ordered.slice(0, search.limit);
     } catch (error) {
       utteranceError = error;
     }

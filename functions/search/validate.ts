@@ -92,6 +92,7 @@ export async function resolveSearch(
     for (const key of ['group_by', 'metrics', 'order_by', 'fields'] as const) if (sent(key)) ignored.push(key);
   }
   if (lane !== 'semantic' && sent('hydrate')) ignored.push('hydrate');
+  if (lane !== 'semantic' && sent('ranking')) ignored.push('ranking');
   if (lane !== 'fuzzy') {
     if (sent('async')) ignored.push('async');
     if (sent('max_subqueries')) ignored.push('max_subqueries');
@@ -105,6 +106,7 @@ export async function resolveSearch(
       surface,
       audience,
       hydrate,
+      ranking: request.ranking ?? 'similarity',
       coverage: request.coverage ?? false,
       filters,
       orderBy: request.order_by ?? null,

@@ -1,0 +1,140 @@
+import { sql } from 'drizzle-orm';
+import { queryRows, type Queryable } from '../../platform/db/port.js';
+import { embeddingTerms } from '../../platform/model/local-text.js';
+import { Bm25 } from './bm25.js';
+import type { Match } from './semantic-utterances.js';
+
+/**
+ * `ranking: 'hybrid'` on the semantic lane: what the agents read when they look for what customers
+ * said about something. The nearest utterances by vector are only candidates; their order is the
+ * reciprocal-rank fusion of two rankings, weighted by how much each one says:
+ *
+ * - the vector ranking (cosine similarity to the query, as `ranking: 'similarity'` orders them);
+ * - a keyword ranking of the conversation around each candidate: BM25 of the query's topic words
+ *   over the transcript turns within CONTEXT_TURNS of the candidate's turn (both sides: a buyer's
+ *   answer is about the question they were asked), nearer turns counting more. In a conversation a
+ *   subject is discussed over several turns, and the words of the subject are spread across them;
+ *   the document frequencies are those of the turns read, so a word every turn says ("remote" in a
+ *   meeting about a remote control) weighs little.
+ * - The fused score is multiplied by the text's information: a text of fewer than INFORMATIVE_WORDS
+ *   content words ("Sounds good.", "We have to discuss about that.") keeps that share of its score,
+ *   so a short generic sentence that happens to share the query's one word cannot outrank an
+ *   informative one about the subject.
+ *
+ * The constants were chosen on QMSum's train meetings (bench/retrieval-real-speech.ts reports the
+ * validation meetings, never used to choose them).
+ */
+
+/** Nearest utterances read as candidates (the limit's worth when it is larger). */
+export const HYBRID_CANDIDATES = 300;
+/** Turns on each side of a candidate's turn that make up its context. */
+export const CONTEXT_TURNS = 12;
+/** Weight of a context turn d turns away: CONTEXT_DECAY ** d. */
+export const CONTEXT_DECAY = 0.9;
+/** Reciprocal-rank fusion constant (the usual 60) and the vector ranking's weight beside the keyword one's 1. */
+export const RRF_K = 60;
+export const VECTOR_WEIGHT = 0.3;
+/** Content words (stopwords and fillers out) from which a text counts as informative. */
+export const INFORMATIVE_WORDS = 4;
+
+/**
+ * How a question about conversations asks, beside its subject ("What did the group discuss about the
+ * design goal?" is about the design goal): never a topic word of the keyword ranking.
+ */
+const QUESTION_WORDS = new Set(
+  embeddingTerms(
+    'about what which who whom whose why how where when discuss discussed discussion discussing group team say said ' +
+      'talk talked mention mentioned think thought opinion opinions decide decided decision summarize summarise ' +
+      'meeting meetings member members customer customers people someone anyone',
+  ).stems,
+);
+
+/** The query's topic words (stems): its words without the asking. All of them when nothing else is left. */
+export function topicStems(query: string): string[] {
+  const { stems } = embeddingTerms(query);
+  const topic = stems.filter((s) => !QUESTION_WORDS.has(s));
+  return topic.length > 0 ? topic : stems;
+}
+
+/** The share of its score a text keeps: 1 from INFORMATIVE_WORDS content words, less below. */
+export function information(text: string): number {
+  return Math.min(1, embeddingTerms(text).words.length / INFORMATIVE_WORDS);
+}
+
+interface ContextTurn extends Record<string, unknown> {
+  interaction_id: string;
+  turn_index: number;
+  id: string;
+  text: string;
+}
+
+/** The turns within CONTEXT_TURNS of each candidate's turn, both sides. */
+async function readContext(db: Queryable, workspaceId: string, turnIds: string[]): Promise<ContextTurn[]> {
+  if (turnIds.length === 0) return [];
+  return queryRows<ContextTurn>(
+    db,
+    sql`select distinct tt.interaction_id, tt.turn_index, tt.id, tt.text
+        from transcript_turns c
+        join transcript_turns tt on tt.workspace_id = c.workspace_id and tt.interaction_id = c.interaction_id
+          and tt.turn_index between c.turn_index - ${CONTEXT_TURNS} and c.turn_index + ${CONTEXT_TURNS}
+        where c.workspace_id = ${workspaceId} and c.id in (${sql.join(
+          turnIds.map((id) => sql`${id}::uuid`),
+          sql`, `,
+        )})`,
+  );
+}
+
+/**
+ * The candidates in hybrid order (see the header); `textOf` is the text a row will show (the turn when
+ * hydrated, else the utterance), whose information weighs its score.
+ */
+export async function rankHybrid(
+  db: Queryable,
+  workspaceId: string,
+  query: string,
+  candidates: readonly Match[],
+  hydrated: boolean,
+): Promise<Match[]> {
+  if (candidates.length === 0) return [];
+  const turnIds = [...new Set(candidates.map((m) => m.turnId).filter((t): t is string => t !== null))];
+  const context = await readContext(db, workspaceId, turnIds);
+  const stems = topicStems(query);
+  const keyword = new Bm25(context.map((t) => t.text)).scoresOf(stems);
+  const at = new Map(context.map((t, i) => [`${t.interaction_id}:${Number(t.turn_index)}`, i]));
+  const turnOf = new Map(context.map((t) => [t.id, t]));
+  // A turn's keyword score: its own and its neighbours', nearer ones counting more.
+  const around = (turn: ContextTurn): number => {
+    let score = 0;
+    for (let d = -CONTEXT_TURNS; d <= CONTEXT_TURNS; d++) {
+      const i = at.get(`${turn.interaction_id}:${Number(turn.turn_index) + d}`);
+      if (i !== undefined) score += CONTEXT_DECAY ** Math.abs(d) * (keyword[i] ?? 0);
+    }
+    return score;
+  };
+  // A match outside any transcript (an email's sentence) is its own context.
+  const alone = new Bm25(candidates.map((m) => m.text)).scoresOf(stems);
+  const keywordScore = candidates.map((m, i) => {
+    const turn = m.turnId ? turnOf.get(m.turnId) : undefined;
+    return turn ? around(turn) : (alone[i] ?? 0);
+  });
+  const vectorRank = ranks(candidates.map((m) => m.similarity));
+  const keywordRank = ranks(keywordScore);
+  const scored = candidates.map((m, i) => {
+    const turn = m.turnId ? turnOf.get(m.turnId) : undefined;
+    const fused = VECTOR_WEIGHT / (RRF_K + (vectorRank[i] ?? Infinity)) + 1 / (RRF_K + (keywordRank[i] ?? Infinity));
+    return { m, score: fused * information(hydrated && turn ? turn.text : m.text) };
+  });
+  return scored
+    .sort((a, b) => b.score - a.score || b.m.similarity - a.m.similarity || (a.m.id < b.m.id ? -1 : 1))
+    .map((s) => s.m);
+}
+
+/** 1-based rank of each score, highest first (ties share the order of appearance); no score: Infinity. */
+function ranks(scores: readonly number[]): number[] {
+  const order = scores.map((_, i) => i).sort((a, b) => (scores[b] ?? 0) - (scores[a] ?? 0) || a - b);
+  const rank = new Array<number>(scores.length).fill(Infinity);
+  order.forEach((i, k) => {
+    if ((scores[i] ?? 0) > 0) rank[i] = k + 1;
+  });
+  return rank;
+}
