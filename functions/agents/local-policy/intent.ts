@@ -35,7 +35,14 @@ export type Intent =
       status: string | null;
     }
   | { kind: 'quiet'; target: 'deals' | 'accounts'; period: AskedPeriod; owner: string | null }
-  | { kind: 'losses'; period: AskedPeriod | null; accounts: string[]; deals: string[] }
+  /** `filters`: other deal filters the reader gave (an owner, a region, a stage), on the deals surface. */
+  | {
+      kind: 'losses';
+      period: AskedPeriod | null;
+      accounts: string[];
+      deals: string[];
+      filters?: { field: string; op: string; value: unknown }[];
+    }
   | {
       kind: 'competitors';
       period: AskedPeriod | null;

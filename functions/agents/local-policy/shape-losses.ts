@@ -3,6 +3,7 @@ import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
+import type { Interpretation } from '../understanding/interpretation.js';
 import { call, calls, finish, said, whyEmpty, type Query } from './steps.js';
 
 /**
@@ -25,6 +26,7 @@ const queries = (intent: LossesIntent) => {
     );
   if (intent.deals.length > 0) filters.push({ field: 'name', op: 'in', value: intent.deals });
   else if (intent.accounts.length > 0) filters.push({ field: 'account_name', op: 'in', value: intent.accounts });
+  for (const f of intent.filters ?? []) filters.push({ ...f });
   return {
     totals: { surface: 'deals', filters, metrics: [{ fn: 'count' }, { fn: 'sum', field: 'amount' }] } as Query,
     list: { surface: 'deals', filters, order_by: { field: 'amount', dir: 'desc' }, limit: 50 } as Query,
@@ -50,6 +52,18 @@ function duringDeal(occurredAt: unknown, deal: Record<string, unknown> | undefin
   if (!at || !closed) return false;
   const created = day(deal?.occurred_at);
   return at <= closed && (!created || at >= created);
+}
+
+/** The losses analysis as the reader composed it: its period (on the close date) and its other deal filters. */
+export function lossesIntentOf(r: Interpretation): LossesIntent {
+  const state = new Set(['is_closed', 'is_won']);
+  return {
+    kind: 'losses',
+    period: r.period && r.period.field === 'close_date' ? r.period : null,
+    accounts: [],
+    deals: [],
+    filters: r.filters.filter((f) => !state.has(f.field)).map(({ field, op, value }) => ({ field, op, value })),
+  };
 }
 
 export function lossesStep(ctx: PolicyContext, intent: LossesIntent): StepResult {

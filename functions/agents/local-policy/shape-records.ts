@@ -7,6 +7,8 @@ import { DELAY_SIGNALS } from '../understanding/lexicon.js';
 import { measureAlias } from '../understanding/reader.js';
 import { nameFromEmail } from '../understanding/vocabulary.js';
 import { rowsOf, type PolicyContext } from './context.js';
+import { lossesIntentOf, lossesStep } from './shape-losses.js';
+import { FINAL_ANSWER } from '../tool-names.js';
 import { day, tableBlock } from './evidence.js';
 import { call, calls, capitalize, finish, staleNote, whyEmpty, type Query } from './steps.js';
 
@@ -173,6 +175,7 @@ function slippedSection(ctx: PolicyContext, r: Interpretation, prefix: string, l
 export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
   if (r.analysis === 'not_understood') return finish(absentAnswer(r));
   if (r.analysis === 'slipped') return slippedStep(ctx, r);
+  if (r.analysis === 'losses') return openedWithReadAs(lossesStep(ctx, lossesIntentOf(r)), r);
   // Every record of a kind, for a question with words nothing placed ("which deals have slipped?"), would
   // answer another question: say what was understood and what was not instead.
   if (
@@ -202,6 +205,18 @@ export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
     content_blocks: blocks,
     follow_ups: followUps(r, count),
   });
+}
+
+/** An answer another step composed, opened with how its question was read. */
+function openedWithReadAs(step: StepResult, r: Interpretation): StepResult {
+  return {
+    ...step,
+    tool_calls: step.tool_calls.map((c) =>
+      c.name === FINAL_ANSWER
+        ? { ...c, arguments: { ...c.arguments, text: `*Read as: ${readAs(r)}.*\n\n${String(c.arguments.text ?? '')}` } }
+        : c,
+    ),
+  };
 }
 
 /** The views a reading is answered by: itself, or with two periods side by side, one per period. */
@@ -289,7 +304,7 @@ function partAnswer(r: Interpretation, prefix: string): PartAnswer | null {
 }
 
 const answersHere = (r: Interpretation): boolean =>
-  r.analysis !== 'not_understood' && r.analysis !== 'slipped' && r.subject !== null;
+  r.analysis !== 'not_understood' && r.analysis !== 'slipped' && r.analysis !== 'losses' && r.subject !== null;
 const WORD_COUNTS: Record<number, string> = { 2: 'two', 3: 'three', 4: 'four', 5: 'five' };
 
 /** One reading answered under a purpose prefix, so several can share an answer (two periods, the parts of a question). */

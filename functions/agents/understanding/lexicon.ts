@@ -50,8 +50,11 @@ export type Element =
   | { kind: 'direction'; value: 'inbound' | 'outbound' }
   /** Two things set side by side ("vs", "compared with"). */
   | { kind: 'versus' }
-  /** A word that belongs to another kind of question (what customers say, competitors, churn, ...). */
-  | { kind: 'cue'; analysis: CueAnalysis }
+  /**
+   * A word that belongs to another kind of question (what customers say, competitors, churn, ...). `lost`:
+   * a losses word that itself says deals were lost ("killing our deals"), not only asks why.
+   */
+  | { kind: 'cue'; analysis: CueAnalysis; lost?: true }
   /** A subject the data does not hold; `nearby` is what it holds instead. */
   | { kind: 'absent'; subject: string; nearby: string }
   /** Words of how people ask that carry no meaning here ("pls", "as a VP", "for me"). */
@@ -331,8 +334,8 @@ export const LEXICON: readonly Entry[] = [
   ['battlecard', cue('competitors')],
   ['why', cue('losses')],
   ['reason', cue('losses')],
-  ['what went wrong', cue('losses')],
-  ['kill', cue('losses')],
+  ['what went wrong', { kind: 'cue', analysis: 'losses', lost: true }],
+  ['kill', { kind: 'cue', analysis: 'losses', lost: true }],
   ['churn', cue('churn')],
   ['at risk', cue('churn')],
   ['risky', cue('churn')],

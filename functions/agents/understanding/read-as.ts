@@ -12,6 +12,8 @@ export function readAs(r: Interpretation): string {
   const parts: string[] = [];
   if (r.analysis === 'slipped')
     parts.push('deals pushed out (a conversation on the deal says it is on hold or paused):');
+  if (r.analysis === 'losses')
+    parts.push('why deals were lost (what their qualification flagged and their buyers said):');
   const measure =
     r.analysis === 'win_rate'
       ? 'win rate (won ÷ closed) of'

@@ -391,6 +391,14 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // Deals pushed out are read here, with the deal filters the words give (open, lost, an account, a period).
   const slipped = cues.has('slipped') && [...cues].every((c) => c === 'slipped' || c === 'voice' || c === 'quiet');
   if (slipped) cues.clear();
+  // Why deals were lost is read here too, with the deal filters the words give (a period, an owner, a region).
+  const lossWords = placed.filter((p) => p.element.kind === 'cue' && p.element.analysis === 'losses');
+  const losses =
+    !slipped &&
+    lossWords.length > 0 &&
+    [...cues].every((c) => c === 'losses' || c === 'voice') &&
+    (states.includes('lost') || lossWords.some((p) => p.element.kind === 'cue' && p.element.lost));
+  if (losses) cues.clear();
   // A win rate or a weighted figure is its own reading whatever else the words cue.
   if (winRate || weighted) for (const c of ['churn', 'losses', 'voice'] as const) cues.delete(c);
   const slots = new Set<string>();
@@ -403,14 +411,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     states.length > 0 ||
     stages.length > 0 ||
     kinds.length > 0 ||
-    slipped;
+    slipped ||
+    losses;
   const subject: 'deals' | 'interactions' | null =
     interactionSubjects.length > 0 && !winRate && !weighted && subjects.every((s) => s.subject !== 'deals')
       ? 'interactions'
       : dealSubject
         ? 'deals'
         : null;
-  const subjectFromWords = subjects.length > 0 || winRate || weighted || slipped;
+  const subjectFromWords = subjects.length > 0 || winRate || weighted || slipped || losses;
 
   if (absent.length > 0) {
     return {
@@ -447,7 +456,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
 
   let periodOut: InterpretedPeriod | null = null;
   if (subject === 'deals') {
-    const state = winRate ? 'closed' : weighted ? 'open' : (states[0] ?? null);
+    const state = losses ? 'lost' : winRate ? 'closed' : weighted ? 'open' : (states[0] ?? null);
     const openBook = subjects.some((s) => s.subject === 'deals') && tokens.some((t) => OPEN_BOOK.has(t.lemma));
     if (state === 'open' || (state === null && openBook))
       add({ field: 'is_closed', op: 'eq', value: false, from_words: wordsOf('state') ?? 'pipeline' }, 'state');
@@ -630,7 +639,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       ? null
       : {
           ...blank(),
-          analysis: slipped ? 'slipped' : winRate ? 'win_rate' : weighted ? 'weighted_pipeline' : 'records',
+          analysis: slipped
+            ? 'slipped'
+            : losses
+              ? 'losses'
+              : winRate
+                ? 'win_rate'
+                : weighted
+                  ? 'weighted_pipeline'
+                  : 'records',
           subject,
           measure: { fn, field: measureField },
           filters,
