@@ -1,7 +1,7 @@
 /**
  * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts)
- * beside the held-out set written without reading the answering code (held-out.ts and
- * held-out-fresh.ts), each answer judged by judge.ts. Prints the share right overall and per shape
+ * beside the held-out set written without reading the answering code (held-out.ts,
+ * held-out-fresh.ts and held-out-fresh-2.ts), each answer judged by judge.ts. Prints the share right overall and per shape
  * for the dev set, the whole held-out set and its fresh questions alone, and the held-out failures
  * with the judge's reasons. Measures, never gates.
  *

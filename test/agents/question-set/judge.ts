@@ -16,6 +16,8 @@ export interface Expectation {
   mentions?: (sql: Sql) => Promise<string[]>;
   /** At least one of these must appear (a list where any one correct item shows the answer found the set). */
   mentionsSome?: (sql: Sql) => Promise<string[]>;
+  /** Each list as mentionsSome: one figure asked for more than once (two periods' win rates), each written its own ways. */
+  mentionsEach?: (sql: Sql) => Promise<string[][]>;
   /** Numbers that must appear as a metric value, a table cell, or written in the text. */
   numbers?: (sql: Sql) => Promise<number[]>;
   /** Strings that must not appear anywhere in the answer (a row outside the asked set). */
@@ -95,6 +97,8 @@ export async function judge(q: Question, answer: Answer, status: string, sql: Sq
   const some = (await e.mentionsSome?.(sql)) ?? null;
   if (some && !some.some((s) => lower.includes(s.toLowerCase())))
     why.push(`names none of ${some.slice(0, 4).join(', ')}${some.length > 4 ? '…' : ''}`);
+  for (const forms of (await e.mentionsEach?.(sql)) ?? [])
+    if (!forms.some((s) => lower.includes(s.toLowerCase()))) why.push(`names none of ${forms.join(', ')}`);
   for (const n of (await e.numbers?.(sql)) ?? []) if (!hasNumber(answer, n)) why.push(`missing the number ${n}`);
   for (const word of e.notNamed ?? [])
     if (new RegExp(`\\*\\*${word}\\.?\\*\\*|(called|named|name is) \\**"?${word}\\b`, 'i').test(answer.text))

@@ -4,8 +4,9 @@ import type { Tally, Verdict } from './ask.js';
 /**
  * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
  * reads and prints it): per set, the share right overall and per shape, and each failure with the
- * judge's reasons. `held_out` is every held-out question (held-out.ts and held-out-fresh.ts);
- * `fresh` is the held-out-fresh.ts part of it alone, so the newest questions show on their own.
+ * judge's reasons. `held_out` is every held-out question (held-out.ts, held-out-fresh.ts and
+ * held-out-fresh-2.ts); `fresh` is the two fresh files' part of it alone, so the newest questions
+ * show on their own.
  */
 
 const TallySchema = z.object({
@@ -52,7 +53,7 @@ export function formatReport(report: AnswersReport): string {
     return s ? share(s.right, s.total) : '-';
   };
   const rows = [
-    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts + held-out-fresh.ts)', 'fresh (held-out-fresh.ts)'],
+    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts + held-out-fresh*.ts)', 'fresh (held-out-fresh*.ts)'],
     ['ALL', ...sets.map((set) => share(set.tally.right, set.tally.total))],
     ...shapes.map((shape) => [shape, ...sets.map((set) => cell(set.tally, shape))]),
   ];
