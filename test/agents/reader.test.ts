@@ -153,6 +153,22 @@ describe('words people use for people and participles', () => {
   });
 });
 
+describe('why deals were lost', () => {
+  it.each([
+    ['what did we lose last quarter and why', '2026-07-01'],
+    ["Mateo hasn't won anything — what's killing his deals?", null],
+    ['What reasons did lost EMEA deals have this year?', '2026-01-01'],
+  ])('%s is the losses analysis over lost deals', (ask, from) => {
+    const r = must(ask);
+    expect(r.analysis).toBe('losses');
+    expect(filter(r, 'is_won')).toEqual([['eq', false]]);
+    expect(r.period?.from ?? null).toBe(from);
+  });
+  it('"why" alone, about something other than lost deals, is not', () => {
+    expect(read('why are calls down this month?')?.analysis).not.toBe('losses');
+  });
+});
+
 describe('names the workspace does not hold', () => {
   const names = (ask: string) => namesNotHeld(ask, TODAY, vocab);
   it('a capitalised name no account, owner, lexicon entry or period explains, with the words after it', () => {
