@@ -10,6 +10,8 @@ import { scratchBase } from './support/database-copies.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
+    /** A database as PGlite's initdb leaves it, before any migration. */
+    emptyTemplateDir: string;
     /** The migrated database's data directory, which each test file copies. */
     templateDir: string;
     /** The same plus the demo corpus in workspace CORPUS_WORKSPACE_ID. */
@@ -20,13 +22,18 @@ declare module 'vitest' {
 }
 
 /**
- * Migrate one database once per test run in a data directory; every test file opens a copy of that
- * directory (about a second) instead of creating and migrating its own (about 5 s). A second
+ * Create and migrate one database once per test run in a data directory; every test file opens a
+ * copy of that directory (about a second) instead of creating and migrating its own (about 5 s).
+ * The database as initdb left it is kept for the tests of migrations and drivers, and a third
  * template adds the demo corpus, for search and answer tests.
  */
 export default async function setup(project: TestProject): Promise<() => void> {
   const root = mkdtempSync(join(scratchBase(), 'cip-test-'));
+  const emptyTemplateDir = join(root, 'empty-template');
+  await (await openPglite({ dataDir: emptyTemplateDir })).close();
+
   const templateDir = join(root, 'template');
+  cpSync(emptyTemplateDir, templateDir, { recursive: true });
   const handle = await openPglite({ dataDir: templateDir });
   await migrateDatabase(handle);
   await handle.close();
@@ -40,6 +47,7 @@ export default async function setup(project: TestProject): Promise<() => void> {
 
   const databaseCopiesDir = join(root, 'copies');
   mkdirSync(databaseCopiesDir);
+  project.provide('emptyTemplateDir', emptyTemplateDir);
   project.provide('templateDir', templateDir);
   project.provide('corpusTemplateDir', corpusTemplateDir);
   project.provide('databaseCopiesDir', databaseCopiesDir);

@@ -38,6 +38,11 @@ export async function openTestDatabase(options: { onQuery?: (sql: string) => voi
   return openDatabaseCopy(inject('templateDir'), inject('databaseCopiesDir'), options);
 }
 
+/** A fresh database before any migration (the tests of migrations and of the drivers themselves). */
+export async function openEmptyDatabase(): Promise<PgliteHandle> {
+  return openDatabaseCopy(inject('emptyTemplateDir'), inject('databaseCopiesDir'));
+}
+
 /**
  * The database a harness runs on: PGlite (one connection) in `npm test`; in `npm run test:pg` a fresh
  * PostgreSQL database behind the Neon driver's Pool (several connections: test/pg/postgres.ts).
