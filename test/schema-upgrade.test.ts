@@ -5,7 +5,7 @@ import { drizzle } from 'drizzle-orm/pglite';
 import { migrate } from 'drizzle-orm/pglite/migrator';
 import { afterAll, expect, it } from 'vitest';
 import { MIGRATIONS_FOLDER } from '../platform/db/migrations-folder.js';
-import { openPglite } from '../platform/db/pglite.js';
+import { openEmptyDatabase } from './support/harness.js';
 import { textHash } from '../platform/text-hash.js';
 
 /**
@@ -27,7 +27,7 @@ function migrationsBefore(tag: string): string {
 }
 
 it('moves each workspace’s distinct external texts into the vector store, and keeps every utterance findable', async () => {
-  const handle = await openPglite();
+  const handle = await openEmptyDatabase();
   try {
     await migrate(drizzle({ client: handle.client }), { migrationsFolder: migrationsBefore('0012_utterance_vectors') });
     const q = (text: string, params: unknown[] = []) => handle.client.query<Record<string, unknown>>(text, params);

@@ -15,7 +15,8 @@ import { startRelay as startEdgeRelay } from '../../edge/relay.js';
 import { loadConfig } from '../../platform/config.js';
 import { migrateDatabase } from '../../platform/db/migrate.js';
 import { openNeon, type NeonHandle } from '../../platform/db/neon.js';
-import { openPglite, wrapPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { wrapPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import { openEmptyDatabase } from '../support/harness.js';
 import { queryRows } from '../../platform/db/port.js';
 import { ApiError } from '../../platform/errors.js';
 import { apiKeys, workspaces } from '../../schema/index.js';
@@ -89,7 +90,7 @@ interface PglitePostgres {
 beforeAll(async () => {
   // A fresh, unmigrated database (with the vector and pg_trgm extensions available): the Neon
   // migrator below is part of what is being proved.
-  const handle = await openPglite();
+  const handle = await openEmptyDatabase();
   // pglite-socket multiplexes several client connections onto the one PGlite (a connection inside a
   // transaction keeps it until COMMIT/ROLLBACK), so the Pool keeps its default size.
   const socketServer = new PGLiteSocketServer({ db: handle.client, host: '127.0.0.1', port: 0, maxConnections: 16 });

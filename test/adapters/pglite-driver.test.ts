@@ -1,7 +1,8 @@
 import type { PGlite } from '@electric-sql/pglite';
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import type { PgliteHandle } from '../../platform/db/pglite.js';
+import { openEmptyDatabase } from '../support/harness.js';
 import { queryRows } from '../../platform/db/port.js';
 
 /**
@@ -13,7 +14,7 @@ let handle: PgliteHandle;
 const seen: (object | undefined)[] = [];
 
 beforeAll(async () => {
-  handle = await openPglite();
+  handle = await openEmptyDatabase();
   const client = handle.client as PGlite;
   const record = <T extends { query: PGlite['query'] }>(target: T): T => {
     const query = target.query.bind(target);

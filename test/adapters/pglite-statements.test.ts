@@ -2,7 +2,8 @@ import { and, eq, sql } from 'drizzle-orm';
 import { integer, jsonb, pgTable, text, timestamp, uuid } from 'drizzle-orm/pg-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { protocol } from '@electric-sql/pglite';
-import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import type { PgliteHandle } from '../../platform/db/pglite.js';
+import { openEmptyDatabase } from '../support/harness.js';
 import { bindText } from '../../platform/db/pglite-statements.js';
 import { queryRows } from '../../platform/db/port.js';
 
@@ -39,7 +40,7 @@ const preparedStatements = async () =>
   );
 
 beforeAll(async () => {
-  handle = await openPglite();
+  handle = await openEmptyDatabase();
   await handle.client.exec(
     `create table named_things (id uuid primary key, label text not null, meta jsonb, n integer, at timestamptz not null)`,
   );

@@ -25,8 +25,9 @@ let other: SeededWorkspace;
 let hookServer: FakeServer;
 const hookHits: FakeRequest[] = [];
 
+offerTestingToolsToLibraryAgents();
+
 beforeAll(async () => {
-  offerTestingToolsToLibraryAgents();
   h = await createHarness({
     model,
     operations: [...allOperations, ...agentTestOperations],

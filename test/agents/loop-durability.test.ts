@@ -30,8 +30,9 @@ let h: Harness;
 let ws: SeededWorkspace;
 let originalQueue: QueueTransport;
 
+offerTestingToolsToLibraryAgents();
+
 beforeAll(async () => {
-  offerTestingToolsToLibraryAgents();
   h = await createHarness({ model, operations: [...allOperations, ...agentTestOperations] });
   ws = await h.seedWorkspace();
   originalQueue = h.services.queue;

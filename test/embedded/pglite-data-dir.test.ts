@@ -1,8 +1,8 @@
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'drizzle-orm';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, inject, it } from 'vitest';
 import { queryRows } from '../../platform/db/port.js';
 import { openPglite } from '../../platform/db/pglite.js';
 import { DATABASE_FOLDER, pgliteDataDir } from '../../platform/db/pglite-data-dir.js';
@@ -23,6 +23,11 @@ afterEach(() => {
 });
 
 const SECRET = '{"oauth_signing_secret":"not-for-sql"}';
+/**
+ * Put a database in `dir`: a copy of the run's migrated template (test/global-setup.ts), which is
+ * what PGlite's initdb would write there plus the migrations, without an initdb's seconds of CPU.
+ */
+const databaseIn = (dir: string) => cpSync(inject('templateDir'), dir, { recursive: true });
 /** What `pg_read_file` answers for each path (null: refused or missing), with one open of the database. */
 const readAttempts = async (dataDir: string, paths: readonly string[]) => {
   const handle = await openPglite({ dataDir });
@@ -47,12 +52,14 @@ describe('the PGlite data folder', () => {
     writeFileSync(join(root, 'secrets.json'), SECRET);
     const dir = pgliteDataDir(root);
     expect(dir).toBe(join(root, DATABASE_FOLDER));
+    databaseIn(dir);
     expect(await readAttempts(dir, ['secrets.json', '../secrets.json', join(root, 'secrets.json')])).toEqual([
       null,
       null,
       null,
     ]);
     // The same read reaches the file when the database is opened on DATA_DIR itself (the old layout).
+    databaseIn(root);
     expect(await readAttempts(root, ['secrets.json'])).toEqual([SECRET]);
   });
 
@@ -60,6 +67,7 @@ describe('the PGlite data folder', () => {
     timeout: 120_000,
   }, async () => {
     const root = tempDir();
+    databaseIn(root);
     const old = await openPglite({ dataDir: root });
     await old.db.execute(sql`create table kept (v text)`);
     await old.db.execute(sql`insert into kept values ('still here')`);

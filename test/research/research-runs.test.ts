@@ -33,8 +33,9 @@ let other: SeededWorkspace;
 let originalQueue: QueueTransport;
 const open: Client[] = [];
 
+offerTestingToolsToLibraryAgents();
+
 beforeAll(async () => {
-  offerTestingToolsToLibraryAgents();
   h = await createHarness({ model, operations: [...allOperations, ...agentTestOperations] });
   ws = await h.seedWorkspace();
   other = await h.seedWorkspace();

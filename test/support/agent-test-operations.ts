@@ -1,5 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
+import { afterAll, beforeAll } from 'vitest';
 import { LIBRARY_AGENTS } from '../../functions/agents/library.js';
 import { defineOperation, type Operation } from '../../functions/registry.js';
 import { usageCounters } from '../../schema/index.js';
@@ -13,13 +14,25 @@ import { usageCounters } from '../../schema/index.js';
 /**
  * Library agents offer only their curated tools; loop tests that run them (chats default to the
  * researcher, research jobs always are it) call the testing operations too, so those are added to
- * every library agent's toolset for the test file that asks. Nothing outside tests calls this.
+ * every library agent's toolset before the tests of the file that calls this (at its top level),
+ * and taken out after them: the worker runs other files in the same process, which must see the
+ * library as it is. Nothing outside tests calls this.
  */
 export function offerTestingToolsToLibraryAgents(): void {
-  for (const agent of LIBRARY_AGENTS) {
-    const tools = agent.tools as string[];
-    for (const op of agentTestOperations) if (!tools.includes(op.id)) tools.push(op.id);
-  }
+  const added: { tools: string[]; id: string }[] = [];
+  beforeAll(() => {
+    for (const agent of LIBRARY_AGENTS) {
+      const tools = agent.tools as string[];
+      for (const op of agentTestOperations)
+        if (!tools.includes(op.id)) {
+          tools.push(op.id);
+          added.push({ tools, id: op.id });
+        }
+    }
+  });
+  afterAll(() => {
+    for (const { tools, id } of added.splice(0)) tools.splice(tools.indexOf(id), 1);
+  });
 }
 
 export const effectFamily = (tag: string) => `agent-effect:${tag}`;

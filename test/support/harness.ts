@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { inject } from 'vitest';
 import { createApp, type App } from '../../functions/app.js';
 import { buildServices } from '../../functions/build-services.js';
@@ -19,7 +18,7 @@ import { systemClock, type Clock } from '../../platform/clock.js';
 import { loadConfig } from '../../platform/config.js';
 import type { NeonHandle } from '../../platform/db/neon.js';
 import type { PostgresTestDatabase } from '../pg/postgres.js';
-import { openPglite, type PgliteHandle } from '../../platform/db/pglite.js';
+import type { PgliteHandle } from '../../platform/db/pglite.js';
 import { createLogger } from '../../platform/log.js';
 import { randomBase62 } from '../../platform/ids.js';
 import { LocalTransport } from '../../queues/transport/local.js';
@@ -29,14 +28,19 @@ import { installedStaticAssets } from '../../platform/assets/installed.js';
 
 import { onPostgresTier } from '../pg/tier-switch.js';
 import { CORPUS_WORKSPACE_ID, CORPUS_WORKSPACE_NAME } from './corpus-fixture.js';
+import { openDatabaseCopy } from './database-copies.js';
 
 export const TEST_OAUTH_SECRET = 'test-oauth-signing-secret-0123456789abcdef';
 export const TEST_QUEUE_KEYS = { current: 'sig_current_test_key_0123456789', next: 'sig_next_test_key_0123456789' };
 
-/** A fresh database for one test file, loaded from the migrated template the global setup dumped. */
+/** A fresh database for one test file: a copy of the migrated template the global setup made. */
 export async function openTestDatabase(options: { onQuery?: (sql: string) => void } = {}): Promise<PgliteHandle> {
-  const bytes = readFileSync(inject('templatePath'));
-  return openPglite({ loadDataDir: new Blob([bytes]), ...options });
+  return openDatabaseCopy(inject('templateDir'), inject('databaseCopiesDir'), options);
+}
+
+/** A fresh database before any migration (the tests of migrations and of the drivers themselves). */
+export async function openEmptyDatabase(): Promise<PgliteHandle> {
+  return openDatabaseCopy(inject('emptyTemplateDir'), inject('databaseCopiesDir'));
 }
 
 /**
@@ -55,8 +59,7 @@ export async function openTierDatabase(): Promise<TestDatabase> {
 
 /** A fresh database holding the demo corpus in workspace CORPUS_WORKSPACE_ID (test/support/corpus-fixture.ts). */
 export async function openCorpusDatabase(): Promise<PgliteHandle> {
-  const bytes = readFileSync(inject('corpusTemplatePath'));
-  return openPglite({ loadDataDir: new Blob([bytes]) });
+  return openDatabaseCopy(inject('corpusTemplateDir'), inject('databaseCopiesDir'));
 }
 
 export interface HarnessOptions {

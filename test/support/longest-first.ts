@@ -3,32 +3,37 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The suite's longest files, longest first, as measured by a full run's JSON report
- * (`npx vitest run --reporter=json --outputFile=…`, 2026-11-26). On a clean checkout vitest has no
+ * (`npx vitest run --project api --reporter=json --outputFile=…`, 2026-11-28; the browser and checks
+ * files kept where earlier runs put them). On a clean checkout vitest has no
  * durations cached and starts the largest files first, which puts a long file such as the security
  * suite (many cases in a short file) near the end, where it runs alone while the other worker idles.
  * Starting these first lets the many short files fill in beside them. A file missing here is only
  * ordered by vitest's own rule; a renamed one is simply ignored, so the list cannot break a run.
  */
 export const LONGEST_FILES = [
-  'test/security/data.test.ts',
   'test/security/agents.test.ts',
-  'test/security/knowledge.test.ts',
-  'test/security/workspace.test.ts',
   'test/admin-cli.test.ts',
+  'test/security/data.test.ts',
   'test/research/research-questions.test.ts',
+  'test/security/knowledge.test.ts',
   'test/research/research-depth.test.ts',
   'test/console/ask-browser.test.ts',
   'test/agents/question-set/question-set.test.ts',
   'test/layering.test.ts',
-  'test/research/research.test.ts',
-  'test/connections/gong-sync.test.ts',
-  'test/agents/demo-questions.test.ts',
-  'test/research/research-hosted.test.ts',
-  'test/adapters/edge-relay.test.ts',
+  'test/warehouse-corpus.test.ts',
+  'test/security/workspace.test.ts',
+  'test/console/ask-pages.test.ts',
+  'test/agents/quote-attribution.test.ts',
+  'test/embedded/pglite-data-dir.test.ts',
   'test/worker-bundle.test.ts',
-  'test/agents/chat-runs.test.ts',
-  'test/routines/routines.test.ts',
-  'test/evals/evals-mcp-and-hosted.test.ts',
+  'test/knowledge/ingest-bounds.test.ts',
+  'test/knowledge/uploads.test.ts',
+  'test/search/semantic-filters.test.ts',
+  'test/adapters/edge-relay.test.ts',
+  'test/research/research.test.ts',
+  'test/connections/hubspot-sync.test.ts',
+  'test/research/research-hosted.test.ts',
+  'test/agents/demo-questions.test.ts',
 ];
 
 export default class LongestFirstSequencer extends BaseSequencer {
