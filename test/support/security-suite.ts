@@ -718,17 +718,24 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
 
     if (fixture.callerSql) {
       const field = fixture.callerSql.field;
-      it('refuses every form of caller SQL that reaches past the workspace (400), revealing nothing of another', async () => {
-        const ctx = get();
+      /** The operation's valid request with the caller's SQL in its field, as the workspace's admin. */
+      const sendingSql = async (ctx: ReturnType<typeof get>) => {
         const credential = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
         const base = await valid(ctx.ws);
-        for (const text of CALLER_SQL_ESCAPES) {
-          const res = await sendOperation(
+        return (text: string) =>
+          sendOperation(
             ctx.h,
             op,
             { ...base, body: { ...(base.body as Record<string, unknown>), [field]: text } },
             credential,
           );
+      };
+
+      it('refuses every form of caller SQL that reaches past the workspace (400), revealing nothing of another', async () => {
+        const ctx = get();
+        const send = await sendingSql(ctx);
+        for (const text of CALLER_SQL_ESCAPES) {
+          const res = await send(text);
           expectError(res, 400, 'invalid_argument', text);
           expect(res.body.error.details?.field, text).toBe(field);
           expect(res.text).not.toContain(ctx.other.name);
@@ -736,16 +743,9 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       });
 
       it('answers a statement Postgres refuses while planning it (SQLSTATE class 42) as 400 naming the field, never 500', async () => {
-        const ctx = get();
-        const credential = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
-        const base = await valid(ctx.ws);
+        const send = await sendingSql(get());
         for (const text of CALLER_SQL_MISTAKES) {
-          const res = await sendOperation(
-            ctx.h,
-            op,
-            { ...base, body: { ...(base.body as Record<string, unknown>), [field]: text } },
-            credential,
-          );
+          const res = await send(text);
           expectError(res, 400, 'invalid_argument', text);
           expect(res.body.error.details, text).toMatchObject({ field, sqlstate: expect.stringMatching(/^42/) });
         }

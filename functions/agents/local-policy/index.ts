@@ -47,10 +47,13 @@ export function localAgentStep(request: StepRequest): StepResult {
       withInterpretation(partsStep(ctx, readParts({ ...readCtx, ask: '' }, reading.parts, vocab)), reading),
     );
   if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
-  // A name the workspace does not hold is looked for before any reading answers with others' facts.
-  const unknown = unknownNameStep(ctx, namesNotHeld(ctx.ask, ctx.today, vocab));
-  if (unknown) return withDocument(ctx, unknown);
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
+  // A name the workspace does not hold is looked for before a reading answers with others' facts; a
+  // missing field and a brief on no such account already say what is missing.
+  if (intent.kind !== 'not_understood' && intent.kind !== 'account_brief') {
+    const unknown = unknownNameStep(ctx, namesNotHeld(ctx.ask, ctx.today, vocab));
+    if (unknown) return withDocument(ctx, unknown);
+  }
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
   return withMemoryQuotes(ctx, withDocumentQuotes(ctx, focusedStep(ctx, intent)));
 }

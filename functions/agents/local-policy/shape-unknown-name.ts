@@ -1,15 +1,16 @@
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
+import { KNOWLEDGE_PURPOSE } from './document-quotes.js';
 import { call, calls, finish, type Query } from './steps.js';
 
 /**
  * A name the question gives that the workspace does not hold as an account, deal or owner ("what did
  * Globex say about pricing?", "is Initech a customer?"). Before any other reading answers with other
- * companies' facts, the data is asked whether anything mentions it: a conversation that names it, or a
- * customer-side speaker of that name. Nothing: the answer says so, with the count of 0 that proves it
- * (a metric the verifier re-runs). Something: it is a competitor, a product or a person the other
- * readers answer about (null here).
+ * companies' facts, the data is asked whether anything mentions it: a conversation that names it, a
+ * customer-side speaker of that name, a document or a memory. Nothing: the answer says so, with the
+ * count of 0 that proves it (a metric the verifier re-runs). Something: it is a competitor, a product
+ * or a person the other readers answer about (null here).
  */
 export function unknownNameStep(ctx: PolicyContext, names: readonly string[]): StepResult | null {
   if (names.length === 0) return null;
@@ -25,11 +26,17 @@ export function unknownNameStep(ctx: PolicyContext, names: readonly string[]): S
       ]),
     );
   }
+  // The workspace's documents (searched in the first turn) and what it remembers count as holding a name too.
+  const elsewhere = JSON.stringify([rowsOf(ctx.results.get(KNOWLEDGE_PURPOSE)), ctx.memories]).toLowerCase();
   const absent = probes.filter((p) => {
     const mentions = ctx.results.get(`name_probe_${p.i}`);
     const speaker = ctx.results.get(`name_speaker_${p.i}`);
     return (
-      mentions?.ok && speaker?.ok && Number(rowsOf(mentions)[0]?.count ?? -1) === 0 && rowsOf(speaker).length === 0
+      mentions?.ok &&
+      speaker?.ok &&
+      Number(rowsOf(mentions)[0]?.count ?? -1) === 0 &&
+      rowsOf(speaker).length === 0 &&
+      !elsewhere.includes(p.name.toLowerCase())
     );
   });
   if (absent.length === 0) return null;
