@@ -54,7 +54,7 @@ export function unknownNameStep(ctx: PolicyContext, names: readonly string[]): S
       '',
       `There is no ${named} in this workspace's data: no account, deal or deal owner has that name, no call, meeting or email mentions it, and no one of that name speaks in a transcript. So I have not answered with other companies' facts in its place.`,
       '',
-      'If it goes by another name here, ask with that name; or ask about the accounts the data does hold.',
+      `I understood the question as being about ${named}; nothing else in it can be answered without it. If it goes by another name here, ask with that name, or ask about the accounts the data does hold.`,
     ].join('\n'),
     content_blocks: blocks,
     follow_ups: ['Which accounts have we talked to most this quarter?', 'What is our open pipeline by stage?'],

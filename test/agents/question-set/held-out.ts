@@ -1449,6 +1449,8 @@ export const DEVELOPED_SHAPES: ReadonlySet<string> = new Set([
   'slipped',
   'period_compare',
   'voice_topic',
+  'absent_subject',
+  'lost_reasons',
 ]);
 export const DEVELOPED_ON_HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => DEVELOPED_SHAPES.has(q.shape));
 export const HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => !DEVELOPED_SHAPES.has(q.shape));
