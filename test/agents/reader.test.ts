@@ -169,6 +169,23 @@ describe('why deals were lost', () => {
   });
 });
 
+describe('plurals and parts', () => {
+  it('a plural the NLP library does not know matches its lexicon word ("which reps lost the most deals")', () => {
+    const r = must('which reps lost the most deals this year');
+    expect(r.group_by).toBe('owner_email');
+    expect(r.unexplained).toEqual([]);
+  });
+  it('"bookings" are won deals; compared between quarters', () => {
+    const r = must('how did Q3 bookings compare with Q2?');
+    expect(filter(r, 'is_won')).toEqual([['eq', true]]);
+    expect([r.period?.from, r.compare_to?.from]).toEqual(['2026-07-01', '2026-04-01']);
+  });
+  it('a multi-part reading keeps a period only when every part shares it', () => {
+    expect(must('which reps lost the most deals this year, and what is our win rate overall?').period).toBeNull();
+    expect(must('EMEA snapshot this year: total won, and win rate').period?.from).toBe('2026-01-01');
+  });
+});
+
 describe('names the workspace does not hold', () => {
   const names = (ask: string) => namesNotHeld(ask, TODAY, vocab);
   it('a capitalised name no account, owner, lexicon entry or period explains, with the words after it', () => {

@@ -146,6 +146,8 @@ export const LEXICON: readonly Entry[] = [
   ['closed won', state('won')],
   ['closed-won', state('won')],
   ['won', state('won')],
+  // "Q3 bookings": what was won.
+  ['booking', state('won')],
   ['win', state('won')],
   ['booked', state('won')],
   ['signed', state('won')],
@@ -282,6 +284,7 @@ export const LEXICON: readonly Entry[] = [
   ['smaller than', { kind: 'bound', op: 'lt' }],
   ['at most', { kind: 'bound', op: 'lte' }],
   ['vs', { kind: 'versus' }],
+  ['than', { kind: 'versus' }],
   ['vs.', { kind: 'versus' }],
   ['versus', { kind: 'versus' }],
   ['compared with', { kind: 'versus' }],

@@ -110,8 +110,13 @@ function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Inter
   if (depth === 0) {
     const parts = splitParts(ctx.ask, ctx.today, vocab);
     if (parts.length > 1) {
-      const first = readParts({ ...ctx, ask: '' }, parts, vocab).find((p) => p.reading)?.reading;
-      return first ? { ...first, parts } : null;
+      const readings = readParts({ ...ctx, ask: '' }, parts, vocab).flatMap((p) => (p.reading ? [p.reading] : []));
+      const first = readings[0];
+      if (!first) return null;
+      // Each part keeps its own period; the whole has one only when every part shares it (the verifier
+      // holds the answer's figures to it).
+      const shared = readings.every((r) => r.period?.from === first.period?.from && r.period?.to === first.period?.to);
+      return { ...first, parts, period: shared ? first.period : null };
     }
   }
   const own = readOwn(ctx.ask, ctx.today, vocab);
@@ -810,7 +815,9 @@ function groupField(field: Field, subject: 'deals' | 'interactions' | null): str
   return field === 'close_date' || field === 'amount' || field === 'probability' ? null : field;
 }
 
-const matches = (word: string, t: Token): boolean => word === t.lemma || word === t.lower;
+/** A lexicon word matches a token's lemma or written form, or its plural the NLP library does not know ("reps", "AEs"). */
+const matches = (word: string, t: Token): boolean =>
+  word === t.lemma || word === t.lower || (t.lower.length > 3 && t.lower === `${word}s`);
 
 /** An amount after a bound word: "over $50k", "under 10,000", "more than 40 grand". */
 function amountBound(ask: string, tokens: readonly Token[], placed: readonly Placed[]): InterpretedFilter | null {
