@@ -180,6 +180,12 @@ describe('plurals and parts', () => {
     expect(filter(r, 'is_won')).toEqual([['eq', true]]);
     expect([r.period?.from, r.compare_to?.from]).toEqual(['2026-07-01', '2026-04-01']);
   });
+  it('a question of more pieces than an interpretation holds parts is read whole, once', () => {
+    const ask = Array.from({ length: 30 }, (_, i) => `how many calls in week ${i + 1}`).join(', ');
+    expect(must(ask).parts).toEqual([]);
+    expect(must('how many calls last week, how many meetings last month').parts).toHaveLength(2);
+  });
+
   it('a multi-part reading keeps a period only when every part shares it', () => {
     expect(must('which reps lost the most deals this year, and what is our win rate overall?').period).toBeNull();
     expect(must('EMEA snapshot this year: total won, and win rate').period?.from).toBe('2026-01-01');

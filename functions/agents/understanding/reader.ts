@@ -154,6 +154,9 @@ export function readParts(
   }));
 }
 
+/** At most as many pieces as an interpretation holds parts (InterpretationSchema). */
+const MAX_PIECES = 10;
+
 /** Where one question may end and another begin: a question mark, a semicolon, a comma, "and", "plus". */
 const PART_BREAK = /(\?\s+|;\s*|,\s*(?:and\s+|plus\s+|also\s+)?|\s+(?:and|plus|also|&)\s+)/i;
 /**
@@ -178,6 +181,9 @@ function splitParts(ask: string, today: string, vocab: Vocabulary): string[] {
   const context = prefix ? qualifiersOf(prefix, today, vocab) : null;
   if (!PART_BREAK.test(body)) return [];
   const pieces = body.split(PART_BREAK);
+  // Each piece is read once more: a question of more pieces than an interpretation holds parts is read
+  // whole, so a long list of commas costs one reading, not hundreds.
+  if (pieces.length > 2 * MAX_PIECES - 1) return [];
   const parts: string[] = [];
   let current = '';
   let currentAsks = false;
