@@ -180,6 +180,13 @@ describe('plurals and parts', () => {
     expect(filter(r, 'is_won')).toEqual([['eq', true]]);
     expect([r.period?.from, r.compare_to?.from]).toEqual(['2026-07-01', '2026-04-01']);
   });
+  it('records named without a question word are a part when the next piece asks another analysis of them', () => {
+    const parts = must('open pipeline for Rhea, and her win rate this year').parts;
+    expect(parts).toEqual(['open pipeline for Rhea', 'her win rate this year']);
+    // Two kinds of the same records stay one question.
+    expect(must('calls and meetings last month').parts).toEqual([]);
+  });
+
   it('a question of more pieces than an interpretation holds parts is read whole, once', () => {
     const ask = Array.from({ length: 30 }, (_, i) => `how many calls in week ${i + 1}`).join(', ');
     expect(must(ask).parts).toEqual([]);

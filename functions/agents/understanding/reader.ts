@@ -175,7 +175,7 @@ const ASKS =
  */
 function splitParts(ask: string, today: string, vocab: Vocabulary): string[] {
   const colon = /^([^:?]{1,60}):\s+(.+)$/s.exec(ask);
-  const prefix = colon && !asksByItself(colon[1]!, today, vocab) ? colon[1]! : null;
+  const prefix = colon && !asksByItself(colon[1]!, today, vocab).asks ? colon[1]! : null;
   const body = prefix ? colon![2]! : ask;
   // Of the words before the colon only what qualifies records carries to every part: its period and names.
   const context = prefix ? qualifiersOf(prefix, today, vocab) : null;
@@ -186,16 +186,24 @@ function splitParts(ask: string, today: string, vocab: Vocabulary): string[] {
   if (pieces.length > 2 * MAX_PIECES - 1) return [];
   const parts: string[] = [];
   let current = '';
-  let currentAsks = false;
+  let currentAsks: Asking = { asks: false, analysis: null };
   for (let i = 0; i < pieces.length; i += 2) {
     const piece = pieces[i]!;
-    const asks = piece.trim() !== '' && asksByItself(piece, today, vocab);
-    if (asks && currentAsks) {
+    const asking = piece.trim() === '' ? NOT_ASKING : asksByItself(piece, today, vocab);
+    // Records named without a question word ("open pipeline for Rhea") are a part of their own when the
+    // next piece asks for another analysis of them ("and her win rate"): merged, one would swallow the other.
+    // A piece opening with a preposition ("of the deals we closed, ...") qualifies the next one instead.
+    const ownPart =
+      asking.asks &&
+      (currentAsks.asks ||
+        (currentAsks.analysis !== null && currentAsks.analysis !== asking.analysis && !QUALIFIES.test(current)));
+    if (ownPart) {
       parts.push(current);
       current = piece;
+      currentAsks = asking;
     } else {
       current = current ? `${current}${pieces[i - 1] ?? ' '}${piece}` : piece;
-      currentAsks ||= asks;
+      currentAsks = { asks: currentAsks.asks || asking.asks, analysis: currentAsks.analysis ?? asking.analysis };
     }
   }
   if (current.trim()) parts.push(current);
@@ -219,15 +227,24 @@ function qualifiersOf(piece: string, today: string, vocab: Vocabulary): string |
   return words.length > 0 ? words.join(' ') : null;
 }
 
-function asksByItself(piece: string, today: string, vocab: Vocabulary): boolean {
+const QUALIFIES = /^\W*(?:of|for|among|across|in|from|within|on|with|out of)\b/i;
+
+/** Whether a piece asks something by itself, and the analysis of the records it names (null: none). */
+interface Asking {
+  asks: boolean;
+  analysis: Interpretation['analysis'] | null;
+}
+const NOT_ASKING: Asking = { asks: false, analysis: null };
+
+function asksByItself(piece: string, today: string, vocab: Vocabulary): Asking {
   const own = readOwn(piece, today, vocab);
-  if (!own) return false;
-  if (own.cues.size > 0) return ASKS.test(piece);
+  if (!own) return NOT_ASKING;
+  if (own.cues.size > 0) return { asks: ASKS.test(piece), analysis: null };
   const r = own.reading;
-  if (!r || r.subject === null) return false;
-  return (
-    r.measure.fn !== 'list' || r.order !== null || r.limit !== null || r.analysis !== 'records' || ASKS.test(piece)
-  );
+  if (!r || r.subject === null) return NOT_ASKING;
+  const asks =
+    r.measure.fn !== 'list' || r.order !== null || r.limit !== null || r.analysis !== 'records' || ASKS.test(piece);
+  return { asks, analysis: r.analysis };
 }
 
 /** The accounts, owners or deals of the latest earlier ask that named any, applied to a reading naming none. */
