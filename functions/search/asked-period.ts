@@ -68,7 +68,7 @@ const RULES: Rule[] = [
   // "gone quiet", "went dark", "no touch in 45 days", "haven't talked to in 60 days": the window with no touch.
   {
     pattern:
-      /(?:\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\bnot|n't)(?: \w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \w+){0,3}? (?:in|for)(?: the)?(?: last| past)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+      /(?:\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\bnot|n'?t\b)(?: \w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \w+){0,3}? (?:in|for)(?: the)?(?: last| past)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   // "gone quiet for 60 days", "been silent for two months", "stalled for 3 weeks": the number they give.
@@ -294,9 +294,10 @@ export function periodBoundsCloseDates(text: string): boolean {
 }
 
 /** Whether the ask is about an absence of touch ("gone quiet", "no touch in 45 days"), not a window of events. */
+/** "Gone quiet" or "not talked to", also as written in a hurry ("havent spoken to"). */
 export function asksForQuiet(text: string): boolean {
   return new RegExp(
-    `${QUIET_WORDS}|\\bno (touch|activity|contact)|(not|n't)( \\w+)? (been )?(touched|talked to|heard from|spoken|contacted)`,
+    `${QUIET_WORDS}|\\bno (touch|activity|contact)|(not|n'?t\\b)( \\w+)? (been )?(touched|talked to|heard from|spoken|contacted)`,
     'i',
   ).test(text);
 }

@@ -59,6 +59,11 @@ describe('the topic of a question about what customers say', () => {
     expect(voiceTopic('What are the biggest problems customers have with onboarding?')).toBe('onboarding');
   });
 
+  it('reads "not talked to in N weeks" written without an apostrophe as a quiet window', () => {
+    expect(parseAskedPeriod('any accounts we havent spoken to in 6 weeks?', TODAY)?.from).toBe('2026-10-09');
+    expect(asksForQuiet('any accounts we havent spoken to in 6 weeks?')).toBe(true);
+  });
+
   it('keeps the words that pick records, which can be what customers talk about', () => {
     expect(voiceTopic('What do customers say about value?')).toBe('value');
     expect(topicWords('What do customers say about value?')).toEqual(['value']);
