@@ -18,6 +18,7 @@ export interface Guide {
 export const GUIDES: readonly Guide[] = [
   { page: 'api-basics.md', title: 'API basics' },
   { page: 'search.md', title: 'Search' },
+  { page: 'analyses.md', title: 'Analyses' },
   { page: 'sql-query.md', title: 'SQL query' },
   { page: 'simulate.md', title: 'Simulate' },
   { page: 'enrich-and-lookalike.md', title: 'Enrich and lookalikes' },
@@ -43,6 +44,7 @@ export const GUIDE_SECTION_BY_TAG: Readonly<Record<string, string>> = {
   Setup: 'api-basics.md#envelopes-and-first-calls',
   Connections: 'connections.md#connections',
   Search: 'search.md#search',
+  Analyses: 'analyses.md#analyses',
   'SQL query': 'sql-query.md#sql-query',
   Simulate: 'simulate.md#simulate',
   Enrich: 'enrich-and-lookalike.md#enrich-and-lookalikes',

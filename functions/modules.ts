@@ -1,6 +1,7 @@
 import type { Pipeline } from '../queues/pipeline.js';
 import { actionsModule } from './actions/feature.js';
 import { agentsModule } from './agents/feature.js';
+import { analysesModule } from './analyses/feature.js';
 import { artifactsModule } from './artifacts/feature.js';
 import { chatModule } from './chat/feature.js';
 import { connectionsModule } from './connections/feature.js';
@@ -36,6 +37,7 @@ export const featureModules: readonly FeatureModule[] = [
   setupModule,
   connectionsModule,
   searchModule,
+  analysesModule,
   sqlQueryModule,
   simulateModule,
   enrichModule,

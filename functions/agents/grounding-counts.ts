@@ -1,9 +1,10 @@
 import type { BlockDraft } from './answer.js';
+import { analysisCitationOf } from './cited-query.js';
 import { asksForQuiet } from '../search/index.js';
 import { askedPeriodOf, type AskedQuestion } from './grounding-period.js';
 
 /**
- * The verifier's rule for counts in a period (issue 22, item 7), for every model: when the question
+ * The verifier's rule for counts in a period, for every model: when the question
  * names a period ("how many calls last quarter"), a count, sum or average the answer shows must come
  * from a query bounded in time — a filter on a date field (occurred_at, close_date, …) or a group by
  * one — so that its cells are for a period and not for all time. A figure computed over everything
@@ -27,11 +28,14 @@ type Query = Record<string, unknown>;
 const list = (v: unknown): unknown[] => (Array.isArray(v) ? v : []);
 const fieldOf = (v: unknown): string => (v && typeof v === 'object' ? String((v as Query).field ?? '') : '');
 
+// An analysis's results are aggregates, bounded in time when its request names a period.
 function isAggregate(query: Query): boolean {
-  return list(query.metrics).length > 0;
+  return analysisCitationOf(query) !== null || list(query.metrics).length > 0;
 }
 
 function boundedInTime(query: Query): boolean {
+  const cited = analysisCitationOf(query);
+  if (cited) return cited.input.period !== undefined && cited.input.period !== null;
   return (
     list(query.filters).some((f) => DATE_FIELD.test(fieldOf(f))) ||
     list(query.group_by).some((g) => typeof g === 'string' && DATE_FIELD.test(g))

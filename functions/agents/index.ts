@@ -4,6 +4,7 @@
  */
 export { AnswerSchema, BlockDraftSchema, ContentBlockSchema, GroundingReportSchema } from './answer.js';
 export { numbersIn, verifyAnswer } from './grounding.js';
+export { rerunCitedQuery } from './cited-query.js';
 export { bestExcerpt, sameStatement, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';
 export {

@@ -1,4 +1,5 @@
 import { askedQuestion } from './asked-question.js';
+import { rerunCitedQuery } from './cited-query.js';
 import { newId } from '../../platform/ids.js';
 import type { AgentMessage, StepResult, ToolCall } from '../../platform/model/port.js';
 import { loadRun } from '../../queues/run-store.js';
@@ -476,7 +477,7 @@ class TurnBuilder {
     const verified = await verifyAnswer(chosen, {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
-      rerun: (query) => this.invocation.invoke('search.query', query),
+      rerun: (query) => rerunCitedQuery((id, input) => this.invocation.invoke(id, input), query),
       // The user's ask for this run: its quotes must be about what was asked (relevance.ts) and inside
       // a period it names (grounding-period.ts).
       // The model's own reading of the period, when its answer reports one, is the period it answered.

@@ -1,4 +1,5 @@
 import { z } from '@hono/zod-openapi';
+import { rerunCitedQuery } from '../agents/index.js';
 import { ApiError } from '../../platform/errors.js';
 import { ARTIFACT_STATUSES } from '../../schema/artifacts.js';
 import { BlockDraftSchema, GroundingReportSchema } from '../agents/index.js';
@@ -139,7 +140,7 @@ export const writeDoc = defineOperation({
       workspaceId: caller.workspaceId,
       run: ctx.run,
       document,
-      rerun: (query) => asInvocationResult(ctx.invoke('search.query', query)),
+      rerun: (query) => rerunCitedQuery((id, input) => asInvocationResult(ctx.invoke(id, input)), query),
       askedAt: services.clock.now().toISOString(),
     });
     if (gate.kind === 'refused') {

@@ -24,6 +24,8 @@ export { DetailCoverageSchema, type DetailCoverage } from './response.js';
 export { planLocally } from './fuzzy-plan.js';
 export { FilterSchema, SearchRequestSchema } from './request.js';
 export { resolveSearch } from './validate.js';
+export { searchWithin } from './operations.js';
+export { customerVoice, interactionInScope } from './scope-predicates.js';
 export { runFuzzyLane } from './fuzzy-lane.js';
 export type { LaneOutcome, ResolvedSearch } from './lane.js';
 export { runSemanticLane } from './semantic-lane.js';

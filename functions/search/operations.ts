@@ -1,6 +1,6 @@
 import { z } from '@hono/zod-openapi';
 import { ApiError } from '../../platform/errors.js';
-import { defineOperation } from '../registry.js';
+import { defineOperation, type OperationContext } from '../registry.js';
 import { assembleResponse } from './assemble.js';
 import { searchFields } from './fields-operation.js';
 import { runFilterLane } from './filter-lane.js';
@@ -10,7 +10,7 @@ import { loadWorkspaceRun } from '../../queues/run-store.js';
 import type { LaneRunner } from './lane.js';
 import { semanticOverview, surfaceOverview } from './overview.js';
 import { SearchRequestSchema, type Lane } from './request.js';
-import { SearchQueryOutputSchema } from './response.js';
+import { SearchQueryOutputSchema, SearchResponseSchema, type SearchResponse } from './response.js';
 import { runSemanticLaneWithKnowledge } from './semantic-knowledge.js';
 import { resolveSearch } from './validate.js';
 
@@ -67,15 +67,7 @@ export const searchQuery = defineOperation({
     const { search, ignored } = await resolveSearch(input, services.model);
     if (search.lane === 'fuzzy' && input.async)
       return startSearchJob(services, caller.workspaceId, caller.userId, { search, ignored });
-    const now = services.clock.now();
-    const outcome = await LANES[search.lane]({
-      services,
-      workspaceId: caller.workspaceId,
-      search,
-      now,
-      signal: ctx.signal,
-    });
-    return assembleResponse(services, caller.workspaceId, search, outcome, ignored, now);
+    return runResolvedSearch(ctx, search, ignored);
   },
   /**
    * `{"job_id": ...}` with `Accept: text/event-stream` streams the job's run events (replayed from
@@ -134,5 +126,38 @@ export const searchOverview = defineOperation({
     };
   },
 });
+
+/** One resolved search run synchronously in its lane, as the caller, and its response assembled. */
+async function runResolvedSearch(
+  ctx: OperationContext,
+  search: Awaited<ReturnType<typeof resolveSearch>>['search'],
+  ignored: Awaited<ReturnType<typeof resolveSearch>>['ignored'],
+) {
+  const { services, caller } = ctx;
+  const now = services.clock.now();
+  const outcome = await LANES[search.lane]({
+    services,
+    workspaceId: caller.workspaceId,
+    search,
+    now,
+    signal: ctx.signal,
+  });
+  return assembleResponse(services, caller.workspaceId, search, outcome, ignored, now);
+}
+
+/**
+ * `search.query` run as one step of another operation (an analysis): the same validation, lane and
+ * response a client gets, checked against the same output schema, without counting a call of its own
+ * against the per-user limit and the monthly quota (the calling operation is counted). Synchronous only.
+ * The body is the operation's own, so one the schema refuses is a defect, not the caller's error.
+ */
+export async function searchWithin(
+  ctx: OperationContext,
+  body: z.input<typeof SearchRequestSchema>,
+): Promise<SearchResponse> {
+  const input = SearchRequestSchema.parse(body);
+  const { search, ignored } = await resolveSearch(input, ctx.services.model);
+  return SearchResponseSchema.parse(await runResolvedSearch(ctx, search, ignored));
+}
 
 export const searchOperations = [searchQuery, searchFields, searchOverview];

@@ -1,5 +1,6 @@
 import type { SecurityFixture } from '../support/security-suite.js';
 import { agentFixtures } from './agents.js';
+import { analysisFixtures } from './analyses.js';
 import { chatFixtures } from './chat.js';
 import { connectionFixtures } from './connections.js';
 import { consoleFixtures } from './console.js';
@@ -45,6 +46,7 @@ const SURFACES: Record<string, Record<string, SecurityFixture>> = {
   setup: setupFixtures,
   connections: connectionFixtures,
   search: searchFixtures,
+  analyses: analysisFixtures,
   'sql-query': sqlQueryFixtures,
   simulate: simulateFixtures,
   enrich: enrichFixtures,

@@ -4,7 +4,18 @@
  * checks that every surface is in exactly one group and that each group has its file.
  */
 export const SURFACE_GROUPS = {
-  data: ['setup', 'connections', 'search', 'sql-query', 'simulate', 'enrich', 'lookalike', 'research', 'messages'],
+  data: [
+    'setup',
+    'connections',
+    'search',
+    'analyses',
+    'sql-query',
+    'simulate',
+    'enrich',
+    'lookalike',
+    'research',
+    'messages',
+  ],
   knowledge: ['knowledge', 'knowledge-documents', 'documents', 'actions'],
   agents: ['evals', 'chat', 'agents', 'routines'],
   workspace: ['subscriptions', 'webhooks', 'console'],

@@ -1,0 +1,5 @@
+import type { Operation } from '../registry.js';
+import { talkRatio } from './talk-ratio.js';
+
+/** Every analysis, in the order the OpenAPI document and the MCP `analyze` tool list them. */
+export const analysisOperations: readonly Operation[] = [talkRatio];
