@@ -44,8 +44,13 @@ const NO_ADMIN_WRITES = [
   'webhooks.ping',
 ];
 
-/** Reading the workspace's data: the routed search, its field catalog and its overview, and the evidence search that recalls the workspace memory. */
-const READ_DATA = ['search.query', 'search.fields', 'search.overview', 'context.search'];
+/**
+ * The analyses (functions/analyses/) every library agent reads the data with, by id: the agents feature
+ * does not import the analyses' code, and test/analyses/library-tools.test.ts checks each is listed here.
+ */
+export const ANALYSIS_TOOLS = ['analyses.talk_ratio'];
+/** Reading the workspace's data: the routed search, its field catalog and its overview, the analyses, and the evidence search that recalls the workspace memory. */
+const READ_DATA = ['search.query', 'search.fields', 'search.overview', ...ANALYSIS_TOOLS, 'context.search'];
 /**
  * What a routine's run may write (committed documents, cataloged actions, memory with write_memory) and the documents it can
  * read back; a chat run that calls a write is asked for approval or records a proposal.

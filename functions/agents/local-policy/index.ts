@@ -11,6 +11,7 @@ import { namesNotHeld, readParts, readQuestion } from '../understanding/reader.j
 import { unknownNameStep } from './shape-unknown-name.js';
 import { loadTokenizer } from '../understanding/tokens.js';
 import { partsStep, recordsStep } from './shape-records.js';
+import { analysisStep, isOperationAnalysis } from './shape-analysis.js';
 import { withDocument } from './coverage.js';
 import { withInterpretation } from './interpretation-carry.js';
 
@@ -46,6 +47,8 @@ export function localAgentStep(request: StepRequest): StepResult {
       ctx,
       withInterpretation(partsStep(ctx, readParts({ ...readCtx, ask: '' }, reading.parts, vocab)), reading),
     );
+  if (reading && isOperationAnalysis(reading))
+    return withDocument(ctx, withInterpretation(analysisStep(ctx, reading), reading));
   if (reading) return withDocument(ctx, withInterpretation(recordsStep(ctx, reading), reading));
   const intent = readIntent({ ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today }, vocab);
   // A name the workspace does not hold is looked for before a reading answers with others' facts; a

@@ -27,6 +27,8 @@ export const ANALYSES = [
   'competitors',
   'compare',
   'churn',
+  /** Each rep's share of the speaking time on calls and meetings (the `analyses.talk_ratio` operation). */
+  'talk_ratio',
   'general',
   /** Nothing the data holds answers it: `unexplained` and `absent` say why. */
   'not_understood',

@@ -4,6 +4,14 @@ import { readComparison, shiftBack } from './comparison.js';
 import { linkEntities, type Entities } from './entities.js';
 import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './interpretation.js';
 import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
+import {
+  INVERSE_WORDS,
+  namedPeople,
+  OPERATION_MEASURES,
+  OPERATION_SUBJECTS,
+  operationAnalysisOf,
+  TALK_VERBS,
+} from './operation-analyses.js';
 import { isScaffoldWord } from './question-words.js';
 import { tokenize, type Token } from './tokens.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -400,6 +408,18 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const cues = new Set(els.flatMap((e) => (e.kind === 'cue' ? [e.analysis] : [])));
   // "Gone quiet" reads as a period too (the window with no touch): the quiet analysis answers it.
   if (asksForQuiet(ask)) cues.add('quiet');
+  // How much someone talks, not what was said: a talking verb ranked or set side by side ("talks the
+  // most", "who speaks less, Mateo or Paula"); talking *about* something is what was said.
+  if (
+    tokens.some((t) => TALK_VERBS.has(t.lemma)) &&
+    els.some((e) => e.kind === 'order' || e.kind === 'versus') &&
+    !tokens.some((t) => t.lower === 'about')
+  )
+    cues.add('talk');
+  // A kind of question a registry analysis answers (functions/analyses/): the reading names it, with
+  // the filters, period, order and names the words give, and the local policy calls that operation.
+  const operation = operationAnalysisOf(cues);
+  if (operation) cues.clear();
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
   const present = els.some((e) => e.kind === 'present');
   // "Right now", "currently", "today" name the present state: no period bounds it.
@@ -442,12 +462,14 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     slipped ||
     losses;
   const subject: 'deals' | 'interactions' | null =
-    interactionSubjects.length > 0 && !winRate && !weighted && subjects.every((s) => s.subject !== 'deals')
-      ? 'interactions'
-      : dealSubject
-        ? 'deals'
-        : null;
-  const subjectFromWords = subjects.length > 0 || winRate || weighted || slipped || losses;
+    operation !== null
+      ? (OPERATION_SUBJECTS[operation] ?? null)
+      : interactionSubjects.length > 0 && !winRate && !weighted && subjects.every((s) => s.subject !== 'deals')
+        ? 'interactions'
+        : dealSubject
+          ? 'deals'
+          : null;
+  const subjectFromWords = subjects.length > 0 || winRate || weighted || slipped || losses || operation !== null;
 
   if (absent.length > 0) {
     return {
@@ -528,7 +550,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // Names: owners, accounts, regions, industries narrow whatever the records are.
   if (owners.length > 0) {
     // Without records of its own ("same for oscar") the owner waits for the deals it is inherited onto.
-    if (subject === 'deals' || subject === null)
+    // An analysis of people (talk ratio) reads them as whom it measures.
+    if (subject === 'deals' || subject === null || operation !== null)
       add(
         owners.length === 1
           ? { field: 'owner_email', op: 'eq', value: owners[0]!.email, from_words: owners[0]!.name }
@@ -633,6 +656,14 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           : first.key;
     order = { field: key, dir: first.dir };
   } else if (slots.has('by-amount') && subject === 'deals') order = { field: 'amount', dir: 'desc' };
+  // An analysis ranks by its own measure; listening is the inverse of talking ("listens best": least talk).
+  if (operation && order) {
+    const inverse = tokens.some((t) => INVERSE_WORDS.has(t.lemma));
+    order = {
+      field: OPERATION_MEASURES[operation] ?? order.field,
+      dir: inverse ? (order.dir === 'asc' ? 'desc' : 'asc') : order.dir,
+    };
+  }
   if (order) slots.add('order');
   let limit: number | null = null;
   placed.forEach((p) => {
@@ -660,6 +691,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     ),
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
 
+  // In an analysis of people, a word nothing else placed that is written as a name ("Zoe", "zoe's") is one of them.
+  const people = operation ? namedPeople(ask, unexplained) : [];
+  for (const name of people) unexplained.splice(unexplained.indexOf(name), 1);
   const content = tokens.filter((t) => !isScaffoldWord(t.lower) && !isScaffoldWord(t.lemma)).length;
   // A reading without records of its own still carries what it names, for a follow-up to apply.
   const reading: Interpretation | null =
@@ -667,15 +701,17 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       ? null
       : {
           ...blank(),
-          analysis: slipped
-            ? 'slipped'
-            : losses
-              ? 'losses'
-              : winRate
-                ? 'win_rate'
-                : weighted
-                  ? 'weighted_pipeline'
-                  : 'records',
+          analysis: operation
+            ? operation
+            : slipped
+              ? 'slipped'
+              : losses
+                ? 'losses'
+                : winRate
+                  ? 'win_rate'
+                  : weighted
+                    ? 'weighted_pipeline'
+                    : 'records',
           subject,
           measure: { fn, field: measureField },
           filters,
@@ -686,7 +722,10 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           order,
           limit,
           show,
-          names: namesOf(entities, owners, kinds),
+          names: {
+            ...namesOf(entities, owners, kinds),
+            people: [...namesOf(entities, owners, kinds).people, ...people],
+          },
           unexplained,
           confidence: content === 0 ? 1 : Math.max(0, 1 - unexplained.length / content),
         };
@@ -705,7 +744,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     unexplained: unexplained.length,
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
-    deferred: ambiguous || unknown.length > 0,
+    // An unknown capitalised word in a question about people is one of them (the analysis says if nobody matched).
+    deferred: ambiguous || (unknown.length > 0 && operation === null),
     unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };

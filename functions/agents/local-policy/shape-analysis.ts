@@ -1,0 +1,87 @@
+import type { StepResult } from '../../../platform/model/port.js';
+import type { BlockDraft } from '../answer.js';
+import type { Analysis, Interpretation } from '../understanding/interpretation.js';
+import { toolNameFor } from '../tool-names.js';
+import type { PolicyContext } from './context.js';
+import { call, calls, finish } from './steps.js';
+
+/**
+ * A question a registry analysis answers (functions/analyses/), for the local model: the reading
+ * becomes the operation's input, the operation is called as a tool like any other, and the answer is
+ * what it returned — how it was read, its summary and its blocks as they are — so the local model and
+ * a hosted one calling the same tool answer from the same computation, checked by the same verifier.
+ */
+
+type Input = Record<string, unknown>;
+
+/** Each analysis's operation and its input, built from the reading. */
+const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpretation): Input }>> = {
+  talk_ratio: {
+    operation: 'analyses.talk_ratio',
+    input: (r) => ({
+      ...periodOf(r),
+      ...listOf('reps', [...valuesOf(r, 'owner_email'), ...r.names.people.filter((p) => !isOwnerName(r, p))]),
+      ...listOf('accounts', valuesOf(r, 'account_name')),
+      ...listOf(
+        'kinds',
+        valuesOf(r, 'kind').filter((k) => k === 'call' || k === 'meeting'),
+      ),
+      order: r.order?.dir === 'asc' ? 'least' : 'most',
+      limit: Math.min(r.limit ?? 20, 50),
+    }),
+  },
+};
+
+/** Whether a registry analysis answers this reading. */
+export const isOperationAnalysis = (r: Interpretation): boolean => OPERATIONS[r.analysis] !== undefined;
+
+const PURPOSE = 'analysis';
+
+export function analysisStep(ctx: PolicyContext, r: Interpretation): StepResult {
+  const spec = OPERATIONS[r.analysis]!;
+  const tool = toolNameFor(spec.operation);
+  const result = ctx.results.get(PURPOSE);
+  if (!result && ctx.tools.has(tool) && !ctx.mustFinish) return calls(call(ctx, PURPOSE, spec.input(r), tool));
+  if (!result || !result.ok)
+    return finish({
+      text: result
+        ? `I could not run the ${r.analysis.replace(/_/g, ' ')} analysis (${result.error.code}): ${result.error.message}`
+        : `This agent cannot run the ${r.analysis.replace(/_/g, ' ')} analysis, so I cannot answer that here.`,
+      content_blocks: [],
+      follow_ups: [],
+    });
+  const out = result.output as {
+    read_as: string;
+    summary: string[];
+    blocks: BlockDraft[];
+    empty_reason: string | null;
+  };
+  const unread =
+    r.unexplained.length > 0
+      ? [
+          '',
+          `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`,
+        ]
+      : [];
+  return finish({
+    text: [`*Read as: ${out.read_as}.*`, '', ...(out.empty_reason ? [out.empty_reason] : out.summary), ...unread]
+      .join('\n')
+      .trim(),
+    content_blocks: out.blocks,
+    follow_ups: [],
+  });
+}
+
+const valuesOf = (r: Interpretation, field: string): string[] =>
+  r.filters.flatMap((f) =>
+    f.field !== field ? [] : Array.isArray(f.value) ? f.value : typeof f.value === 'string' ? [f.value] : [],
+  );
+
+const listOf = (key: string, values: readonly string[]): Input =>
+  values.length > 0 ? { [key]: [...new Set(values)] } : {};
+
+const periodOf = (r: Interpretation): Input => (r.period ? { period: { from: r.period.from, to: r.period.to } } : {});
+
+/** A person the reading already holds as an owner filter (by the name read from their address). */
+const isOwnerName = (r: Interpretation, person: string): boolean =>
+  valuesOf(r, 'owner_email').some((email) => email.toLowerCase().startsWith(`${person.toLowerCase().split(' ')[0]}.`));
