@@ -10,6 +10,8 @@ import {
   OPERATION_MEASURES,
   OPERATION_SUBJECTS,
   operationAnalysisOf,
+  AMOUNT_WORDS,
+  TALK_OBJECTS,
   TALK_VERBS,
 } from './operation-analyses.js';
 import { isScaffoldWord } from './question-words.js';
@@ -410,12 +412,17 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   if (asksForQuiet(ask)) cues.add('quiet');
   // How much someone talks, not what was said: a talking verb ranked or set side by side ("talks the
   // most", "who speaks less, Mateo or Paula"); talking *about* something is what was said.
+  // Talking *to* someone is contact ("which accounts did we talk to most"), not an amount of talking.
+  const talking = tokens.filter((t, i) => TALK_VERBS.has(t.lemma) && !TALK_OBJECTS.has(tokens[i + 1]?.lower ?? ''));
   if (
-    tokens.some((t) => TALK_VERBS.has(t.lemma)) &&
-    els.some((e) => e.kind === 'order' || e.kind === 'versus') &&
+    talking.length > 0 &&
+    (els.some((e) => e.kind === 'order' || e.kind === 'versus') || tokens.some((t) => AMOUNT_WORDS.has(t.lower))) &&
     !tokens.some((t) => t.lower === 'about')
-  )
+  ) {
     cues.add('talk');
+    for (const t of tokens)
+      if (TALK_VERBS.has(t.lemma) && unexplained.includes(t.text)) unexplained.splice(unexplained.indexOf(t.text), 1);
+  }
   // A kind of question a registry analysis answers (functions/analyses/): the reading names it, with
   // the filters, period, order and names the words give, and the local policy calls that operation.
   const operation = operationAnalysisOf(cues);
@@ -692,8 +699,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
 
   // In an analysis of people, a word nothing else placed that is written as a name ("Zoe", "zoe's") is one of them.
-  const people = operation ? namedPeople(ask, unexplained) : [];
-  for (const name of people) unexplained.splice(unexplained.indexOf(name), 1);
+  const peopleWords = operation ? namedPeople(ask, unexplained) : [];
+  for (const word of peopleWords) unexplained.splice(unexplained.indexOf(word), 1);
+  const people = peopleWords.map((word) => word.replace(/['’]s$/u, ''));
   const content = tokens.filter((t) => !isScaffoldWord(t.lower) && !isScaffoldWord(t.lemma)).length;
   // A reading without records of its own still carries what it names, for a follow-up to apply.
   const reading: Interpretation | null =
