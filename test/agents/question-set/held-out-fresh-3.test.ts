@@ -3,7 +3,7 @@ import type { PgliteHandle } from '../../../platform/db/pglite.js';
 import { openCorpusDatabase } from '../../support/harness.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT, h } from './held-out.js';
 import { WRITTEN_FRESH } from './held-out-fresh.js';
-import { HELD_OUT_FRESH_2 } from './held-out-fresh-2.js';
+import { WRITTEN_FRESH_2 } from './held-out-fresh-2.js';
 import { HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
 import { sqlOver, type Sql } from './judge.js';
 import { QUESTIONS } from './questions.js';
@@ -57,7 +57,7 @@ describe('the third fresh held-out questions', () => {
         .replace(/[^a-z0-9]+/g, ' ')
         .trim();
     const older = new Set(
-      [...QUESTIONS, ...HELD_OUT, ...DEVELOPED_ON_HELD_OUT, ...WRITTEN_FRESH, ...HELD_OUT_FRESH_2].flatMap((q) =>
+      [...QUESTIONS, ...HELD_OUT, ...DEVELOPED_ON_HELD_OUT, ...WRITTEN_FRESH, ...WRITTEN_FRESH_2].flatMap((q) =>
         [...(q.thread ?? []), q.ask].map(words),
       ),
     );
