@@ -203,7 +203,42 @@ export function parseAskedPeriod(text: string, today: string): AskedPeriod | nul
   if (impossible) throw impossibleDateError(impossible, phraseAround(text, impossible));
   const t = startOf(today);
   if (Number.isNaN(t)) return null;
-  return byRules(RULES, text, t) ?? chronoPeriod(text, t) ?? byRules([BARE_YEAR], text, t);
+  const written = withUnitsSpelledOut(text);
+  const period =
+    byRules(RULES, written.text, t) ?? chronoPeriod(written.text, t) ?? byRules([BARE_YEAR], written.text, t);
+  return period && written.text !== text ? { ...period, phrase: written.original(period.phrase) } : period;
+}
+
+/** Units as people shorten them: "this qtr", "last yr", "past 2 wks". */
+const UNIT_SHORTHAND: readonly [RegExp, string][] = [
+  [/\bqtrs\b/gi, 'quarters'],
+  [/\bqtr\b/gi, 'quarter'],
+  [/\byrs\b/gi, 'years'],
+  [/\byr\b/gi, 'year'],
+  [/\bwks\b/gi, 'weeks'],
+  [/\bwk\b/gi, 'week'],
+];
+
+/**
+ * The text with shortened units spelled out, so one set of rules reads both, and a way back from a
+ * phrase of the spelled-out text to the words as the asker wrote them (the phrase is echoed and matched
+ * against the question).
+ */
+function withUnitsSpelledOut(text: string): { text: string; original(phrase: string): string } {
+  let out = text;
+  for (const [pattern, unit] of UNIT_SHORTHAND) out = out.replace(pattern, unit);
+  if (out === text) return { text, original: (phrase) => phrase };
+  return {
+    text: out,
+    original(phrase) {
+      let written = phrase;
+      for (const [pattern, unit] of UNIT_SHORTHAND) {
+        const short = [...text.matchAll(new RegExp(pattern.source, 'gi'))][0]?.[0];
+        if (short) written = written.replace(new RegExp(`\\b${unit}\\b`, 'i'), short);
+      }
+      return text.toLowerCase().includes(written.toLowerCase()) ? written : phrase;
+    },
+  };
 }
 
 function byRules(rules: readonly Rule[], text: string, today: number): AskedPeriod | null {

@@ -10,7 +10,7 @@ import { verifyAnswer } from '../../functions/agents/grounding.js';
 const ctx = {
   db: null as never,
   workspaceId: '00000000-0000-7000-8000-000000000000',
-  rerun: async () => ({ ok: false as const, error: { code: 'internal', message: 'unused' } }),
+  rerun: async () => ({ ok: true as const, output: {} }),
   question: { text: 'how many meetings has zoe kim sat in on this year', asked_at: '2026-11-20T12:00:00.000Z' },
 };
 

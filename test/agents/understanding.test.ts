@@ -33,6 +33,10 @@ describe('parseAskedPeriod', () => {
     ['meetings in May 2025', '2025-05-01', '2025-06-01', 'May 2025'],
     ['calls from March to May', '2026-03-01', '2026-06-01', 'from March to May'],
     ['Which accounts have been quiet?', '2026-10-21', '2026-11-21', 'been quiet'],
+    // Units as people shorten them, echoed as they wrote them.
+    ['emails this qtr', '2026-10-01', '2027-01-01', 'this qtr'],
+    ['won deals last yr', '2025-01-01', '2026-01-01', 'last yr'],
+    ['calls in the past 2 wks', '2026-11-06', '2026-11-21', 'in the past 2 wks'],
   ])('%s → [%s, %s)', (text, from, to, phrase) => {
     expect(parseAskedPeriod(text, TODAY)).toEqual({ from, to, phrase });
   });

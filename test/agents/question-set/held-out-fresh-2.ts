@@ -503,7 +503,7 @@ export const WRITTEN_FRESH_2: Question[] = [
 
 /**
  * Shapes of this set whose failures were read while fixing their mechanism (people's pipelines and win
- * rates, weighted pipeline, several parts in one ask): those questions count as dev now; later fresh sets
+ * rates, weighted pipeline, several parts in one ask, shortened period units): those questions count as dev now; later fresh sets
  * measure these analyses instead.
  */
 export const DEVELOPED_FRESH_2_SHAPES: ReadonlySet<string> = new Set([
@@ -511,6 +511,7 @@ export const DEVELOPED_FRESH_2_SHAPES: ReadonlySet<string> = new Set([
   'win_rate',
   'weighted_pipeline',
   'multi_part',
+  'period_compare',
 ]);
 export const DEVELOPED_ON_FRESH_2: Question[] = WRITTEN_FRESH_2.filter((q) => DEVELOPED_FRESH_2_SHAPES.has(q.shape));
 export const HELD_OUT_FRESH_2: Question[] = WRITTEN_FRESH_2.filter((q) => !DEVELOPED_FRESH_2_SHAPES.has(q.shape));
