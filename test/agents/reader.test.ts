@@ -289,6 +289,10 @@ describe('comparisons of periods', () => {
     ['are we on more or fewer calls than last month?', '2026-11-01', '2026-10-01'],
     ['calls last quarter versus the quarter before', '2026-07-01', '2026-04-01'],
     ['emails year over year', '2026-01-01', '2025-01-01'],
+    // The unit left out: the other side's own.
+    ['did we win more deals this quarter than last', '2026-10-01', '2026-07-01'],
+    ['calls in september vs the one before', '2026-09-01', '2026-08-01'],
+    ['meetings this month compared with the previous one', '2026-11-01', '2026-10-01'],
   ])('%s: the first period bounds the records, the second is compared', (ask, from, compared) => {
     const r = must(ask);
     expect(r.period?.from).toBe(from);
@@ -311,6 +315,13 @@ describe('comparisons of periods', () => {
       ['2026-04-01', '2026-07-01'],
     ]);
     expect(filter(r, 'is_won')).toEqual([['eq', true]]);
+  });
+
+  it('"vs the one before?" takes the unit of the earlier ask\'s period', () => {
+    expect(periods(must('vs the one before?', ['how many meetings did we have in q3']))).toEqual([
+      ['2026-07-01', '2026-10-01'],
+      ['2026-04-01', '2026-07-01'],
+    ]);
   });
 
   it('two periods without a comparative are a range, not a comparison', () => {

@@ -26,6 +26,12 @@ const COMPARATIVE = /\b(?:vs\.?|versus|compare[ds]?|comparison|against|than|rela
 /** A side that names the span before another ("the quarter before", "the previous month", "prior year"). */
 const BACK_ONE =
   /\b(?:the )?(?:(?:previous|prior|preceding) (week|month|quarter|half|year)|(week|month|quarter|half|year) (?:before|prior))\b/i;
+/**
+ * A side that points back with its unit left out — "than last", "vs last one", "the one before", "the
+ * previous one" — means one span of the other side's own length before it.
+ */
+const BACK_ELIDED =
+  /\b(?:the )?one before\b|\b(?:the )?(?:previous|prior|preceding) one\b|^\s*(?:the )?last(?: one)?\s*[?.!]*\s*$/i;
 /** "The same quarter last year", "same month a year ago". */
 const SAME_LAST_YEAR =
   /\b(?:the )?same (week|month|quarter|half|period|time) (?:last year|a year (?:ago|before|earlier)|the year before|in \d{4})\b/i;
@@ -58,12 +64,12 @@ export function readComparison(ask: string, today: string): Comparison | null {
   const sides = ask.split(JOINER);
   const periods: { period: AskedPeriod; side: number }[] = [];
   sides.forEach((side, i) => {
-    if (BACK_ONE.test(side) || SAME_LAST_YEAR.test(side)) return;
+    if (BACK_ONE.test(side) || SAME_LAST_YEAR.test(side) || BACK_ELIDED.test(side)) return;
     const p = parseAskedPeriod(side, today);
     if (p && !periods.some((q) => q.period.from === p.from && q.period.to === p.to))
       periods.push({ period: p, side: i });
   });
-  const back = sides.map((s) => BACK_ONE.exec(s)).find(Boolean);
+  const back = sides.map((s) => BACK_ONE.exec(s) ?? BACK_ELIDED.exec(s)).find(Boolean);
   const sameLastYear = sides.map((s) => SAME_LAST_YEAR.exec(s)).find(Boolean);
   const anchor = periods[0]?.period ?? null;
   if (periods.length >= 2) return { first: anchor, second: periods[1]!.period, words: [periods[1]!.period.phrase] };
