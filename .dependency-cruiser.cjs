@@ -19,7 +19,7 @@ module.exports = {
       to: { path: '^(schema|queues|functions)/' },
     },
     {
-      // Exceptions 1 and 2 of the 3 the layer budget allows (issue 21): the Neon and PGlite adapters
+      // Exceptions 1 and 2 of the 3 the layer budget allows: the Neon and PGlite adapters
       // build drizzle with the tables (schema/index.ts) so every query is typed by them. Nothing else.
       name: 'database-adapters-import-only-the-tables',
       comment: 'platform/db/neon.ts and pglite.ts may import schema/index.ts and nothing else above platform/.',

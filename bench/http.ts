@@ -11,7 +11,7 @@
  * system of the server process): the bare route's rate is bounded by the load generator sharing
  * the machine's cores, so the CPU ratio shows what the app itself costs.
  *
- * Targets (issue 13): authenticated reads ≥ 10% of the bare route with p99 ≤ 15 ms; openapi.json
+ * Targets: authenticated reads ≥ 10% of the bare route with p99 ≤ 15 ms; openapi.json
  * ≥ 50% of the bare route; zero statements for authentication on a cache hit. GET /setup/status
  * also has p99 ≤ 5 ms with the background work running.
  *

@@ -1,5 +1,5 @@
 /**
- * Knowledge figures (issue 25 items 1 and 8), each beside a baseline measured in the same run:
+ * Knowledge figures, each beside a baseline measured in the same run:
  * - upload: generated PDFs (10, 20 and 50 MB by default) streamed through POST /knowledge-base into
  *   a folder file store (time and peak RSS growth), beside a bare route writing the same body to a file;
  * - ingest: each document parsed and embedded by the knowledge_ingest run until ready (time and peak

@@ -1,5 +1,5 @@
 /**
- * Lookalike and enrichment figures (issue 26 item 9), through the app in-process on the bench corpus
+ * Lookalike and enrichment figures, through the app in-process on the bench corpus
  * (bench/corpus-db.ts), each beside a baseline sampled alternately with it in the same run:
  *   - centroid materialization (one transaction: delete, aggregate, insert), beside the same
  *     aggregates computed and discarded (the read and the averaging any materialization does); with

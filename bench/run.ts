@@ -125,7 +125,7 @@ for (const scale of scales) {
           );
       }
     }
-    // The work that grows with the accounts, on the same corpus (issue 26 item 9). Enrichment last: it
+    // The work that grows with the accounts, on the same corpus. Enrichment last: it
     // re-links interactions to build its 1,000-interaction account (and links them back when done).
     const lookalike = await benchLookalike(corpus);
     lookalikeFigures.push(lookalike);

@@ -242,8 +242,8 @@ async function runAuthorizedOperation(
  * The one input check every operation passes, on every transport: input nested past MAX_JSON_DEPTH
  * and text the database cannot store are refused before the schemas run (no operation has to
  * remember it, and nothing reaches a statement), then path, query and body are parsed by the
- * operation's own schemas. A body that is sent must be an
- * object: JSON `null` is not "no body" (it used to read as an empty update).
+ * operation's own schemas. A body that is sent must be an object:
+ * JSON `null` is not "no body", so it never reads as an empty update.
  */
 function validatedInput(op: Operation, raw: RawInput): Record<string, unknown> {
   // Input that arrives decoded (an agent's tool call, MCP arguments) is held to the same nesting

@@ -5,7 +5,7 @@ import { users, workspaces } from './tenancy.js';
 import { embeddingColumn, sqlInList } from './warehouse-columns.js';
 
 /**
- * Workspace knowledge (issue 25): files uploaded to the file store, documents parsed from them into
+ * Workspace knowledge: files uploaded to the file store, documents parsed from them into
  * groups of nodes, the nodes' vectors, members' pins, and context entries (background the agents
  * read as context, not as evidence).
  */

@@ -7,7 +7,7 @@ import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from './support/corpus-fixture.js';
 import { openCorpusDatabase } from './support/harness.js';
 
 /**
- * The demo corpus as a user meets it (issue 22, item 10), checked with SQL over the loaded 1x corpus:
+ * The demo corpus as a user meets it, checked with SQL over the loaded 1x corpus:
  * no template slot left unfilled, every customer quote on an account, customer voice in the last 90
  * days, so "recent" questions have recent evidence, and customers who do not all say the same
  * sentence about a theme.
@@ -38,7 +38,7 @@ describe('the demo corpus', () => {
         (select count(*)::int from deal_qualification where workspace_id = ${CORPUS_WORKSPACE_ID} and coalesce(notes, '') ~ ${SLOT}) as qualification`,
     );
     expect(left).toEqual({ turns: 0, utterances: 0, interactions: 0, themes: 0, deals: 0, qualification: 0 });
-    // The opener that used to leak "{rep}" is there, filled with a name: the check above is not vacuous.
+    // The opener with a "{rep}" slot is there, filled with a name: the check above is not vacuous.
     const [said] = await queryRows<{ n: number }>(
       db.db,
       sql`select count(*)::int as n from transcript_turns where workspace_id = ${CORPUS_WORKSPACE_ID} and text ~ 'As I mentioned to [A-Z][a-z]+,'`,

@@ -32,7 +32,7 @@ describe('the front door', () => {
     expect(page).toContain(`${base}/api/platform/v1/mcp`);
   });
 
-  it('/docs is the interactive reference: its renderer served from here, its scripts under the page nonce', async () => {
+  it('/docs is the interactive reference: its renderer served from here, its scripts under the page nonce, the guides linked', async () => {
     const res = await h.fetch('/docs');
     expect(res.status).toBe(200);
     const csp = res.headers.get('content-security-policy') ?? '';
@@ -47,6 +47,7 @@ describe('the front door', () => {
     expect(scripts[0]).toContain('src="/docs/assets/api-reference.js"');
     expect(page).toContain(`"url":"${h.services.config.publicUrl}/api/platform/v1/openapi.json"`);
     expect(page).toContain('href="/docs/plain"');
+    expect(page).toContain(`href="${h.services.config.publicUrl}/docs/guides"`);
 
     const script = await h.fetch('/docs/assets/api-reference.js');
     expect(script.status).toBe(200);
@@ -138,6 +139,7 @@ describe('the front door', () => {
       const page = await (await h.fetch('/docs')).text();
       expect(page).not.toContain('<script');
       expect(page).toContain('POST /webhooks');
+      expect(page).toContain(`href="${h.services.config.publicUrl}/docs/guides"`);
       expect((await h.fetch('/docs/assets/api-reference.js')).status).toBe(404);
     } finally {
       h.services.assets = installed;

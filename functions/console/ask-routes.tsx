@@ -15,7 +15,7 @@ import { ResearchPage, type ResearchView } from './pages/research.js';
 import { type ChatView, ThreadPage } from './pages/thread.js';
 
 /**
- * The Ask pages (issue 24, item 2): a member asks the workspace a question or starts a research
+ * The Ask pages: a member asks the workspace a question or starts a research
  * job, watches it work and reads the answer. Every step is the public operation a REST client
  * calls (chat.start, chats.get, chat.run_status, agents.resume, research.*), invoked as the member
  * with origin `console`; the live view is the run's own event stream (functions/http/run-stream.ts)

@@ -12,7 +12,7 @@ import { type CatalogEntry, type ConnectionView, connectionName, ConnectionsPage
 import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
- * The connections pages (issue 24, item 1). Every read and write is a public connections operation
+ * The connections pages. Every read and write is a public connections operation
  * invoked as the signed-in member with origin `console`, which is what lets lifecycle writes through
  * (they refuse API keys): the rules, limits and errors are the operations' own.
  */

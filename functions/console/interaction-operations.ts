@@ -7,7 +7,7 @@ import { defineOperation } from '../registry.js';
 import { isoTimestamp } from '../schemas.js';
 
 /**
- * One interaction as a person reads it (issue 24 item 2): where an answer's quote links to. A
+ * One interaction as a person reads it: where an answer's quote links to. A
  * console operation (visibility `console`) so the page reads through the registry with the member's
  * own scope and role like every console page; the public API reads interactions through search.
  * Excluded interactions (the workspace's search exclusions: a personal call, a legal hold) are 404

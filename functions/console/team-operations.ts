@@ -12,7 +12,7 @@ import { revokeGrantIn } from '../oauth/index.js';
 import { defineOperation, type Operation } from '../registry.js';
 
 /**
- * The team (issue 24, item 4): members and their roles, invitations by email. Console operations
+ * The team: members and their roles, invitations by email. Console operations
  * like the key pages' (visibility `console`): reading needs `team:read`, changing needs `team:write`
  * and the admin role, so an API key, even a full-admin one, can never add a member.
  */

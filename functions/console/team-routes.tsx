@@ -31,7 +31,7 @@ import { INVITATION_PATH } from './team-operations.js';
 const ACCEPT_ATTEMPTS = { limit: 10, windowSeconds: 60 };
 
 /**
- * The team pages (issue 24, item 4): members, roles, invitations. Reads and writes are the console's
+ * The team pages: members, roles, invitations. Reads and writes are the console's
  * team operations invoked as the member; accepting an invitation is the one page with no member yet.
  */
 export function teamRoutes(registry: OperationRegistry): Hono<AppEnv> {

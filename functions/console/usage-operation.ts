@@ -31,7 +31,7 @@ const RefusalSchema = z.object({
 });
 
 /**
- * The workspace's limits as they stand (issue 24, item 5): the rate limits that apply, this month's
+ * The workspace's limits as they stand: the rate limits that apply, this month's
  * quota per family (used / limit / resets-at) and the most recent 429s its callers were answered.
  */
 export const workspaceUsage = defineOperation({

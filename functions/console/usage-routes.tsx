@@ -6,7 +6,7 @@ import { headerFor, renderPage } from '../web/browser.js';
 import { consoleCall, message, withMember } from './page-helpers.js';
 import { UsagePage, type UsageView } from './pages/usage.js';
 
-/** The usage page (issue 24, item 5): the console's usage operation, as the member. */
+/** The usage page: the console's usage operation, as the member. */
 export function usageRoutes(registry: OperationRegistry): Hono<AppEnv> {
   const app = new Hono<AppEnv>();
   app.get('/console/usage', async (c) =>

@@ -12,7 +12,7 @@ import { type DeliveryView, WebhookPage, WebhooksPage, type WebhookView } from '
 import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
- * The webhooks pages (issue 24, item 3). Every read and write is a public webhooks operation invoked
+ * The webhooks pages. Every read and write is a public webhooks operation invoked
  * as the signed-in member (origin `console`): the URL policy, the per-workspace cap, the ping's rule
  * (active only) and every error message are the operations' own.
  */

@@ -12,7 +12,7 @@ import { RoutinePage, RoutinesPage, type RoutineView } from './pages/routines.js
 import type { ConsoleSession } from '../identity/console-sessions.js';
 
 /**
- * Agents, routines and documents (issue 24, item 6): list and read, create and edit agents and
+ * Agents, routines and documents: list and read, create and edit agents and
  * routines, run a routine now, read a document's versions and publish or reject a proposed one.
  * Every read and write is the public operation invoked as the member; its checks and messages are its own.
  */

@@ -1,7 +1,7 @@
 import type { FeatureModule } from '../module.js';
 import { frontDoorRoutes } from './routes.js';
 
-/** The front door (issue 24, item 7): the landing page, the API reference and the API root's pointers. */
+/** The front door: the landing page, the API reference and the API root's pointers. */
 export const frontDoorModule: FeatureModule = {
   name: 'front-door',
   operations: [],

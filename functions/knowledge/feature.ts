@@ -5,7 +5,7 @@ import { knowledgeIngestPipeline } from './ingest-pipeline.js';
 import { libraryOperations } from './library-operations.js';
 import { pinOperations } from './pin-operations.js';
 
-/** Workspace knowledge (issue 25): uploads, the knowledge bank and its ingest, pins, context entries. */
+/** Workspace knowledge: uploads, the knowledge bank and its ingest, pins, context entries. */
 export const knowledgeModule: FeatureModule = {
   name: 'knowledge',
   operations: [...documentOperations, ...pinOperations, ...contextOperations, ...libraryOperations],

@@ -30,7 +30,7 @@ const IngestState = z.object({
 type IngestState = z.infer<typeof IngestState>;
 
 /**
- * A knowledge-bank document becomes knowledge (issue 25 item 2), on the engine: `parse` reads the
+ * A knowledge-bank document becomes knowledge on the engine: `parse` reads the
  * file from the store, parses it within the ingest limits (page by page for a PDF, with progress
  * events), writes its nodes a chunk per statement and commits their count; `embed` then embeds a
  * batch of nodes that have no vector of the services' embedder per delivery, with `ingest.progress`

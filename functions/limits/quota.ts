@@ -76,7 +76,7 @@ export async function readQuota(
  * cap, so concurrent callers can never push usage past it. Throws 429 quota_exceeded at the cap.
  * Unmetered families record usage too (for visibility) but never refuse.
  *
- * ONE statement (one round trip on Neon's HTTP transport, issue 23): the cap is read from the
+ * ONE statement (one round trip on Neon's HTTP transport): the cap is read from the
  * workspace's overrides inside it (absent key: the default; JSON null: unmetered) and the upsert's
  * guard compares against it, so the read and the consume cannot drift apart between statements.
  */

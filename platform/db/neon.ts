@@ -15,10 +15,9 @@ import type { Database, DatabaseHandle } from './port.js';
  *   round trip per statement and no connection of ours to set up; a `db.batch([...])` is one round
  *   trip too, run by Neon as one non-interactive transaction). `db.transaction(fn)` still needs an
  *   interactive transaction (the run engine's compare-and-set commits, the limits' locks), so it
- *   opens the Pool on first use and runs there. This is the Worker's transport (issue 23 item 4):
- *   a pool must not outlive its request in Workers, so with `websocket` every request that read
- *   paid the connection set-up on its critical path; now a steady authenticated read is the one
- *   statement it needs, and only requests that open a transaction pay a set-up.
+ *   opens the Pool on first use and runs there. This is the Worker's transport: a pool must not
+ *   outlive its request in Workers, so a steady authenticated read costs the one statement it needs
+ *   and only a request that opens a transaction pays a connection set-up.
  */
 export type NeonTransport = 'websocket' | 'http';
 

@@ -1,5 +1,5 @@
 /**
- * The file store (issue 25): uploaded files' bytes, by key. Keys are chosen by the service
+ * The file store: uploaded files' bytes, by key. Keys are chosen by the service
  * (`<workspace id>/<file id>`), never by a client, so a key names one workspace's file only.
  * Adapters: R2 on Workers (r2.ts), a folder under DATA_DIR for the embedded default (folder.ts),
  * memory for tests and a Worker without a bucket (memory.ts).

@@ -5,7 +5,7 @@ import type { LocalTransport } from '../../queues/transport/local.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
- * Eval evidence is on topic (issue 22, item 9): the quotes an eval grades against pass the same
+ * Eval evidence is on topic: the quotes an eval grades against pass the same
  * relevance check as an answer's, the ones left out are counted in the report card's evidence, and
  * retrieval reads deep enough that a topic the customers talk about often still finds its floor of
  * quotes. Whether a quote is on the topic is read here from its turn in the database, by words a

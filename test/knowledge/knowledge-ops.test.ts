@@ -6,7 +6,7 @@ import { CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
- * Memory, sessions and the knowledge operations (issue 25 items 4 and 6) through the app on the demo
+ * Memory, sessions and the knowledge operations through the app on the demo
  * corpus with the local model. Facts are read back with SQL of their own (never with the code under
  * test): the stored row, the account it links, the interactions, turns and themes a result names.
  */

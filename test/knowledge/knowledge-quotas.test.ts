@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
- * The monthly verb quotas of the knowledge operations (issue 25 item 6): each accepted call counts
+ * The monthly verb quotas of the knowledge operations: each accepted call counts
  * once against its family (search: hybrid search, cluster search, substrate query; research: ask), a
  * 400 never does; remember belongs to no family the spec names and counts against none. Counts are
  * read from usage_counters with the test's own SQL.

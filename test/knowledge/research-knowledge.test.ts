@@ -6,7 +6,7 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
 import { docxWithParagraphs, uploadFile } from './files.js';
 
 /**
- * A research question answered from an uploaded document (issue 25 items 3 and 7): the researcher
+ * A research question answered from an uploaded document: the researcher
  * reaches the knowledge bank through the evidence sources' search (context.search, source knowledge),
  * quotes the node verbatim in a document_quote block, and the grounding verifier passes it. The quote,
  * its node and its document are read back with SQL of the test's own.

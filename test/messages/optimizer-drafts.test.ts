@@ -3,7 +3,7 @@ import { createHarness, type Harness, type SeededWorkspace } from '../support/ha
 import { OPTIMIZER_DRAFTS, type OptimizerDraft } from './optimizer-drafts.js';
 
 /**
- * POST /messages/optimize never damages a draft (issue 22, item 8), on 36 drafts of every kind (thank-you notes and recaps among them).
+ * POST /messages/optimize never damages a draft, on 36 drafts of every kind (thank-you notes and recaps among them).
  * Every check here is written independently of the optimizer's code: its own sentence splitter,
  * its own idea of an ask, the facts listed by hand in the fixture, the rounds read back from the
  * run row with SQL.

@@ -1,5 +1,5 @@
 /**
- * Drafts the optimizer must never damage (issue 22, item 8): long cold emails, follow-ups,
+ * Drafts the optimizer must never damage: long cold emails, follow-ups,
  * two-line notes, drafts with numbers and names, drafts with an ask of their own, drafts already
  * good. Each lists, by hand, the facts the writer gave (they must survive any rewrite) and the
  * writer's own ask when it has one that is not vague (it must survive too).

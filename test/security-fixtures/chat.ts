@@ -4,11 +4,13 @@ import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import type { Harness, Member, SeededWorkspace } from '../support/harness.js';
 import type { OperationRequest, SecurityFixture } from '../support/security-suite.js';
+import { readOnce } from './read-once.js';
 
 /**
- * Security fixtures of the chat surface. Each request that reads a run or a chat creates a finished
- * one first (started as the member given, run to its end by the local model, which on an empty
- * workspace answers that nothing is synced), so a stream of it ends and nothing is left working.
+ * Security fixtures of the chat surface. A request that reads a run or a chat reads a finished one
+ * (started as the member given, run to its end by the local model, which on an empty workspace
+ * answers that nothing is synced), so a stream of it ends and nothing is left working; the reads of
+ * a workspace share one (read-once.ts).
  */
 
 /** Let every run queued so far finish, so no probe meets the per-workspace cap on working runs. */
@@ -30,11 +32,19 @@ export async function finishedChat(
   return handles;
 }
 
+/** The workspace's finished chat that the read operations share. */
+const sharedChat = (h: Harness, ws: SeededWorkspace) => readOnce(ws, 'finished chat', () => finishedChat(h, ws));
+
 const aRun = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
-  params: { run_id: (await finishedChat(h, ws)).run_id },
+  params: { run_id: (await sharedChat(h, ws)).run_id },
 });
 const aChat = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
-  params: { chat_id: (await finishedChat(h, ws)).chat_id },
+  params: { chat_id: (await sharedChat(h, ws)).chat_id },
+});
+/** A chat of its own for the renames, so the reads' chat keeps its name. */
+const aChatToRename = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { chat_id: (await readOnce(ws, 'chat to rename', () => finishedChat(h, ws))).chat_id },
+  body: { name: 'Renamed by the suite' },
 });
 
 export const chatFixtures: Record<string, SecurityFixture> = {
@@ -53,17 +63,11 @@ export const chatFixtures: Record<string, SecurityFixture> = {
   'chat.run_stream': { request: aRun, tenancy: { kind: 'by_id', foreign: aRun } },
   'chats.list': {
     request: async ({ h, ws }) => {
-      await finishedChat(h, ws);
+      await sharedChat(h, ws);
       return { query: { limit: 200 } };
     },
     tenancy: { kind: 'workspace', assertOwn: (data) => expect(data.total).toBeGreaterThan(0) },
   },
   'chats.get': { request: aChat, tenancy: { kind: 'by_id', foreign: aChat } },
-  'chats.rename': {
-    request: async (ctx) => ({ ...(await aChat(ctx)), body: { name: 'Renamed by the suite' } }),
-    tenancy: {
-      kind: 'by_id',
-      foreign: async (ctx) => ({ ...(await aChat(ctx)), body: { name: 'Renamed by the suite' } }),
-    },
-  },
+  'chats.rename': { request: aChatToRename, tenancy: { kind: 'by_id', foreign: aChatToRename } },
 };

@@ -2,6 +2,7 @@ import { randomBase62 } from '../../platform/ids.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import type { Harness, SeededWorkspace } from '../support/harness.js';
 import type { OperationRequest, SecurityFixture } from '../support/security-suite.js';
+import { readOnce } from './read-once.js';
 
 /**
  * Evals: workspace evals and eval runs are tenant data; the built-in eval is everyone's. Eval-run
@@ -50,10 +51,15 @@ const byEval = (extra: Partial<OperationRequest> = {}): SecurityFixture => ({
   },
 });
 
-const byRunNull: SecurityFixture = {
-  request: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }),
-  tenancy: { kind: 'by_id_null', foreign: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }) },
-};
+/** The workspace's eval run that the eval-run reads share (read-once.ts). */
+const aRunToRead = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
+  params: { id: await readOnce(ws, 'eval run', () => evalRun(h, ws)) },
+});
+
+const byRunNull: SecurityFixture = { request: aRunToRead, tenancy: { kind: 'by_id_null', foreign: aRunToRead } };
+
+const aCompletePair = ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> =>
+  readOnce(ws, 'complete pair of eval runs', () => completePair(h, ws));
 
 export const evalFixtures: Record<string, SecurityFixture> = {
   'evals.list': { request: () => ({}), tenancy: { kind: 'workspace' } },
@@ -103,12 +109,6 @@ export const evalFixtures: Record<string, SecurityFixture> = {
       }),
     },
   },
-  'eval_runs.compare': {
-    request: ({ h, ws }) => completePair(h, ws),
-    tenancy: { kind: 'by_id', foreign: ({ h, ws }) => completePair(h, ws) },
-  },
-  'eval_runs.feedback_status': {
-    request: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }),
-    tenancy: { kind: 'by_id', foreign: async ({ h, ws }) => ({ params: { id: await evalRun(h, ws) } }) },
-  },
+  'eval_runs.compare': { request: aCompletePair, tenancy: { kind: 'by_id', foreign: aCompletePair } },
+  'eval_runs.feedback_status': { request: aRunToRead, tenancy: { kind: 'by_id', foreign: aRunToRead } },
 };

@@ -8,8 +8,12 @@ import { runs } from '../../schema/index.js';
 import type { Harness, SeededWorkspace } from '../support/harness.js';
 import type { OperationRequest, SecurityFixture } from '../support/security-suite.js';
 import { settle } from './chat.js';
+import { readOnce } from './read-once.js';
 
-/** Security fixtures of research jobs: each probe gets a job of its own, finished or paused on a question. */
+/**
+ * Security fixtures of research jobs: the reads of a workspace share one finished job (read-once.ts);
+ * each probe that answers or cancels gets a job of its own, paused on a question.
+ */
 
 async function researchJob(h: Harness, ws: SeededWorkspace, paused: boolean): Promise<string> {
   const caller = await authenticateApiKey(h.database.db, ws.editor.key, h.services.clock.now());
@@ -45,7 +49,7 @@ async function researchJob(h: Harness, ws: SeededWorkspace, paused: boolean): Pr
 }
 
 const finished = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
-  params: { id: await researchJob(h, ws, false) },
+  params: { id: await readOnce(ws, 'finished research job', () => researchJob(h, ws, false)) },
 });
 const paused = async ({ h, ws }: { h: Harness; ws: SeededWorkspace }): Promise<OperationRequest> => ({
   params: { id: await researchJob(h, ws, true) },

@@ -3,8 +3,8 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 /**
  * The suite's longest files, longest first, as measured by a full run's JSON report
- * (`npx vitest run --project api --reporter=json --outputFile=…`, 2026-11-28; the browser and checks
- * files kept where earlier runs put them). On a clean checkout vitest has no
+ * (`npx vitest run --project api --reporter=json --outputFile=…`; the browser and checks files where
+ * `npm run test:all` puts them). On a clean checkout vitest has no
  * durations cached and starts the largest files first, which puts a long file such as the security
  * suite (many cases in a short file) near the end, where it runs alone while the other worker idles.
  * Starting these first lets the many short files fill in beside them. A file missing here is only
