@@ -57,9 +57,18 @@ async function parse(
       return parseCsv(await utf8(bytes, budget), budget);
     case 'markdown':
     case 'text':
-      return parseMarkdown(utf8Lines(bytes, budget), budget);
+      return parseMarkdown(utf8Lines(bytes, budget), budget, {
+        gatherShortParagraphs: bytes.length > GATHER_SHORT_PARAGRAPHS_FROM_BYTES,
+      });
   }
 }
+
+/**
+ * Text and Markdown past this size gather consecutive short paragraphs into nodes (markdown.ts):
+ * a node per short paragraph is kept where it is cheap, in documents of ordinary size; a large
+ * one of many short lines (a log, a transcript) stays well inside the node limit.
+ */
+export const GATHER_SHORT_PARAGRAPHS_FROM_BYTES = 1024 * 1024;
 
 /** Bytes decoded (and for text, split into lines) between two looks at the budget. */
 export const DECODE_BYTES = 256 * 1024;

@@ -14,12 +14,35 @@ export interface SniffedType {
 const HTML_START =
   /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|h[1-6]|p|div|table|article)\b/i;
 
+const TEXT_KINDS: Record<string, { contentType: string; format: DocumentFormat }> = {
+  txt: { contentType: 'text/plain', format: 'text' },
+  text: { contentType: 'text/plain', format: 'text' },
+  md: { contentType: 'text/markdown', format: 'markdown' },
+  markdown: { contentType: 'text/markdown', format: 'markdown' },
+  csv: { contentType: 'text/csv', format: 'csv' },
+  html: { contentType: 'text/html', format: 'html' },
+  htm: { contentType: 'text/html', format: 'html' },
+};
+
+/** The text kind a file name states (`notes.txt`, `export.csv`), if it states one. */
+function statedTextKind(filename: string | undefined) {
+  const ext = /\.([A-Za-z]{2,8})$/.exec(filename ?? '')?.[1]?.toLowerCase();
+  return ext ? TEXT_KINDS[ext] : undefined;
+}
+
 /**
- * A file's type from its bytes, never from its name: binary formats by their signature (file-type),
- * then text (valid UTF-8 without NUL) as HTML, CSV or Markdown/plain text by its content. `bytes`
- * may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
+ * A file's type from its bytes: binary formats by their signature (file-type), never by their
+ * name, so a name cannot make a binary file pass as another. Text (valid UTF-8 without NUL) is then
+ * the kind its name states (`.txt`, `.md`, `.csv`, `.html`) when it states one: among text kinds the
+ * sender knows best, and content alone misreads prose whose lines each hold one comma as a CSV
+ * table. Without a stated kind, text is read as HTML, CSV or Markdown/plain text by its content.
+ * `bytes` may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
  */
-export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length): Promise<SniffedType> {
+export async function sniffType(
+  bytes: Uint8Array,
+  totalBytes = bytes.length,
+  filename?: string,
+): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.ext === 'pdf') return { contentType: 'application/pdf', format: 'pdf' };
@@ -29,6 +52,8 @@ export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length): P
   // `bytes` may itself be the head of a longer file (an upload is typed by its first bytes).
   const head = decodeText(bytes.subarray(0, 64 * 1024), totalBytes > Math.min(bytes.length, 64 * 1024));
   if (head === null) return { contentType: 'application/octet-stream', format: null };
+  const stated = statedTextKind(filename);
+  if (stated) return stated;
   if (HTML_START.test(head)) return { contentType: 'text/html', format: 'html' };
   if (looksLikeCsv(head)) return { contentType: 'text/csv', format: 'csv' };
   if (/^#{1,6}\s|^\s*\|.*\|\s*$/m.test(head)) return { contentType: 'text/markdown', format: 'markdown' };
