@@ -18,9 +18,7 @@ async function refusal(work: Promise<unknown>): Promise<IngestLimitError> {
 
 describe('parse limits', () => {
   it('takes a document of exactly the node limit and refuses one node more, in every text format', async () => {
-    expect(await parseDocument('markdown', manySections(INGEST_LIMITS.maxNodes))).toHaveLength(
-      INGEST_LIMITS.maxNodes,
-    );
+    expect(await parseDocument('markdown', manySections(INGEST_LIMITS.maxNodes))).toHaveLength(INGEST_LIMITS.maxNodes);
     const limits = { maxNodes: 3 };
     const cases = [
       ['markdown', '# A\n\none\n\ntwo\n\nthree\n'],

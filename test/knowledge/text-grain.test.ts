@@ -2,7 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { IngestLimitError, INGEST_LIMITS } from '../../functions/knowledge/ingest-limits.js';
 import { GATHERED_NODE_CHARS } from '../../functions/knowledge/parsers/markdown.js';
 import { MAX_NODE_CHARS } from '../../functions/knowledge/parsers/node.js';
-import { GATHER_SHORT_PARAGRAPHS_FROM_BYTES, parseDocument, sniffType } from '../../functions/knowledge/parsers/index.js';
+import {
+  GATHER_SHORT_PARAGRAPHS_FROM_BYTES,
+  parseDocument,
+  sniffType,
+} from '../../functions/knowledge/parsers/index.js';
 import { manySections } from '../support/bombs.js';
 
 /**

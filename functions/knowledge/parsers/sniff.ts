@@ -38,11 +38,7 @@ function statedTextKind(filename: string | undefined) {
  * table. Without a stated kind, text is read as HTML, CSV or Markdown/plain text by its content.
  * `bytes` may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
  */
-export async function sniffType(
-  bytes: Uint8Array,
-  totalBytes = bytes.length,
-  filename?: string,
-): Promise<SniffedType> {
+export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length, filename?: string): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.ext === 'pdf') return { contentType: 'application/pdf', format: 'pdf' };
