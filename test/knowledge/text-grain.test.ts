@@ -107,6 +107,8 @@ describe('the kind of a text file', () => {
       format: 'csv',
     });
     expect((await sniffType(encoder.encode('# Notes\n\nhello'), undefined, 'notes.md')).format).toBe('markdown');
+    // Markup stays HTML (its scripts dropped) whatever the name says.
+    expect((await sniffType(encoder.encode('<!doctype html><p>hi</p>'), undefined, 'page.txt')).format).toBe('html');
     const zip = new Uint8Array([0x50, 0x4b, 0x03, 0x04, ...new Array(60).fill(0)]);
     expect((await sniffType(zip, undefined, 'archive.txt')).format).toBeNull();
     expect((await sniffType(new Uint8Array([0x68, 0x69, 0x00, 0x01]), undefined, 'nul.txt')).format).toBeNull();

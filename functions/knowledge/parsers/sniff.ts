@@ -35,7 +35,8 @@ function statedTextKind(filename: string | undefined) {
  * name, so a name cannot make a binary file pass as another. Text (valid UTF-8 without NUL) is then
  * the kind its name states (`.txt`, `.md`, `.csv`, `.html`) when it states one: among text kinds the
  * sender knows best, and content alone misreads prose whose lines each hold one comma as a CSV
- * table. Without a stated kind, text is read as HTML, CSV or Markdown/plain text by its content.
+ * table. Text that opens as HTML is HTML whatever its name; other text without a stated kind is read
+ * as CSV or Markdown/plain text by its content.
  * `bytes` may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
  */
 export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length, filename?: string): Promise<SniffedType> {
@@ -48,9 +49,10 @@ export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length, fi
   // `bytes` may itself be the head of a longer file (an upload is typed by its first bytes).
   const head = decodeText(bytes.subarray(0, 64 * 1024), totalBytes > Math.min(bytes.length, 64 * 1024));
   if (head === null) return { contentType: 'application/octet-stream', format: null };
+  // Markup is read as HTML whatever the name (its scripts, styles and attributes dropped by the parser).
+  if (HTML_START.test(head)) return { contentType: 'text/html', format: 'html' };
   const stated = statedTextKind(filename);
   if (stated) return stated;
-  if (HTML_START.test(head)) return { contentType: 'text/html', format: 'html' };
   if (looksLikeCsv(head)) return { contentType: 'text/csv', format: 'csv' };
   if (/^#{1,6}\s|^\s*\|.*\|\s*$/m.test(head)) return { contentType: 'text/markdown', format: 'markdown' };
   return { contentType: 'text/plain', format: 'text' };
