@@ -78,7 +78,7 @@ export async function storeFile(
     if (file.byteSize > UPLOAD_LIMITS[params.purpose].maxBytes) throw fileTooLarge(UPLOAD_LIMITS[params.purpose]);
     if (file.byteSize === 0)
       throw new ApiError('invalid_argument', `The file in "${file.field}" is empty.`, { field: file.field });
-    const type = await sniffType(file.head, file.byteSize, file.filename);
+    const type = await sniffType(file.head, file.byteSize);
     const [row] = await services.db
       .insert(storedFiles)
       .values({

@@ -14,32 +14,12 @@ export interface SniffedType {
 const HTML_START =
   /^\s*(<!--[\s\S]*?-->\s*)*<(!doctype\s+html|html|head|body|meta|title|h[1-6]|p|div|table|article)\b/i;
 
-const TEXT_KINDS: Record<string, { contentType: string; format: DocumentFormat }> = {
-  txt: { contentType: 'text/plain', format: 'text' },
-  text: { contentType: 'text/plain', format: 'text' },
-  md: { contentType: 'text/markdown', format: 'markdown' },
-  markdown: { contentType: 'text/markdown', format: 'markdown' },
-  csv: { contentType: 'text/csv', format: 'csv' },
-  html: { contentType: 'text/html', format: 'html' },
-  htm: { contentType: 'text/html', format: 'html' },
-};
-
-/** The text kind a file name states (`notes.txt`, `export.csv`), if it states one. */
-function statedTextKind(filename: string | undefined) {
-  const ext = /\.([A-Za-z]{2,8})$/.exec(filename ?? '')?.[1]?.toLowerCase();
-  return ext ? TEXT_KINDS[ext] : undefined;
-}
-
 /**
- * A file's type from its bytes: binary formats by their signature (file-type), never by their
- * name, so a name cannot make a binary file pass as another. Text (valid UTF-8 without NUL) is then
- * the kind its name states (`.txt`, `.md`, `.csv`, `.html`) when it states one: among text kinds the
- * sender knows best, and content alone misreads prose whose lines each hold one comma as a CSV
- * table. Text that opens as HTML is HTML whatever its name; other text without a stated kind is read
- * as CSV or Markdown/plain text by its content.
- * `bytes` may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
+ * A file's type from its bytes, never from its name: binary formats by their signature (file-type),
+ * then text (valid UTF-8 without NUL) as HTML, CSV or Markdown/plain text by its content. `bytes`
+ * may be the file's first bytes only (`totalBytes` long in all): a streamed upload keeps its head.
  */
-export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length, filename?: string): Promise<SniffedType> {
+export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length): Promise<SniffedType> {
   const detected = await fileTypeFromBuffer(bytes);
   if (detected) {
     if (detected.ext === 'pdf') return { contentType: 'application/pdf', format: 'pdf' };
@@ -49,10 +29,7 @@ export async function sniffType(bytes: Uint8Array, totalBytes = bytes.length, fi
   // `bytes` may itself be the head of a longer file (an upload is typed by its first bytes).
   const head = decodeText(bytes.subarray(0, 64 * 1024), totalBytes > Math.min(bytes.length, 64 * 1024));
   if (head === null) return { contentType: 'application/octet-stream', format: null };
-  // Markup is read as HTML whatever the name (its scripts, styles and attributes dropped by the parser).
   if (HTML_START.test(head)) return { contentType: 'text/html', format: 'html' };
-  const stated = statedTextKind(filename);
-  if (stated) return stated;
   if (looksLikeCsv(head)) return { contentType: 'text/csv', format: 'csv' };
   if (/^#{1,6}\s|^\s*\|.*\|\s*$/m.test(head)) return { contentType: 'text/markdown', format: 'markdown' };
   return { contentType: 'text/plain', format: 'text' };
@@ -82,7 +59,15 @@ function trimPartialChar(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(0, end);
 }
 
-/** At least two lines, each with the same (non-zero) number of commas outside quotes. */
+/** A sentence's end, and the words of a line's first cell that make it prose rather than a value. */
+const SENTENCE_END = /[.!?]["')\]]*$/;
+const PROSE_FIRST_CELL_WORDS = 4;
+
+/**
+ * At least two lines, each with the same (non-zero) number of commas outside quotes, that are not
+ * prose: lines that each end a sentence and open with a clause of several words before their first
+ * comma are text that happens to hold one comma a line (a transcript, a log), not a table.
+ */
 function looksLikeCsv(text: string): boolean {
   const lines = text
     .split(/\r?\n/)
@@ -92,5 +77,9 @@ function looksLikeCsv(text: string): boolean {
   // The last line of a prefix may be cut short: judge the complete ones.
   const judged = lines.length > 2 ? lines.slice(0, -1) : lines;
   const counts = judged.map((l) => l.replace(/"[^"]*"/g, '').split(',').length - 1);
-  return counts[0] !== undefined && counts[0] > 0 && counts.every((c) => c === counts[0]);
+  if (counts[0] === undefined || counts[0] === 0 || !counts.every((c) => c === counts[0])) return false;
+  return !judged.every((l) => SENTENCE_END.test(l.trim()) && wordsBeforeComma(l) >= PROSE_FIRST_CELL_WORDS);
 }
+
+const wordsBeforeComma = (line: string): number =>
+  (line.split(',')[0] ?? '').trim().split(/\s+/).filter(Boolean).length;
