@@ -25,6 +25,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { API_PREFIX } from '../functions/http/env.js';
+import { TERMINAL_STATUSES } from '../schema/runs.js';
 import { latencyStats, ms } from './latency.js';
 import { printTable } from './report.js';
 
@@ -196,7 +197,8 @@ const QUESTIONS = [
   'Which accounts raised security concerns?',
   'Summarize the feedback on onboarding.',
 ];
-const TERMINAL = new Set(['completed', 'failed', 'cancelled', 'canceled', 'awaiting_input', 'expired']);
+/** Where a chat's long-poll stops: the product's own terminal statuses (the spec's: `complete`, never `completed`), or a question for the user. */
+const CHAT_ENDED = new Set<string>([...TERMINAL_STATUSES, 'awaiting_input']);
 
 export interface SoakOptions {
   seconds: number;
@@ -259,7 +261,7 @@ export async function benchSoak(options: SoakOptions): Promise<void> {
       while (running()) {
         const read = await client.call('chat read', shared, 'GET', `/chat/runs/${runId}?wait_ms=10000`);
         if (read?.status !== 200) break;
-        if (TERMINAL.has(String(dataOf(read).status))) {
+        if (CHAT_ENDED.has(String(dataOf(read).status))) {
           chatsEnded++;
           break;
         }

@@ -14,10 +14,12 @@ export const EMBED_BATCH = 128;
 /**
  * Nodes written per INSERT, each its own statement so the database answers others between two: at
  * most this many, and no more text than INSERT_TEXT_CHARS (an embedded database runs a statement on
- * this thread, so a statement's size is how long everything else waits).
+ * this thread, so a statement's size is how long everything else waits: a statement of 16 KiB of
+ * text and its full-text index entries stays a few ms; 64 KiB ones reached 100-800 ms on a loaded
+ * machine, bench/ingest-responsiveness.ts).
  */
-const INSERT_CHUNK = 250;
-const INSERT_TEXT_CHARS = 64 * 1024;
+const INSERT_CHUNK = 64;
+const INSERT_TEXT_CHARS = 16 * 1024;
 /** A progress event while parsing every this many pages. */
 const PAGES_PER_PROGRESS_EVENT = 10;
 

@@ -8,7 +8,7 @@ import {
   docxDeclaredZipBomb,
   docxLyingZipBomb,
   docxParagraphBomb,
-  manyParagraphs,
+  manySections,
   minimalDocx,
   pdfFlateBomb,
 } from '../support/bombs.js';
@@ -112,7 +112,7 @@ describe('ingest limits', () => {
   });
 
   it('refuses a document of more nodes than the limit before writing any', async () => {
-    const [over] = await settle([await upload(manyParagraphs(INGEST_LIMITS.maxNodes + 1), 'over.md')]);
+    const [over] = await settle([await upload(manySections(INGEST_LIMITS.maxNodes + 1), 'over.md')]);
     await expectRefused(over, 'too_many_nodes');
     expect(over.error).toContain('50,000');
   });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { IngestLimitError, INGEST_LIMITS, ParseAborted } from '../../functions/knowledge/ingest-limits.js';
 import { parseDocument } from '../../functions/knowledge/parsers/index.js';
-import { manyParagraphs, minimalDocx, pdfFlateBomb } from '../support/bombs.js';
+import { manyParagraphs, manySections, minimalDocx, pdfFlateBomb } from '../support/bombs.js';
 
 /** The parsers within their limits, without the database: what each limit stops, and what it lets through. */
 
@@ -18,9 +18,7 @@ async function refusal(work: Promise<unknown>): Promise<IngestLimitError> {
 
 describe('parse limits', () => {
   it('takes a document of exactly the node limit and refuses one node more, in every text format', async () => {
-    expect(await parseDocument('markdown', manyParagraphs(INGEST_LIMITS.maxNodes))).toHaveLength(
-      INGEST_LIMITS.maxNodes,
-    );
+    expect(await parseDocument('markdown', manySections(INGEST_LIMITS.maxNodes))).toHaveLength(INGEST_LIMITS.maxNodes);
     const limits = { maxNodes: 3 };
     const cases = [
       ['markdown', '# A\n\none\n\ntwo\n\nthree\n'],

@@ -136,5 +136,12 @@ export async function pdfFlateBomb(inflatedMib: number, layers = 1): Promise<Uin
 }
 
 /** Markdown of `count` short paragraphs (one node each). */
+/**
+ * Markdown of `count` headings, each its own section node (headings are never gathered): a document
+ * that splits into exactly `count` nodes, whatever its size.
+ */
+export const manySections = (count: number): Uint8Array =>
+  new TextEncoder().encode(Array.from({ length: count }, (_, i) => `# Section ${i}`).join('\n'));
+
 export const manyParagraphs = (count: number): Uint8Array =>
   new TextEncoder().encode(Array.from({ length: count }, (_, i) => `Paragraph number ${i}.`).join('\n\n'));

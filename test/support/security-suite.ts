@@ -1,6 +1,8 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import { decodeJwt, SignJWT } from 'jose';
 import { describe, expect, it } from 'vitest';
+import { MAX_BODY_BYTES } from '../../functions/http/body-limit.js';
+import { API_PREFIX } from '../../functions/http/env.js';
 import { createApiKey } from '../../functions/identity/api-keys.js';
 import { ensureMembership, ensureUser, removeMembership } from '../../functions/identity/members.js';
 import { SCOPES, type Bundle, type Scope } from '../../functions/identity/scopes.js';
@@ -9,7 +11,7 @@ import type { ManualClock } from '../../platform/clock.js';
 import { MAX_JSON_DEPTH } from '../../platform/json-depth.js';
 import { fieldsReadingDates } from '../../platform/validation.js';
 import { loadRun } from '../../queues/run-store.js';
-import type { LocalTransport } from '../../queues/transport/local.js';
+import { LocalTransport } from '../../queues/transport/local.js';
 import { apiKeys, oauthTokens } from '../../schema/index.js';
 import type { Role } from '../../schema/tenancy.js';
 import { docxDeclaredZipBomb } from './bombs.js';
@@ -338,6 +340,51 @@ export async function callMcpTool(
     code: result?.structuredContent?.error?.code,
     text: res.text,
   };
+}
+
+/** The size of each chunk an over-long body is streamed in, and so how far past the limit a reader may look. */
+const BODY_CHUNK_BYTES = 64 * 1024;
+/** Far past the body limit: an operation that reads the whole body before judging its size reads all of this. */
+const STREAMED_BODY_BYTES = 8 * MAX_BODY_BYTES;
+
+/**
+ * The operation's valid JSON body made endless: its fields, then one more string field that never
+ * closes, streamed in chunks with no Content-Length (nothing to refuse it by unread), counting what is pulled.
+ */
+export function endlessJsonBody(valid: unknown): { body: ReadableStream<Uint8Array>; pulled: () => number } {
+  const encoder = new TextEncoder();
+  const fields = valid && typeof valid === 'object' && !Array.isArray(valid) ? valid : {};
+  const open = JSON.stringify({ ...fields, padding: '' });
+  const prefix = encoder.encode(open.slice(0, -2));
+  const filler = encoder.encode('a'.repeat(BODY_CHUNK_BYTES));
+  let sent = 0;
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (sent >= STREAMED_BODY_BYTES) return controller.close();
+        const chunk = sent === 0 ? prefix : filler;
+        sent += chunk.byteLength;
+        controller.enqueue(chunk);
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  return { body, pulled: () => sent };
+}
+
+/** The number of rows in every table of the public schema: a refused request must leave all of them as they were. */
+export async function rowCounts(h: Harness): Promise<Record<string, number>> {
+  const db = h.services.db;
+  const tables = (await db.execute(
+    sql`select tablename from pg_tables where schemaname = 'public' order by tablename`,
+  )) as unknown as { rows: { tablename: string }[] };
+  const names = tables.rows.map((r) => r.tablename);
+  if (names.length === 0) return {};
+  const counts = (await db.execute(
+    sql.raw(`select ${names.map((n, i) => `(select count(*) from public."${n}") as c${i}`).join(', ')}`),
+  )) as unknown as { rows: Record<string, number | string>[] };
+  const row = counts.rows[0] ?? {};
+  return Object.fromEntries(names.map((n, i) => [n, Number(row[`c${i}`])]));
 }
 
 /** Dates that look like dates and name no day: every field that reads a date refuses each. */
@@ -713,6 +760,48 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
         });
         expectError(res, 400, 'invalid_argument', 'deeply nested body');
         expect(res.body.error.details).toMatchObject({ reason: 'too_deep', max_depth: MAX_JSON_DEPTH });
+      });
+    }
+
+    if (op.body && !op.upload) {
+      it(`400 invalid_argument (body too_large) for a body streamed past ${MAX_BODY_BYTES} bytes: read no further than the limit, nothing written`, async () => {
+        const ctx = get();
+        const base = await valid();
+        const auth = await credentialWith(ctx, 'oauth', ctx.ws.admin, SCOPES);
+        const headers: Record<string, string> = { ...auth.headers, 'content-type': 'application/json' };
+        if (auth.key) headers['x-api-key'] = auth.key;
+        if (auth.bearer) headers.authorization = `Bearer ${auth.bearer}`;
+        const query = base.query
+          ? `?${new URLSearchParams(
+              Object.entries(base.query)
+                .filter((e): e is [string, string | number | boolean] => e[1] !== undefined)
+                .map(([k, v]) => [k, String(v)]),
+            )}`
+          : '';
+        // Work the valid request's set-up started (a run on the local queue) finishes first: its writes are not the probe's.
+        const settled = async () => {
+          if (ctx.h.services.queue instanceof LocalTransport) await ctx.h.services.queue.drain();
+          return rowCounts(ctx.h);
+        };
+        const before = await settled();
+        const { body, pulled } = endlessJsonBody(base.body);
+        const res = await ctx.h.fetch(
+          new Request(`${ctx.h.services.config.publicUrl}${API_PREFIX}${pathFor(op, base.params)}${query}`, {
+            method: op.method.toUpperCase(),
+            headers,
+            body,
+            duplex: 'half',
+          } as RequestInit),
+        );
+        const text = await res.text();
+        expect(res.status, text.slice(0, 400)).toBe(400);
+        expect(JSON.parse(text)).toMatchObject({
+          error: { code: 'invalid_argument', details: { body: 'too_large', max_bytes: MAX_BODY_BYTES } },
+        });
+        // It read up to the limit (it judged the body), and stopped within a chunk or two of it.
+        expect(pulled()).toBeGreaterThan(MAX_BODY_BYTES);
+        expect(pulled()).toBeLessThanOrEqual(MAX_BODY_BYTES + 2 * BODY_CHUNK_BYTES);
+        expect(await settled()).toEqual(before);
       });
     }
 

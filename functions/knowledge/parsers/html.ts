@@ -36,9 +36,11 @@ const BLOCKS = new Set([
  * HTML (and DOCX, which mammoth turns into HTML): headings open sections, block elements make
  * paragraphs, table rows become table-row nodes under the table's first row as header. Only text is
  * kept: scripts, styles and every attribute are dropped here, so nothing executable reaches a node.
- * The source is written to the parser a chunk at a time, with the budget looked at between chunks.
+ * The source (a string, or pieces as they are decoded: parsers/index.ts) is written to the parser
+ * a chunk at a time, with the budget looked at between chunks; the parser carries a tag or an entity
+ * cut between two chunks over to the next.
  */
-export async function parseHtml(source: string, budget: ParseBudget): Promise<ParsedNode[]> {
+export async function parseHtml(source: string | AsyncIterable<string>, budget: ParseBudget): Promise<ParsedNode[]> {
   const nodes: ParsedNode[] = [];
   let heading = '';
   let buffer = '';
@@ -108,18 +110,19 @@ export async function parseHtml(source: string, budget: ParseBudget): Promise<Pa
     },
     { decodeEntities: true, lowerCaseTags: true },
   );
-  for (let at = 0; at < source.length; at += CHUNK_CHARS) {
-    await budget.step();
-    const chunk = source.slice(at, at + CHUNK_CHARS);
-    budget.addText(chunk.length);
-    parser.write(chunk);
-    // Text without a block element to end it is cut into nodes as it grows.
-    if (!inHeading && buffer.length > MAX_PENDING_CHARS) {
-      const cut = pendingCut(buffer);
-      budget.add(nodes, paragraphNodes(buffer.slice(0, cut), heading, null));
-      buffer = buffer.slice(cut);
+  for await (const piece of typeof source === 'string' ? [source] : source)
+    for (let at = 0; at < piece.length; at += CHUNK_CHARS) {
+      await budget.step();
+      const chunk = piece.slice(at, at + CHUNK_CHARS);
+      budget.addText(chunk.length);
+      parser.write(chunk);
+      // Text without a block element to end it is cut into nodes as it grows.
+      if (!inHeading && buffer.length > MAX_PENDING_CHARS) {
+        const cut = pendingCut(buffer);
+        budget.add(nodes, paragraphNodes(buffer.slice(0, cut), heading, null));
+        buffer = buffer.slice(cut);
+      }
     }
-  }
   parser.end();
   flush();
   return nodes;

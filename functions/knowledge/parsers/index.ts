@@ -52,28 +52,40 @@ async function parse(
     case 'docx':
       return parseDocx(bytes, budget, options.docxToHtml);
     case 'html':
-      return parseHtml(await utf8(bytes, budget), budget);
+      return parseHtml(utf8Pieces(bytes, budget), budget);
     case 'csv':
-      return parseCsv(await utf8(bytes, budget), budget);
+      return parseCsv(utf8Pieces(bytes, budget), budget);
     case 'markdown':
     case 'text':
-      return parseMarkdown(utf8Lines(bytes, budget), budget);
+      return parseMarkdown(utf8Lines(bytes, budget), budget, {
+        gatherShortParagraphs: bytes.length > GATHER_SHORT_PARAGRAPHS_FROM_BYTES,
+      });
   }
 }
+
+/**
+ * Text and Markdown past this size gather consecutive short paragraphs into nodes (markdown.ts):
+ * a node per short paragraph is kept where it is cheap, in documents of ordinary size; a large
+ * one of many short lines (a log, a transcript) stays well inside the node limit.
+ */
+export const GATHER_SHORT_PARAGRAPHS_FROM_BYTES = 1024 * 1024;
 
 /** Bytes decoded (and for text, split into lines) between two looks at the budget. */
 export const DECODE_BYTES = 256 * 1024;
 
-/** UTF-8 text, decoded DECODE_BYTES at a time (a character cut between two is completed by the next). */
-async function utf8(bytes: Uint8Array, budget: ParseBudget): Promise<string> {
+/**
+ * UTF-8 text as decoded pieces of DECODE_BYTES at a time (a character cut between two is completed
+ * by the next), for parsers that read a stream (HTML, CSV): the document is never one string.
+ */
+export async function* utf8Pieces(bytes: Uint8Array, budget: ParseBudget): AsyncGenerator<string> {
   const decoder = new TextDecoder();
-  const parts: string[] = [];
   for (let at = 0; at < bytes.length; at += DECODE_BYTES) {
     await budget.step();
-    parts.push(decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true }));
+    const piece = decoder.decode(bytes.subarray(at, at + DECODE_BYTES), { stream: true });
+    if (piece) yield piece;
   }
-  parts.push(decoder.decode());
-  return parts.join('');
+  const rest = decoder.decode();
+  if (rest) yield rest;
 }
 
 /**

@@ -6,6 +6,18 @@ const TABLE_ROW = /^\s*\|(.*)\|\s*$/;
 const TABLE_RULE = /^\s*\|?\s*:?-{3,}:?\s*(\|\s*:?-{3,}:?\s*)*\|?\s*$/;
 /** Lines read between two looks at the budget. */
 const LINES_PER_STEP = 512;
+/** Gathered short paragraphs make a node once they hold this many characters. */
+export const GATHERED_NODE_CHARS = 1_000;
+
+export interface MarkdownOptions {
+  /**
+   * Gather consecutive short paragraphs under one heading into nodes of about GATHERED_NODE_CHARS
+   * (parsers/index.ts turns it on for large documents): a node per one-line paragraph is too fine a
+   * grain to quote or search, and would take a legitimate log or transcript of many short lines past
+   * the node limit that exists to stop bombs.
+   */
+  gatherShortParagraphs?: boolean;
+}
 
 /**
  * Markdown and plain text: `#` headings open sections, blank lines end paragraphs, and a pipe table's
@@ -16,16 +28,44 @@ const LINES_PER_STEP = 512;
 export async function parseMarkdown(
   batches: AsyncIterable<readonly string[]>,
   budget: ParseBudget,
+  options: MarkdownOptions = {},
 ): Promise<ParsedNode[]> {
   const nodes: ParsedNode[] = [];
   let heading = '';
   let paragraph: string[] = [];
   let pending = 0;
   let header: string[] | null = null;
+  // Short paragraphs gathered for one node (gatherShortParagraphs), tidied, under `heading`.
+  let gathered: string[] = [];
+  let gatheredChars = 0;
+  const emitGathered = () => {
+    if (gathered.length > 0) budget.add(nodes, paragraphNodes(gathered.join(' '), heading, null));
+    gathered = [];
+    gatheredChars = 0;
+  };
   const flush = () => {
-    budget.add(nodes, paragraphNodes(paragraph.join(' '), heading, null));
+    const text = paragraph.join(' ');
     paragraph = [];
     pending = 0;
+    if (!options.gatherShortParagraphs) {
+      budget.add(nodes, paragraphNodes(text, heading, null));
+      return;
+    }
+    const clean = tidy(text);
+    if (!clean) return;
+    if (clean.length >= GATHERED_NODE_CHARS) {
+      emitGathered();
+      budget.add(nodes, paragraphNodes(clean, heading, null));
+      return;
+    }
+    gathered.push(clean);
+    gatheredChars += clean.length + 1;
+    if (gatheredChars >= GATHERED_NODE_CHARS) emitGathered();
+  };
+  // Headings and table rows end what was gathered: a node never spans a heading or a table.
+  const endParagraphs = () => {
+    flush();
+    emitGathered();
   };
   let count = 0;
   for await (const batch of batches)
@@ -35,12 +75,12 @@ export async function parseMarkdown(
       const h = HEADING.exec(line);
       const row = TABLE_ROW.exec(line);
       if (h) {
-        flush();
+        endParagraphs();
         header = null;
         heading = tidy(h[2] ?? '');
         if (heading) budget.add(nodes, [{ kind: 'section', heading, text: heading, page: null }]);
       } else if (row) {
-        flush();
+        endParagraphs();
         if (TABLE_RULE.test(line)) continue;
         const cells = (row[1] ?? '').split('|').map(tidy);
         if (!header) header = cells;
@@ -55,7 +95,7 @@ export async function parseMarkdown(
         if (pending > MAX_PENDING_CHARS) flush();
       }
     }
-  flush();
+  endParagraphs();
   return nodes;
 }
 

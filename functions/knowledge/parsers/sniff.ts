@@ -59,7 +59,15 @@ function trimPartialChar(bytes: Uint8Array): Uint8Array {
   return bytes.subarray(0, end);
 }
 
-/** At least two lines, each with the same (non-zero) number of commas outside quotes. */
+/** A sentence's end, and the words of a line's first cell that make it prose rather than a value. */
+const SENTENCE_END = /[.!?]["')\]]*$/;
+const PROSE_FIRST_CELL_WORDS = 4;
+
+/**
+ * At least two lines, each with the same (non-zero) number of commas outside quotes, that are not
+ * prose: lines that each end a sentence and open with a clause of several words before their first
+ * comma are text that happens to hold one comma a line (a transcript, a log), not a table.
+ */
 function looksLikeCsv(text: string): boolean {
   const lines = text
     .split(/\r?\n/)
@@ -69,5 +77,9 @@ function looksLikeCsv(text: string): boolean {
   // The last line of a prefix may be cut short: judge the complete ones.
   const judged = lines.length > 2 ? lines.slice(0, -1) : lines;
   const counts = judged.map((l) => l.replace(/"[^"]*"/g, '').split(',').length - 1);
-  return counts[0] !== undefined && counts[0] > 0 && counts.every((c) => c === counts[0]);
+  if (counts[0] === undefined || counts[0] === 0 || !counts.every((c) => c === counts[0])) return false;
+  return !judged.every((l) => SENTENCE_END.test(l.trim()) && wordsBeforeComma(l) >= PROSE_FIRST_CELL_WORDS);
 }
+
+const wordsBeforeComma = (line: string): number =>
+  (line.split(',')[0] ?? '').trim().split(/\s+/).filter(Boolean).length;
