@@ -526,3 +526,9 @@ describe('people, rankings and sizes, however they are written', () => {
     expect(must('the tiniest open deal').limit).toBe(1);
   });
 });
+
+describe('words said back as the question wrote them', () => {
+  it('names a person it could not apply to conversations by the words asked', () => {
+    expect(must('how many calls was mateo on in October').unexplained).toEqual(['mateo']);
+  });
+});

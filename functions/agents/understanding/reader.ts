@@ -574,7 +574,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           : { field: 'owner_email', op: 'in', value: owners.map((o) => o.email), from_words: null },
         'owner',
       );
-    else if (subject === 'interactions') unexplained.push(...owners.map((o) => o.name ?? o.email));
+    // Conversations have no owner: the name is said back as the question wrote it ("Mateo", not "Mateo Bauer").
+    else if (subject === 'interactions') unexplained.push(...owners.map((o) => asWritten(ask, o.name ?? o.email)));
   }
   const accounts = entities.accounts.flatMap((a) => a.matches);
   if (subject === 'deals' && entities.deals.length > 0 && accounts.length > 0)
@@ -968,6 +969,18 @@ function gradedForms(word: string): string[] {
   if (word.endsWith('y')) return [`${word.slice(0, -1)}ier`, `${word.slice(0, -1)}iest`];
   const doubled = /[^aeiou][aeiou][bdgmnprt]$/.test(word) ? word.at(-1)! : '';
   return [`${word}${doubled}er`, `${word}${doubled}est`];
+}
+
+/** The words of `name` the question wrote, as it wrote them ("mateo" for Mateo Bauer), else the name. */
+function asWritten(ask: string, name: string): string {
+  const lower = ask.toLowerCase();
+  const whole = lower.indexOf(name.toLowerCase());
+  if (whole >= 0) return ask.slice(whole, whole + name.length);
+  for (const part of name.split(/\s+/)) {
+    const at = lower.search(new RegExp(`\\b${part.toLowerCase().replace(/[^a-z0-9]/g, '')}`));
+    if (part.length >= 3 && at >= 0) return ask.slice(at, at + part.length);
+  }
+  return name;
 }
 
 /** An amount after a bound word: "over $50k", "under 10,000", "more than 40 grand". */
