@@ -364,7 +364,11 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       metrics: report.metrics,
       themes: report.themes,
       numbers,
-      problems: [...report.problems, ...prose.problems],
+      problems: [
+        ...report.problems,
+        ...prose.problems,
+        ...parts.missing.map((p) => `the part “${p}” is neither answered nor declined by name`),
+      ],
     },
   };
 }
