@@ -13,6 +13,7 @@ import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './
 import { checkAbsences, type RunSearch } from './grounding-absence.js';
 import { checkProseQuotes } from './grounding-prose-quotes.js';
 import { tidyAnswer } from './grounding-finished.js';
+import { checkParts } from './grounding-parts.js';
 import { parseAskedPeriod } from '../search/index.js';
 
 /**
@@ -41,6 +42,8 @@ import { parseAskedPeriod } from '../search/index.js';
  *   `grounding.quotes.relabeled`;
  * - a sentence saying something is absent is backed by what found nothing (grounding-absence.ts);
  * - a quotation in the prose is the text of a kept quote block (grounding-prose-quotes.ts);
+ * - every part of a question the answer's interpretation read as several is answered by a section of
+ *   its own or declined by name (grounding-parts.ts); a part left over is named in a warning;
  * - nothing unfinished is left: no placeholder, no empty section, no line about quotes or a table
  *   the answer does not hold, no total below its own part (grounding-finished.ts).
  *
@@ -285,7 +288,16 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     (b) => (b.kind === 'table' || b.kind === 'metric') && Array.isArray(b.query.filters) && b.query.filters.length > 0,
   );
   const notes = judged ? relevanceNotes(judged, otherEvidence) : { opening: null, callouts: [] };
+  const parts = checkParts(input.interpretation?.parts ?? [], text, kept);
   const blocks: BlockDraft[] = [...kept, ...prose.citations, ...notes.callouts];
+  if (parts.missing.length > 0) {
+    // The reader is told what the answer leaves out, so the answer declines by name what its draft dropped.
+    blocks.push({
+      kind: 'callout',
+      tone: 'warning',
+      markdown: `This answer does not answer ${parts.missing.map((p) => `“${p}”`).join(' or ')}: ask ${parts.missing.length === 1 ? 'it' : 'each'} on its own.`,
+    });
+  }
   if (removed > 0) {
     // Built after the number check on purpose: this note's own counts describe the check, not the data.
     blocks.push({
@@ -326,6 +338,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       judged ? `quotes judged against “${judged.topic.label}”` : 'no question to judge quotes against',
     ),
     check('absence-backed', prose.absences.removed, `${prose.absences.held} absence claims held to their backing`),
+    check('parts-answered', 0, partsDetail(parts), parts.missing.length === 0),
     check('prose-quotes', prose.quotes.removed, `${prose.quotes.checked} quotations in the prose checked`),
     check(
       'finished',
@@ -351,7 +364,11 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
       metrics: report.metrics,
       themes: report.themes,
       numbers,
-      problems: [...report.problems, ...prose.problems],
+      problems: [
+        ...report.problems,
+        ...prose.problems,
+        ...parts.missing.map((p) => `the part “${p}” is neither answered nor declined by name`),
+      ],
     },
   };
 }
@@ -377,6 +394,19 @@ const passing = (name: GroundingCheck['name'], removed: number, detail: string):
   ...(removed > 0 ? { removed } : {}),
   detail,
 });
+
+function partsDetail(parts: ReturnType<typeof checkParts>): string {
+  if (!parts.judged) return 'the answer reports no question of several parts';
+  const named = (ps: readonly string[]) => ps.map((p) => `“${p}”`).join(', ');
+  return [
+    parts.missing.length > 0 ? `not answered or declined by name: ${named(parts.missing)}` : null,
+    parts.answered.length > 0 ? `answered: ${named(parts.answered)}` : null,
+    parts.declined.length > 0 ? `declined by name: ${named(parts.declined)}` : null,
+    parts.unjudged.length > 0 ? `too few words of its own to judge: ${named(parts.unjudged)}` : null,
+  ]
+    .filter(Boolean)
+    .join('; ');
+}
 
 /** The digits of the period the question names ("Q3 2025", "since 2024"): echoing the question is not a claim about the data. */
 function askedPeriodNumbers(question: GroundingContext['question']): number[] {

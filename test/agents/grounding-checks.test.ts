@@ -83,6 +83,7 @@ describe('grounding.checks[]', () => {
       'period-bounded',
       'on-topic',
       'absence-backed',
+      'parts-answered',
       'prose-quotes',
       'finished',
     ]);

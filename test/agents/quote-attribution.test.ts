@@ -1,80 +1,21 @@
 import { sql } from 'drizzle-orm';
 import { Webhook } from 'standardwebhooks';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Answer } from '../../functions/agents/answer.js';
-import { NO_ACCOUNT } from '../../functions/agents/grounding-attribution.js';
-import { queryRows, type Queryable } from '../../platform/db/port.js';
+import { queryRows } from '../../platform/db/port.js';
 import { newId } from '../../platform/ids.js';
-import type { LocalTransport } from '../../queues/transport/local.js';
 import { accounts } from '../../schema/index.js';
 import { connectionsWorld, seedGong, START, type ConnectionsWorld } from '../connections/support.js';
 import { CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { askEveryWay, expectAttributed } from '../support/quote-attribution.js';
 
 /**
  * Every quote an answer shows names the account its interaction is on, whatever path the
  * interaction came in by (the demo corpus, a connector sync, the call webhook) and whichever answer
- * quotes it (POST /chat, POST /ask, a research job): the block's `source.account` is the account an
- * independent SQL read gives, and no prose line quoting it says "No linked account".
+ * quotes it (POST /chat, POST /ask, a research job): the block's account, deal, date, speaker and side
+ * are what an independent SQL read gives, and no prose line quoting it says "No linked account". The
+ * CRM connectors and Bluesky are in quote-attribution-sources.test.ts.
  */
-
-type Quote = Extract<Answer['content_blocks'][number], { kind: 'quote' }>;
-
-/** The quotes of an answer, each checked against the warehouse; returns how many there were. */
-async function expectAttributed(db: Queryable, workspaceId: string, answer: Answer): Promise<number> {
-  const quotes = answer.content_blocks.filter((b): b is Quote => b.kind === 'quote');
-  for (const q of quotes) {
-    const [truth] = await queryRows<{ account: string | null; deal: string | null }>(
-      db,
-      sql`select a.name as account, d.name as deal from interactions i
-          left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-          left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
-          where i.id = ${q.source.interaction_id}::uuid and i.workspace_id = ${workspaceId}::uuid`,
-    );
-    expect(truth, `interaction ${q.source.interaction_id} is in the workspace`).toBeDefined();
-    expect(q.source.account, `the account of “${q.text}”`).toBe(truth!.account);
-    expect(q.source.deal ?? null).toBe(truth!.deal);
-    if (truth!.account === null) continue;
-    // The line quoting exactly these words, by this speaker (the corpus has buyers saying the same sentence).
-    const quoting = answer.text
-      .split('\n')
-      .filter((line) => line.includes(`“${q.text}”`) && (!q.source.speaker || line.includes(q.source.speaker)));
-    for (const line of quoting) {
-      expect(line).not.toContain(NO_ACCOUNT);
-      expect(line).toContain(truth!.account);
-    }
-  }
-  return quotes.length;
-}
-
-async function answerOfRun(db: Queryable, runId: string): Promise<Answer> {
-  const [row] = await queryRows<{ answer: Answer }>(
-    db,
-    sql`select state->'answer' as answer from runs where id = ${runId}::uuid`,
-  );
-  expect(row?.answer, `run ${runId} has an answer`).toBeTruthy();
-  return row!.answer;
-}
-
-/** Ask the same question through POST /chat, POST /ask and POST /research; the three answers. */
-async function askEveryWay(h: Harness, key: string, question: string): Promise<Answer[]> {
-  const queue = h.services.queue as LocalTransport;
-  const chat = await h.request('POST', '/chat', { key, body: { input: question } });
-  expect(chat.status, chat.text).toBe(202);
-  await queue.drain();
-  const ask = await h.request('POST', '/ask', { key, body: { query: question } });
-  expect(ask.status, ask.text).toBe(200);
-  const research = await h.request('POST', '/research', { key, body: { question, allow_questions: false } });
-  expect(research.status, research.text).toBe(202);
-  await queue.drain();
-  const job = (await h.request('GET', `/research/${research.body.data.research_id}`, { key })).body.data;
-  expect(job.status).toBe('complete');
-  return [
-    await answerOfRun(h.database.db, chat.body.data.run_id),
-    await answerOfRun(h.database.db, ask.body.data.run_id),
-    job.answer as Answer,
-  ];
-}
 
 describe('the demo corpus (openCorpusDatabase)', () => {
   let h: Harness;

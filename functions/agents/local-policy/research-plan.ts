@@ -1,4 +1,4 @@
-import { stemWord } from '../../../platform/model/local.js';
+import { contentWords, stemWord } from '../../../platform/model/local.js';
 import type { StepResult, ToolCall } from '../../../platform/model/port.js';
 import type { AnswerDraft, BlockDraft } from '../answer.js';
 import { FINAL_ANSWER } from '../tool-names.js';
@@ -17,13 +17,20 @@ import { nextStep } from './plans.js';
 import { tidyAnswer } from '../grounding-finished.js';
 import { call, calls, finish } from './steps.js';
 import { scopedQuery } from './search-scope.js';
+import { isOnTopic, isSalient, topicOf as topicOfQuestion } from '../relevance.js';
+import { isScaffoldWord } from '../understanding/question-words.js';
+import { disagreementSection, disagreementsIn } from './research-disagreements.js';
 
 /**
  * The research plan (issue 22, item 7): how a run at the deep depth tier goes further than a chat
  * answer. It runs the chat plan first (nextStep: the same searches and the same answer), then plans
- * the facets a researcher would — who (by account), what (evidence grouped by theme), when (a trend
- * over the last four quarters), how many (counts) — runs those searches, and returns a sectioned
- * report whose summary is the chat answer and whose last section says what it all rests on.
+ * the facets a researcher would — what (evidence grouped by theme, and where the sources disagree),
+ * who (by account), when (a trend over the last four quarters), how many (counts) — runs those
+ * searches, and returns a sectioned report whose summary states the answer first (one sentence and
+ * the counts it rests on) and then the chat answer, and whose last section says what it all rests on.
+ * A breakdown is shown only where the data has one: no "By account" when every quote is from one
+ * account or none is linked, no "Over time" when fewer than two quarters hold any of it. A question
+ * about one account is answered from that account's conversations only.
  *
  * Its own calls carry purposes `r_*`, so they never collide with the chat plan's. Every block is an
  * ordinary quote, table or metric carrying the request its cells came from: the grounding verifier
@@ -50,7 +57,7 @@ export function researchStep(ctx: PolicyContext, intent: Intent): StepResult {
   const facets = intent.kind === 'deals' ? dealFacets(ctx, intent, chat) : evidenceFacets(ctx, intent, chat);
   if (facets.pending.length > 0) return calls(...facets.pending);
   // The renderer's pass: a section left empty or saying only that it has nothing is not shown.
-  const drafted = report(chat, facets.sections, facets.searched);
+  const drafted = report(chat, facets.sections, facets.searched, facets.lead ?? null);
   const tidied = tidyAnswer(drafted.text, drafted.content_blocks);
   return finish({ ...drafted, text: tidied.text, content_blocks: tidied.blocks });
 }
@@ -67,6 +74,8 @@ interface Facets {
   sections: Section[];
   /** What each facet search read, in words, for "What this rests on". */
   searched: string[];
+  /** The answer in one sentence, put first in the summary (null: the chat answer already opens with it). */
+  lead?: string | null;
 }
 
 // ---- questions about what customers say, about an account, about activity ----------------------
@@ -91,19 +100,31 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   const first: [string, Query][] = [
     ['r_voice', voiceQuery],
     ['r_words', wordsQuery],
+    // The figures customers gave on the topic (discounts, seats, prices): where two disagree, the report says so.
+    [
+      'r_figures',
+      { ...voiceQuery, query: `${topic || subject} discount percent seats reps price per seat`, limit: 30 },
+    ],
+    ['r_figure_words', { ...wordsQuery, query: `${subject} percent discount per seat`, limit: 25 }],
     ...facetWords.map((w, i) => [`r_voice_${i}`, wordQuery(w)] as [string, Query]),
     ...facetWords.map((w, i) => [`r_words_${i}`, { ...wordsQuery, query: w, limit: 15 }] as [string, Query]),
   ];
   const unasked = first.filter(([purpose]) => !ctx.results.has(purpose));
   if (unasked.length > 0) return pending(unasked.map(([purpose, query]) => call(ctx, purpose, query)));
-  const fuzzyRows = ['r_words', ...facetWords.map((_, i) => `r_words_${i}`)].flatMap((purpose) =>
-    rowsOf(ctx.results.get(purpose)),
-  );
+  // A question about one account is answered from that account's conversations: the search by words
+  // reads every account's, so its rows are kept to the account's (the search by meaning is scoped already).
+  const askedAccounts = new Set(resolvedAccountNames(ctx, intent));
+  const ofAskedAccount = (r: Record<string, unknown>) =>
+    askedAccounts.size === 0 || askedAccounts.has(String(r.account_name ?? ''));
+  const fuzzyRows = ['r_words', 'r_figure_words', ...facetWords.map((_, i) => `r_words_${i}`)]
+    .flatMap((purpose) => rowsOf(ctx.results.get(purpose)))
+    .filter(ofAskedAccount);
 
   const chatQuotes = chat.content_blocks.filter((b): b is QuoteBlock => b.kind === 'quote');
-  const semanticRows = ['r_voice', ...facetWords.map((_, i) => `r_voice_${i}`)]
+  const semanticRows = ['r_voice', 'r_figures', ...facetWords.map((_, i) => `r_voice_${i}`)]
     .flatMap((purpose) => rowsOf(ctx.results.get(purpose)))
-    .filter((r) => r.side === 'external');
+    .filter((r) => r.side === 'external')
+    .filter(ofAskedAccount);
   const ids = distinct([
     ...chatQuotes.map((q) => q.source.interaction_id),
     ...semanticRows.map((r) => String(r.interaction_id)),
@@ -159,39 +180,53 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   const candidates = [...semanticTurnsOf(semanticRows, 40), ...externalTurnsOf(fuzzyRows, 40)].filter(
     (c) => !shown.has(c.turnId),
   );
-  const quotes = onTopic(distinctTurns(candidates), topic)
-    .slice(0, NEW_QUOTES)
-    .map((c) => quoteBlock(c, topic || subject));
+  const onTopicCandidates = onTopic(distinctTurns(candidates), topic);
+  // Every remark found, the summary's included (a figure the summary quotes may be the one another
+  // contradicts); the verifier's relevance rule, concepts and all, judges each quote of a pair below.
+  const allCandidates = distinctTurns([...semanticTurnsOf(semanticRows, 80), ...externalTurnsOf(fuzzyRows, 80)]);
+  const quotes = onTopicCandidates.slice(0, NEW_QUOTES).map((c) => quoteBlock(c, topic || subject));
   const sections: Section[] = [themeSection(quotes, topic)];
+  // Where the sources disagree: figures customers gave that do not agree (research-disagreements.ts).
+  const askedTopic = topicOfQuestion(ctx.ask, [...askedAccounts, ...(account ? [account] : [])]);
+  const disagreements = disagreementsIn(allCandidates, (text) => !askedTopic || isOnTopic(askedTopic, text));
+  const disagreeing = disagreementSection(disagreements);
+  if (disagreeing) sections.push(disagreeing);
 
-  // Who: the accounts the evidence comes from.
+  // Who: the accounts the evidence comes from, when it comes from more than one.
   const byAccount = rowsOf(ctx.results.get('r_by_account'));
   const named = byAccount.map((r) => nameOf(r.account_name)).filter((n): n is string => n !== null);
-  sections.push({
-    heading: '### By account',
-    lines: [
-      named.length > 0
-        ? `The evidence comes from conversations with ${list(named.slice(0, 6).map((n) => `**${n}**`))}${named.length > 6 ? ' and others' : ''}; the table counts the conversations per account.`
-        : 'None of the conversations behind this evidence is linked to a CRM account.',
-    ],
-    blocks:
-      byAccount.length > 0
-        ? [
-            tableBlock(
-              'Conversations behind the evidence, by account',
-              [
-                ['account_name', 'Account'],
-                ['count', 'Conversations'],
-              ],
-              byAccount,
-              byAccountQuery,
-            ),
-          ]
-        : [],
-  });
+  const reportQuotes = [...chatQuotes, ...quotes, ...(disagreeing?.blocks ?? [])];
+  const quotedAccounts = new Set(
+    reportQuotes.flatMap((b) => (b.kind === 'quote' && b.source.account ? [b.source.account] : [])),
+  );
+  // Not when every quote is from one account, or none is linked to one: the table would break nothing down.
+  if (named.length > 1 && (reportQuotes.length === 0 || quotedAccounts.size > 1))
+    sections.push({
+      heading: '### By account',
+      lines: [
+        named.length > 0
+          ? `The evidence comes from conversations with ${list(named.slice(0, 6).map((n) => `**${n}**`))}${named.length > 6 ? ' and others' : ''}; the table counts the conversations per account.`
+          : 'None of the conversations behind this evidence is linked to a CRM account.',
+      ],
+      blocks:
+        byAccount.length > 0
+          ? [
+              tableBlock(
+                'Conversations behind the evidence, by account',
+                [
+                  ['account_name', 'Account'],
+                  ['count', 'Conversations'],
+                ],
+                byAccount,
+                byAccountQuery,
+              ),
+            ]
+          : [],
+    });
 
-  // When: the same conversations per quarter.
-  sections.push(trendSection(ctx, windows, trendQuery, 'conversations behind the evidence'));
+  // When: the same conversations per quarter, when more than one quarter holds them.
+  const trend = trendSection(ctx, windows, trendQuery, 'conversations behind the evidence');
+  if (trend) sections.push(trend);
 
   // How many: the size and span of the evidence.
   const counts = rowsOf(ctx.results.get('r_counts'))[0];
@@ -246,7 +281,81 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
       ),
     ],
   });
-  return done(sections, searchedWords(subject, facetWords));
+  const lead = evidenceLead(
+    counts,
+    // An account brief reads the usual topics, not one the question asked: its answer is where things stand.
+    intent.kind === 'account_brief' ? null : topic,
+    account,
+    [...chatQuotes.map((q) => q.text), ...onTopicCandidates.map((c) => c.text)],
+    disagreements.length > 0,
+    asked?.phrase ?? null,
+  );
+  const searched = [
+    ...searchedWords(subject, facetWords),
+    'the figures customers gave on it (discounts, seats, per-seat prices), to see whether they agree',
+  ];
+  return { ...done(sections, searched), lead };
+}
+
+/**
+ * The answer first: what the evidence says, in one sentence, and what it rests on (the conversations
+ * and accounts the Counts section's metrics hold), before the quotes it rests on.
+ */
+function evidenceLead(
+  counts: Record<string, unknown> | undefined,
+  /** The topic asked about; null for an account brief ('' for a question with no topic: no lead). */
+  topic: string | null,
+  account: string | null,
+  texts: readonly string[],
+  disagree: boolean,
+  period: string | null,
+): string | null {
+  const conversations = num(counts?.count);
+  if (topic === '' || conversations === null || conversations === 0) return null;
+  if (topic === null && !account) return null;
+  const accountCount = num(counts?.count_distinct_account_name);
+  const words = topic ? mostRepeated(texts, topic, 3) : [];
+  const says =
+    topic === null
+      ? `below is where things stand with **${account}**: its latest touchpoint, its open deals and what its people said`
+      : words.length > 0
+        ? `customers' remarks on ${topic} most often mention ${list(words.map((w) => `“${w}”`))}`
+        : `customers raise ${topic} in their own words, with no word coming back across their remarks`;
+  const disagreeing = disagree ? '; the figures they give do not agree (see where the sources disagree, below)' : '';
+  const span = `**${conversations}** conversation${conversations === 1 ? '' : 's'}${
+    accountCount ? ` with **${accountCount}** account${accountCount === 1 ? '' : 's'}` : ''
+  }${period ? `, ${period}` : ''}`;
+  return `**In short:** ${says}${disagreeing}. It rests on ${span}, quoted and counted below.`;
+}
+
+/** Words of spoken English too common to say what a remark is about. */
+const COMMON = new Set(
+  'that than this then there their they them what when where which while with would could should need needs want wants really honestly just also else look thing things point same part'.split(
+    ' ',
+  ),
+);
+
+/** The salient words most remarks hold (three at least), the topic's own aside, most held first. */
+function mostRepeated(texts: readonly string[], topic: string, max: number): string[] {
+  const skip = stemsOf(topic);
+  const counts = new Map<string, { n: number; word: string }>();
+  for (const text of new Set(texts)) {
+    const seen = new Set<string>();
+    for (const word of contentWords(text)) {
+      const stem = stemWord(word);
+      if (word.length < 4 || /\d/.test(word) || skip.has(stem) || seen.has(stem)) continue;
+      if (!isSalient(stem) || isScaffoldWord(word) || COMMON.has(word)) continue;
+      seen.add(stem);
+      const entry = counts.get(stem) ?? { n: 0, word };
+      entry.n++;
+      counts.set(stem, entry);
+    }
+  }
+  return [...counts.values()]
+    .filter((e) => e.n >= 3)
+    .sort((a, b) => b.n - a.n || a.word.localeCompare(b.word))
+    .slice(0, max)
+    .map((e) => e.word);
 }
 
 // ---- deal lists and totals ----------------------------------------------------------------------
@@ -348,37 +457,59 @@ function dealFacets(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' 
   const byStage = rowsOf(ctx.results.get('r_by_stage'));
   const qualification = rowsOf(ctx.results.get('r_qualification'));
   const contextRows = rowsOf(ctx.results.get('r_context'));
-  const sections: Section[] = [
+  const dealAccounts = byAccount.map((r) => nameOf(r.account_name)).filter((n): n is string => n !== null);
+  const sections: (Section | null)[] = [
     themeSection(
       quotes,
       'pricing budget timeline decision competitor',
       'What the buyers on the largest of these deals said',
     ),
+    // Who: only when the deals sit with more than one account, and the quotes are not all one account's.
+    dealAccounts.length < 2 || (quotes.length > 0 && new Set(quotes.map((q) => q.source.account)).size < 2)
+      ? null
+      : {
+          heading: '### By account',
+          lines: [
+            `The deals ${described} sit with ${list(topAccounts.map((n) => `**${n}**`))}${byAccount.length > topAccounts.length ? ' and others' : ''} first, by amount; the table has every account.`,
+          ],
+          blocks: [
+            tableBlock(
+              `Deals ${described}, by account`,
+              [
+                ['account_name', 'Account'],
+                ['count', 'Deals'],
+                ['sum_amount', 'Amount'],
+              ],
+              byAccount,
+              byAccountQuery,
+            ),
+          ],
+        },
+    trendSection(ctx, windows, trendQuery, `deals ${described} created`),
     {
-      heading: '### By account',
+      heading: '### Counts',
       lines: [
-        topAccounts.length > 0
-          ? `The deals ${described} sit with ${list(topAccounts.map((n) => `**${n}**`))}${byAccount.length > topAccounts.length ? ' and others' : ''} first, by amount; the table has every account.`
-          : 'None of these deals is linked to a CRM account.',
+        'The deals by stage, with their number and total amount:',
+        // The wider pipeline these deals sit in, by account: context a breakdown of the few matching deals cannot give.
         ...(contextRows.length > 0
           ? [
               '',
-              `For context, every deal ${widerDescribed} by account, whatever its amount, close date or account (second table).`,
+              `For context, every deal ${widerDescribed}, by account, whatever its amount, close date or account, is in the last table.`,
             ]
           : []),
       ],
       blocks: [
-        ...(byAccount.length > 0
+        ...(byStage.length > 0
           ? [
               tableBlock(
-                `Deals ${described}, by account`,
+                `Deals ${described}, by stage`,
                 [
-                  ['account_name', 'Account'],
+                  ['stage', 'Stage'],
                   ['count', 'Deals'],
                   ['sum_amount', 'Amount'],
                 ],
-                byAccount,
-                byAccountQuery,
+                byStage,
+                byStageQuery,
               ),
             ]
           : []),
@@ -397,26 +528,6 @@ function dealFacets(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' 
             ]
           : []),
       ],
-    },
-    trendSection(ctx, windows, trendQuery, `deals ${described} created`),
-    {
-      heading: '### Counts',
-      lines: ['The deals by stage, with their number and total amount:'],
-      blocks:
-        byStage.length > 0
-          ? [
-              tableBlock(
-                `Deals ${described}, by stage`,
-                [
-                  ['stage', 'Stage'],
-                  ['count', 'Deals'],
-                  ['sum_amount', 'Amount'],
-                ],
-                byStage,
-                byStageQuery,
-              ),
-            ]
-          : [],
     },
     {
       heading: '### Qualification gaps',
@@ -444,10 +555,13 @@ function dealFacets(ctx: PolicyContext, intent: Extract<Intent, { kind: 'deals' 
           : [],
     },
   ];
-  return done(sections, [
-    `the deals ${described} grouped by stage, by account and by quarter created, with their qualification rows`,
-    ...topAccounts.map((a) => `what the buyer side at ${a} said (searched by its words)`),
-  ]);
+  return done(
+    sections.filter((x): x is Section => x !== null),
+    [
+      `the deals ${described} grouped by stage, by account and by quarter created, with their qualification rows`,
+      ...topAccounts.map((a) => `what the buyer side at ${a} said (searched by its words)`),
+    ],
+  );
 }
 
 // ---- sections ----------------------------------------------------------------------------------
@@ -499,7 +613,16 @@ interface Window {
   label: string;
 }
 
-function trendSection(ctx: PolicyContext, windows: Window[], query: (w: Window) => Query, what: string): Section {
+/**
+ * When: the records per quarter, oldest first. Only a breakdown the data has is shown: with fewer than
+ * two quarters holding any, there is no trend to read and the section is left out (null).
+ */
+function trendSection(
+  ctx: PolicyContext,
+  windows: Window[],
+  query: (w: Window) => Query,
+  what: string,
+): Section | null {
   const blocks: BlockDraft[] = [];
   const counts: (number | null)[] = [];
   windows.forEach((w, i) => {
@@ -516,18 +639,17 @@ function trendSection(ctx: PolicyContext, windows: Window[], query: (w: Window) 
       });
   });
   const known = counts.filter((n): n is number => n !== null);
+  if (known.filter((n) => n > 0).length < 2) return null;
   const latest = counts.at(-1);
   const earlier = counts.slice(0, -1).filter((n): n is number => n !== null);
   const direction =
-    known.length < 2 || latest === null || latest === undefined
-      ? 'There is too little dated evidence to read a trend.'
-      : known.every((n) => n === 0)
-        ? `None of the ${what} falls in the last four quarters: it is all older.`
-        : latest > Math.max(...earlier)
-          ? `The current quarter (from ${windows.at(-1)!.from}) has more ${what} than any of the three before it.`
-          : latest === 0
-            ? `The current quarter (from ${windows.at(-1)!.from}) has none of the ${what} yet.`
-            : `The current quarter (from ${windows.at(-1)!.from}) has no more ${what} than the quarters before it.`;
+    latest === null || latest === undefined
+      ? `The current quarter (from ${windows.at(-1)!.from}) could not be read.`
+      : latest > Math.max(...earlier)
+        ? `The current quarter (from ${windows.at(-1)!.from}) has more ${what} than any of the three before it.`
+        : latest === 0
+          ? `The current quarter (from ${windows.at(-1)!.from}) has none of the ${what} yet.`
+          : `The current quarter (from ${windows.at(-1)!.from}) has no more ${what} than the quarters before it.`;
   return {
     heading: '### Over time',
     lines: [`${capitalize(what)} per quarter, oldest first (metrics below). ${direction}`],
@@ -544,7 +666,7 @@ function emptySection(subject: string): Section {
 }
 
 /** The sectioned report: the chat answer as its summary, the facets, and what it rests on last. */
-function report(chat: AnswerDraft, sections: Section[], searched: string[]): AnswerDraft {
+function report(chat: AnswerDraft, sections: Section[], searched: string[], lead: string | null): AnswerDraft {
   const at = chat.text.indexOf(RESTS_ON);
   const summary = (at >= 0 ? chat.text.slice(0, at) : chat.text).trim();
   const restsOn = at >= 0 ? chat.text.slice(at + RESTS_ON.length).trim() : '';
@@ -553,6 +675,7 @@ function report(chat: AnswerDraft, sections: Section[], searched: string[]): Ans
   const summaryBlocks = chat.content_blocks.filter((b) => !coverage.includes(b));
   const text = [
     '## Summary',
+    ...(lead ? [lead, ''] : []),
     summary,
     ...sections.flatMap((s) => ['', s.heading, ...s.lines]),
     '',
@@ -681,4 +804,10 @@ function quarters(today: string): Window[] {
     out.push({ from, to, label: k === 0 ? `this quarter (from ${from})` : `the quarter from ${from}` });
   }
   return out;
+}
+
+/** The names of the accounts the workspace resolved the question's company to. */
+function resolvedAccountNames(ctx: PolicyContext, intent: Intent): string[] {
+  if (!('account' in intent) || !intent.account) return [];
+  return (matchedAccounts(ctx.results.get('resolve'))[0]?.matched ?? []).map((a) => a.name);
 }

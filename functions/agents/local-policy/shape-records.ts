@@ -246,8 +246,8 @@ function answerViews(ctx: PolicyContext, r: Interpretation, views: View[], lines
 
 /**
  * A question of several parts: each part read on its own (reader.ts readParts) and answered under its
- * own "Read as" line, in one answer; a part that is not about records is named as not answered here
- * and offered as a question of its own, never dropped in silence.
+ * own "Read as" line, in one answer; a part that is not about records is named, in its own words, as
+ * not answered here and offered as a question of its own, never dropped in silence.
  */
 export function partsStep(ctx: PolicyContext, parts: { text: string; reading: Interpretation | null }[]): StepResult {
   const answers = parts.map((p, i) => (p.reading ? partAnswer(p.reading, `part${i}`) : null));
@@ -262,7 +262,10 @@ export function partsStep(ctx: PolicyContext, parts: { text: string; reading: In
   parts.forEach((p, i) => {
     const r = p.reading;
     const answer = answers[i];
-    lines.push(`${i + 1}. **${r ? capitalize(readAs(r)) : 'A question I do not answer alongside the others'}**`, '');
+    // A part not answered here is named in its heading, so the reader (and the verifier) sees which it is.
+    const heading =
+      r && (answer || r.analysis === 'not_understood') ? capitalize(readAs(r)) : `Not answered here: ${p.text}`;
+    lines.push(`${i + 1}. **${heading}**`, '');
     if (r && answer) {
       answer.write(ctx, lines, blocks);
       lines.push('');
