@@ -532,3 +532,18 @@ describe('words said back as the question wrote them', () => {
     expect(must('how many calls was mateo on in October').unexplained).toEqual(['mateo']);
   });
 });
+
+describe('a part with a measure of its own', () => {
+  it('does not take the earlier part’s analysis', () => {
+    const parts = readParts(
+      { ask: '', earlierAsks: [], today: TODAY },
+      ['win rate this year', 'total won revenue this year', 'how many deals we lost this year'],
+      vocab,
+    );
+    expect(parts.map((p) => [p.reading?.analysis, p.reading?.measure.fn])).toEqual([
+      ['win_rate', 'share'],
+      ['records', 'sum'],
+      ['records', 'count'],
+    ]);
+  });
+});

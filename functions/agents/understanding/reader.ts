@@ -880,8 +880,11 @@ function inherit(before: Interpretation, own: OwnReading): Interpretation {
   if (kept.length > 0) inherited.push('filters');
   const period = own.slots.has('period') ? now.period : base.period;
   if (!own.slots.has('period') && base.period) inherited.push('period');
-  const analysis = now.analysis !== 'records' ? now.analysis : base.analysis;
-  if (analysis === base.analysis && now.analysis === 'records') inherited.push('analysis');
+  // A measure of its own ("total won revenue", "how many") is a records question of its own: it does not
+  // take the earlier analysis ("win rate this year, total won revenue this year").
+  const ownMeasure = own.slots.has('measure') && now.analysis === 'records';
+  const analysis = now.analysis !== 'records' || ownMeasure ? now.analysis : base.analysis;
+  if (analysis === base.analysis && now.analysis === 'records' && !ownMeasure) inherited.push('analysis');
   const measure = own.slots.has('measure') ? now.measure : base.measure;
   return {
     ...base,
