@@ -17,12 +17,6 @@ const SOURCE = /\.(ts|tsx|js|cjs|mjs)$/;
 /** A reference to an issue by its number: the word, singular or plural, then the number, with or without `#`. */
 const ISSUE_NUMBER = /\bissues?\s*#?\d+/i;
 
-/**
- * Folders still being edited elsewhere, whose comments are cleaned when that work lands. Each entry
- * must still hold such a comment (the next test), so the list only shrinks; it is empty when done.
- */
-const NOT_YET_CLEANED = ['functions/agents/', 'functions/search/', 'test/agents/', 'test/search/', 'test/research/'];
-
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     if (entry.isDirectory()) return SKIPPED_FOLDERS.has(entry.name) ? [] : sourceFiles(join(dir, entry.name));
@@ -46,7 +40,6 @@ function issueReferences(files: string[]): string[] {
 
 const FILES = sourceFiles(REPO);
 const REFERENCES = issueReferences(FILES);
-const allowed = (reference: string) => NOT_YET_CLEANED.some((folder) => reference.startsWith(folder));
 
 describe('source comments', () => {
   it('are read from the real source tree', () => {
@@ -55,13 +48,7 @@ describe('source comments', () => {
   });
 
   it('name no issue number', () => {
-    expect(REFERENCES.filter((reference) => !allowed(reference))).toEqual([]);
-  });
-
-  it('allow only folders that still hold one (remove an entry once its folder is clean)', () => {
-    expect(NOT_YET_CLEANED.filter((folder) => !REFERENCES.some((reference) => reference.startsWith(folder)))).toEqual(
-      [],
-    );
+    expect(REFERENCES).toEqual([]);
   });
 });
 

@@ -11,7 +11,7 @@ import {
 } from '../search/index.js';
 
 /**
- * The verifier's period rule (issue 22, item 5), for every model: a period the question names
+ * The verifier's period rule, for every model: a period the question names
  * ("last quarter", "recently" = the last 90 days) bounds every quote, or the answer says it did
  * not apply it. What the period bounds depends on what it qualifies (periodBoundsCloseDates):
  *

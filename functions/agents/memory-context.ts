@@ -17,7 +17,7 @@ export interface RecalledMemory {
 }
 
 /**
- * The workspace's memory relevant to a run's question (issue 25 item 4), read once before the run
+ * The workspace's memory relevant to a run's question, read once before the run
  * starts and put in its system message as evidence it may quote (a memory_quote block with the
  * memory_id; the grounding verifier checks the words against that row). Recalled by meaning and words
  * (the memory feature's hybrid recall), kept only when the words matched or the meaning is close

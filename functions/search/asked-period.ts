@@ -14,7 +14,7 @@ export interface AskedPeriod {
   phrase: string;
 }
 
-/** "Recent" means this many days back (issue 22, item 5). */
+/** "Recent" means this many days back. */
 export const RECENT_DAYS = 90;
 /** "Gone quiet" without a number means no touch in this many days. */
 export const QUIET_DAYS = 30;
@@ -314,7 +314,7 @@ function phraseAround(text: string, date: string): string {
 }
 
 /**
- * What a period qualifies (issue 22, item 3). In a question about deals' outcomes ("which deals close
+ * What a period qualifies. In a question about deals' outcomes ("which deals close
  * this quarter", "why did we lose deals last quarter", "what did we win this year") the period says
  * when the deals close, so it bounds their close dates, and what their buyers said is quoted from
  * while those deals were open: before the period, as often as not. Deals "created", "opened" or

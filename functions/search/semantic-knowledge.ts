@@ -8,7 +8,7 @@ import { preview, runSemanticLane } from './semantic-lane.js';
 const MAX_KNOWLEDGE_NODES = 50;
 
 /**
- * The semantic lane of `search.query` with the knowledge bank as a second source (issue 25 item 3):
+ * The semantic lane of `search.query` with the knowledge bank as a second source:
  * the utterance store answers as it always did, then the workspace's document nodes nearest the query
  * by the same embedder (the knowledge feature's own search, semantic mode) join it. Both are cosine
  * similarities in one vector space, so the rows are merged by similarity and cut to the limit; each

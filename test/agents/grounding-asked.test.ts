@@ -13,7 +13,7 @@ const sameQuote = (b: BlockDraft) =>
     : b;
 
 /**
- * The verifier against what was asked (issue 22): a quote naming a rival is about competitors; a
+ * The verifier against what was asked: a quote naming a rival is about competitors; a
  * heading whose quotes were all left out goes with them; "nothing mentions X" is not said above a
  * ranking of X; a period that qualifies deals' close dates bounds the quotes by those deals' lives;
  * a count in an answer about a period comes from a query bounded in time. Every quote, deal and

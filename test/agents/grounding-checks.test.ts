@@ -8,7 +8,7 @@ import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness } from '../support/harness.js';
 
 /**
- * What `verified` certifies (issue 33, items 2, 3, 4 and 6): an absence is backed by what found
+ * What `verified` certifies: an absence is backed by what found
  * nothing, a quotation in the prose is a quote block, nothing unfinished reaches the reader, and
  * `grounding.checks[]` names each check with its result. Each case is one seen in an answer, rebuilt
  * on the demo corpus; every account, turn and count is picked out by SQL written here.

@@ -218,7 +218,7 @@ describe('research goes deeper than chat on the same question', () => {
         numbers: { unverified: [] },
       });
       // The only problems allowed are quotes the relevance check left out as off the question's topic
-      // (counted in quotes.off_topic): the wider searches still surface some (a known gap, issue 22).
+      // (counted in quotes.off_topic): the wider searches still surface some, a known gap).
       const offTopic = answer.grounding.problems.filter((p) => p.includes('about something other than'));
       expect(answer.grounding.problems, JSON.stringify(answer.grounding)).toEqual(offTopic);
       expect(answer.grounding.quotes.off_topic).toBe(offTopic.length);

@@ -47,7 +47,7 @@ describe('the research test set on the demo corpus', () => {
       numbers: { unverified: [] },
     });
     // The only problems allowed are quotes the relevance check left out as off the question's topic,
-    // each counted in quotes.off_topic (the deep plan still surfaces some: a known gap, issue 22).
+    // each counted in quotes.off_topic (the deep plan still surfaces some: a known gap).
     const offTopic = answer.grounding.problems.filter((p) => p.includes('about something other than'));
     expect(answer.grounding.problems, JSON.stringify(answer.grounding)).toEqual(offTopic);
     expect(answer.grounding.quotes.off_topic).toBe(offTopic.length);

@@ -5,8 +5,8 @@ import { docxWithParagraphs, uploadFile } from '../knowledge/files.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
 
 /**
- * The semantic lane of POST /search/query searches the knowledge bank as its own source (issue 25
- * item 3): document nodes nearest the query join the customer utterances, merged by similarity, each
+ * The semantic lane of POST /search/query searches the knowledge bank as its own source:
+ * document nodes nearest the query join the customer utterances, merged by similarity, each
  * row naming its source; a request a node cannot answer (hydrate, customer_voice) leaves them out and
  * says why. Facts are read back with SQL of the test's own.
  */

@@ -22,7 +22,7 @@ import { isScaffoldWord } from '../understanding/question-words.js';
 import { disagreementSection, disagreementsIn } from './research-disagreements.js';
 
 /**
- * The research plan (issue 22, item 7): how a run at the deep depth tier goes further than a chat
+ * The research plan: how a run at the deep depth tier goes further than a chat
  * answer. It runs the chat plan first (nextStep: the same searches and the same answer), then plans
  * the facets a researcher would — what (evidence grouped by theme, and where the sources disagree),
  * who (by account), when (a trend over the last four quarters), how many (counts) — runs those

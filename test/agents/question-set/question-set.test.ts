@@ -5,7 +5,7 @@ import { judgeAll, openAsker, type Asker } from './ask.js';
 import { QUESTIONS } from './questions.js';
 
 /**
- * The question set (issue 22, item 12): realistic questions through POST /chat, answered by the
+ * The question set: realistic questions through POST /chat, answered by the
  * local model on the demo corpus, each judged for the fact, the period, on-topic quotes and honest
  * refusals against facts computed by independent SQL (judge.ts, facts.ts). The share answered
  * right is reported and must not fall below the floor; the floor is raised as answers improve.
