@@ -66,6 +66,7 @@ const QUERIES = {
   voice: (topic: string): Query => ({
     query: topic,
     mode: 'semantic',
+    ranking: 'hybrid',
     hydrate: true,
     audience: 'customer_voice',
     limit: 8,
