@@ -38,6 +38,20 @@ import { isNotQuoteTopic } from './understanding/question-words.js';
  */
 export const RELEVANCE_THRESHOLD = 0.25;
 
+/**
+ * How a question about a meeting or a discussion asks, beside what it asks about ("What's the
+ * conclusion on the age group when discussing the target group?" is about the age and the target
+ * group): the discussion, its presentation and its conclusion are never what a quote must say. Read so spoken
+ * turns are judged on the subject's words, not on whether they repeat "discuss" or "presentation".
+ */
+const DISCUSSION_WORDS = new Set(
+  (
+    'discuss discussed discusses discussing discussion discussions summarise summarize summarised summarized ' +
+    'present presented presenting presentation presentations conclusion conclusions ' +
+    'conclude concluded opinion opinions attitude attitudes following toward towards reason reasons'
+  ).split(' '),
+);
+
 /** Below this weight a word is too common to name a topic (termWeight: 1 for rare, ~0.23 for "often"). */
 const SALIENT_WEIGHT = 0.3;
 
@@ -86,7 +100,7 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
   const terms = new Map<string, number>();
   const wordOf = new Map<string, string>();
   for (const word of words) {
-    if (isNotQuoteTopic(word) || nameWords.has(word) || /\d/.test(word)) continue;
+    if (isNotQuoteTopic(word) || DISCUSSION_WORDS.has(word) || nameWords.has(word) || /\d/.test(word)) continue;
     const stem = stemWord(word);
     const weight = termWeight(stem);
     if (weight < SALIENT_WEIGHT) continue;

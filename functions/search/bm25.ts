@@ -12,14 +12,16 @@ export class Bm25 {
   private readonly df = new Map<string, number>();
   private readonly avgLength: number;
 
+  /** `stemsOf`: the tokenizer (a caller reading the same texts many times passes a memoized one). */
   constructor(
     texts: readonly string[],
     private readonly k1 = 1.2,
     private readonly b = 0.75,
+    stemsOf: (text: string) => readonly string[] = (text) => embeddingTerms(text).stems,
   ) {
     this.docs = texts.map((text) => {
       const tf = new Map<string, number>();
-      for (const stem of embeddingTerms(text).stems) tf.set(stem, (tf.get(stem) ?? 0) + 1);
+      for (const stem of stemsOf(text)) tf.set(stem, (tf.get(stem) ?? 0) + 1);
       for (const stem of tf.keys()) this.df.set(stem, (this.df.get(stem) ?? 0) + 1);
       return tf;
     });

@@ -47,6 +47,7 @@ export type LaneCorpus = Pick<Corpus, 'store' | 'grain' | 'content' | 'filters_a
       | 'truncated'
       | 'speaker_scope'
       | 'degraded'
+      | 'ranking'
       | 'knowledge'
     >
   >;

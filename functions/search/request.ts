@@ -90,7 +90,7 @@ export const SearchRequestSchema = z
     ranking: z.enum(['similarity', 'hybrid']).optional().openapi({
       default: 'similarity',
       description:
-        'Semantic only: `similarity` orders matches by cosine similarity alone; `hybrid` fuses it by rank with BM25 over the conversation around each match (the turns near it) and weighs each row by how much it says, so a short generic turn ("Sounds good.") cannot outrank an informative one. What the agents use to find what customers said.',
+        'Semantic only: `similarity` orders matches by cosine similarity alone; `hybrid` fuses it by rank with BM25 over the conversation around each match (the turns near it) and weighs each row by how much it says, so a short generic turn ("Sounds good.") cannot outrank an informative one. What the agents use to find what customers said. `corpus.ranking` says which ran; hybrid rows carry `hybrid_score`, the fused score they are ordered by.',
     }),
     coverage: z
       .boolean()

@@ -66,6 +66,10 @@ export const CorpusSchema = z
     audience_applied: z.boolean(),
     empty_reason: z.enum(EMPTY_REASONS).optional(),
     degraded: z.literal(true).optional(),
+    ranking: z.enum(['similarity', 'hybrid']).optional().openapi({
+      description:
+        'Semantic lane over utterances only: the order that ran. `hybrid` rows carry `hybrid_score`, the fused score they are ordered by (beside the cosine `similarity`); absent when the lane degraded to the theme index, where no ranking applies.',
+    }),
     knowledge: KnowledgeInCorpusSchema.optional().openapi({
       description:
         "Semantic lane only: the workspace's document nodes are a second source, merged by similarity (each result's `source` is `conversations` or `knowledge`).",

@@ -4,7 +4,7 @@ import { toDate } from '../../platform/db/timestamps.js';
 import { rowCoverage, type LaneContext, type LaneOutcome } from './lane.js';
 import { customerVoice } from './scope-predicates.js';
 import { errorText, idList, round } from './semantic-format.js';
-import { attributionOf, utteranceSql, type Match } from './semantic-utterances.js';
+import { attributionOf, hybridScoreOf, utteranceSql, type Match } from './semantic-utterances.js';
 
 /**
  * `hydrate: true` on the semantic lane: bridges the first HYDRATE_BRIDGE_CAP matches to their
@@ -154,6 +154,7 @@ export async function hydrateOutcome(
         ended_at_seconds: turn.ended_at_seconds === null ? null : Number(turn.ended_at_seconds),
         text: turn.text,
         similarity: round(m.similarity),
+        ...hybridScoreOf(m),
       }),
     );
     if (grouped.unresolved > 0)
@@ -196,6 +197,7 @@ export async function hydrateOutcome(
       duration_seconds: call.duration_seconds === null ? null : Number(call.duration_seconds),
       summary: call.summary,
       similarity: round(m.similarity),
+      ...hybridScoreOf(m),
     }),
   );
   return outcome('call', callSql(audience), grouped, notes.join(' '));

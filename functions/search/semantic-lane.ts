@@ -11,7 +11,14 @@ import { compileSemanticFilters, type CompiledSemanticFilters } from './semantic
 import { hydrateOutcome } from './semantic-hydrate.js';
 import { HYBRID_CANDIDATES, rankHybrid } from './semantic-hybrid.js';
 import { themeOutcome } from './semantic-themes.js';
-import { attributionOf, countVectors, readUtteranceMatches, utteranceSql, type Match } from './semantic-utterances.js';
+import {
+  attributionOf,
+  countVectors,
+  hybridScoreOf,
+  readUtteranceMatches,
+  utteranceSql,
+  type Match,
+} from './semantic-utterances.js';
 
 /**
  * The semantic lane (spec, "Lane data facts"): top matches by cosine distance over the workspace's
@@ -144,7 +151,7 @@ function matchedOutcome(
     const base = utteranceBase(ctx, filters, truncatedByLimit);
     return hydrateOutcome(ctx, matches, truncatedByLimit, base.compiledSql).then((outcome) => ({
       ...outcome,
-      corpus: { ...outcome.corpus, filters_applied: base.corpus.filters_applied },
+      corpus: { ...outcome.corpus, filters_applied: base.corpus.filters_applied, ranking: ctx.search.ranking },
       ...(base.ignoredParams ? { ignoredParams: base.ignoredParams } : {}),
     }));
   }
@@ -163,6 +170,7 @@ function matchedOutcome(
       side: 'external',
       content_preview: preview(m.text),
       similarity: round(m.similarity),
+      ...hybridScoreOf(m),
     })),
     matchCount: matches.length,
     coverage: rowCoverage(
@@ -188,6 +196,7 @@ function utteranceBase(
     speaker_scope: 'external_only',
     filters_applied: filters.filter !== null,
     audience_applied: false,
+    ranking: ctx.search.ranking,
     ...(truncated ? { truncated: true as const } : {}),
   };
   return {

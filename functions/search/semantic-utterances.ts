@@ -50,6 +50,8 @@ export interface Match {
   text: string;
   occurredAt: Date | null;
   similarity: number;
+  /** `ranking: 'hybrid'` only: the fused score the match was ordered by (semantic-hybrid.ts). */
+  hybridScore?: number;
   title: string;
   kind: string;
   excluded: boolean;
@@ -239,3 +241,7 @@ export function attributionOf(m: Match): {
 } {
   return { account_id: m.accountId, account_name: m.accountName, deal_id: m.dealId, deal_name: m.dealName };
 }
+
+/** `hybrid_score` on a row of a hybrid-ranked match: the fused score it was ordered by (absent under `similarity`). */
+export const hybridScoreOf = (m: Match): { hybrid_score?: number } =>
+  m.hybridScore === undefined ? {} : { hybrid_score: Math.round(m.hybridScore * 1e9) / 1e9 };

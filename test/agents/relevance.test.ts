@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { calibrate } from '../../bench/relevance-threshold.js';
 import type { AnswerDraft, BlockDraft } from '../../functions/agents/answer.js';
 import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
-import { RELEVANCE_THRESHOLD, topicOf } from '../../functions/agents/relevance.js';
+import { RELEVANCE_THRESHOLD, relevanceScore, topicOf } from '../../functions/agents/relevance.js';
 import { queryRows } from '../../platform/db/port.js';
 import { CORPUS_NOW, CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness } from '../support/harness.js';
@@ -76,6 +76,19 @@ describe('the topic of a question', () => {
     expect(topicOf('What are folks telling us about pricing?')?.label).toBe('pricing');
     expect(topicOf('What have buyers told us regarding onboarding?')?.label).toBe('onboarding');
     expect(topicOf('What do posts say about pricing?')?.label).toBe('pricing');
+  });
+
+  it('sets aside how a question about a meeting asks: the discussion, its presentation, its conclusion', () => {
+    const topic = topicOf('What did the group discuss about connecting the TV to the internet?');
+    expect(topic?.label).toBe('group connecting tv internet');
+    expect(topicOf('Summarize the presentation on market trends.')?.label).toBe('market trends');
+    expect(topicOf("What's the conclusion on the age group when discussing the target group?")?.label).toBe(
+      'age group target group',
+    );
+    // An on-topic spoken turn is kept: it holds three of the subject's four words.
+    expect(relevanceScore(topic!, 'how will you connect the TV to internet')).toBeGreaterThanOrEqual(
+      RELEVANCE_THRESHOLD,
+    );
   });
 });
 

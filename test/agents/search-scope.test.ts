@@ -83,3 +83,29 @@ describe('searches by meaning carry the scope the ask fixes', () => {
       expect(c.arguments.filters).toEqual([{ field: 'account_id', op: 'eq', value: ACCOUNT_ID }, ...LAST_QUARTER]);
   });
 });
+
+describe('searches by meaning for what was said are ranked hybrid', () => {
+  it('the voice and research searches ask for ranking hybrid', () => {
+    for (const [ask, depth] of [
+      ['what do customers say about pricing last quarter?', 'standard'],
+      ['what did Tidewater Logistics say about pricing last quarter?', 'deep'],
+    ] as const) {
+      const found = semantic(callsFor(ask, depth)).filter((c) => c.arguments.hydrate === true);
+      expect(found.length, ask).toBeGreaterThan(0);
+      for (const c of found) expect(c.arguments.ranking, `${ask}: ${c.id}`).toBe('hybrid');
+    }
+  });
+
+  it("one account's topic is searched by meaning in that account and period, the name no topic word", () => {
+    const found = semantic(callsFor('what did Tidewater Logistics say about pricing last quarter?', 'standard'));
+    expect(found.map((c) => c.arguments)).toEqual([
+      expect.objectContaining({
+        query: 'pricing',
+        ranking: 'hybrid',
+        hydrate: true,
+        audience: 'customer_voice',
+        filters: [{ field: 'account_name', op: 'eq', value: 'Tidewater Logistics' }, ...LAST_QUARTER],
+      }),
+    ]);
+  });
+});

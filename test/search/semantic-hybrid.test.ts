@@ -95,6 +95,28 @@ describe('hybrid ranking', () => {
     }
   });
 
+  it('says which ranking ran, and each hybrid row carries the fused score it is ordered by', async () => {
+    for (const ranking of ['similarity', 'hybrid'] as const)
+      for (const hydrate of [false, true]) {
+        await clock.advance(120_000);
+        const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', {
+          key: ws.viewer.key,
+          body: { mode: 'semantic', limit: 10, query: QUERY, ranking, hydrate },
+        });
+        expect(res.status, res.text).toBe(200);
+        const { corpus, results } = res.body.data;
+        expect(corpus.ranking, `${ranking} hydrate ${hydrate}`).toBe(ranking);
+        expect(results.length).toBeGreaterThan(1);
+        if (ranking === 'similarity') {
+          for (const r of results) expect(r).not.toHaveProperty('hybrid_score');
+          continue;
+        }
+        const scores = results.map((r) => r.hybrid_score);
+        for (const s of scores) expect(typeof s === 'number' && s > 0, `hydrate ${hydrate}: ${s}`).toBe(true);
+        expect(scores, `hydrate ${hydrate}`).toEqual([...scores].sort((a, b) => Number(b) - Number(a)));
+      }
+  });
+
   it('is named in ignored_params on the lanes that do not rank by it', async () => {
     await clock.advance(120_000);
     const res = await h.request<{ data: SearchResponse }>('POST', '/search/query', {

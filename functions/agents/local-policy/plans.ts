@@ -26,7 +26,18 @@ import {
   type Query,
 } from './steps.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
-import { customerSaidOf, day, distinctStatements, externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
+import {
+  customerSaidOf,
+  day,
+  distinctStatements,
+  externalTurnsOf,
+  money,
+  quoteBlock,
+  semanticTurnsOf,
+  tableBlock,
+} from './evidence.js';
+import { scopedQuery } from './search-scope.js';
+import type { AskedPeriod } from '../../search/index.js';
 import { mentionsTopic, requiredStems } from './shape-voice.js';
 import { stemWord } from '../../../platform/model/local.js';
 import type { Intent } from './intent.js';
@@ -57,6 +68,25 @@ const QUERIES = {
     order_by: { field: 'close_date', dir: 'asc' },
     limit: 10,
   }),
+  /**
+   * What one account's people said about a topic, by meaning: the semantic lane kept to the account
+   * (and the asked period) inside its vector search, hybrid-ranked so an informative turn on the topic
+   * outranks a short generic one. Beside the fuzzy `accountTopic` search, which finds the turns that
+   * say the topic's words.
+   */
+  accountMeaning: (topic: string, account: string, period: AskedPeriod | null): Query =>
+    scopedQuery(
+      {
+        query: topic,
+        mode: 'semantic',
+        ranking: 'hybrid',
+        hydrate: true,
+        audience: 'customer_voice',
+        limit: 20,
+        filters: [{ field: 'account_name', op: 'eq', value: account }],
+      },
+      { period },
+    ),
   accountVoice: (account: string, period?: string): Query => ({
     query: `${account}: pricing, budget, security, renewal, timeline${period ? ` ${period}` : ''}`,
     mode: 'fuzzy',
@@ -66,6 +96,7 @@ const QUERIES = {
   voice: (topic: string): Query => ({
     query: topic,
     mode: 'semantic',
+    ranking: 'hybrid',
     hydrate: true,
     audience: 'customer_voice',
     limit: 8,
@@ -300,21 +331,38 @@ function accountTopicStep(
   const named = intent.question.replace(new RegExp(escapeRegExp(matchedAsked(ctx) ?? account), 'i'), account);
   // A follow-up ("what did they say about pricing?") names the account only through the thread.
   const question = withSynonyms(named.toLowerCase().includes(account.toLowerCase()) ? named : `${account}: ${named}`);
+  // Who is asked about is not what is asked about: the account's name, as asked and as resolved, is no topic word.
+  const nameWords = new Set(
+    [account, matchedAsked(ctx) ?? ''].flatMap((n) => n.toLowerCase().split(/\s+/)).filter(Boolean),
+  );
+  const topic =
+    topicWords(intent.question)
+      .filter((w) => !nameWords.has(w))
+      .join(' ') || 'this';
   const found = ctx.results.get('topic');
-  if (!found && !ctx.mustFinish) return calls(call(ctx, 'topic', QUERIES.accountTopic(question)));
+  if (!found && !ctx.mustFinish)
+    return calls(
+      call(ctx, 'topic', QUERIES.accountTopic(question)),
+      ...(topic === 'this' ? [] : [call(ctx, 'topic_meaning', QUERIES.accountMeaning(topic, account, intent.period))]),
+    );
   const plan = planOf(found);
   const window = plan.date_phrase;
-  const topic = topicWords(intent.question).join(' ') || 'this';
   // The customer's words that name the topic (or a word customers use for it), inside the window:
   // every matching turn and every email they wrote, not the first turn that matched the account's name.
   const required = [...new Set([...requiredStems(topic), ...synonymsOf(topic).map((w) => stemWord(w.toLowerCase()))])];
   const excerptTopic = [topic, ...synonymsOf(topic)].join(' ');
   // One quote per statement: the same sentence in several calls is said once (distinctStatements).
+  // The turns found by meaning first (hybrid-ranked, already kept to the account and period), then the
+  // ones found by their words; each must name the topic.
+  const namesTopic = (text: string) => topic === 'this' || mentionsTopic(text, required);
+  const byMeaning = semanticTurnsOf(rowsOf(ctx.results.get('topic_meaning')), 20).filter((c) => namesTopic(c.text));
+  const byWords = customerSaidOf(
+    rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
+    namesTopic,
+  );
+  const seenTurns = new Set<string>();
   const inWindow = distinctStatements(
-    customerSaidOf(
-      rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
-      (text) => topic === 'this' || mentionsTopic(text, required),
-    ),
+    [...byMeaning, ...byWords].filter((c) => !seenTurns.has(c.turnId) && Boolean(seenTurns.add(c.turnId))),
     excerptTopic,
   ).slice(0, 5);
   const widened = ctx.results.get('widen');
@@ -364,19 +412,28 @@ function accountTopicStep(
       lines.push(`> “${q.text}” — ${q.source.speaker ?? 'a customer'}`);
       blocks.push(q);
     }
-    lines.push('', `The conversations these come from are in the table.`);
-    blocks.push(
-      tableBlock(
-        `Interactions with ${account} about ${topic}`,
-        [
-          ['occurred_at', 'When'],
-          ['kind', 'Kind'],
-          ['title', 'Title'],
-        ],
-        matchedRows,
-        QUERIES.accountTopic(question),
-      ),
-    );
+    // The table is the search by words; quotes found by meaning alone may come from conversations it lacks.
+    const tabled = new Set(matchedRows.map((r) => String(r.id)));
+    if (matchedRows.length > 0) {
+      lines.push(
+        '',
+        inWindow.every((c) => tabled.has(c.interactionId))
+          ? `The conversations these come from are in the table.`
+          : `The table lists the conversations that name the topic in their words.`,
+      );
+      blocks.push(
+        tableBlock(
+          `Interactions with ${account} about ${topic}`,
+          [
+            ['occurred_at', 'When'],
+            ['kind', 'Kind'],
+            ['title', 'Title'],
+          ],
+          matchedRows,
+          QUERIES.accountTopic(question),
+        ),
+      );
+    }
   } else if (matchedRows.length > 0) {
     // The topic came up (in titles or summaries) but nobody on the customer side said it in a transcript turn.
     lines.push(

@@ -89,7 +89,14 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   const asked = asksForQuiet(ctx.ask) ? null : parseAskedPeriod(ctx.ask, ctx.today);
   // The account and period the question fixes narrow the search by meaning itself.
   const voiceQuery: Query = scopedQuery(
-    { query: topic || subject, mode: 'semantic', hydrate: true, audience: 'customer_voice', limit: 30 },
+    {
+      query: topic || subject,
+      mode: 'semantic',
+      ranking: 'hybrid',
+      hydrate: true,
+      audience: 'customer_voice',
+      limit: 30,
+    },
     { accountIds: resolvedAccountIds(ctx, intent), period: asked },
   );
   const wordsQuery: Query = { query: subject, mode: 'fuzzy', max_subqueries: 5, limit: 25 };

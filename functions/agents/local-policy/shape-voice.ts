@@ -64,11 +64,14 @@ export const mentionsTopic = (text: string, required: readonly string[]): boolea
 };
 
 const VOICE_QUERIES = {
+  // Hybrid: the nearest by meaning, ordered by the words of the conversation around each as well, so
+  // an informative turn on the topic outranks a short generic one (functions/search/semantic-hybrid.ts).
   meaning: (topic: string, period: AskedPeriod | null, segment: readonly SegmentFilter[] = []): Query =>
     scopedQuery(
       {
         query: topic,
         mode: 'semantic',
+        ranking: 'hybrid',
         hydrate: true,
         audience: 'customer_voice',
         limit: 40,
