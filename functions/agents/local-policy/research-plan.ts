@@ -87,12 +87,13 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   // A period the question names bounds the sections' counts too: a count over all the evidence found
   // would read as the period's (the verifier's period-count rule refuses it, grounding-counts.ts).
   const asked = asksForQuiet(ctx.ask) ? null : parseAskedPeriod(ctx.ask, ctx.today);
-  // The account and period the question fixes narrow the search by meaning itself.
+  // The account and period the question fixes narrow the search by meaning itself. Research ranks by
+  // similarity: its quotes are picked by the topic's words, which hybrid's conversation-ordered turns
+  // hold less often (fewer attributed, on-topic quotes in the research tests).
   const voiceQuery: Query = scopedQuery(
     {
       query: topic || subject,
       mode: 'semantic',
-      ranking: 'hybrid',
       hydrate: true,
       audience: 'customer_voice',
       limit: 30,
