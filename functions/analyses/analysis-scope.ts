@@ -31,8 +31,9 @@ const lowered = (values: readonly string[]): SQL =>
  */
 export function audienceOf(workspaceId: string, audience: Audience, account: SQL): SQL {
   const won = sql`exists (select 1 from deals dw where dw.workspace_id = ${workspaceId} and dw.account_id = ${account}.id and dw.is_won)`;
-  const customer = sql`(${account}.type = 'customer' or ${won})`;
-  const prospect = sql`(not ${customer} and (${account}.type = 'sales_target' or exists (
+  // coalesce: an untyped account is not a customer by type (null would make `not customer` null too).
+  const customer = sql`(coalesce(${account}.type, '') = 'customer' or ${won})`;
+  const prospect = sql`(not ${customer} and (coalesce(${account}.type, '') = 'sales_target' or exists (
     select 1 from deals dp where dp.workspace_id = ${workspaceId} and dp.account_id = ${account}.id)))`;
   if (audience === 'customers') return customer;
   if (audience === 'prospects') return prospect;
