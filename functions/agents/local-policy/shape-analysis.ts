@@ -30,6 +30,27 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
       limit: Math.min(r.limit ?? 20, 50),
     }),
   },
+  feature_requests: {
+    operation: 'analyses.feature_requests',
+    input: (r) => ({
+      ...periodOf(r),
+      ...listOf('accounts', valuesOf(r, 'account_name')),
+      ...listOf('regions', valuesOf(r, 'account_region')),
+      ...listOf('industries', valuesOf(r, 'account_industry')),
+      ...(valuesOf(r, 'audience')[0] ? { audience: valuesOf(r, 'audience')[0] } : {}),
+      ...(r.topic ? { topic: r.topic } : {}),
+      limit: Math.min(r.limit ?? 10, 50),
+    }),
+  },
+  competitors: {
+    operation: 'analyses.competitors',
+    input: (r) => ({
+      ...periodOf(r),
+      ...listOf('competitors', r.names.competitors),
+      ...listOf('accounts', valuesOf(r, 'account_name')),
+      limit: Math.min(r.limit ?? 10, 50),
+    }),
+  },
 };
 
 /** Whether a registry analysis answers this reading. */
