@@ -51,7 +51,7 @@ interface DealRow extends Record<string, unknown> {
   conversations: number;
 }
 
-interface QuoteRow {
+interface QuoteRow extends Record<string, unknown> {
   competitor: string;
   interaction_id: string;
   turn_id: string;

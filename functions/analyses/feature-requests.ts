@@ -39,7 +39,7 @@ const FeatureRequestsBodySchema = z
 type Body = z.output<typeof FeatureRequestsBodySchema>;
 
 /** One sentence of a customer asking for something, attributed. */
-interface Asked {
+interface Asked extends Record<string, unknown> {
   interaction_id: string;
   turn_id: string | null;
   text: string;

@@ -411,3 +411,44 @@ describe('Read as', () => {
     );
   });
 });
+
+describe('questions an analysis operation answers', () => {
+  it.each([
+    ['talk ratio per rep', 'desc-less'],
+    ['talk-to-listen numbers for the team', 'desc-less'],
+    ['talk share on calls last month', 'desc-less'],
+    ['who hogs the airtime?', 'desc-less'],
+    ['reps ranked by talk time', 'desc'],
+    ['speaking time of each AE on meetings', 'desc-less'],
+    ['how much time talking do our people log on calls', 'desc-less'],
+    ['any monologue problems on the team', 'desc-less'],
+    ['who talks the most on calls', 'desc'],
+    ['who talks on calls the most', 'desc'],
+    ['which AE speaks less than the others', 'any'],
+    ['our worst listener', 'desc'],
+    ['best listeners on the team', 'asc'],
+    ['biggest talker on the team', 'desc'],
+  ])('%s is the talk ratio', (ask, order) => {
+    const r = must(ask);
+    expect(r.analysis).toBe('talk_ratio');
+    expect(r.subject).toBe('interactions');
+    if (order === 'desc-less') expect(r.order?.dir ?? 'desc').toBe('desc');
+    if (order === 'desc' || order === 'asc') expect(r.order).toEqual({ field: 'talk_share_pct', dir: order });
+  });
+
+  it('keeps the period, kinds and people the words give, and talking about something is what was said', () => {
+    const r = must("Rhea Okafor's talk ratio on calls in Q3");
+    expect(r.filters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'owner_email', value: 'rhea.okafor@brightwave.io' }),
+        expect.objectContaining({ field: 'kind', value: 'call' }),
+      ]),
+    );
+    expect(r.period).toMatchObject({ from: '2026-07-01', to: '2026-10-01', field: 'occurred_at' });
+    expect(must("what's jonah's airtime").names.people).toEqual(['jonah']);
+    expect(must('Mateo vs Priya: who talks more?').names.people).toContain('Priya');
+    expect(read('what did customers talk about the most this quarter?')?.analysis).not.toBe('talk_ratio');
+    expect(read('which accounts did we talk to the most this quarter?')?.analysis).not.toBe('talk_ratio');
+    expect(read('who did we speak with most often last month')?.analysis).not.toBe('talk_ratio');
+  });
+});

@@ -19,7 +19,7 @@ let h: Harness;
 let ws: SeededWorkspace;
 let other: SeededWorkspace;
 
-interface Row {
+interface Row extends Record<string, unknown> {
   competitor: string;
   conversations: number;
   accounts: number;

@@ -38,20 +38,27 @@ export function operationAnalysisOf(cues: ReadonlySet<CueAnalysis>): Analysis | 
   return [...cues].every((c) => OPERATION_CUES[c] || c === 'voice') ? named[0]! : null;
 }
 
+/** Words that ask how much ("talks more", "speaks less"): with a verb of speaking, the talking is measured. */
+export const AMOUNT_WORDS: ReadonlySet<string> = new Set(['more', 'less', 'most', 'least', 'much']);
+
 /** Verbs of speaking whose amount can be measured ("who talks the most"). */
 export const TALK_VERBS: ReadonlySet<string> = new Set(['talk', 'speak', 'yap', 'chat']);
+
+/** Words after a verb of speaking that make it contact with someone or a subject, not an amount of talking. */
+export const TALK_OBJECTS: ReadonlySet<string> = new Set(['to', 'with', 'about', 'of']);
 
 /**
  * Words the reader could not place that are written as a person's name: capitalised inside the
  * question ("Mateo vs Zoe"), or possessive ("zoe's"). A question about people names them this way.
  */
 export function namedPeople(ask: string, unexplained: readonly string[]): string[] {
+  // The words as the question wrote them (a possessive keeps its "'s"), so the caller can take them out of `unexplained`.
   const out: string[] = [];
   for (const word of unexplained) {
-    if (!/^\p{L}{2,}$/u.test(word) || out.includes(word)) continue;
-    const at = ask.indexOf(word);
-    const capitalised = /^\p{Lu}\p{Ll}+$/u.test(word) && at > 0;
-    const possessive = new RegExp(`\\b${word}['’]s\\b`, 'iu').test(ask);
+    const name = word.replace(/['’]s$/u, '');
+    if (!/^\p{L}{2,}$/u.test(name) || out.includes(word)) continue;
+    const capitalised = /^\p{Lu}\p{Ll}+$/u.test(name) && ask.indexOf(word) > 0;
+    const possessive = name !== word || new RegExp(`\\b${name}['’]s\\b`, 'iu').test(ask);
     if (capitalised || possessive) out.push(word);
   }
   return out;
@@ -85,8 +92,8 @@ export function operationWords(
 ): OperationWords {
   const none: OperationWords = { people: [], competitors: [], topic: null, filters: [], placed: [] };
   if (operation === 'talk_ratio') {
-    const people = namedPeople(ask, unexplained);
-    return { ...none, people, placed: people };
+    const words = namedPeople(ask, unexplained);
+    return { ...none, people: words.map((word) => word.replace(/['’]s$/u, '')), placed: words };
   }
   if (operation === 'competitors') {
     const words = unknown.flatMap((n) => n.split(/\s+/)).filter((w) => unexplained.includes(w));

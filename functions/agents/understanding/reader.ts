@@ -10,6 +10,8 @@ import {
   OPERATION_SUBJECTS,
   operationAnalysisOf,
   operationWords,
+  AMOUNT_WORDS,
+  TALK_OBJECTS,
   TALK_VERBS,
 } from './operation-analyses.js';
 import { isScaffoldWord } from './question-words.js';
@@ -410,12 +412,17 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   if (asksForQuiet(ask)) cues.add('quiet');
   // How much someone talks, not what was said: a talking verb ranked or set side by side ("talks the
   // most", "who speaks less, Mateo or Paula"); talking *about* something is what was said.
+  // Talking *to* someone is contact ("which accounts did we talk to most"), not an amount of talking.
+  const talking = tokens.filter((t, i) => TALK_VERBS.has(t.lemma) && !TALK_OBJECTS.has(tokens[i + 1]?.lower ?? ''));
   if (
-    tokens.some((t) => TALK_VERBS.has(t.lemma)) &&
-    els.some((e) => e.kind === 'order' || e.kind === 'versus') &&
+    talking.length > 0 &&
+    (els.some((e) => e.kind === 'order' || e.kind === 'versus') || tokens.some((t) => AMOUNT_WORDS.has(t.lower))) &&
     !tokens.some((t) => t.lower === 'about')
-  )
+  ) {
     cues.add('talk');
+    for (const t of tokens)
+      if (TALK_VERBS.has(t.lemma) && unexplained.includes(t.text)) unexplained.splice(unexplained.indexOf(t.text), 1);
+  }
   // A kind of question a registry analysis answers (functions/analyses/): the reading names it, with
   // the filters, period, order and names the words give, and the local policy calls that operation.
   const operation = operationAnalysisOf(cues);
