@@ -104,7 +104,7 @@ export const featureRequests = defineAnalysis({
       .slice(0, input.limit);
     const rows: RequestRow[] = ranked.map(({ items: _items, ...row }) => row);
     const scope = `${input.audience === 'both' ? 'customers and prospects' : input.audience}${filterWords({ ...input, audience: 'all' })}${periodWords(input.period)}`;
-    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks in their own words (calls, meetings, inbound emails), grouped by what they ask for, ranked by the accounts asking`;
+    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks said on calls and meetings or written in inbound emails, grouped by what they ask for, ranked by the accounts asking`;
     if (rows.length === 0)
       return {
         analysis: 'feature_requests',
@@ -112,7 +112,7 @@ export const featureRequests = defineAnalysis({
         summary: [],
         blocks: [],
         results: { requests: [] },
-        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} in their own words.`,
+        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} on calls, meetings or inbound emails.`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
     const first = rows[0]!;

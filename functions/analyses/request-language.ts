@@ -147,14 +147,18 @@ const singular = (t: TaggedTerm): string =>
   (t.root ?? t.normal ?? bare(t)).toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '');
 
 /** The object of a request in the words after its cue: a name first, else the first noun phrase. */
-function objectIn(terms: readonly TaggedTerm[], notObjects: ReadonlySet<string>): RequestObject | null {
+function objectIn(
+  terms: readonly TaggedTerm[],
+  notObjects: ReadonlySet<string>,
+  verbFirst = false,
+): RequestObject | null {
   const name = terms.find((t) => isName(t) && !notObjects.has(bare(t).toLowerCase()));
   if (name) {
     const label = bare(name);
     return COMMERCIAL.has(label.toLowerCase()) ? null : { key: label.toLowerCase(), label };
   }
   for (let i = 0; i < terms.length; i++) {
-    if (!isNoun(terms[i]!) || (i === 0 && couldBeVerb(terms[i]!))) continue;
+    if (!isNoun(terms[i]!) || (i === 0 && (verbFirst || couldBeVerb(terms[i]!)))) continue;
     let end = i;
     while (end + 1 < terms.length && isNoun(terms[end + 1]!) && !/[,;:]$/.test(terms[end]!.text)) end++;
     const words = terms.slice(i, end + 1);
@@ -169,6 +173,9 @@ function objectIn(terms: readonly TaggedTerm[], notObjects: ReadonlySet<string>)
   }
   return null;
 }
+
+/** A cue ending in who is asked ("can you", "could we"): the word after it is the verb ("show", "map"). */
+const ASKED_OF_SOMEONE = /\b(?:you|we|it|they|i)$/i;
 
 /** Where an ask's own clause ends: what follows a comma, a semicolon or "so" is another thought. */
 const CLAUSE_END = /[,;:]|\s(?:so|because|or|but|which)\s/i;
@@ -186,7 +193,7 @@ export function requestObjectOf(sentence: string, notObjects: ReadonlySet<string
   // The object is named after the cue; a name before it ("our managers live in Slack, so summaries
   // need to show up there") is what the request is about when nothing after the cue is.
   return (
-    (clause ? objectIn(tag(clause), notObjects) : null) ??
+    (clause ? objectIn(tag(clause), notObjects, ASKED_OF_SOMEONE.test(cue[0])) : null) ??
     objectIn(
       // Its first word is capitalised as every sentence's is ("Honestly, ..."): not a name.
       tag(sentence.slice(0, cue.index).trim())

@@ -460,6 +460,9 @@ export const LEXICON: readonly Entry[] = [
   // "Keep getting delayed": how often, not what.
   ['keep', filler],
   ['pls', filler],
+  ['wat', filler],
+  ['wut', filler],
+  ['r', filler],
   ['from', filler],
   ['or', filler],
   ['at', filler],

@@ -70,6 +70,9 @@ const AUDIENCE_WORDS: readonly (readonly [RegExp, 'customers' | 'prospects'])[] 
   [/\b(?:existing|current|paying|installed[- ]base|our own) (?:customers?|clients?|accounts?)\b|\bcustomers only\b/i, 'customers'],
 ];
 
+/** Words of asking itself ("asks", "wants"): how a request is said, never what it is about. */
+const ASKING_WORDS = /^(?:asks?|asked|asking|wants?|wanted|needs?|needed|requests?|requested|requesting|top|biggest|common)$/i;
+
 export interface OperationWords {
   people: string[];
   competitors: string[];
@@ -103,7 +106,7 @@ export function operationWords(
     const audience = AUDIENCE_WORDS.find(([words]) => words.test(ask));
     const who = audience ? (audience[0].exec(ask)?.[0] ?? '') : '';
     const whoWords = new Set(who.toLowerCase().split(/\s+/));
-    const topicWords = unexplained.filter((w) => !whoWords.has(w.toLowerCase()));
+    const topicWords = unexplained.filter((w) => !whoWords.has(w.toLowerCase()) && !ASKING_WORDS.test(w));
     return {
       ...none,
       topic: topicWords.length > 0 ? topicWords.join(' ') : null,
