@@ -78,7 +78,9 @@ export const competitors = defineAnalysis({
   async run(ctx, input, cite): Promise<AnalysisOutput> {
     const workspaceId = ctx.caller.workspaceId;
     const db = ctx.services.db;
-    const names = input.competitors?.length ? [...new Set(input.competitors)] : await competitorsNamedIn(db, workspaceId);
+    const names = input.competitors?.length
+      ? [...new Set(input.competitors)]
+      : await competitorsNamedIn(db, workspaceId);
     const scope = `calls, meetings and emails${filterWords({ accounts: input.accounts })}${periodWords(input.period)}`;
     const who = input.competitors?.length ? input.competitors.join(', ') : 'every competitor the conversations name';
     const readAs = `mentions of ${who} in ${scope}, the accounts and deals they belong to, and how those deals stand`;
@@ -113,8 +115,7 @@ export const competitors = defineAnalysis({
                   where m.competitor = per.competitor and m.deal_id is not null)) as rest_win_rate_pct
       from per order by conversations desc, accounts desc, competitor limit ${input.limit}`,
     );
-    if (ranked.length === 0)
-      return empty(`None of ${names.join(', ')} comes up in ${scope}.`);
+    if (ranked.length === 0) return empty(`None of ${names.join(', ')} comes up in ${scope}.`);
     const shown = ranked.map((r) => r.competitor);
     const byDeal = await queryRows<DealRow>(
       db,
@@ -273,7 +274,12 @@ function dealsScope(workspaceId: string, input: Body): SQL {
 }
 
 /** The newest customer turn naming each competitor, in scope: what buyers say about it, verbatim. */
-async function quotesOf(db: Queryable, workspaceId: string, input: Body, names: readonly string[]): Promise<QuoteRow[]> {
+async function quotesOf(
+  db: Queryable,
+  workspaceId: string,
+  input: Body,
+  names: readonly string[],
+): Promise<QuoteRow[]> {
   const rows = await queryRows<QuoteRow>(
     db,
     sql`select distinct on (n.competitor) n.competitor, i.id as interaction_id, t.id as turn_id, t.text,

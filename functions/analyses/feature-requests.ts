@@ -84,7 +84,9 @@ export const featureRequests = defineAnalysis({
         group.items.push({ ...row, sentence });
         groups.set(object.key, group);
       }
-    const kinds = await accountKinds(ctx.caller.workspaceId, ctx.services.db, [...new Set(asked.map((a) => a.account))]);
+    const kinds = await accountKinds(ctx.caller.workspaceId, ctx.services.db, [
+      ...new Set(asked.map((a) => a.account)),
+    ]);
     const ranked: (RequestRow & { items: (Asked & { sentence: string })[] })[] = [...groups.values()]
       .map((g) => {
         const accounts = [...new Set(g.items.map((i) => i.account))];
@@ -94,13 +96,19 @@ export const featureRequests = defineAnalysis({
           conversations: new Set(g.items.map((i) => i.interaction_id)).size,
           customers: accounts.filter((a) => kinds.get(a) === 'customer').length,
           prospects: accounts.filter((a) => kinds.get(a) === 'prospect').length,
-          last_asked: g.items.map((i) => i.occurred_at).sort().at(-1)!.slice(0, 10),
+          last_asked: g.items
+            .map((i) => i.occurred_at)
+            .sort()
+            .at(-1)!
+            .slice(0, 10),
           items: g.items,
         };
       })
       // A request one account made once is a remark; two accounts, or one asking twice, is a request.
       .filter((r) => r.accounts > 1 || r.conversations > 1)
-      .sort((a, b) => b.accounts - a.accounts || b.conversations - a.conversations || a.request.localeCompare(b.request))
+      .sort(
+        (a, b) => b.accounts - a.accounts || b.conversations - a.conversations || a.request.localeCompare(b.request),
+      )
       .slice(0, input.limit);
     const rows: RequestRow[] = ranked.map(({ items: _items, ...row }) => row);
     const scope = `${input.audience === 'both' ? 'customers and prospects' : input.audience}${filterWords({ ...input, audience: 'all' })}${periodWords(input.period)}`;

@@ -39,7 +39,7 @@ async function ask(input: string): Promise<Answer> {
 
 const tableOf = <T>(a: Answer, index = 0): T[] => {
   const t = a.content_blocks.filter((b) => b.kind === 'table')[index];
-  if (!t || t.kind !== 'table') throw new Error(`no table in: ${a.text}`);
+  if (t?.kind !== 'table') throw new Error(`no table in: ${a.text}`);
   return t.data as T[];
 };
 
@@ -88,7 +88,9 @@ describe('feature requests through chat', () => {
 
   it('prospects only: no customer among the accounts counted', async () => {
     const a = await ask('what do prospects ask for in integrations');
-    expect(a.interpretation?.filters).toContainEqual(expect.objectContaining({ field: 'audience', value: 'prospects' }));
+    expect(a.interpretation?.filters).toContainEqual(
+      expect.objectContaining({ field: 'audience', value: 'prospects' }),
+    );
     for (const r of tableOf<{ customers: number }>(a)) expect(r.customers).toBe(0);
   });
 });

@@ -88,7 +88,9 @@ describe('POST /analyses/competitors', () => {
     for (const r of rows) expect(r).toEqual(await truth(r.competitor));
     const conversations = rows.map((r) => -r.conversations);
     expect(conversations).toEqual([...conversations].sort((a, b) => a - b));
-    expect(out.summary[0]).toContain(`${rows[0]!.competitor} comes up most: in ${rows[0]!.conversations} conversations`);
+    expect(out.summary[0]).toContain(
+      `${rows[0]!.competitor} comes up most: in ${rows[0]!.conversations} conversations`,
+    );
   });
 
   it('reads one competitor in a period, on its accounts and deals, with a quote from a buyer', async () => {

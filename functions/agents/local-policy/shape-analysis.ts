@@ -63,7 +63,7 @@ export function analysisStep(ctx: PolicyContext, r: Interpretation): StepResult 
   const tool = toolNameFor(spec.operation);
   const result = ctx.results.get(PURPOSE);
   if (!result && ctx.tools.has(tool) && !ctx.mustFinish) return calls(call(ctx, PURPOSE, spec.input(r), tool));
-  if (!result || !result.ok)
+  if (!result?.ok)
     return finish({
       text: result
         ? `I could not run the ${r.analysis.replace(/_/g, ' ')} analysis (${result.error.code}): ${result.error.message}`

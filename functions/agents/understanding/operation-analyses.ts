@@ -67,11 +67,15 @@ export function namedPeople(ask: string, unexplained: readonly string[]): string
 /** Whose asks a question names: prospects, or the customers already buying (plain "customers" is everyone). */
 const AUDIENCE_WORDS: readonly (readonly [RegExp, 'customers' | 'prospects'])[] = [
   [/\bprospect(?:s|ive)?\b|\bpipeline accounts\b|\bleads?\b/i, 'prospects'],
-  [/\b(?:existing|current|paying|installed[- ]base|our own) (?:customers?|clients?|accounts?)\b|\bcustomers only\b/i, 'customers'],
+  [
+    /\b(?:existing|current|paying|installed[- ]base|our own) (?:customers?|clients?|accounts?)\b|\bcustomers only\b/i,
+    'customers',
+  ],
 ];
 
 /** Words of asking itself ("asks", "wants"): how a request is said, never what it is about. */
-const ASKING_WORDS = /^(?:asks?|asked|asking|wants?|wanted|needs?|needed|requests?|requested|requesting|top|biggest|common)$/i;
+const ASKING_WORDS =
+  /^(?:asks?|asked|asking|wants?|wanted|needs?|needed|requests?|requested|requesting|top|biggest|common)$/i;
 
 export interface OperationWords {
   people: string[];
