@@ -248,20 +248,29 @@ const inList = (values: readonly string[]): SQL =>
     sql`, `,
   );
 
-/** One row per competitor and conversation in scope that names it anywhere (title, summary, body, a turn). */
+/**
+ * One row per competitor and conversation in scope that names it anywhere (title, summary, body, a
+ * turn): the interactions whose own columns hold the name and those with a turn holding it, each
+ * found through its column's trigram index (as the filter lane's `said_or_written contains`), then
+ * matched by id and scoped.
+ */
 function mentionsOf(workspaceId: string, input: Body, names: readonly string[]): SQL {
   const named = sql.join(
     names.map((n) => sql`(${n}, ${likePattern(n)})`),
     sql`, `,
   );
-  return sql`select n.competitor, i.id as interaction_id, i.account_id, i.deal_id
-    from (values ${named}) as n(competitor, pattern)
-    join interactions i on i.workspace_id = ${workspaceId}
+  return sql`select distinct hit.competitor, i.id as interaction_id, i.account_id, i.deal_id
+    from (
+      select n.competitor, i.id from (values ${named}) as n(competitor, pattern)
+      join interactions i on i.workspace_id = ${workspaceId}
+        and (i.title ilike n.pattern escape '\\' or i.summary ilike n.pattern escape '\\' or i.body ilike n.pattern escape '\\')
+      union
+      select n.competitor, tt.interaction_id from (values ${named}) as n(competitor, pattern)
+      join transcript_turns tt on tt.workspace_id = ${workspaceId} and tt.text ilike n.pattern escape '\\'
+    ) hit
+    join interactions i on i.id = hit.id and i.workspace_id = ${workspaceId}
     left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-    where ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}
-      and (i.title ilike n.pattern escape '\\' or i.summary ilike n.pattern escape '\\' or i.body ilike n.pattern escape '\\'
-        or exists (select 1 from transcript_turns tt where tt.workspace_id = ${workspaceId}
-                   and tt.interaction_id = i.id and tt.text ilike n.pattern escape '\\'))`;
+    where ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}`;
 }
 
 /** The deals a win rate is read over: the workspace's, on the accounts asked. */
