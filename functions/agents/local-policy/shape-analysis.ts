@@ -106,3 +106,33 @@ const periodOf = (r: Interpretation): Input => (r.period ? { period: { from: r.p
 /** A person the reading already holds as an owner filter (by the name read from their address). */
 const isOwnerName = (r: Interpretation, person: string): boolean =>
   valuesOf(r, 'owner_email').some((email) => email.toLowerCase().startsWith(`${person.toLowerCase().split(' ')[0]}.`));
+
+/**
+ * A competitors question the intent reader read (a rival named without the word "competitor": "how
+ * often is Pipewell mentioned", "which accounts brought up Stackwise", a follow-up on a ranking) as
+ * the reading the competitors analysis takes: the same operation answers it.
+ */
+export function competitorsReading(
+  period: { from: string; to: string; phrase: string } | null,
+  name: string | null,
+): Interpretation {
+  return {
+    analysis: 'competitors',
+    subject: 'interactions',
+    measure: { fn: 'count', field: null },
+    filters: [],
+    period: period ? { from: period.from, to: period.to, field: 'occurred_at', phrase: period.phrase } : null,
+    group_by: null,
+    order: null,
+    limit: null,
+    show: [],
+    compare_to: null,
+    topic: null,
+    names: { accounts: [], deals: [], people: [], competitors: name ? [name] : [] },
+    parts: [],
+    inherited: [],
+    unexplained: [],
+    absent: [],
+    confidence: 1,
+  };
+}
