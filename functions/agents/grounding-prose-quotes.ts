@@ -70,7 +70,8 @@ export function checkProseQuotes(
         ? b.data.flatMap((row) => Object.values(row).flatMap((v) => (typeof v === 'string' ? [normal(v)] : [])))
         : [],
   );
-  const echoed = echoes.map(normal).filter(Boolean);
+  // The asker's own words, whatever their case ("zoe kim" asked, “Zoe Kim” echoed back).
+  const echoed = echoes.map((e) => normal(e).toLowerCase()).filter(Boolean);
   const unbacked = new Set<string>();
   const problems: string[] = [];
   let checked = 0;
@@ -84,7 +85,7 @@ export function checkProseQuotes(
         if (/[{[,:]$/.test(before)) continue;
         if (words < 4 && !ATTRIBUTION.test(before)) continue;
         const text = trimEnds(normal(quotation));
-        if (!text || echoed.some((e) => e.includes(text))) continue;
+        if (!text || echoed.some((e) => e.includes(text.toLowerCase()))) continue;
         checked++;
         if (inAQuote(quotation, quotes) || unbacked.has(quotation)) continue;
         unbacked.add(quotation);

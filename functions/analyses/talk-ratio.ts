@@ -103,8 +103,10 @@ export const talkRatio = defineAnalysis({
       from turns`,
     );
     const overallRows = overall ? [overall] : [];
-    const scope = `${input.kinds.join(' and ')}s${input.accounts?.length ? ` on ${accountNamesIn(input.accounts)}` : ''}${periodWords(input.period)}`;
-    const readAs = `talk ratio of ${input.reps?.length ? input.reps.join(', ') : 'each rep'} on ${scope}, ${input.order === 'least' ? 'lowest' : 'highest'} share first`;
+    const scope = `${input.kinds.map((k) => `${k}s`).join(' and ')}${input.accounts?.length ? ` on ${accountNamesIn(input.accounts)}` : ''}${periodWords(input.period)}`;
+    // The reps asked for by the names the data has for them (the request may name them by address).
+    const asked = input.reps?.length ? (byRep.length > 0 ? byRep.map((r) => r.rep) : input.reps) : null;
+    const readAs = `talk ratio of ${asked ? asked.join(', ') : 'each rep'} on ${scope}, ${input.order === 'least' ? 'lowest' : 'highest'} share first`;
     if (byRep.length === 0)
       return {
         analysis: 'talk_ratio',
@@ -118,7 +120,9 @@ export const talkRatio = defineAnalysis({
       };
     const first = byRep[0]!;
     const summary = [
-      `${first.rep} has the ${input.order === 'least' ? 'lowest' : 'highest'} talk share${byRep.length > 1 ? ` of the ${byRep.length} reps shown` : ''}: ${share(first.talk_share_pct)} of the speaking time in the ${first.conversations} conversations they spoke in.`,
+      byRep.length > 1
+        ? `${first.rep} has the ${input.order === 'least' ? 'lowest' : 'highest'} talk share of the reps shown: ${share(first.talk_share_pct)} of the speaking time in the ${first.conversations} conversations they spoke in.`
+        : `${first.rep} spoke ${share(first.talk_share_pct)} of the time in the ${first.conversations} conversations they spoke in.`,
     ];
     if (overall?.internal_share_pct != null && !input.reps?.length)
       summary.push(

@@ -508,3 +508,66 @@ describe('composition: the feature-requests and competitors analyses', () => {
     expect(read('what do customers say about pricing')).toBeNull();
   });
 });
+
+describe('people, rankings and sizes, however they are written', () => {
+  it('groups an aggregate asked of people by owner: who, whose, plural reps, a leaderboard', () => {
+    for (const ask of [
+      'whos had the best win rate this year',
+      'Leaderboard of AEs by win %, please',
+      'rank the reps by open pipeline',
+      'who has the most open pipeline',
+      'whose book is biggest',
+    ])
+      expect(must(ask).group_by, ask).toBe('owner_email');
+    expect(must('who owns the biggest deal').group_by).toBeNull();
+  });
+
+  it('ranks the values of an attribute asked with which, and the most records by count', () => {
+    expect(must('which accounts had the most calls last quarter')).toMatchObject({
+      group_by: 'account_name',
+      order: { field: 'count', dir: 'desc' },
+    });
+    expect(must('which stage has the most open deals')).toMatchObject({ group_by: 'stage', order: { field: 'count' } });
+    expect(must('which region has the biggest pipeline').group_by).toBe('account_region');
+    expect(must('which reps lost the most deals this year').order).toEqual({ field: 'count', dir: 'desc' });
+  });
+
+  it('reads a possessive without its apostrophe as the name, and percent signs, fractions and proportions as a rate', () => {
+    expect(must('whats oscars weighted number').filters).toContainEqual(
+      expect.objectContaining({ field: 'owner_email', value: 'oscar.rossi@brightwave.io' }),
+    );
+    expect(must('which of rheas opps are still alive?').filters).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ field: 'owner_email', value: 'rhea.okafor@brightwave.io' }),
+        expect.objectContaining({ field: 'is_closed', value: false }),
+      ]),
+    );
+    for (const ask of [
+      'win % in Q3',
+      'what fraction of closed opps were wins?',
+      'proportion of deals we won this year',
+    ])
+      expect(must(ask).analysis, ask).toBe('win_rate');
+  });
+
+  it('reads a product of amount and probability as weighted, and win probability as the probability', () => {
+    for (const ask of [
+      'Sum of amount × win probability across everything still open?',
+      'total of amount times likelihood for open deals',
+    ])
+      expect(must(ask), ask).toMatchObject({ analysis: 'weighted_pipeline', measure: { field: 'weighted_amount' } });
+  });
+
+  it('reads graded size words and a count of rows written before them', () => {
+    expect(must('gimme the 3 fattest deals still open')).toMatchObject({
+      limit: 3,
+      order: { field: 'amount', dir: 'desc' },
+    });
+    expect(must('5 juiciest opps in negotiation').limit).toBe(5);
+    expect(must('list the small stuff: open deals under $20k')).toMatchObject({
+      limit: null,
+      order: { field: 'amount', dir: 'asc' },
+    });
+    expect(must('the tiniest open deal').limit).toBe(1);
+  });
+});

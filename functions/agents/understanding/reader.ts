@@ -56,7 +56,9 @@ const STAGE_WORDS: Record<string, string> = Object.fromEntries(
 const PRESENT = LEXICON.filter(([, e]) => e.kind === 'present').map(([phrase]) => phrase);
 const OPEN_BOOK = new Set(['pipeline', 'pipe', 'book', 'forecast']);
 const FOLLOW_UP = /^\s*(and|also|what about|how about|same|ok|okay|then|now)\b/i;
-const WHICH = new Set(['which', 'who', 'whose']);
+const WHICH = new Set(['which', 'who', 'whose', 'whos']);
+/** Question words that ask for a person: "who has the best win rate", "whose book is biggest". */
+const WHO = new Set(['who', 'whose', 'whos']);
 const REFERS_BACK = new Set(['they', 'them', 'their', 'theirs', 'those', 'these', 'it', 'its']);
 /** Pronouns that name the set of records an earlier ask selected ("what are they worth weighted?"). */
 const SET_BACK = new Set(['they', 'them', 'those', 'these']);
@@ -373,7 +375,10 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // one owner has it and no lexicon entry claims the word.
   tokens.forEach((t, i) => {
     if (taken.has(i) || PHRASES.some((p) => p.words.length === 1 && matches(p.words[0]!, t))) return;
-    const hits = vocab.owners.filter((o) => o.name?.toLowerCase().split(' ').includes(t.lower));
+    // A possessive written without its apostrophe ("paulas number", "oscars opps") is the name.
+    const named = (word: string) => vocab.owners.filter((o) => o.name?.toLowerCase().split(' ').includes(word));
+    const exact = named(t.lower);
+    const hits = exact.length > 0 || !t.lower.endsWith('s') ? exact : named(t.lower.slice(0, -1));
     if (hits.length === 1 && t.lower.length >= 3) {
       if (!owners.includes(hits[0]!)) owners.push(hits[0]!);
       taken.add(i);
@@ -442,7 +447,11 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // or a ranking of who converts ("which AE converts the most").
   const winRate =
     (winWords.length > 0 || states.includes('won')) && (rateLike || (orderMeasure && winWords.length > 0));
-  const weighted = measures.includes('weighted');
+  // Amounts times their probability are weighted, however the product is written ("amount × win probability").
+  const attributes = new Set(els.flatMap((e) => (e.kind === 'attribute' ? [e.field] : [])));
+  const weighted =
+    measures.includes('weighted') ||
+    (attributes.has('probability') && (measures.includes('sum') || attributes.has('amount')));
   // Deals pushed out are read here, with the deal filters the words give (open, lost, an account, a period).
   const slipped = cues.has('slipped') && [...cues].every((c) => c === 'slipped' || c === 'voice' || c === 'quiet');
   if (slipped) cues.clear();
@@ -605,11 +614,18 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   });
   // "Our best closer": a person who wins is each owner's win rate.
   if (!groupBy && winRate && winWords.some((p) => p.element.kind === 'win' && p.element.who)) groupBy = 'owner_email';
+  // "Which rep ...", and "which accounts had the most calls": a ranking asked of an attribute's values.
+  // A pipeline or book is a sum: "which region has the biggest pipeline" ranks regions by it.
+  const ranksMeasure =
+    els.some((e) => e.kind === 'order' && e.key === 'measure') ||
+    (tokens.some((t) => OPEN_BOOK.has(t.lemma)) && els.some((e) => e.kind === 'order'));
   if (!groupBy)
     placed.forEach((p) => {
-      if (groupBy || p.element.kind !== 'attribute' || p.element.field !== 'owner_email' || p.element.showOnly) return;
+      if (groupBy || p.element.kind !== 'attribute' || p.element.showOnly) return;
       const before = tokens[p.from - 1];
-      if (before && WHICH.has(before.lower)) groupBy = 'owner_email';
+      if (!before || !WHICH.has(before.lower)) return;
+      if (p.element.field === 'owner_email') groupBy = 'owner_email';
+      else if (ranksMeasure) groupBy = groupField(p.element.field, subject);
     });
   const versus = els.some((e) => e.kind === 'versus');
   if (!groupBy && versus && stages.length > 1) groupBy = 'stage';
@@ -643,6 +659,23 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
         ? 'amount'
         : null;
   if (fn !== 'list') slots.add('measure');
+  // Whose figure it is: "who has the best win rate", "who is carrying the biggest book", "rank the reps",
+  // "leaderboard of AEs": an aggregate of deals asked of people is each owner's.
+  const asksWho = tokens.some((t) => WHO.has(t.lower));
+  const ownersAsked = placed.some(
+    (p) =>
+      p.element.kind === 'attribute' &&
+      p.element.field === 'owner_email' &&
+      !p.element.showOnly &&
+      tokens.slice(p.from, p.to).some((t) => t.plural || t.lower.endsWith('s')),
+  );
+  // A person's book or pipeline is the sum of their deals ("whose book is biggest").
+  const bookOfPeople = tokens.some((t) => OPEN_BOOK.has(t.lemma)) && (asksWho || ownersAsked);
+  const aggregate = fn !== 'list' || bookOfPeople || els.some((e) => e.kind === 'order' && e.key === 'measure');
+  if (!groupBy && subject === 'deals' && owners.length < 2 && aggregate && (asksWho || ownersAsked)) {
+    groupBy = 'owner_email';
+    slots.add('group');
+  }
   if (/\bby \$|\$\s*$/.test(ask) || /\bby (dollars?|value|amount|size)\b/i.test(ask)) slots.add('by-amount');
 
   // Order and limit.
@@ -661,7 +694,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
         : first.key === 'occurred_at' && subject === 'deals'
           ? 'close_date'
           : first.key;
-    order = { field: key, dir: first.dir };
+    // "The most deals", "fewest calls": a ranking by how many records, when each group is counted.
+    const firstPlaced = placed.find((p) => p.element === first);
+    const countsRecords =
+      groupBy !== null &&
+      first.key === 'measure' &&
+      placed.some(
+        (q) => q.element.kind === 'subject' && firstPlaced && q.from >= firstPlaced.to && q.from - firstPlaced.to <= 2,
+      );
+    order = { field: countsRecords ? 'count' : key, dir: first.dir };
   } else if (slots.has('by-amount') && subject === 'deals') order = { field: 'amount', dir: 'desc' };
   // An analysis ranks by its own measure; listening is the inverse of talking ("listens best": least talk).
   if (operation && order) {
@@ -681,9 +722,28 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       numbers.delete(p.to);
     }
   });
+  // "the 3 fattest deals", "5 biggest opps", "show 10 deals": a count of rows written before what orders or names them.
+  if (limit === null)
+    placed.forEach((p) => {
+      if (limit !== null || (p.element.kind !== 'order' && p.element.kind !== 'subject')) return;
+      const n = tokens[p.from - 1];
+      if (n && numbers.has(p.from - 1) && /^\d{1,3}$/.test(n.lower) && Number(n.lower) > 0) {
+        limit = Number(n.lower);
+        numbers.delete(p.from - 1);
+      }
+    });
   const subjectToken = tokens.find((t) => PHRASES.some((p) => p.element.kind === 'subject' && matches(p.words[0]!, t)));
+  // One row for a superlative ("the biggest deal", "most recent call"), not for a plain adjective ("small stuff").
+  const orderWords = placed.filter((p) => p.element.kind === 'order').map((p) => p.words.toLowerCase());
+  const superlativeWord = orderWords.some((w) => /est\b|^most\b|^least\b/.test(w));
   const superlative =
-    first && first.key !== 'measure' && subjectToken && !subjectToken.plural && fn === 'list' && !groupBy;
+    first &&
+    first.key !== 'measure' &&
+    superlativeWord &&
+    subjectToken &&
+    !subjectToken.plural &&
+    fn === 'list' &&
+    !groupBy;
   if (limit === null && (superlative || els.some((e) => e.kind === 'one'))) limit = 1;
   if (limit !== null) slots.add('limit');
   // One row has nothing to group.
@@ -889,9 +949,29 @@ function groupField(field: Field, subject: 'deals' | 'interactions' | null): str
   return field === 'close_date' || field === 'amount' || field === 'probability' ? null : field;
 }
 
-/** A lexicon word matches a token's lemma or written form, or its plural the NLP library does not know ("reps", "AEs"). */
+/**
+ * A lexicon word matches a token's lemma or written form, its plural the NLP library does not know
+ * ("reps", "AEs"), or its comparative or superlative the library does not know ("fattest", "juicier").
+ */
 const matches = (word: string, t: Token): boolean =>
-  word === t.lemma || word === t.lower || (t.lower.length > 3 && t.lower === `${word}s`);
+  word === t.lemma ||
+  word === t.lower ||
+  (word.length >= 2 && t.lower === `${word}s`) ||
+  (GRADABLE.has(word) && gradedForms(word).includes(t.lower));
+
+/** The adjectives of order ("big", "fat", "small"): only these are read in their graded forms. */
+const GRADABLE: ReadonlySet<string> = new Set(
+  LEXICON.flatMap(([phrase, e]) => (e.kind === 'order' && /^[a-z]+$/.test(phrase) ? [phrase] : [])),
+);
+
+/** "fat" → fatter, fattest; "large" → larger, largest; "juicy" → juicier, juiciest; "small" → smaller, smallest. */
+function gradedForms(word: string): string[] {
+  if (!/^[a-z]+$/.test(word)) return [];
+  if (word.endsWith('e')) return [`${word}r`, `${word}st`];
+  if (word.endsWith('y')) return [`${word.slice(0, -1)}ier`, `${word.slice(0, -1)}iest`];
+  const doubled = /[^aeiou][aeiou][bdgmnprt]$/.test(word) ? word.at(-1)! : '';
+  return [`${word}${doubled}er`, `${word}${doubled}est`];
+}
 
 /** An amount after a bound word: "over $50k", "under 10,000", "more than 40 grand". */
 function amountBound(ask: string, tokens: readonly Token[], placed: readonly Placed[]): InterpretedFilter | null {

@@ -67,7 +67,8 @@ export function tokenize(text: string): Token[] {
   for (const sentence of doc.json({ offset: true })) {
     for (const term of sentence.terms) {
       const tags = term.tags ?? [];
-      const written = term.text.replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
+      // A percent sign written apart ("win %") is a word of its own: it asks for a rate.
+      const written = /^\s*%\W*$/u.test(term.text) ? '%' : term.text.replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
       // A contraction's hidden word ("what's" → what + is) has no text of its own: its lemma still counts.
       const implicit = term.implicit && !written ? term.implicit.toLowerCase() : null;
       if (!written && !implicit) continue;

@@ -3,7 +3,7 @@ import type { PgliteHandle } from '../../../platform/db/pglite.js';
 import { openCorpusDatabase } from '../../support/harness.js';
 import { h, HELD_OUT, DEVELOPED_ON_HELD_OUT } from './held-out.js';
 import { WRITTEN_FRESH } from './held-out-fresh.js';
-import { HELD_OUT_FRESH_2 } from './held-out-fresh-2.js';
+import { WRITTEN_FRESH_2 } from './held-out-fresh-2.js';
 import { sqlOver, type Sql } from './judge.js';
 import { QUESTIONS } from './questions.js';
 
@@ -41,24 +41,22 @@ afterAll(async () => {
 
 describe('the second fresh held-out questions', () => {
   it('cover every promised analysis with enough phrasings, in wordings of their own', () => {
-    expect(HELD_OUT_FRESH_2.length).toBeGreaterThanOrEqual(50);
+    expect(WRITTEN_FRESH_2.length).toBeGreaterThanOrEqual(50);
     for (const [shape, least] of Object.entries(AT_LEAST))
-      expect(HELD_OUT_FRESH_2.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
-    expect(HELD_OUT_FRESH_2.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(
-      true,
-    );
+      expect(WRITTEN_FRESH_2.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
+    expect(WRITTEN_FRESH_2.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(true);
 
     const older = new Set(
       [...QUESTIONS, ...HELD_OUT, ...DEVELOPED_ON_HELD_OUT, ...WRITTEN_FRESH].map((q) => q.ask.trim().toLowerCase()),
     );
-    expect(HELD_OUT_FRESH_2.filter((q) => older.has(q.ask.trim().toLowerCase())).map((q) => q.ask)).toEqual([]);
-    const asks = HELD_OUT_FRESH_2.map((q) => `${(q.thread ?? []).join(' / ')} → ${q.ask}`.toLowerCase());
+    expect(WRITTEN_FRESH_2.filter((q) => older.has(q.ask.trim().toLowerCase())).map((q) => q.ask)).toEqual([]);
+    const asks = WRITTEN_FRESH_2.map((q) => `${(q.thread ?? []).join(' / ')} → ${q.ask}`.toLowerCase());
     expect(new Set(asks).size).toBe(asks.length);
   });
 
   it('have truths that are well defined on the corpus', async () => {
     const problems: string[] = [];
-    for (const q of HELD_OUT_FRESH_2) {
+    for (const q of WRITTEN_FRESH_2) {
       const e = q.expect;
       const mentions = (await e.mentions?.(sql)) ?? [];
       const some = await e.mentionsSome?.(sql);

@@ -70,7 +70,7 @@ const inRegion = (region: string) => (s: Sql) => h.accountsWhere(s, 'a.region = 
 const inIndustry = (industry: string) => (s: Sql) => h.accountsWhere(s, 'a.industry = $2', [industry]);
 const inStage = (stage: string) => (s: Sql) => h.accountsInStage(s, stage);
 
-export const HELD_OUT_FRESH_2: Question[] = [
+export const WRITTEN_FRESH_2: Question[] = [
   // ---- two periods side by side ------------------------------------------------------------------
   {
     shape: 'period_compare',
@@ -500,3 +500,17 @@ export const HELD_OUT_FRESH_2: Question[] = [
     expect: { says: saysAbsent('Globex'), quotes: 'none' },
   },
 ];
+
+/**
+ * Shapes of this set whose failures were read while fixing their mechanism (people's pipelines and win
+ * rates, weighted pipeline, several parts in one ask): those questions count as dev now; later fresh sets
+ * measure these analyses instead.
+ */
+export const DEVELOPED_FRESH_2_SHAPES: ReadonlySet<string> = new Set([
+  'pipeline',
+  'win_rate',
+  'weighted_pipeline',
+  'multi_part',
+]);
+export const DEVELOPED_ON_FRESH_2: Question[] = WRITTEN_FRESH_2.filter((q) => DEVELOPED_FRESH_2_SHAPES.has(q.shape));
+export const HELD_OUT_FRESH_2: Question[] = WRITTEN_FRESH_2.filter((q) => !DEVELOPED_FRESH_2_SHAPES.has(q.shape));

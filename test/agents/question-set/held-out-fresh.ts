@@ -589,9 +589,16 @@ export const WRITTEN_FRESH: Question[] = [
 
 /**
  * Fresh shapes whose failures were read while fixing the mechanism (the multi-part reading, follow-ups,
- * names the workspace does not hold):
- * those questions count as dev now; the later fresh set measures these analyses instead.
+ * names the workspace does not hold, people's pipelines and win rates, weighted pipeline): those questions
+ * count as dev now; the later fresh sets measure these analyses instead.
  */
-export const DEVELOPED_FRESH_SHAPES: ReadonlySet<string> = new Set(['multi_part', 'follow_up', 'absent_subject']);
+export const DEVELOPED_FRESH_SHAPES: ReadonlySet<string> = new Set([
+  'multi_part',
+  'follow_up',
+  'absent_subject',
+  'pipeline',
+  'win_rate',
+  'weighted_pipeline',
+]);
 export const DEVELOPED_ON_FRESH: Question[] = WRITTEN_FRESH.filter((q) => DEVELOPED_FRESH_SHAPES.has(q.shape));
 export const HELD_OUT_FRESH: Question[] = WRITTEN_FRESH.filter((q) => !DEVELOPED_FRESH_SHAPES.has(q.shape));

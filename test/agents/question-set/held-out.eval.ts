@@ -3,15 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { judgeAll, modelEnv, openAsker, tally, type Asker } from './ask.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
 import { DEVELOPED_ON_FRESH, HELD_OUT_FRESH } from './held-out-fresh.js';
-import { HELD_OUT_FRESH_2 } from './held-out-fresh-2.js';
+import { DEVELOPED_ON_FRESH_2, HELD_OUT_FRESH_2 } from './held-out-fresh-2.js';
+import { HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
 import { QUESTIONS } from './questions.js';
 import { formatReport, setReport, type AnswersReport } from './report.js';
 
 /**
  * Measures, never gates: the dev set (questions.ts) and the held-out set (held-out.ts with the fresh
- * questions of held-out-fresh.ts and held-out-fresh-2.ts, also reported on their own) asked through
- * POST /chat on the demo corpus with the model the environment configures, each answer judged by
- * judge.ts. Not a *.test.ts file, so `npm test` leaves it out; `npm run eval:answers` runs it
+ * questions of held-out-fresh.ts, held-out-fresh-2.ts and held-out-fresh-3.ts, also reported on
+ * their own) asked through POST /chat on the demo corpus with the model the environment configures,
+ * each answer judged by judge.ts. Not a *.test.ts file, so `npm test` leaves it out; `npm run eval:answers` runs it
  * (vitest.answers.config.ts) and prints the figures. ANSWERS_REPORT names the JSON file it writes.
  */
 
@@ -28,9 +29,14 @@ afterAll(async () => {
 describe('the question sets, measured', () => {
   it('asks the dev and the held-out sets and reports the share right', async () => {
     const started = performance.now();
-    const dev = await judgeAll(asker, [...QUESTIONS, ...DEVELOPED_ON_HELD_OUT, ...DEVELOPED_ON_FRESH]);
+    const dev = await judgeAll(asker, [
+      ...QUESTIONS,
+      ...DEVELOPED_ON_HELD_OUT,
+      ...DEVELOPED_ON_FRESH,
+      ...DEVELOPED_ON_FRESH_2,
+    ]);
     const older = await judgeAll(asker, HELD_OUT);
-    const fresh = await judgeAll(asker, [...HELD_OUT_FRESH, ...HELD_OUT_FRESH_2]);
+    const fresh = await judgeAll(asker, [...HELD_OUT_FRESH, ...HELD_OUT_FRESH_2, ...HELD_OUT_FRESH_3]);
     const held = [...older, ...fresh];
     const report: AnswersReport = {
       model:
@@ -49,9 +55,11 @@ describe('the question sets, measured', () => {
       QUESTIONS.length +
         DEVELOPED_ON_HELD_OUT.length +
         DEVELOPED_ON_FRESH.length +
+        DEVELOPED_ON_FRESH_2.length +
         HELD_OUT.length +
         HELD_OUT_FRESH.length +
-        HELD_OUT_FRESH_2.length,
+        HELD_OUT_FRESH_2.length +
+        HELD_OUT_FRESH_3.length,
     );
   }, 7_200_000);
 });

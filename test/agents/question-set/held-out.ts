@@ -1436,7 +1436,7 @@ const WRITTEN_HELD_OUT: Question[] = [
 
 /**
  * Shapes the reader was developed against after this set found their failures (the records analyses:
- * pipeline lists, win rate, weighted pipeline, counts of conversations, slipped deals). Their questions
+ * pipeline lists, win rate, weighted pipeline, counts of conversations, slipped deals; the talk ratio). Their questions
  * were read while fixing the mechanism, so they now count as dev questions (DEVELOPED_ON_HELD_OUT in the
  * report's dev column); the fresh set (held-out-fresh.ts), written later without reading the reader,
  * measures those analyses instead.
@@ -1451,6 +1451,7 @@ export const DEVELOPED_SHAPES: ReadonlySet<string> = new Set([
   'voice_topic',
   'absent_subject',
   'lost_reasons',
+  'talk_ratio',
 ]);
 export const DEVELOPED_ON_HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => DEVELOPED_SHAPES.has(q.shape));
 export const HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => !DEVELOPED_SHAPES.has(q.shape));

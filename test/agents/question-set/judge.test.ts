@@ -28,4 +28,26 @@ describe('the judge', () => {
       'names none of 51.4%, 51%',
     ]);
   });
+
+  const ranking: Question = {
+    shape: 'competitors',
+    ask: 'which competitors come up the most? rank them',
+    expect: { ordered: async () => [['Pipewell'], ['Tallyhawk'], ['Quotient Labs', 'Quotient']] },
+  };
+
+  it('wants a ranking named in its order, each item at its first mention', async () => {
+    const right = 'Pipewell comes up most (64), then Tallyhawk (40), then Quotient (32); Pipewell leads.';
+    expect(await judge(ranking, answerSaying(right), 'complete', noSql)).toEqual([]);
+  });
+
+  it('fails a ranking with the right items in the wrong order', async () => {
+    const swapped = 'Tallyhawk comes up most, then Pipewell, then Quotient Labs.';
+    expect(await judge(ranking, answerSaying(swapped), 'complete', noSql)).toEqual(['ranks Tallyhawk before Pipewell']);
+  });
+
+  it('fails a ranking that leaves an item out', async () => {
+    expect(await judge(ranking, answerSaying('Pipewell, then Tallyhawk.'), 'complete', noSql)).toEqual([
+      'names none of Quotient Labs, Quotient',
+    ]);
+  });
 });

@@ -18,6 +18,11 @@ export interface Expectation {
   mentionsSome?: (sql: Sql) => Promise<string[]>;
   /** Each list as mentionsSome: one figure asked for more than once (two periods' win rates), each written its own ways. */
   mentionsEach?: (sql: Sql) => Promise<string[][]>;
+  /**
+   * A ranking: each item (written any of its ways, as mentionsEach) appears, and each first appears
+   * after the one before it, so an answer that names the right items in the wrong order fails.
+   */
+  ordered?: (sql: Sql) => Promise<string[][]>;
   /** Numbers that must appear as a metric value, a table cell, or written in the text. */
   numbers?: (sql: Sql) => Promise<number[]>;
   /** Strings that must not appear anywhere in the answer (a row outside the asked set). */
@@ -80,6 +85,23 @@ function hasNumber(answer: Answer, n: number): boolean {
   );
 }
 
+/** Why a ranking's items are missing or out of order in the text (each item at its earliest form). */
+function outOfOrder(items: string[][], lower: string): string[] {
+  const why: string[] = [];
+  let previous: { name: string; at: number } | null = null;
+  for (const forms of items) {
+    const seen = forms.map((f) => lower.indexOf(f.toLowerCase())).filter((at) => at >= 0);
+    if (seen.length === 0) {
+      why.push(`names none of ${forms.join(', ')}`);
+      continue;
+    }
+    const at = Math.min(...seen);
+    if (previous && at < previous.at) why.push(`ranks ${forms[0]} before ${previous.name}`);
+    previous = { name: forms[0] ?? '', at };
+  }
+  return why;
+}
+
 const NOT_APPLIED =
   /not (limited|restricted) to|did(?: not|n't) apply|could(?: not|n't) apply|not applied|outside (that|the) (window|period)|whatever (the|their) date/i;
 
@@ -99,6 +121,7 @@ export async function judge(q: Question, answer: Answer, status: string, sql: Sq
     why.push(`names none of ${some.slice(0, 4).join(', ')}${some.length > 4 ? '…' : ''}`);
   for (const forms of (await e.mentionsEach?.(sql)) ?? [])
     if (!forms.some((s) => lower.includes(s.toLowerCase()))) why.push(`names none of ${forms.join(', ')}`);
+  why.push(...outOfOrder((await e.ordered?.(sql)) ?? [], lower));
   for (const n of (await e.numbers?.(sql)) ?? []) if (!hasNumber(answer, n)) why.push(`missing the number ${n}`);
   for (const word of e.notNamed ?? [])
     if (new RegExp(`\\*\\*${word}\\.?\\*\\*|(called|named|name is) \\**"?${word}\\b`, 'i').test(answer.text))

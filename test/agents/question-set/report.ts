@@ -4,9 +4,8 @@ import type { Tally, Verdict } from './ask.js';
 /**
  * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
  * reads and prints it): per set, the share right overall and per shape, and each failure with the
- * judge's reasons. `held_out` is every held-out question (held-out.ts, held-out-fresh.ts and
- * held-out-fresh-2.ts); `fresh` is the two fresh files' part of it alone, so the newest questions
- * show on their own.
+ * judge's reasons. `held_out` is every held-out question (held-out.ts and the held-out-fresh*.ts
+ * files); `fresh` is the fresh files' part of it alone, so the newest questions show on their own.
  */
 
 const TallySchema = z.object({
