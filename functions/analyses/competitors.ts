@@ -64,6 +64,7 @@ interface QuoteRow extends Record<string, unknown> {
 
 /** The accounts and deals shown per competitor, most conversations first (the counts cover them all). */
 const DEALS_PER_COMPETITOR = 8;
+const ALL_DEALS_OF_ONE = 100;
 
 const likePattern = (name: string): string => `%${name.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
 
@@ -117,6 +118,8 @@ export const competitors = defineAnalysis({
     );
     if (ranked.length === 0) return empty(`None of ${names.join(', ')} comes up in ${scope}.`);
     const shown = ranked.map((r) => r.competitor);
+    // One competitor asked about: every account and deal where it came up; several: the leading ones of each.
+    const perCompetitor = shown.length === 1 ? ALL_DEALS_OF_ONE : DEALS_PER_COMPETITOR;
     const byDeal = await queryRows<DealRow>(
       db,
       sql`with mentions as (${mentions})
@@ -129,7 +132,7 @@ export const competitors = defineAnalysis({
           left join deals d on d.id = m.deal_id and d.workspace_id = ${workspaceId}
         where m.competitor in (${inList(shown)}) and m.account_id is not null
         group by m.competitor, a.name, d.name, d.stage) ranked
-      where rank <= ${DEALS_PER_COMPETITOR}
+      where rank <= ${perCompetitor}
       order by array_position(array[${inList(shown)}]::text[], competitor), rank`,
     );
     const [overall] = await queryRows<{
@@ -185,7 +188,10 @@ export const competitors = defineAnalysis({
         ? [
             {
               kind: 'table' as const,
-              title: `Accounts and deals where they came up (up to ${DEALS_PER_COMPETITOR} each, most conversations first)`,
+              title:
+                shown.length === 1
+                  ? `Accounts and deals where ${shown[0]} came up, most conversations first`
+                  : `Accounts and deals where they came up (up to ${DEALS_PER_COMPETITOR} each, most conversations first)`,
               columns: [
                 { key: 'competitor', label: 'Competitor' },
                 { key: 'account', label: 'Account' },
