@@ -19,13 +19,13 @@ const Names = z.array(z.string().trim().min(1).max(300)).max(50);
 
 const CompetitorsBodySchema = z
   .object({
-    period: AnalysisPeriodSchema.optional().openapi({ description: 'When the conversations happened; absent: all.' }),
+    period: AnalysisPeriodSchema.optional(),
     competitors: Names.optional().openapi({
       description:
-        'Only these competitors (names as conversations write them, case-insensitive); absent: every competitor the conversations name after comparison language ("switching from", "looking at", "bake-off between you and").',
+        'Only these (case-insensitive); absent: those named after "switching from", "looking at" and the like.',
     }),
-    accounts: Names.optional().openapi({ description: 'Only conversations and deals of these accounts.' }),
-    limit: z.number().int().min(1).max(50).default(10).openapi({ description: 'How many competitors to rank.' }),
+    accounts: Names.optional(),
+    limit: z.number().int().min(1).max(50).default(10),
   })
   .strict()
   .openapi('CompetitorsRequest');
@@ -73,7 +73,7 @@ export const competitors = defineAnalysis({
   path: 'competitors',
   summary: 'Competitors: which come up, how often, on which accounts and deals, and our win rate where they do',
   description:
-    'Each competitor the conversations name (or the ones asked): the calls, meetings and emails mentioning it anywhere (title, summary, body, transcript), the accounts and deals those belong to, how those deals stand (won, lost, open) and their win rate (won over closed) beside the win rate of the other deals. Also the deals where any competitor came up against those where none did, and a customer quote per competitor.',
+    "Each competitor the conversations name (or those asked): conversations mentioning it, their accounts and deals, won / lost / open and win rate beside the other deals', and a buyer quote.",
   body: CompetitorsBodySchema,
   example: { period: { from: '2026-07-01', to: '2026-10-01' }, limit: 5 },
   async run(ctx, input, cite): Promise<AnalysisOutput> {

@@ -19,19 +19,18 @@ const Names = z.array(z.string().trim().min(1).max(300)).max(50);
 
 const FeatureRequestsBodySchema = z
   .object({
-    period: AnalysisPeriodSchema.optional().openapi({ description: 'When the conversations happened; absent: all.' }),
-    accounts: Names.optional().openapi({ description: 'Only these accounts (names, case-insensitive).' }),
-    regions: Names.optional().openapi({ description: 'Only accounts in these regions (e.g. `EMEA`).' }),
-    industries: Names.optional().openapi({ description: 'Only accounts in these industries.' }),
+    period: AnalysisPeriodSchema.optional(),
+    accounts: Names.optional(),
+    regions: Names.optional(),
+    industries: Names.optional(),
     audience: z.enum(['customers', 'prospects', 'both']).default('both').openapi({
       description:
-        "Whose asks: `customers` (accounts typed customer, or with a won deal), `prospects` (other accounts typed sales_target or with a deal), or `both`. Investors', vendors' and the press's asks are never counted.",
+        '`customers` (typed customer or with a won deal), `prospects` (other accounts with a deal or typed sales_target), or `both`.',
     }),
     topic: z.string().trim().min(1).max(200).optional().openapi({
-      description:
-        'Only requests about this ("Slack alerts", "integrations"): a request whose words or object share a word with it.',
+      description: 'Only requests sharing a word with this ("Slack alerts").',
     }),
-    limit: z.number().int().min(1).max(50).default(10).openapi({ description: 'How many requests to rank.' }),
+    limit: z.number().int().min(1).max(50).default(10),
     quotes_per_request: z.number().int().min(0).max(5).default(2),
   })
   .strict()
@@ -64,7 +63,7 @@ export const featureRequests = defineAnalysis({
   path: 'feature-requests',
   summary: 'Feature requests: what customers and prospects ask the product to do, by how many accounts ask',
   description:
-    'Sentences of the customers\' own words (transcript turns on their side, inbound emails) that ask for something ("can we", "do you support", "it would be great to", "we need"), grouped by what they ask for (the name or noun phrase after the ask) and ranked by the distinct accounts asking, with the conversations, the customers and prospects among them, and verbatim quotes attributed to account, speaker and date. Asks about price, terms and seats are left out.',
+    'Customer sentences (their turns, inbound emails) asking for something ("can we", "do you support"), grouped by what is asked for, ranked by accounts asking, with verbatim quotes. Price and seat asks are left out.',
   body: FeatureRequestsBodySchema,
   example: { period: { from: '2026-07-01', to: '2026-10-01' }, audience: 'customers', limit: 5 },
   async run(ctx, input, cite): Promise<AnalysisOutput> {
