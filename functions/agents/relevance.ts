@@ -5,6 +5,7 @@ import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
 import { termWeight } from '../../platform/model/term-weights.js';
 import type { BlockDraft } from './answer.js';
 import { competitorsNamedIn } from './understanding/competitors.js';
+import { REQUEST_CUE } from '../analyses/request-language.js';
 import { isNotQuoteTopic } from './understanding/question-words.js';
 
 /**
@@ -244,8 +245,16 @@ export async function judgeQuotes(
     );
     for (const { i, text } of quotes) if (offTopic.has(i) && rivals.some((re) => re.test(text))) offTopic.delete(i);
   }
+  // Likewise a customer asking for something ("can we route alerts to Slack?") is a feature request
+  // without saying the words, when the question asks for requests and nothing narrower.
+  if (offTopic.size > 0 && asksOnlyForRequests(topic))
+    for (const { i, text } of quotes) if (offTopic.has(i) && REQUEST_CUE.test(text)) offTopic.delete(i);
   return { topic, offTopic, onTopic: quotes.length - offTopic.size };
 }
+
+const REQUEST_STEMS = new Set(['feature', 'request', 'wishlist', 'wish', 'enhancement', 'ask', 'want'].map(stemWord));
+const asksOnlyForRequests = (topic: QuestionTopic): boolean =>
+  topic.terms.some((t) => REQUEST_STEMS.has(t.stem)) && topic.terms.every((t) => REQUEST_STEMS.has(t.stem));
 
 const COMPETITOR_STEM = stemWord('competitor');
 const asksAboutCompetitors = (topic: QuestionTopic): boolean => topic.terms.some((t) => t.alike.has(COMPETITOR_STEM));

@@ -464,6 +464,62 @@ describe('questions an analysis operation answers', () => {
   });
 });
 
+describe('composition: the feature-requests and competitors analyses', () => {
+  it.each([
+    'what features are customers asking for',
+    'top feature requests this quarter',
+    'wishlist from healthcare customers',
+    'most requested features in EMEA last quarter',
+    'any enhancement asks from Acme Logistics?',
+    'what product gaps come up in deals',
+    'what capabilities do buyers want us to build',
+    'roadmap asks from the field',
+  ])('"%s" names feature_requests', (q) => {
+    const r = must(q);
+    expect(r.analysis).toBe('feature_requests');
+    expect(r.subject).toBe('interactions');
+  });
+
+  it('reads the topic, the audience, the region and the period of a feature-request question', () => {
+    const slack = must('how many accounts asked for slack alerts?');
+    expect(slack).toMatchObject({ analysis: 'feature_requests', topic: 'slack alerts', unexplained: [] });
+    const prospects = must('what integrations do prospects request');
+    expect(prospects.topic).toBe('integrations');
+    expect(filter(prospects, 'audience')).toEqual([['eq', 'prospects']]);
+    expect(filter(must('top asks for features from existing customers'), 'audience')).toEqual([['eq', 'customers']]);
+    const emea = must('most requested features in EMEA last quarter');
+    expect(filter(emea, 'account_region')).toEqual([['in', ['EMEA']]]);
+    expect(emea.period).toMatchObject({ from: '2026-07-01', to: '2026-10-01' });
+    expect(must('feature requests from Acme Logistics').filters).toContainEqual(
+      expect.objectContaining({ field: 'account_name', value: 'Acme Logistics' }),
+    );
+  });
+
+  it.each([
+    'which competitors come up most',
+    'competitors mentioned last quarter',
+    'who is the competition in EMEA',
+    'competitive win rate',
+    'top rivals by deals',
+    'which deals are we up against Quotient Labs',
+    'where are we in a bake-off',
+    'who is the incumbent we replace most',
+  ])('"%s" names competitors', (q) => {
+    expect(must(q).analysis).toBe('competitors');
+  });
+
+  it('reads a competitor written as a name, and a period', () => {
+    const r = must('which deals are we up against Quotient Labs this year');
+    expect(r.names.competitors).toEqual(['Quotient Labs']);
+    expect(r.unexplained).toEqual([]);
+    expect(r.period).toMatchObject({ from: '2026-01-01', to: '2027-01-01' });
+  });
+
+  it('what customers say about a topic is still not a feature request', () => {
+    expect(read('what do customers say about pricing')).toBeNull();
+  });
+});
+
 describe('people, rankings and sizes, however they are written', () => {
   it('groups an aggregate asked of people by owner: who, whose, plural reps, a leaderboard', () => {
     for (const ask of [

@@ -57,7 +57,7 @@ async function shares(where: string): Promise<Share[]> {
 
 const tableOf = (a: Answer) => {
   const t = a.content_blocks.find((b) => b.kind === 'table');
-  if (!t || t.kind !== 'table') throw new Error(`no table in: ${a.text}`);
+  if (t?.kind !== 'table') throw new Error(`no table in: ${a.text}`);
   return t.data as { rep_email: string; talk_share_pct: number }[];
 };
 

@@ -15,4 +15,28 @@ export const analysisFixtures: Record<string, SecurityFixture> = {
       },
     },
   },
+  // An empty workspace's feature requests: no other tenant's asks, and why it is empty.
+  'analyses.feature_requests': {
+    request: () => ({ body: { topic: 'integrations', audience: 'customers', limit: 5 } }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => {
+        expect(data.analysis).toBe('feature_requests');
+        expect(data.results.requests).toEqual([]);
+        expect(data.empty_reason).toMatch(/asked for/);
+      },
+    },
+  },
+  // An empty workspace's competitors: no other tenant's rivals, even one named outright.
+  'analyses.competitors': {
+    request: () => ({ body: { competitors: ['Pipewell'], period: { from: '2026-01-01', to: '2027-01-01' } } }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => {
+        expect(data.analysis).toBe('competitors');
+        expect(data.results.competitors).toEqual([]);
+        expect(data.empty_reason).toContain('Pipewell');
+      },
+    },
+  },
 };

@@ -43,13 +43,8 @@ export type Intent =
       deals: string[];
       filters?: { field: string; op: string; value: unknown }[];
     }
-  | {
-      kind: 'competitors';
-      period: AskedPeriod | null;
-      name: string | null;
-      /** "Which accounts mentioned them?": the accounts whose conversations name each one, with counts. */
-      byAccount?: { names: 'top' | 'all' };
-    }
+  /** Answered by the competitors analysis, whose accounts-and-deals table says which accounts mentioned them. */
+  | { kind: 'competitors'; period: AskedPeriod | null; name: string | null }
   | {
       kind: 'compare';
       periods: AskedPeriod[];
@@ -87,7 +82,6 @@ const COMPETITION = /\bcompetit\w*|\brivals?\b/i;
 const WHICH_ACCOUNTS = /\b(which|what) (accounts?|customers?|companies|clients|buyers)\b|\bwho\b/i;
 const MENTIONED =
   /\b(mention\w*|brought up|bring (it|them) up|br(ing|ought) up|name[sd]?|talk(ed|s)? about|compar\w*|rais\w*)\b/i;
-const TOP_ONE = /\b(top|first|leading|biggest|most)\b/i;
 const LOSSES = /\bwhy\b.*\b(lose|lost|losing)\b|\bloss reasons?\b|\breasons? (we|for) (lost|losing|loss)/i;
 const COMPARE = /\bcompar\w*|\bvs\.?\s|\bversus\b/i;
 const OFTEN = /\bhow (often|many times|frequently)\b|\bmentions? of\b/i;
@@ -134,11 +128,7 @@ export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
   const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
   // "And which accounts mentioned the top one?" after a competitor ranking: the accounts behind its mentions.
   if (before.kind === 'competitors' && WHICH_ACCOUNTS.test(ctx.ask) && read.kind !== 'competitors')
-    return {
-      ...before,
-      period: parseAskedPeriod(ctx.ask, ctx.today) ?? before.period,
-      byAccount: { names: TOP_ONE.test(ctx.ask) ? 'top' : 'all' },
-    };
+    return { ...before, period: parseAskedPeriod(ctx.ask, ctx.today) ?? before.period };
   // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
   if (before.kind !== 'deals') return read;
   const intent: Intent =
@@ -199,7 +189,7 @@ function readOne(ask: string, e: Entities, today: string): Intent {
     };
   if (WHICH_ACCOUNTS.test(ask) && MENTIONED.test(ask) && !account) {
     const name = unknownName(ask, e);
-    if (name) return { kind: 'competitors', period, name, byAccount: { names: 'all' } };
+    if (name) return { kind: 'competitors', period, name };
   }
   if (COMPETITION.test(ask) && !account) return { kind: 'competitors', period, name: null };
   if (OFTEN.test(ask) && !account) {

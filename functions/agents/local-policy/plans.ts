@@ -5,7 +5,7 @@ import { ASK_USER } from '../tool-names.js';
 import { changesStep } from './shape-changes.js';
 import { churnStep } from './shape-churn.js';
 import { compareStep } from './shape-compare.js';
-import { competitorsStep } from './shape-competitors.js';
+import { analysisStep, competitorsReading } from './shape-analysis.js';
 import { lossesStep } from './shape-losses.js';
 import { qualificationStep } from './shape-qualification.js';
 import { quietStep } from './shape-quiet.js';
@@ -149,7 +149,7 @@ function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
     case 'losses':
       return lossesStep(ctx, intent);
     case 'competitors':
-      return competitorsStep(ctx, intent);
+      return analysisStep(ctx, competitorsReading(intent.period, intent.name));
     case 'compare':
       return compareStep(ctx, intent);
     case 'churn':

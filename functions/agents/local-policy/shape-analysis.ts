@@ -30,6 +30,27 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
       limit: Math.min(r.limit ?? 20, 50),
     }),
   },
+  feature_requests: {
+    operation: 'analyses.feature_requests',
+    input: (r) => ({
+      ...periodOf(r),
+      ...listOf('accounts', valuesOf(r, 'account_name')),
+      ...listOf('regions', valuesOf(r, 'account_region')),
+      ...listOf('industries', valuesOf(r, 'account_industry')),
+      ...(valuesOf(r, 'audience')[0] ? { audience: valuesOf(r, 'audience')[0] } : {}),
+      ...(r.topic ? { topic: r.topic } : {}),
+      limit: Math.min(r.limit ?? 10, 50),
+    }),
+  },
+  competitors: {
+    operation: 'analyses.competitors',
+    input: (r) => ({
+      ...periodOf(r),
+      ...listOf('competitors', r.names.competitors),
+      ...listOf('accounts', valuesOf(r, 'account_name')),
+      limit: Math.min(r.limit ?? 10, 50),
+    }),
+  },
 };
 
 /** Whether a registry analysis answers this reading. */
@@ -42,7 +63,7 @@ export function analysisStep(ctx: PolicyContext, r: Interpretation): StepResult 
   const tool = toolNameFor(spec.operation);
   const result = ctx.results.get(PURPOSE);
   if (!result && ctx.tools.has(tool) && !ctx.mustFinish) return calls(call(ctx, PURPOSE, spec.input(r), tool));
-  if (!result || !result.ok)
+  if (!result?.ok)
     return finish({
       text: result
         ? `I could not run the ${r.analysis.replace(/_/g, ' ')} analysis (${result.error.code}): ${result.error.message}`
@@ -85,3 +106,33 @@ const periodOf = (r: Interpretation): Input => (r.period ? { period: { from: r.p
 /** A person the reading already holds as an owner filter (by the name read from their address). */
 const isOwnerName = (r: Interpretation, person: string): boolean =>
   valuesOf(r, 'owner_email').some((email) => email.toLowerCase().startsWith(`${person.toLowerCase().split(' ')[0]}.`));
+
+/**
+ * A competitors question the intent reader read (a rival named without the word "competitor": "how
+ * often is Pipewell mentioned", "which accounts brought up Stackwise", a follow-up on a ranking) as
+ * the reading the competitors analysis takes: the same operation answers it.
+ */
+export function competitorsReading(
+  period: { from: string; to: string; phrase: string } | null,
+  name: string | null,
+): Interpretation {
+  return {
+    analysis: 'competitors',
+    subject: 'interactions',
+    measure: { fn: 'count', field: null },
+    filters: [],
+    period: period ? { from: period.from, to: period.to, field: 'occurred_at', phrase: period.phrase } : null,
+    group_by: null,
+    order: null,
+    limit: null,
+    show: [],
+    compare_to: null,
+    topic: null,
+    names: { accounts: [], deals: [], people: [], competitors: name ? [name] : [] },
+    parts: [],
+    inherited: [],
+    unexplained: [],
+    absent: [],
+    confidence: 1,
+  };
+}

@@ -29,6 +29,8 @@ export const ANALYSES = [
   'churn',
   /** Each rep's share of the speaking time on calls and meetings (the `analyses.talk_ratio` operation). */
   'talk_ratio',
+  /** What customers and prospects ask the product to do, by accounts asking (the `analyses.feature_requests` operation). */
+  'feature_requests',
   'general',
   /** Nothing the data holds answers it: `unexplained` and `absent` say why. */
   'not_understood',

@@ -70,6 +70,8 @@ export type CueAnalysis =
   | 'history'
   | 'changes'
   | 'talk'
+  /** What customers ask the product to do: "feature requests", "what are customers asking for". */
+  | 'requests'
   /** An account brief: "prep me for my call", "catch me up on". */
   | 'brief'
   /** Something to do rather than to read ("book a meeting", "send an email"): not a question of the data. */
@@ -343,14 +345,32 @@ export const LEXICON: readonly Entry[] = [
   ['feedback', cue('voice')],
   ['quote', cue('voice')],
   ['word', cue('voice')],
-  ['ask for', cue('voice')],
-  ['request', cue('voice')],
-  ['feature', cue('voice')],
+  ['ask for', cue('requests')],
+  ['request', cue('requests')],
+  ['feature', cue('requests')],
+  ['wishlist', cue('requests')],
+  ['wish list', cue('requests')],
+  ['wish', cue('requests')],
+  ['enhancement', cue('requests')],
+  ['product gap', cue('requests')],
+  ['missing feature', cue('requests')],
+  ['capability', cue('requests')],
+  ['would like to see', cue('requests')],
+  ['want us to build', cue('requests')],
+  ['want from the product', cue('requests')],
+  ['roadmap', cue('requests')],
+  ['integration ask', cue('requests')],
   ['like about', cue('voice')],
   ['competitor', cue('competitors')],
   ['competition', cue('competitors')],
   ['rival', cue('competitors')],
   ['battlecard', cue('competitors')],
+  ['competitive', cue('competitors')],
+  ['compete', cue('competitors')],
+  ['incumbent', cue('competitors')],
+  ['up against', cue('competitors')],
+  ['bake-off', cue('competitors')],
+  ['bake off', cue('competitors')],
   ['why', cue('losses')],
   ['reason', cue('losses')],
   ['what went wrong', { kind: 'cue', analysis: 'losses', lost: true }],
@@ -456,6 +476,9 @@ export const LEXICON: readonly Entry[] = [
   // "Keep getting delayed": how often, not what.
   ['keep', filler],
   ['pls', filler],
+  ['wat', filler],
+  ['wut', filler],
+  ['r', filler],
   ['from', filler],
   ['or', filler],
   ['at', filler],

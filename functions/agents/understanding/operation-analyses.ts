@@ -1,4 +1,4 @@
-import type { Analysis } from './interpretation.js';
+import type { Analysis, InterpretedFilter } from './interpretation.js';
 import type { CueAnalysis } from './lexicon.js';
 
 /**
@@ -8,15 +8,21 @@ import type { CueAnalysis } from './lexicon.js';
  */
 const OPERATION_CUES: Partial<Record<CueAnalysis, Analysis>> = {
   talk: 'talk_ratio',
+  requests: 'feature_requests',
+  competitors: 'competitors',
 };
 
 export const OPERATION_SUBJECTS: Partial<Record<Analysis, 'deals' | 'interactions'>> = {
   talk_ratio: 'interactions',
+  feature_requests: 'interactions',
+  competitors: 'interactions',
 };
 
 /** The measure each analysis ranks by, as its result rows name it. */
 export const OPERATION_MEASURES: Partial<Record<Analysis, string>> = {
   talk_ratio: 'talk_share_pct',
+  feature_requests: 'accounts',
+  competitors: 'conversations',
 };
 
 /** Words that measure the inverse of an analysis's measure: listening is not talking. */
@@ -56,4 +62,61 @@ export function namedPeople(ask: string, unexplained: readonly string[]): string
     if (capitalised || possessive) out.push(word);
   }
   return out;
+}
+
+/** Whose asks a question names: prospects, or the customers already buying (plain "customers" is everyone). */
+const AUDIENCE_WORDS: readonly (readonly [RegExp, 'customers' | 'prospects'])[] = [
+  [/\bprospect(?:s|ive)?\b|\bpipeline accounts\b|\bleads?\b/i, 'prospects'],
+  [
+    /\b(?:existing|current|paying|installed[- ]base|our own) (?:customers?|clients?|accounts?)\b|\bcustomers only\b/i,
+    'customers',
+  ],
+];
+
+/** Words of asking itself ("asks", "wants"): how a request is said, never what it is about. */
+const ASKING_WORDS =
+  /^(?:asks?|asked|asking|wants?|wanted|needs?|needed|requests?|requested|requesting|top|biggest|common)$/i;
+
+export interface OperationWords {
+  people: string[];
+  competitors: string[];
+  topic: string | null;
+  filters: InterpretedFilter[];
+  /** The unexplained words these took. */
+  placed: string[];
+}
+
+/**
+ * What the words nothing else placed are in an analysis's reading: in talk ratio, the people written
+ * as names ("Zoe", "zoe's"); in competitors, the names the workspace does not hold ("Quotient Labs");
+ * in feature requests, what they ask about ("slack alerts") and whose asks (prospects, existing customers).
+ */
+export function operationWords(
+  operation: Analysis | null,
+  ask: string,
+  unexplained: readonly string[],
+  unknown: readonly string[],
+): OperationWords {
+  const none: OperationWords = { people: [], competitors: [], topic: null, filters: [], placed: [] };
+  if (operation === 'talk_ratio') {
+    const words = namedPeople(ask, unexplained);
+    return { ...none, people: words.map((word) => word.replace(/['’]s$/u, '')), placed: words };
+  }
+  if (operation === 'competitors') {
+    const words = unknown.flatMap((n) => n.split(/\s+/)).filter((w) => unexplained.includes(w));
+    return { ...none, competitors: [...unknown], placed: words };
+  }
+  if (operation === 'feature_requests') {
+    const audience = AUDIENCE_WORDS.find(([words]) => words.test(ask));
+    const who = audience ? (audience[0].exec(ask)?.[0] ?? '') : '';
+    const whoWords = new Set(who.toLowerCase().split(/\s+/));
+    const topicWords = unexplained.filter((w) => !whoWords.has(w.toLowerCase()) && !ASKING_WORDS.test(w));
+    return {
+      ...none,
+      topic: topicWords.length > 0 ? topicWords.join(' ') : null,
+      filters: audience ? [{ field: 'audience', op: 'eq', value: audience[1], from_words: who }] : [],
+      placed: [...unexplained],
+    };
+  }
+  return none;
 }

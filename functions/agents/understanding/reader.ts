@@ -6,10 +6,10 @@ import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './int
 import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
 import {
   INVERSE_WORDS,
-  namedPeople,
   OPERATION_MEASURES,
   OPERATION_SUBJECTS,
   operationAnalysisOf,
+  operationWords,
   AMOUNT_WORDS,
   TALK_OBJECTS,
   TALK_VERBS,
@@ -759,10 +759,11 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     ),
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
 
-  // In an analysis of people, a word nothing else placed that is written as a name ("Zoe", "zoe's") is one of them.
-  const peopleWords = operation ? namedPeople(ask, unexplained) : [];
-  for (const word of peopleWords) unexplained.splice(unexplained.indexOf(word), 1);
-  const people = peopleWords.map((word) => word.replace(/['’]s$/u, ''));
+  // In an analysis, the words nothing else placed may be what it is of: people, competitors, a topic.
+  const named = operationWords(operation, ask, unexplained, unknownNames(tokens, taken, unexplained));
+  const people = named.people;
+  for (const word of named.placed) if (unexplained.includes(word)) unexplained.splice(unexplained.indexOf(word), 1);
+  filters.push(...named.filters);
   const content = tokens.filter((t) => !isScaffoldWord(t.lower) && !isScaffoldWord(t.lemma)).length;
   // A reading without records of its own still carries what it names, for a follow-up to apply.
   const reading: Interpretation | null =
@@ -791,9 +792,11 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           order,
           limit,
           show,
+          topic: named.topic,
           names: {
             ...namesOf(entities, owners, kinds),
             people: [...namesOf(entities, owners, kinds).people, ...people],
+            competitors: named.competitors,
           },
           unexplained,
           confidence: content === 0 ? 1 : Math.max(0, 1 - unexplained.length / content),

@@ -1,0 +1,250 @@
+import { z } from '@hono/zod-openapi';
+import { sql } from 'drizzle-orm';
+import { queryRows } from '../../platform/db/port.js';
+import { contentWords, stemWord } from '../../platform/model/local.js';
+import type { BlockDraft } from '../agents/answer.js';
+import { sentencesOf } from '../agents/local-policy/evidence.js';
+import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
+import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
+import { periodWords } from './analysis-words.js';
+import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf } from './request-language.js';
+
+/**
+ * Feature requests: what customers and prospects ask the product to do, read from their own words
+ * (external transcript turns and inbound emails) by request language and grouped by what is asked
+ * for (request-language.ts), ranked by how many distinct accounts ask, each with verbatim quotes.
+ */
+
+const Names = z.array(z.string().trim().min(1).max(300)).max(50);
+
+const FeatureRequestsBodySchema = z
+  .object({
+    period: AnalysisPeriodSchema.optional(),
+    accounts: Names.optional(),
+    regions: Names.optional(),
+    industries: Names.optional(),
+    audience: z.enum(['customers', 'prospects', 'both']).default('both').openapi({
+      description:
+        '`customers` (typed customer or with a won deal), `prospects` (other accounts with a deal or typed sales_target), or `both`.',
+    }),
+    topic: z.string().trim().min(1).max(200).optional().openapi({
+      description: 'Only requests sharing a word with this ("Slack alerts").',
+    }),
+    limit: z.number().int().min(1).max(50).default(10),
+    quotes_per_request: z.number().int().min(0).max(5).default(2),
+  })
+  .strict()
+  .openapi('FeatureRequestsRequest');
+type Body = z.output<typeof FeatureRequestsBodySchema>;
+
+/** One sentence of a customer asking for something, attributed. */
+interface Asked extends Record<string, unknown> {
+  interaction_id: string;
+  turn_id: string | null;
+  text: string;
+  speaker: string | null;
+  occurred_at: string;
+  account: string;
+  deal: string | null;
+  kind: string;
+}
+
+interface RequestRow extends Record<string, unknown> {
+  request: string;
+  accounts: number;
+  conversations: number;
+  customers: number;
+  prospects: number;
+  last_asked: string;
+}
+
+export const featureRequests = defineAnalysis({
+  name: 'feature_requests',
+  path: 'feature-requests',
+  summary: 'Feature requests: what customers and prospects ask the product to do, by how many accounts ask',
+  description:
+    'Customer sentences (their turns, inbound emails) asking for something ("can we", "do you support"), grouped by what is asked for, ranked by accounts asking, with verbatim quotes. Price and seat asks are left out.',
+  body: FeatureRequestsBodySchema,
+  example: { period: { from: '2026-07-01', to: '2026-10-01' }, audience: 'customers', limit: 5 },
+  async run(ctx, input, cite): Promise<AnalysisOutput> {
+    await loadRequestTagger();
+    const asked = await askingSentences(ctx.caller.workspaceId, ctx.services.db, input);
+    const notObjects = await ownNames(ctx.caller.workspaceId, ctx.services.db);
+    const topic = input.topic ? topicStems(input.topic) : null;
+    const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
+    for (const row of asked)
+      for (const sentence of sentencesOf(row.text)) {
+        const object = requestObjectOf(sentence, notObjects);
+        if (!object) continue;
+        if (topic && !sharesStem(`${sentence} ${object.label}`, topic)) continue;
+        const group = groups.get(object.key) ?? { label: object.label, items: [] };
+        // A name as written ("Slack") over the same word read as a noun ("slack").
+        if (object.label !== object.key) group.label = object.label;
+        group.items.push({ ...row, sentence });
+        groups.set(object.key, group);
+      }
+    const kinds = await accountKinds(ctx.caller.workspaceId, ctx.services.db, [
+      ...new Set(asked.map((a) => a.account)),
+    ]);
+    const ranked: (RequestRow & { items: (Asked & { sentence: string })[] })[] = [...groups.values()]
+      .map((g) => {
+        const accounts = [...new Set(g.items.map((i) => i.account))];
+        return {
+          request: g.label,
+          accounts: accounts.length,
+          conversations: new Set(g.items.map((i) => i.interaction_id)).size,
+          customers: accounts.filter((a) => kinds.get(a) === 'customer').length,
+          prospects: accounts.filter((a) => kinds.get(a) === 'prospect').length,
+          last_asked: g.items
+            .map((i) => i.occurred_at)
+            .sort()
+            .at(-1)!
+            .slice(0, 10),
+          items: g.items,
+        };
+      })
+      // A request one account made once is a remark; two accounts, or one asking twice, is a request.
+      .filter((r) => r.accounts > 1 || r.conversations > 1)
+      .sort(
+        (a, b) => b.accounts - a.accounts || b.conversations - a.conversations || a.request.localeCompare(b.request),
+      )
+      .slice(0, input.limit);
+    const rows: RequestRow[] = ranked.map(({ items: _items, ...row }) => row);
+    const scope = `${input.audience === 'both' ? 'customers and prospects' : input.audience}${filterWords({ ...input, audience: 'all' })}${periodWords(input.period)}`;
+    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks said on calls and meetings or written in inbound emails, grouped by what they ask for, ranked by the accounts asking`;
+    if (rows.length === 0)
+      return {
+        analysis: 'feature_requests',
+        read_as: readAs,
+        summary: [],
+        blocks: [],
+        results: { requests: [] },
+        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} on calls, meetings or inbound emails.`,
+      };
+    const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
+    const first = rows[0]!;
+    const summary = input.topic
+      ? [
+          `${first.accounts} accounts asked for "${first.request}" in ${first.conversations} conversations, the most of the requests about "${input.topic}".`,
+        ]
+      : [
+          `The most requested is "${first.request}": ${first.accounts} accounts asked for it in ${first.conversations} conversations.`,
+          ...(rows[1] ? [`Next: "${rows[1].request}" (${rows[1].accounts} accounts).`] : []),
+        ];
+    const blocks: BlockDraft[] = [
+      {
+        kind: 'table',
+        title: 'Feature requests by accounts asking',
+        columns: [
+          { key: 'request', label: 'Request' },
+          { key: 'accounts', label: 'Accounts asking' },
+          { key: 'conversations', label: 'Conversations' },
+          { key: 'customers', label: 'Customers' },
+          { key: 'prospects', label: 'Prospects' },
+          { key: 'last_asked', label: 'Last asked' },
+        ],
+        data: rows,
+        query: cite('requests') as unknown as Record<string, unknown>,
+      },
+      ...quotes,
+    ];
+    return {
+      analysis: 'feature_requests',
+      read_as: readAs,
+      summary,
+      blocks,
+      results: { requests: rows },
+      empty_reason: null,
+    };
+  },
+});
+
+/** The customers' turns and inbound emails in scope that use request language, newest first. */
+async function askingSentences(
+  workspaceId: string,
+  db: Parameters<typeof queryRows>[0],
+  input: Body,
+): Promise<Asked[]> {
+  const where = conversationsWhere(workspaceId, input);
+  return queryRows<Asked>(
+    db,
+    sql`select * from (
+      select i.id as interaction_id, t.id as turn_id, t.text, t.speaker_name as speaker,
+             i.occurred_at::text as occurred_at, a.name as account, d.name as deal, i.kind
+      from transcript_turns t
+      join interactions i on i.id = t.interaction_id and i.workspace_id = t.workspace_id
+      join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+      left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
+      where t.workspace_id = ${workspaceId} and t.side = 'external' and ${where} and t.text ~* ${REQUEST_CUE_SQL}
+      union all
+      select i.id, null, i.body, (select p.name from participants p where p.workspace_id = i.workspace_id
+               and p.interaction_id = i.id and p.side = 'external' order by p.name limit 1),
+             i.occurred_at::text, a.name, d.name, i.kind
+      from interactions i
+      join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+      left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
+      where ${where} and i.kind = 'email' and i.direction = 'inbound' and i.body ~* ${REQUEST_CUE_SQL}
+    ) asked order by occurred_at desc, interaction_id, turn_id`,
+  );
+}
+
+/** The workspace's regions, industries and people: where and who asks, never what is asked for. */
+async function ownNames(workspaceId: string, db: Parameters<typeof queryRows>[0]): Promise<Set<string>> {
+  const rows = await queryRows<{ name: string }>(
+    db,
+    sql`select lower(region) as name from accounts where workspace_id = ${workspaceId} and region is not null
+        union select lower(industry) from accounts where workspace_id = ${workspaceId} and industry is not null
+        union select lower(split_part(name, ' ', 1)) from contacts where workspace_id = ${workspaceId}
+        union select lower(split_part(name, ' ', 1)) from accounts where workspace_id = ${workspaceId}`,
+  );
+  return new Set(rows.map((r) => r.name));
+}
+
+async function accountKinds(
+  workspaceId: string,
+  db: Parameters<typeof queryRows>[0],
+  names: readonly string[],
+): Promise<Map<string, string>> {
+  if (names.length === 0) return new Map();
+  const rows = await queryRows<{ name: string; kind: string }>(
+    db,
+    sql`select a.name, ${accountKind(workspaceId, sql`a`)} as kind from accounts a
+        where a.workspace_id = ${workspaceId} and a.name in (${sql.join(
+          names.map((n) => sql`${n}`),
+          sql`, `,
+        )})`,
+  );
+  return new Map(rows.map((r) => [r.name, r.kind]));
+}
+
+const topicStems = (topic: string): Set<string> => new Set(contentWords(topic).map(stemWord));
+const sharesStem = (text: string, stems: ReadonlySet<string>): boolean =>
+  contentWords(text).some((w) => stems.has(stemWord(w)));
+
+/** Quotes from different accounts first (newest first within), one per conversation. */
+function distinctQuotes<T extends Asked>(items: readonly T[], n: number): T[] {
+  const out: T[] = [];
+  for (const item of items) {
+    if (out.length >= n) break;
+    if (out.some((o) => o.account === item.account || o.interaction_id === item.interaction_id)) continue;
+    out.push(item);
+  }
+  return out;
+}
+
+function quoteOf(q: Asked & { sentence: string }): BlockDraft {
+  return {
+    kind: 'quote',
+    text: q.sentence,
+    source: {
+      interaction_id: q.interaction_id,
+      turn_id: q.turn_id,
+      speaker: q.speaker,
+      occurred_at: q.occurred_at,
+      account: q.account,
+      deal: q.deal,
+      side: 'external',
+    },
+    stance: 'supports',
+  };
+}
