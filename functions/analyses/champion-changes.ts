@@ -196,6 +196,7 @@ export const championChanges = defineAnalysis({
           { key: 'notes', label: 'Notes' },
           { key: 'stage_now', label: 'Stage now' },
           { key: 'outcome', label: 'Outcome' },
+          { key: 'close_date', label: 'Closes / closed' },
           { key: 'next_status', label: 'Next assessment' },
           { key: 'conversations_after', label: 'Conversations since' },
           { key: 'last_conversation', label: 'Last conversation' },
