@@ -30,7 +30,24 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
       limit: Math.min(r.limit ?? 20, 50),
     }),
   },
+  renewal_risk: { operation: 'analyses.renewal_risk', input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r) }) },
+  champion_changes: {
+    operation: 'analyses.champion_changes',
+    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 50, 200) }),
+  },
+  account_history: {
+    operation: 'analyses.account_history',
+    input: (r) => ({ account: valuesOf(r, 'account_name')[0] ?? r.names.accounts[0] ?? '', ...periodOf(r) }),
+  },
 };
+
+/** The owners, accounts, regions and industries a reading of deals names, as the deal analyses take them. */
+const dealFiltersOf = (r: Interpretation): Input => ({
+  ...listOf('owners', valuesOf(r, 'owner_email')),
+  ...listOf('accounts', valuesOf(r, 'account_name')),
+  ...listOf('regions', valuesOf(r, 'account_region')),
+  ...listOf('industries', valuesOf(r, 'account_industry')),
+});
 
 /** Whether a registry analysis answers this reading. */
 export const isOperationAnalysis = (r: Interpretation): boolean => OPERATIONS[r.analysis] !== undefined;

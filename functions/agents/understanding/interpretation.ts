@@ -29,6 +29,12 @@ export const ANALYSES = [
   'churn',
   /** Each rep's share of the speaking time on calls and meetings (the `analyses.talk_ratio` operation). */
   'talk_ratio',
+  /** Open renewals, which look at risk and why (the `analyses.renewal_risk` operation). */
+  'renewal_risk',
+  /** Champions who left or changed, and what happened after (the `analyses.champion_changes` operation). */
+  'champion_changes',
+  /** One account's conversations, deals and qualification changes in order (the `analyses.account_history` operation). */
+  'account_history',
   'general',
   /** Nothing the data holds answers it: `unexplained` and `absent` say why. */
   'not_understood',

@@ -7,9 +7,13 @@ import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.j
 import {
   INVERSE_WORDS,
   namedPeople,
+  ONE_ACCOUNT_ANALYSES,
   OPERATION_MEASURES,
+  OPERATION_PERIOD_FIELDS,
   OPERATION_SUBJECTS,
   operationAnalysisOf,
+  PEOPLE_ANALYSES,
+  QUALIFYING_CUES,
   TALK_VERBS,
 } from './operation-analyses.js';
 import { isScaffoldWord } from './question-words.js';
@@ -418,7 +422,17 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     cues.add('talk');
   // A kind of question a registry analysis answers (functions/analyses/): the reading names it, with
   // the filters, period, order and names the words give, and the local policy calls that operation.
-  const operation = operationAnalysisOf(cues);
+  // A deal kind named like a cue word ("renewals") carries that cue; a cue that only qualifies another
+  // ("left", "renewals") is dropped without it, so "how many renewals did we win" stays a count.
+  for (const kind of kinds)
+    for (const p of PHRASES)
+      if (p.element.kind === 'cue' && p.words.join(' ') === kind) cues.add(p.element.analysis);
+  for (const [c, partners] of Object.entries(QUALIFYING_CUES) as [CueAnalysis, readonly CueAnalysis[]][])
+    if (cues.has(c) && !partners.some((p) => cues.has(p))) cues.delete(c);
+  let operation = operationAnalysisOf(cues);
+  // An analysis of one account needs exactly one named; otherwise the intent readers ask which or say none is held.
+  if (operation && ONE_ACCOUNT_ANALYSES.has(operation) && !(entities.accounts.length === 1 && entities.accounts[0]!.matches.length === 1))
+    operation = null;
   if (operation) cues.clear();
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
   const present = els.some((e) => e.kind === 'present');
@@ -545,6 +559,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   }
   // Without records of its own ("and for the second half?") the period waits for the records it is inherited onto.
   if (subject === null && period) periodOut = { ...period, field: '' };
+  const operationField = operation ? OPERATION_PERIOD_FIELDS[operation] : undefined;
+  if (periodOut && operationField) periodOut = { ...periodOut, field: operationField };
   if (periodOut) slots.add('period');
 
   // Names: owners, accounts, regions, industries narrow whatever the records are.
@@ -692,7 +708,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
 
   // In an analysis of people, a word nothing else placed that is written as a name ("Zoe", "zoe's") is one of them.
-  const people = operation ? namedPeople(ask, unexplained) : [];
+  const people = operation && PEOPLE_ANALYSES.has(operation) ? namedPeople(ask, unexplained) : [];
   for (const name of people) unexplained.splice(unexplained.indexOf(name), 1);
   const content = tokens.filter((t) => !isScaffoldWord(t.lower) && !isScaffoldWord(t.lemma)).length;
   // A reading without records of its own still carries what it names, for a follow-up to apply.
@@ -745,7 +761,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
     // An unknown capitalised word in a question about people is one of them (the analysis says if nobody matched).
-    deferred: ambiguous || (unknown.length > 0 && operation === null),
+    deferred: ambiguous || (unknown.length > 0 && (operation === null || !PEOPLE_ANALYSES.has(operation))),
     unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
