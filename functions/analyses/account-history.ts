@@ -141,7 +141,15 @@ export const accountHistory = defineAnalysis({
           order by c.occurred_at, d.name, c.criterion`,
     );
     const timeline = await queryRows(db, timelineSql(workspaceId, acc, conversations, input));
-    const o = overview!;
+    const lastChange = changes.at(-1);
+    // What the summary says is all in this one row, so it stays backed whichever other tables an answer keeps.
+    const o = {
+      ...overview!,
+      qualification_changes: changes.length,
+      last_change: lastChange
+        ? `${String(lastChange.changed_at)}: ${String(lastChange.criterion).replace('_', ' ')} ${String(lastChange.from_status).replace('_', ' ')} → ${String(lastChange.to_status).replace('_', ' ')} on ${String(lastChange.deal_name)}`
+        : null,
+    };
     const results = {
       account: [account].map(({ id: _id, ...a }) => a),
       overview: [o],
@@ -166,10 +174,9 @@ export const accountHistory = defineAnalysis({
         : `${account.name}${facts ? ` (${facts})` : ''}: no conversation on record${periodWords(input.period)}.`,
       `Deals: ${o.deals_opened} opened, ${o.deals_won} won (${money(o.won_amount)}), ${o.deals_lost} lost (${money(o.lost_amount)}), ${o.deals_open} open now (${money(o.open_amount)}).`,
     ];
-    const lastChange = changes.at(-1);
-    if (lastChange)
+    if (o.last_change)
       summary.push(
-        `${changes.length} qualification status ${changes.length === 1 ? 'change' : 'changes'}; the latest on ${String(lastChange.changed_at)}: ${String(lastChange.criterion).replace('_', ' ')} ${String(lastChange.from_status).replace('_', ' ')} → ${String(lastChange.to_status).replace('_', ' ')} on ${String(lastChange.deal_name)}.`,
+        `${o.qualification_changes} qualification status ${o.qualification_changes === 1 ? 'change' : 'changes'}; the latest ${o.last_change}.`,
       );
     const table = (title: string, result: keyof typeof results, columns: [string, string][]) => ({
       kind: 'table' as const,
@@ -193,6 +200,8 @@ export const accountHistory = defineAnalysis({
         ['lost_amount', 'Lost amount'],
         ['deals_open', 'Open now'],
         ['open_amount', 'Open amount'],
+        ['qualification_changes', 'Qualification changes'],
+        ['last_change', 'Latest change'],
       ]),
     ];
     if (deals.length > 0)
@@ -207,16 +216,6 @@ export const accountHistory = defineAnalysis({
           ['owner_email', 'Owner'],
         ]),
       );
-    if (byMonth.length > 0)
-      blocks.push(
-        table('Conversations by month', 'by_month', [
-          ['month', 'Month'],
-          ['calls', 'Calls'],
-          ['meetings', 'Meetings'],
-          ['emails', 'Emails'],
-          ['conversations', 'All'],
-        ]),
-      );
     if (changes.length > 0)
       blocks.push(
         table('Qualification changes', 'qualification_changes', [
@@ -226,6 +225,16 @@ export const accountHistory = defineAnalysis({
           ['from_status', 'From'],
           ['to_status', 'To'],
           ['notes', 'Notes'],
+        ]),
+      );
+    if (byMonth.length > 0)
+      blocks.push(
+        table('Conversations by month', 'by_month', [
+          ['month', 'Month'],
+          ['calls', 'Calls'],
+          ['meetings', 'Meetings'],
+          ['emails', 'Emails'],
+          ['conversations', 'All'],
         ]),
       );
     if (timeline.length > 0)

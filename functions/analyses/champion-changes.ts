@@ -5,7 +5,15 @@ import { interactionInScope } from '../search/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { periodWords } from './analysis-words.js';
 import { buyerQuotes, CHAMPION_LEFT_SIGNAL, quoteBlock } from './buyer-quotes.js';
-import { DealFilterFields, dealFilterSql, dealFilterWords, dealsWithAccounts, inPeriod, ownerMatch } from './deal-scope.js';
+import {
+  DealFilterFields,
+  dealFilterSql,
+  dealFilterWords,
+  dealsWithAccounts,
+  inPeriod,
+  ownerMatch,
+  project,
+} from './deal-scope.js';
 
 /**
  * Champion changes: where a deal's champion left or changed, from three records. The qualification
@@ -37,6 +45,22 @@ const ChampionChangesBodySchema = z
 const LEFT_NOTES = '(\\mleft\\M|leaving|departed|moved on|new role|no longer)';
 /** Quotes of buyers naming a champion leaving, at most. */
 const QUOTES_SHOWN = 8;
+
+/** What a change shows: the deal, the change, and what happened after. */
+const CHANGE_COLUMNS = [
+  'deal_name',
+  'account_name',
+  'changed_at',
+  'from_status',
+  'to_status',
+  'change',
+  'notes',
+  'stage_now',
+  'outcome',
+  'close_date',
+  'conversations_after',
+  'last_conversation',
+];
 
 interface ChangeRow extends Record<string, unknown> {
   deal_name: string;
@@ -168,42 +192,21 @@ export const championChanges = defineAnalysis({
         read_as: readAs,
         summary: [],
         blocks: [],
-        results: { changes: [], departures: [], totals: [], quotes: [] },
+        results: { changes: [], departures: [], totals: [] },
         empty_reason: `No ${scope}: no champion assessment changed status, no contact marked champion left, and no buyer said their champion was leaving.`,
       };
     const t = totals[0]!;
     const summary = [
       `${t.changes} champion ${t.changes === 1 ? 'change' : 'changes'} on ${t.deals} ${t.deals === 1 ? 'deal' : 'deals'}: ${t.left} left, ${t.weakened} weakened, ${t.strengthened} strengthened${t.contacts_left ? `; ${t.contacts_left} ${t.contacts_left === 1 ? 'contact' : 'contacts'} marked champion left` : ''}${t.accounts_quoted ? `; buyers said their champion was leaving on ${t.accounts_quoted} ${t.accounts_quoted === 1 ? 'account' : 'accounts'}` : ''}.`,
       ...changes
-        .slice(0, 5)
+        .slice(0, 3)
         .map(
           (r) =>
-            `${r.deal_name}${r.account_name ? ` (${r.account_name})` : ''}: champion ${r.from_status.replace('_', ' ')} → ${r.to_status.replace('_', ' ')} on ${r.changed_at}${r.notes ? ` (“${r.notes}”)` : ''}; since then ${outcomeWords(r)}.`,
+            `${r.deal_name}: champion ${r.from_status.replace('_', ' ')} → ${r.to_status.replace('_', ' ')} on ${r.changed_at}${r.notes ? ` (${r.notes.replace(/[.\s]+$/, '')})` : ''}; since then ${outcomeWords(r)}.`,
         ),
     ];
+    const shownChanges = project(changes, CHANGE_COLUMNS);
     const blocks: AnalysisOutput['blocks'] = [
-      {
-        kind: 'table',
-        title: 'Champion changes and what happened after',
-        columns: [
-          { key: 'deal_name', label: 'Deal' },
-          { key: 'account_name', label: 'Account' },
-          { key: 'owner_email', label: 'Owner' },
-          { key: 'changed_at', label: 'Changed' },
-          { key: 'from_status', label: 'From' },
-          { key: 'to_status', label: 'To' },
-          { key: 'change', label: 'Change' },
-          { key: 'notes', label: 'Notes' },
-          { key: 'stage_now', label: 'Stage now' },
-          { key: 'outcome', label: 'Outcome' },
-          { key: 'close_date', label: 'Closes / closed' },
-          { key: 'next_status', label: 'Next assessment' },
-          { key: 'conversations_after', label: 'Conversations since' },
-          { key: 'last_conversation', label: 'Last conversation' },
-        ],
-        data: changes,
-        query: cite('changes') as unknown as Record<string, unknown>,
-      },
       {
         kind: 'table',
         title: 'Counts',
@@ -218,6 +221,26 @@ export const championChanges = defineAnalysis({
         ],
         data: totals,
         query: cite('totals') as unknown as Record<string, unknown>,
+      },
+      {
+        kind: 'table',
+        title: 'Champion changes and what happened after',
+        columns: [
+          { key: 'deal_name', label: 'Deal' },
+          { key: 'account_name', label: 'Account' },
+          { key: 'changed_at', label: 'Changed' },
+          { key: 'from_status', label: 'From' },
+          { key: 'to_status', label: 'To' },
+          { key: 'change', label: 'Change' },
+          { key: 'notes', label: 'Notes' },
+          { key: 'stage_now', label: 'Stage now' },
+          { key: 'outcome', label: 'Outcome' },
+          { key: 'close_date', label: 'Closes / closed' },
+          { key: 'conversations_after', label: 'Conversations since' },
+          { key: 'last_conversation', label: 'Last conversation' },
+        ],
+        data: shownChanges,
+        query: cite('changes') as unknown as Record<string, unknown>,
       },
     ];
     if (departures.length > 0)
@@ -243,7 +266,7 @@ export const championChanges = defineAnalysis({
       read_as: readAs,
       summary,
       blocks,
-      results: { changes, departures, totals, quotes },
+      results: { changes: shownChanges, departures, totals },
       empty_reason: null,
     };
   },

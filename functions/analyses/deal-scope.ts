@@ -87,3 +87,7 @@ export const asOfDay = (asked: string | undefined, now: Date): string => asked ?
 /** An amount as prose writes it: 80800 → "$80,800" (the cell holds 80800). */
 export const money = (amount: number | null): string =>
   amount === null ? 'no amount' : `$${amount.toLocaleString('en-US', { maximumFractionDigits: 2 })}`;
+
+/** Rows cut to the keys a table shows: what a tool result carries twice (the table and the result) stays small. */
+export const project = <R extends Record<string, unknown>>(rows: readonly R[], keys: readonly string[]) =>
+  rows.map((r) => Object.fromEntries(keys.map((k) => [k, r[k] ?? null])));

@@ -49,8 +49,8 @@ const RENEWAL_NAME = '\\mrenewals?\\M';
 /** What buyers said counts for this many days before `as_of`. */
 const QUOTE_DAYS = 365;
 /** Quotes shown per renewal, and in all. */
-const QUOTES_PER_DEAL = 2;
-const QUOTES_SHOWN = 12;
+const QUOTES_PER_DEAL = 1;
+const QUOTES_SHOWN = 5;
 
 /** A renewal as read, before its risk is judged. */
 interface RenewalFacts {
@@ -68,7 +68,8 @@ interface RenewalFacts {
   days_since_touch: number | null;
 }
 
-interface RenewalRow extends RenewalFacts, Record<string, unknown> {
+/** A renewal as shown: its facts (the notes are read into `why`), its risk and why. */
+interface RenewalRow extends Omit<RenewalFacts, 'champion_notes' | 'economic_buyer_notes'>, Record<string, unknown> {
   risk_quotes: number;
   at_risk: boolean;
   why: string;
@@ -128,7 +129,7 @@ export const renewalRisk = defineAnalysis({
         read_as: readAs,
         summary: [],
         blocks: [],
-        results: { renewals: [], totals: [], quotes: [] },
+        results: { renewals: [], totals: [] },
         empty_reason: `No ${scope}: no deal the CRM names as a renewal is open${dealFilterWords(input) || input.period ? ' with those filters' : ''}.`,
       };
 
@@ -138,7 +139,8 @@ export const renewalRisk = defineAnalysis({
         const r = facts as RenewalFacts;
         const said = quotes.filter((q) => q.deal_id === deal_id);
         const why = reasonsOf(r, said.length, input.quiet_days);
-        const row: RenewalRow = { ...r, risk_quotes: said.length, at_risk: why.length > 0, why: why.join('; ') };
+        const { champion_notes: _c, economic_buyer_notes: _e, ...shown } = r;
+        const row: RenewalRow = { ...shown, risk_quotes: said.length, at_risk: why.length > 0, why: why.join('; ') };
         return { row, said };
       })
       .sort(
@@ -146,27 +148,29 @@ export const renewalRisk = defineAnalysis({
           Number(y.row.at_risk) - Number(x.row.at_risk) ||
           (y.row.amount ?? -1) - (x.row.amount ?? -1) ||
           x.row.deal_name.localeCompare(y.row.deal_name),
-      )
-      .slice(0, input.limit);
-    const renewals: RenewalRow[] = rows.map((r) => r.row);
-    const atRisk = renewals.filter((r) => r.at_risk);
+      );
+    // The amounts are of every renewal read; the table shows the first `limit`.
+    const every: RenewalRow[] = rows.map((r) => r.row);
+    const renewals = every.slice(0, input.limit);
+    const atRisk = every.filter((r) => r.at_risk);
     const sum = (rs: RenewalRow[]) => Math.round(rs.reduce((s, r) => s + (r.amount ?? 0), 0) * 100) / 100;
     const totals = [
       {
-        open_renewals: renewals.length,
-        open_amount: sum(renewals),
+        open_renewals: every.length,
+        open_amount: sum(every),
         at_risk_renewals: atRisk.length,
         at_risk_amount: sum(atRisk),
       },
     ];
     const shown = rows
+      .slice(0, input.limit)
       .filter((r) => r.row.at_risk)
       .flatMap((r) => r.said.slice(0, QUOTES_PER_DEAL))
       .slice(0, QUOTES_SHOWN);
     const summary = [
-      `${atRisk.length} of the ${renewals.length} ${scope} look at risk, worth ${money(totals[0]!.at_risk_amount)} of the ${money(totals[0]!.open_amount)} open.`,
+      `${atRisk.length} of the ${every.length} ${scope} look at risk, worth ${money(totals[0]!.at_risk_amount)} of the ${money(totals[0]!.open_amount)} open.`,
       ...atRisk
-        .slice(0, 5)
+        .slice(0, 3)
         .map(
           (r) =>
             `${r.deal_name} (${money(r.amount)}${r.close_date ? `, closes ${r.close_date}` : ''}${r.owner_email ? `, ${r.owner_email}` : ''}): ${r.why}.`,
@@ -177,6 +181,18 @@ export const renewalRisk = defineAnalysis({
       read_as: readAs,
       summary,
       blocks: [
+        {
+          kind: 'table',
+          title: 'Amounts open and at risk',
+          columns: [
+            { key: 'open_renewals', label: 'Open renewals' },
+            { key: 'open_amount', label: 'Open amount' },
+            { key: 'at_risk_renewals', label: 'At risk' },
+            { key: 'at_risk_amount', label: 'Amount at risk' },
+          ],
+          data: totals,
+          query: citeAs('totals') as unknown as Record<string, unknown>,
+        },
         {
           kind: 'table',
           title: 'Open renewals, at risk first',
@@ -197,21 +213,9 @@ export const renewalRisk = defineAnalysis({
           data: renewals,
           query: citeAs('renewals') as unknown as Record<string, unknown>,
         },
-        {
-          kind: 'table',
-          title: 'Amounts open and at risk',
-          columns: [
-            { key: 'open_renewals', label: 'Open renewals' },
-            { key: 'open_amount', label: 'Open amount' },
-            { key: 'at_risk_renewals', label: 'At risk' },
-            { key: 'at_risk_amount', label: 'Amount at risk' },
-          ],
-          data: totals,
-          query: citeAs('totals') as unknown as Record<string, unknown>,
-        },
         ...shown.map(quoteBlock),
       ],
-      results: { renewals, totals, quotes: shown.map(({ deal_id: _d, ...q }) => q) },
+      results: { renewals, totals },
       empty_reason: null,
     };
   },
@@ -221,8 +225,9 @@ export const renewalRisk = defineAnalysis({
 function reasonsOf(r: RenewalFacts, quotes: number, quietDays: number): string[] {
   const out: string[] = [];
   const criterion = (label: string, status: string | null, notes: string | null) => {
-    if (status === 'at_risk') out.push(`${label} at risk${notes ? ` (“${notes}”)` : ''}`);
-    else if (status === 'unknown') out.push(`no ${label} identified${notes ? ` (“${notes}”)` : ''}`);
+    const noted = notes ? ` (${notes.replace(/[.\s]+$/, '')})` : '';
+    if (status === 'at_risk') out.push(`${label} at risk${noted}`);
+    else if (status === 'unknown') out.push(`no ${label} identified`);
     else if (status === null) out.push(`no ${label} assessed`);
   };
   criterion('champion', r.champion, r.champion_notes);

@@ -29,9 +29,12 @@ export async function verifyAsReturned(h: Harness, key: string, workspaceId: str
   const honest = await verifyAnswer({ text: out.summary.join('\n'), content_blocks: out.blocks, follow_ups: [] }, ctx);
   return {
     honest,
-    /** The answer with one cell of its first table changed. */
+    /** The answer with one cell changed: the first row's `column`, in the first table showing it. */
     tampered: async (column: string, value: unknown) => {
-      const table = out.blocks.find((b) => b.kind === 'table') as Extract<BlockDraft, { kind: 'table' }>;
+      const table = out.blocks.find((b) => b.kind === 'table' && b.columns.some((c) => c.key === column)) as Extract<
+        BlockDraft,
+        { kind: 'table' }
+      >;
       const changed = { ...table, data: table.data.map((r, i) => (i === 0 ? { ...r, [column]: value } : r)) };
       return verifyAnswer({ text: 'The analysis.', content_blocks: [changed], follow_ups: [] }, ctx);
     },

@@ -30,14 +30,18 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
       limit: Math.min(r.limit ?? 20, 50),
     }),
   },
-  renewal_risk: { operation: 'analyses.renewal_risk', input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r) }) },
+  // Row limits that keep a result inside one tool result's budget (transcript.ts), blocks and all.
+  renewal_risk: {
+    operation: 'analyses.renewal_risk',
+    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 5, 100) }),
+  },
   champion_changes: {
     operation: 'analyses.champion_changes',
-    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 50, 200) }),
+    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 6, 200) }),
   },
   account_history: {
     operation: 'analyses.account_history',
-    input: (r) => ({ account: valuesOf(r, 'account_name')[0] ?? r.names.accounts[0] ?? '', ...periodOf(r) }),
+    input: (r) => ({ account: valuesOf(r, 'account_name')[0] ?? r.names.accounts[0] ?? '', ...periodOf(r), limit: 12 }),
   },
 };
 
