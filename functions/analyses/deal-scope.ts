@@ -10,12 +10,7 @@ import type { AnalysisPeriod } from './analysis.js';
  */
 
 const Names = (what: string, max = 50) =>
-  z
-    .array(z.string().trim().min(1).max(300))
-    .min(1)
-    .max(max)
-    .optional()
-    .openapi({ description: what });
+  z.array(z.string().trim().min(1).max(300)).min(1).max(max).optional().openapi({ description: what });
 
 export const DealFilterFields = {
   owners: Names(

@@ -27,7 +27,9 @@ import {
 
 const RenewalRiskBodySchema = z
   .object({
-    period: AnalysisPeriodSchema.optional().openapi({ description: 'When the renewals close; absent: every open one.' }),
+    period: AnalysisPeriodSchema.optional().openapi({
+      description: 'When the renewals close; absent: every open one.',
+    }),
     ...DealFilterFields,
     quiet_days: z
       .number()

@@ -49,7 +49,10 @@ describe('chat through the account analyses', () => {
       expect(answer.grounding.verified, `${q}: ${JSON.stringify(answer.grounding)}`).toBe(true);
       const totals = tables(answer).find((t) => t.title === 'Amounts open and at risk')!;
       expect(totals.data[0]).toMatchObject({ open_renewals: truth!.n, open_amount: truth!.amount });
-      expect(answer.content_blocks.some((b) => b.kind === 'quote'), `${q}: ${JSON.stringify(answer.grounding.quotes)} ${answer.content_blocks.map((b) => b.kind).join(',')}`).toBe(true);
+      expect(
+        answer.content_blocks.some((b) => b.kind === 'quote'),
+        `${q}: ${JSON.stringify(answer.grounding.quotes)} ${answer.content_blocks.map((b) => b.kind).join(',')}`,
+      ).toBe(true);
     }
   });
 

@@ -18,7 +18,11 @@ const vocab = vocabularyOf(
     { name: 'Acme Logistics - New Business', account_name: 'Acme Logistics', owner_email: 'zoe.kim@brightwave.io' },
     { name: 'Beacon Logistics - Renewal 2027', account_name: 'Beacon Logistics', owner_email: 'zoe.kim@brightwave.io' },
     { name: 'Beacon Logistics - Pilot', account_name: 'Beacon Logistics', owner_email: 'zoe.kim@brightwave.io' },
-    { name: 'Keystone Health - Renewal 2027', account_name: 'Keystone Health', owner_email: 'oscar.rossi@brightwave.io' },
+    {
+      name: 'Keystone Health - Renewal 2027',
+      account_name: 'Keystone Health',
+      owner_email: 'oscar.rossi@brightwave.io',
+    },
     { name: 'Keystone Health - Pilot', account_name: 'Keystone Health', owner_email: 'oscar.rossi@brightwave.io' },
     { name: 'Acme Health - Pilot', account_name: 'Acme Health', owner_email: 'oscar.rossi@brightwave.io' },
   ],

@@ -58,7 +58,18 @@ describe('POST /analyses/account-history', () => {
     expect(out.analysis).toBe('account_history');
     expect(out.results.account![0]).toMatchObject({ name: ACCOUNT });
     const o = out.results.overview![0]!;
-    for (const k of ['first_touch', 'last_touch', 'conversations', 'calls', 'meetings', 'emails', 'deals_won', 'won_amount', 'deals_open', 'open_amount'])
+    for (const k of [
+      'first_touch',
+      'last_touch',
+      'conversations',
+      'calls',
+      'meetings',
+      'emails',
+      'deals_won',
+      'won_amount',
+      'deals_open',
+      'open_amount',
+    ])
       expect(o[k], k).toEqual(expected[k]);
     expect(out.results.deals).toHaveLength(expected.deals as number);
     const months = out.results.by_month as { month: string; conversations: number }[];
@@ -76,7 +87,9 @@ describe('POST /analyses/account-history', () => {
     // The timeline is in order and holds every conversation, deal event and change (within the limit).
     const timeline = out.results.timeline as { at: string; event: string }[];
     expect(timeline.map((e) => e.at)).toEqual([...timeline.map((e) => e.at)].sort());
-    expect(timeline.filter((e) => ['call', 'meeting', 'email'].includes(e.event))).toHaveLength(expected.conversations as number);
+    expect(timeline.filter((e) => ['call', 'meeting', 'email'].includes(e.event))).toHaveLength(
+      expected.conversations as number,
+    );
     expect(timeline.filter((e) => e.event === 'deal opened')).toHaveLength(expected.deals as number);
     expect(out.summary[0]).toContain(`first conversation ${String(expected.first_touch)}`);
     expect(out.summary[0]).toContain(`${String(expected.conversations)} conversations`);
@@ -86,8 +99,13 @@ describe('POST /analyses/account-history', () => {
     const expected = await facts(`i.occurred_at >= '2026-01-01' and i.occurred_at < '2026-07-01'`);
     const out = (await post({ account: ACCOUNT, period: { from: '2026-01-01', to: '2026-07-01' } })).body.data;
     const o = out.results.overview![0]!;
-    expect([o.conversations, o.first_touch, o.last_touch]).toEqual([expected.conversations, expected.first_touch, expected.last_touch]);
-    for (const e of out.results.timeline as { at: string }[]) expect(e.at >= '2026-01-01' && e.at < '2026-07-01').toBe(true);
+    expect([o.conversations, o.first_touch, o.last_touch]).toEqual([
+      expected.conversations,
+      expected.first_touch,
+      expected.last_touch,
+    ]);
+    for (const e of out.results.timeline as { at: string }[])
+      expect(e.at >= '2026-01-01' && e.at < '2026-07-01').toBe(true);
     const all = (await post({ account: ACCOUNT })).body.data.results.timeline as { at: string }[];
     const last3 = (await post({ account: ACCOUNT, limit: 3 })).body.data.results.timeline as { at: string }[];
     expect(last3.map((e) => e.at)).toEqual(all.slice(-3).map((e) => e.at));

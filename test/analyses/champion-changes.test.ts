@@ -118,7 +118,7 @@ describe('POST /analyses/champion-changes', () => {
     expect(mine.results.changes!.map(key).sort()).toEqual(oscar.map(key).sort());
   });
 
-  it("quotes buyers naming a champion leaving, verbatim from the turn or email cited", async () => {
+  it('quotes buyers naming a champion leaving, verbatim from the turn or email cited', async () => {
     const out = (await post({})).body.data;
     const quotes = out.blocks.flatMap((b) => (b.kind === 'quote' ? [b] : []));
     expect(quotes.length).toBeGreaterThan(0);

@@ -65,7 +65,11 @@ describe('POST /analyses/renewal-risk', () => {
     expect(res.status).toBe(200);
     const out = res.body.data;
     expect(out.analysis).toBe('renewal_risk');
-    const rows = out.results.renewals as unknown as (Truth & { days_since_touch: number; at_risk: boolean; why: string })[];
+    const rows = out.results.renewals as unknown as (Truth & {
+      days_since_touch: number;
+      at_risk: boolean;
+      why: string;
+    })[];
     const byName = new Map(rows.map((r) => [r.deal_name, r]));
     expect([...byName.keys()].sort()).toEqual(expected.map((t) => t.deal_name));
     for (const t of expected) {
@@ -77,7 +81,9 @@ describe('POST /analyses/renewal-risk', () => {
         t.economic_buyer,
         t.last_touch,
       ]);
-      expect(got.days_since_touch).toBe(Math.round((Date.parse('2026-11-20') - Date.parse(t.last_touch!)) / 86_400_000));
+      expect(got.days_since_touch).toBe(
+        Math.round((Date.parse('2026-11-20') - Date.parse(t.last_touch!)) / 86_400_000),
+      );
       // A champion or economic buyer at risk or unidentified is always a reason, named in `why`.
       const weak = [t.champion, t.economic_buyer].some((s) => s === 'at_risk' || s === 'unknown' || s === null);
       if (weak) expect(got.at_risk, t.deal_name).toBe(true);
@@ -154,8 +160,12 @@ describe('POST /analyses/renewal-risk', () => {
     const gotRegion = (await post({ regions: [region!.region] })).body.data.results.renewals!;
     expect(gotRegion.map((r) => r.deal_name).sort()).toEqual(inRegion.map((t) => t.deal_name));
 
-    const quiet = (await post({ quiet_days: 10 })).body.data.results.renewals as { days_since_touch: number; why: string }[];
-    for (const r of quiet) if (r.days_since_touch >= 10) expect(r.why).toContain(`no conversation in ${r.days_since_touch} days`);
+    const quiet = (await post({ quiet_days: 10 })).body.data.results.renewals as {
+      days_since_touch: number;
+      why: string;
+    }[];
+    for (const r of quiet)
+      if (r.days_since_touch >= 10) expect(r.why).toContain(`no conversation in ${r.days_since_touch} days`);
     expect(quiet.some((r) => r.days_since_touch >= 10)).toBe(true);
   });
 
@@ -194,7 +204,9 @@ describe('renewal risk under the verifier', () => {
     const out = (await post({})).body.data;
     const { honest, tampered } = await verifyAsReturned(h, ws.viewer.key, CORPUS_WORKSPACE_ID, out);
     expect(honest.grounding.verified, JSON.stringify(honest.grounding)).toBe(true);
-    expect(honest.content_blocks.filter((b) => b.kind === 'quote').length).toBe(out.blocks.filter((b) => b.kind === 'quote').length);
+    expect(honest.content_blocks.filter((b) => b.kind === 'quote').length).toBe(
+      out.blocks.filter((b) => b.kind === 'quote').length,
+    );
     const caught = await tampered('amount', 1);
     expect(caught.grounding.verified).toBe(false);
     expect(caught.content_blocks.some((b) => b.kind === 'table')).toBe(false);

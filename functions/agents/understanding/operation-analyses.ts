@@ -14,24 +14,27 @@ const OPERATION_CUES: Partial<Record<CueAnalysis, Analysis>> = {
  * Analyses named by cues together: every cue of `needs` is in the question and each other cue is one
  * of `allows` (what the analysis reads anyway: what buyers said, quiet accounts, qualification).
  */
-const OPERATION_CUE_SETS: readonly { analysis: Analysis; needs: readonly CueAnalysis[]; allows: readonly CueAnalysis[] }[] =
-  [
-    // "will acme renew", "who might churn", "which customers could cancel"
-    { analysis: 'renewal_risk', needs: ['lapse'], allows: ['renewal', 'churn', 'voice', 'quiet', 'qualification'] },
-    // "which renewals are at risk", "renewals gone quiet", "renewals with no champion"
-    { analysis: 'renewal_risk', needs: ['renewal', 'churn'], allows: ['voice', 'quiet', 'qualification'] },
-    { analysis: 'renewal_risk', needs: ['renewal', 'quiet'], allows: ['voice', 'qualification'] },
-    { analysis: 'renewal_risk', needs: ['renewal', 'qualification'], allows: ['voice'] },
-    // "did any champions leave", "champion changes on acme", "where did the champion move on"
-    {
-      analysis: 'champion_changes',
-      needs: ['qualification', 'departure'],
-      allows: ['changes', 'voice', 'churn', 'history', 'quiet'],
-    },
-    { analysis: 'champion_changes', needs: ['qualification', 'changes'], allows: ['voice', 'history'] },
-    // "walk me through the history with acme", "acme timeline", "when did we first touch acme"
-    { analysis: 'account_history', needs: ['history'], allows: ['voice', 'changes', 'brief'] },
-  ];
+const OPERATION_CUE_SETS: readonly {
+  analysis: Analysis;
+  needs: readonly CueAnalysis[];
+  allows: readonly CueAnalysis[];
+}[] = [
+  // "will acme renew", "who might churn", "which customers could cancel"
+  { analysis: 'renewal_risk', needs: ['lapse'], allows: ['renewal', 'churn', 'voice', 'quiet', 'qualification'] },
+  // "which renewals are at risk", "renewals gone quiet", "renewals with no champion"
+  { analysis: 'renewal_risk', needs: ['renewal', 'churn'], allows: ['voice', 'quiet', 'qualification'] },
+  { analysis: 'renewal_risk', needs: ['renewal', 'quiet'], allows: ['voice', 'qualification'] },
+  { analysis: 'renewal_risk', needs: ['renewal', 'qualification'], allows: ['voice'] },
+  // "did any champions leave", "champion changes on acme", "where did the champion move on"
+  {
+    analysis: 'champion_changes',
+    needs: ['qualification', 'departure'],
+    allows: ['changes', 'voice', 'churn', 'history', 'quiet'],
+  },
+  { analysis: 'champion_changes', needs: ['qualification', 'changes'], allows: ['voice', 'history'] },
+  // "walk me through the history with acme", "acme timeline", "when did we first touch acme"
+  { analysis: 'account_history', needs: ['history'], allows: ['voice', 'changes', 'brief'] },
+];
 
 /**
  * Cues that only qualify another ("left" says something of a champion, "renewals" names deals): without

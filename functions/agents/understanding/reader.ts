@@ -425,13 +425,16 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // A deal kind named like a cue word ("renewals") carries that cue; a cue that only qualifies another
   // ("left", "renewals") is dropped without it, so "how many renewals did we win" stays a count.
   for (const kind of kinds)
-    for (const p of PHRASES)
-      if (p.element.kind === 'cue' && p.words.join(' ') === kind) cues.add(p.element.analysis);
+    for (const p of PHRASES) if (p.element.kind === 'cue' && p.words.join(' ') === kind) cues.add(p.element.analysis);
   for (const [c, partners] of Object.entries(QUALIFYING_CUES) as [CueAnalysis, readonly CueAnalysis[]][])
     if (cues.has(c) && !partners.some((p) => cues.has(p))) cues.delete(c);
   let operation = operationAnalysisOf(cues);
   // An analysis of one account needs exactly one named; otherwise the intent readers ask which or say none is held.
-  if (operation && ONE_ACCOUNT_ANALYSES.has(operation) && !(entities.accounts.length === 1 && entities.accounts[0]!.matches.length === 1))
+  if (
+    operation &&
+    ONE_ACCOUNT_ANALYSES.has(operation) &&
+    !(entities.accounts.length === 1 && entities.accounts[0]!.matches.length === 1)
+  )
     operation = null;
   if (operation) cues.clear();
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
