@@ -42,7 +42,7 @@ describe('chat through the account analyses', () => {
       sql`select count(*)::int as n, sum(amount)::float8 as amount from deals
           where workspace_id = ${CORPUS_WORKSPACE_ID}::uuid and not is_closed and name ilike '%renewal%'`,
     );
-    for (const q of ['which renewals are at risk?', 'who might churn']) {
+    for (const q of ['which renewals are at risk?', 'which customers might not renew']) {
       const { status, answer } = await ask(q);
       expect(status).toBe('complete');
       expect(answer.interpretation?.analysis, q).toBe('renewal_risk');

@@ -54,13 +54,11 @@ describe('renewal risk', () => {
     'any renewals in danger',
     'what renewals look risky',
     'renewals that have gone quiet',
-    'which renewals have no champion',
-    'who might churn',
-    'which customers could churn next quarter',
+    'which customers could cancel next quarter',
     'will acme logistics renew?',
     'is keystone going to cancel',
     'customers at risk of not renewing',
-    'whos likely to churn in emea',
+    'whos likely to not renew in emea',
     'renewals in trouble?',
   ])('"%s" names renewal risk', (ask) => {
     expect(read(ask)?.analysis, ask).toBe('renewal_risk');
@@ -74,6 +72,14 @@ describe('renewal risk', () => {
     expect(values(read('will acme logistics renew'), 'account_name')).toEqual(['Acme Logistics']);
     expect(values(read('renewals at risk in emea'), 'account_region')).toEqual(['EMEA']);
     expect(values(read('healthcare renewals at risk'), 'account_industry')).toEqual(['Healthcare']);
+  });
+
+  it('leaves churn of any deal and who the champion of a renewal is to the readers they belong to', () => {
+    for (const ask of [
+      'which customers are at risk of churning?',
+      'who is the champion on the acme logistics renewal?',
+    ])
+      expect(read(ask), ask).toBeNull();
   });
 
   it('leaves questions about renewals that ask no risk to the records reader', () => {

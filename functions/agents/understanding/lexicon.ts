@@ -72,7 +72,7 @@ export type CueAnalysis =
   | 'talk'
   /** Renewals as such ("renewals", a deal kind named so): with a risk, a quiet window or qualification, renewal risk. */
   | 'renewal'
-  /** A customer renewing or not ("will they renew", "churn", "cancel"): renewal risk. */
+  /** A customer renewing or not ("will they renew", "cancel", "not renew"): renewal risk. Churn, of any deal, is the churn reader's. */
   | 'lapse'
   /** Someone leaving their post or changing ("left", "quit", "moved on", "turnover"): with a champion, a champion change. */
   | 'departure'
@@ -354,8 +354,8 @@ export const LEXICON: readonly Entry[] = [
   ['red flag', cue('churn')],
   ['renewal', cue('renewal')],
   ['renew', cue('lapse')],
-  ['churn', cue('lapse')],
-  ['churning', cue('lapse')],
+  ['churn', cue('churn')],
+  ['churning', cue('churn')],
   ['cancel', cue('lapse')],
   ['not renew', cue('lapse')],
   ['leave us', cue('lapse')],

@@ -19,12 +19,11 @@ const OPERATION_CUE_SETS: readonly {
   needs: readonly CueAnalysis[];
   allows: readonly CueAnalysis[];
 }[] = [
-  // "will acme renew", "who might churn", "which customers could cancel"
+  // "will acme renew", "which customers could cancel", "accounts not renewing"
   { analysis: 'renewal_risk', needs: ['lapse'], allows: ['renewal', 'churn', 'voice', 'quiet', 'qualification'] },
-  // "which renewals are at risk", "renewals gone quiet", "renewals with no champion"
+  // "which renewals are at risk", "renewals gone quiet" (who the champion of a renewal is stays qualification)
   { analysis: 'renewal_risk', needs: ['renewal', 'churn'], allows: ['voice', 'quiet', 'qualification'] },
   { analysis: 'renewal_risk', needs: ['renewal', 'quiet'], allows: ['voice', 'qualification'] },
-  { analysis: 'renewal_risk', needs: ['renewal', 'qualification'], allows: ['voice'] },
   // "did any champions leave", "champion changes on acme", "where did the champion move on"
   {
     analysis: 'champion_changes',
