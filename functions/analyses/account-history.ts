@@ -17,20 +17,9 @@ import { inPeriod, money } from './deal-scope.js';
 
 const AccountHistoryBodySchema = z
   .object({
-    account: z
-      .string()
-      .trim()
-      .min(1)
-      .max(300)
-      .openapi({ description: 'The account, by its CRM name (case-insensitive, exact).', example: 'Acme Logistics' }),
-    period: AnalysisPeriodSchema.optional().openapi({ description: 'Only what happened in this period; absent: all.' }),
-    limit: z
-      .number()
-      .int()
-      .min(1)
-      .max(200)
-      .default(100)
-      .openapi({ description: 'Timeline events shown, the latest ones (in order).' }),
+    account: z.string().trim().min(1).max(300).openapi({ example: 'Acme Logistics' }),
+    period: AnalysisPeriodSchema.optional(),
+    limit: z.number().int().min(1).max(200).default(100),
   })
   .strict()
   .openapi('AccountHistoryRequest');
@@ -66,7 +55,7 @@ export const accountHistory = defineAnalysis({
   path: 'account-history',
   summary: "Account history: an account's conversations, deals and qualification changes, in order",
   description:
-    "One account's history: first and last conversation, conversations by kind and by month, its deals (opened, won, lost, open, with amounts and dates), its deals' qualification status changes, and a timeline of all of it. The account is named exactly (case-insensitive); a name the workspace does not hold answers with `empty_reason` and the nearest names, never another account's facts.",
+    'One account’s conversations (first, last, by kind and month), deals and qualification changes, in order. An unknown name answers `empty_reason`, never another account’s facts.',
   body: AccountHistoryBodySchema,
   example: { account: 'Acme Logistics', limit: 50 },
   async run(ctx, input, cite): Promise<AnalysisOutput> {

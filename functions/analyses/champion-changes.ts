@@ -26,16 +26,13 @@ import {
 
 const ChampionChangesBodySchema = z
   .object({
-    period: AnalysisPeriodSchema.optional().openapi({
-      description: 'When the change was recorded (assessed, or the contact left); absent: all.',
-    }),
+    period: AnalysisPeriodSchema.optional(),
     ...DealFilterFields,
     changes: z
       .array(z.enum(['left', 'weakened', 'strengthened']))
       .min(1)
       .max(3)
-      .default(['left', 'weakened', 'strengthened'])
-      .openapi({ description: 'Which changes: the champion left, the status fell, or it rose.' }),
+      .default(['left', 'weakened', 'strengthened']),
     limit: z.number().int().min(1).max(200).default(50),
   })
   .strict()
@@ -97,7 +94,7 @@ export const championChanges = defineAnalysis({
   path: 'champion-changes',
   summary: 'Champion changes: champions who left or changed, on which deals, and what happened after',
   description:
-    "From the deals' qualification history (a champion assessment whose status differs from the previous one: `left` when its notes say so, else `weakened` or `strengthened`), the CRM contacts marked champion who left, and buyers' sentences naming a champion leaving. Each change with its deal, account, owner and date, and after it: the deal's stage and outcome now, the next assessment, the conversations since.",
+    'Champion status changes per deal (left, weakened, strengthened), champion contacts who left, and buyers’ sentences about it; with each deal’s outcome and conversations since.',
   body: ChampionChangesBodySchema,
   example: { period: { from: '2026-01-01', to: '2027-01-01' }, changes: ['left', 'weakened'] },
   async run(ctx, input, cite): Promise<AnalysisOutput> {

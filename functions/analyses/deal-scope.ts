@@ -9,16 +9,13 @@ import type { AnalysisPeriod } from './analysis.js';
  * always inside the caller's workspace. Deals are aliased `d`, their account `a` (left-joined).
  */
 
-const Names = (what: string, max = 50) =>
-  z.array(z.string().trim().min(1).max(300)).min(1).max(max).optional().openapi({ description: what });
+const Names = (max = 50) => z.array(z.string().trim().min(1).max(300)).min(1).max(max).optional();
 
 export const DealFilterFields = {
-  owners: Names(
-    'Only deals these people own: emails, full names or first names as their address spells them ("zoe", "Zoe Kim").',
-  ),
-  accounts: Names('Only deals on these accounts (names, case-insensitive, exact).'),
-  regions: Names("Only deals on accounts in these regions (the account's region, case-insensitive).", 20),
-  industries: Names("Only deals on accounts in these industries (the account's industry, case-insensitive).", 20),
+  owners: Names(),
+  accounts: Names(),
+  regions: Names(20),
+  industries: Names(20),
 };
 
 export interface DealFilters {

@@ -31,16 +31,8 @@ const RenewalRiskBodySchema = z
       description: 'When the renewals close; absent: every open one.',
     }),
     ...DealFilterFields,
-    quiet_days: z
-      .number()
-      .int()
-      .min(1)
-      .max(365)
-      .default(30)
-      .openapi({ description: 'No conversation with the account in this many days is a risk.' }),
-    as_of: AsOfDay.openapi({
-      description: 'The day ages are read against (YYYY-MM-DD); absent: today. A citation carries it.',
-    }),
+    quiet_days: z.number().int().min(1).max(365).default(30),
+    as_of: AsOfDay,
     limit: z.number().int().min(1).max(100).default(50),
   })
   .strict()
@@ -86,7 +78,7 @@ export const renewalRisk = defineAnalysis({
   path: 'renewal-risk',
   summary: 'Renewal risk: open renewals, which look at risk and why',
   description:
-    'The open renewal deals (deals the CRM names as renewals), each with its latest champion and economic-buyer assessment, its last conversation with the account, and the buyers’ sentences carrying a risk word (cancel, spend review, not enough value, a champion leaving, …) in the year before `as_of`. A renewal is at risk when a champion or economic buyer is at risk or unidentified, when nobody talked to the account in `quiet_days`, or when a buyer said so; `why` says which. Also the amounts open and at risk.',
+    'Open renewals (deals named as renewals) and why each looks at risk: champion or economic buyer at risk or unidentified, no conversation in `quiet_days`, buyers’ risk sentences quoted. Amounts open and at risk.',
   body: RenewalRiskBodySchema,
   example: { period: { from: '2026-11-01', to: '2027-02-01' }, quiet_days: 30 },
   async run(ctx, input, cite): Promise<AnalysisOutput> {
