@@ -48,7 +48,14 @@ const NO_ADMIN_WRITES = [
  * The analyses (functions/analyses/) every library agent reads the data with, by id: the agents feature
  * does not import the analyses' code, and test/analyses/library-tools.test.ts checks each is listed here.
  */
-export const ANALYSIS_TOOLS = ['analyses.talk_ratio', 'analyses.feature_requests', 'analyses.competitors'];
+export const ANALYSIS_TOOLS = [
+  'analyses.talk_ratio',
+  'analyses.feature_requests',
+  'analyses.competitors',
+  'analyses.renewal_risk',
+  'analyses.champion_changes',
+  'analyses.account_history',
+];
 /** Reading the workspace's data: the routed search, its field catalog and its overview, the analyses, and the evidence search that recalls the workspace memory. */
 const READ_DATA = ['search.query', 'search.fields', 'search.overview', ...ANALYSIS_TOOLS, 'context.search'];
 /**

@@ -39,4 +39,41 @@ export const analysisFixtures: Record<string, SecurityFixture> = {
       },
     },
   },
+  // An empty workspace's renewals: none of another tenant's deals, and why it is empty.
+  'analyses.renewal_risk': {
+    request: () => ({ body: { quiet_days: 30, as_of: '2026-11-20' } }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => {
+        expect(data.analysis).toBe('renewal_risk');
+        expect(data.results.renewals).toEqual([]);
+        expect(data.empty_reason).toMatch(/No open renewal deals/);
+      },
+    },
+  },
+  // An empty workspace's champion changes: nothing of another tenant's assessments, contacts or conversations.
+  'analyses.champion_changes': {
+    request: () => ({ body: { period: { from: '2025-01-01', to: '2027-01-01' } } }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => {
+        expect(data.analysis).toBe('champion_changes');
+        expect(data.results.changes).toEqual([]);
+        expect(data.results.departures).toEqual([]);
+        expect(data.empty_reason).toMatch(/No champion changes/);
+      },
+    },
+  },
+  // Another tenant's account by its name: not found here, and no near name of theirs either.
+  'analyses.account_history': {
+    request: () => ({ body: { account: 'Acme Logistics' } }),
+    tenancy: {
+      kind: 'workspace',
+      assertOwn: (data) => {
+        expect(data.analysis).toBe('account_history');
+        expect(data.results.overview).toEqual([]);
+        expect(data.empty_reason).toBe('No account named "Acme Logistics" in this workspace.');
+      },
+    },
+  },
 };

@@ -51,7 +51,28 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
       limit: Math.min(r.limit ?? 10, 50),
     }),
   },
+  // Row limits that keep a result inside one tool result's budget (transcript.ts), blocks and all.
+  renewal_risk: {
+    operation: 'analyses.renewal_risk',
+    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 5, 100) }),
+  },
+  champion_changes: {
+    operation: 'analyses.champion_changes',
+    input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 6, 200) }),
+  },
+  account_history: {
+    operation: 'analyses.account_history',
+    input: (r) => ({ account: valuesOf(r, 'account_name')[0] ?? r.names.accounts[0] ?? '', ...periodOf(r), limit: 12 }),
+  },
 };
+
+/** The owners, accounts, regions and industries a reading of deals names, as the deal analyses take them. */
+const dealFiltersOf = (r: Interpretation): Input => ({
+  ...listOf('owners', valuesOf(r, 'owner_email')),
+  ...listOf('accounts', valuesOf(r, 'account_name')),
+  ...listOf('regions', valuesOf(r, 'account_region')),
+  ...listOf('industries', valuesOf(r, 'account_industry')),
+});
 
 /** Whether a registry analysis answers this reading. */
 export const isOperationAnalysis = (r: Interpretation): boolean => OPERATIONS[r.analysis] !== undefined;

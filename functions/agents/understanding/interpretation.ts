@@ -31,6 +31,12 @@ export const ANALYSES = [
   'talk_ratio',
   /** What customers and prospects ask the product to do, by accounts asking (the `analyses.feature_requests` operation). */
   'feature_requests',
+  /** Open renewals, which look at risk and why (the `analyses.renewal_risk` operation). */
+  'renewal_risk',
+  /** Champions who left or changed, and what happened after (the `analyses.champion_changes` operation). */
+  'champion_changes',
+  /** One account's conversations, deals and qualification changes in order (the `analyses.account_history` operation). */
+  'account_history',
   'general',
   /** Nothing the data holds answers it: `unexplained` and `absent` say why. */
   'not_understood',

@@ -72,6 +72,12 @@ export type CueAnalysis =
   | 'talk'
   /** What customers ask the product to do: "feature requests", "what are customers asking for". */
   | 'requests'
+  /** Renewals as such ("renewals", a deal kind named so): with a risk, a quiet window or qualification, renewal risk. */
+  | 'renewal'
+  /** A customer renewing or not ("will they renew", "cancel", "not renew"): renewal risk. Churn, of any deal, is the churn reader's. */
+  | 'lapse'
+  /** Someone leaving their post or changing ("left", "quit", "moved on", "turnover"): with a champion, a champion change. */
+  | 'departure'
   /** An account brief: "prep me for my call", "catch me up on". */
   | 'brief'
   /** Something to do rather than to read ("book a meeting", "send an email"): not a question of the data. */
@@ -375,13 +381,35 @@ export const LEXICON: readonly Entry[] = [
   ['reason', cue('losses')],
   ['what went wrong', { kind: 'cue', analysis: 'losses', lost: true }],
   ['kill', { kind: 'cue', analysis: 'losses', lost: true }],
-  ['churn', cue('churn')],
   ['at risk', cue('churn')],
   ['risky', cue('churn')],
   ['in trouble', cue('churn')],
   ['shaky', cue('churn')],
-  ['renew', cue('churn')],
+  ['risk', cue('churn')],
+  ['danger', cue('churn')],
+  ['red flag', cue('churn')],
+  ['renewal', cue('renewal')],
+  ['renew', cue('lapse')],
+  ['churn', cue('churn')],
+  ['churning', cue('churn')],
+  ['cancel', cue('lapse')],
+  ['not renew', cue('lapse')],
+  ['leave us', cue('lapse')],
+  ['walk away', cue('lapse')],
+  ['left', cue('departure')],
+  ['leave', cue('departure')],
+  ['quit', cue('departure')],
+  ['depart', cue('departure')],
+  ['departure', cue('departure')],
+  ['move on', cue('departure')],
+  ['moved on', cue('departure')],
+  ['turnover', cue('departure')],
+  ['new job', cue('departure')],
+  ['gone', cue('departure')],
+  ['replace', cue('departure')],
+  ['swap', cue('departure')],
   ['champion', cue('qualification')],
+  ['champ', cue('qualification')],
   ['economic buyer', cue('qualification')],
   ['decision maker', cue('qualification')],
   ['quiet', cue('quiet')],
@@ -402,6 +430,12 @@ export const LEXICON: readonly Entry[] = [
   ['rundown', cue('history')],
   ['since day one', cue('history')],
   ['walk me through', cue('history')],
+  ['first touch', cue('history')],
+  ['relationship', cue('history')],
+  ['from the start', cue('history')],
+  ['from the beginning', cue('history')],
+  ['backstory', cue('history')],
+  ['chronology', cue('history')],
   ['change', cue('changes')],
   ['happen', cue('changes')],
   ['talk ratio', cue('talk')],

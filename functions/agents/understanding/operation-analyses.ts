@@ -12,11 +12,62 @@ const OPERATION_CUES: Partial<Record<CueAnalysis, Analysis>> = {
   competitors: 'competitors',
 };
 
+/**
+ * Analyses named by cues together: every cue of `needs` is in the question and each other cue is one
+ * of `allows` (what the analysis reads anyway: what buyers said, quiet accounts, qualification).
+ */
+const OPERATION_CUE_SETS: readonly {
+  analysis: Analysis;
+  needs: readonly CueAnalysis[];
+  allows: readonly CueAnalysis[];
+}[] = [
+  // "will acme renew", "which customers could cancel", "accounts not renewing"
+  { analysis: 'renewal_risk', needs: ['lapse'], allows: ['renewal', 'churn', 'voice', 'quiet', 'qualification'] },
+  // "which renewals are at risk", "renewals gone quiet" (who the champion of a renewal is stays qualification)
+  { analysis: 'renewal_risk', needs: ['renewal', 'churn'], allows: ['voice', 'quiet', 'qualification'] },
+  { analysis: 'renewal_risk', needs: ['renewal', 'quiet'], allows: ['voice', 'qualification'] },
+  // "did any champions leave", "champion changes on acme", "where did the champion move on"
+  {
+    analysis: 'champion_changes',
+    needs: ['qualification', 'departure'],
+    allows: ['changes', 'voice', 'churn', 'history', 'quiet'],
+  },
+  { analysis: 'champion_changes', needs: ['qualification', 'changes'], allows: ['voice', 'history'] },
+  // "walk me through the history with acme", "acme timeline", "when did we first touch acme"
+  { analysis: 'account_history', needs: ['history'], allows: ['voice', 'changes', 'brief'] },
+];
+
+/**
+ * Cues that only qualify another ("left" says something of a champion, "renewals" names deals): without
+ * one of their partners they name no kind of question, and the question is read without them.
+ */
+export const QUALIFYING_CUES: Partial<Record<CueAnalysis, readonly CueAnalysis[]>> = {
+  departure: ['qualification'],
+  renewal: ['churn', 'quiet', 'qualification', 'lapse'],
+};
+
+/**
+ * Analyses that read a capitalised word nothing else explains as what they are of — a person (talk
+ * ratio), a competitor, a product asked for ("Slack alerts") — not as an unknown account to look for.
+ */
+export const NAMING_ANALYSES: ReadonlySet<Analysis> = new Set(['talk_ratio', 'competitors', 'feature_requests']);
+
 export const OPERATION_SUBJECTS: Partial<Record<Analysis, 'deals' | 'interactions'>> = {
   talk_ratio: 'interactions',
   feature_requests: 'interactions',
   competitors: 'interactions',
+  renewal_risk: 'deals',
+  champion_changes: 'deals',
+  account_history: 'interactions',
 };
+
+/** The date an analysis's period bounds, when it is not its records' usual one (a deal's close date). */
+export const OPERATION_PERIOD_FIELDS: Partial<Record<Analysis, string>> = {
+  champion_changes: 'occurred_at',
+};
+
+/** Analyses of one account: without exactly one account named, the question is another reader's. */
+export const ONE_ACCOUNT_ANALYSES: ReadonlySet<Analysis> = new Set(['account_history']);
 
 /** The measure each analysis ranks by, as its result rows name it. */
 export const OPERATION_MEASURES: Partial<Record<Analysis, string>> = {
@@ -30,9 +81,14 @@ export const INVERSE_WORDS: ReadonlySet<string> = new Set(['listen', 'listener']
 
 /**
  * The analysis the question's cues name when every cue is an analysis's (or only says that something
- * was said, which they all read); null when none is, or when another kind of question is cued too.
+ * was said, which they all read), or when they form one of the cue sets above; null when none is, or
+ * when another kind of question is cued too.
  */
 export function operationAnalysisOf(cues: ReadonlySet<CueAnalysis>): Analysis | null {
+  const set = OPERATION_CUE_SETS.find(
+    (s) => s.needs.every((c) => cues.has(c)) && [...cues].every((c) => s.needs.includes(c) || s.allows.includes(c)),
+  );
+  if (set) return set.analysis;
   const named = [...cues].flatMap((c) => (OPERATION_CUES[c] ? [OPERATION_CUES[c]] : []));
   if (named.length === 0 || new Set(named).size > 1) return null;
   return [...cues].every((c) => OPERATION_CUES[c] || c === 'voice') ? named[0]! : null;

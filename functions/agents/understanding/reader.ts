@@ -6,12 +6,16 @@ import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './int
 import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
 import {
   INVERSE_WORDS,
+  ONE_ACCOUNT_ANALYSES,
   OPERATION_MEASURES,
+  OPERATION_PERIOD_FIELDS,
   OPERATION_SUBJECTS,
   operationAnalysisOf,
   operationWords,
   AMOUNT_WORDS,
   TALK_OBJECTS,
+  NAMING_ANALYSES,
+  QUALIFYING_CUES,
   TALK_VERBS,
 } from './operation-analyses.js';
 import { isScaffoldWord } from './question-words.js';
@@ -430,7 +434,20 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   }
   // A kind of question a registry analysis answers (functions/analyses/): the reading names it, with
   // the filters, period, order and names the words give, and the local policy calls that operation.
-  const operation = operationAnalysisOf(cues);
+  // A deal kind named like a cue word ("renewals") carries that cue; a cue that only qualifies another
+  // ("left", "renewals") is dropped without it, so "how many renewals did we win" stays a count.
+  for (const kind of kinds)
+    for (const p of PHRASES) if (p.element.kind === 'cue' && p.words.join(' ') === kind) cues.add(p.element.analysis);
+  for (const [c, partners] of Object.entries(QUALIFYING_CUES) as [CueAnalysis, readonly CueAnalysis[]][])
+    if (cues.has(c) && !partners.some((p) => cues.has(p))) cues.delete(c);
+  let operation = operationAnalysisOf(cues);
+  // An analysis of one account needs exactly one named; otherwise the intent readers ask which or say none is held.
+  if (
+    operation &&
+    ONE_ACCOUNT_ANALYSES.has(operation) &&
+    !(entities.accounts.length === 1 && entities.accounts[0]!.matches.length === 1)
+  )
+    operation = null;
   if (operation) cues.clear();
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
   const present = els.some((e) => e.kind === 'present');
@@ -561,6 +578,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   }
   // Without records of its own ("and for the second half?") the period waits for the records it is inherited onto.
   if (subject === null && period) periodOut = { ...period, field: '' };
+  const operationField = operation ? OPERATION_PERIOD_FIELDS[operation] : undefined;
+  if (periodOut && operationField) periodOut = { ...periodOut, field: operationField };
   if (periodOut) slots.add('period');
 
   // Names: owners, accounts, regions, industries narrow whatever the records are.
@@ -817,7 +836,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
     // An unknown capitalised word in a question about people is one of them (the analysis says if nobody matched).
-    deferred: ambiguous || (unknown.length > 0 && operation === null),
+    deferred: ambiguous || (unknown.length > 0 && (operation === null || !NAMING_ANALYSES.has(operation))),
     unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
