@@ -85,15 +85,19 @@ describe('searches by meaning carry the scope the ask fixes', () => {
 });
 
 describe('searches by meaning for what was said are ranked hybrid', () => {
-  it('the voice and research searches ask for ranking hybrid', () => {
-    for (const [ask, depth] of [
-      ['what do customers say about pricing last quarter?', 'standard'],
-      ['what did Tidewater Logistics say about pricing last quarter?', 'deep'],
-    ] as const) {
-      const found = semantic(callsFor(ask, depth)).filter((c) => c.arguments.hydrate === true);
-      expect(found.length, ask).toBeGreaterThan(0);
-      for (const c of found) expect(c.arguments.ranking, `${ask}: ${c.id}`).toBe('hybrid');
-    }
+  it("chat's voice searches ask for ranking hybrid; research's picks its quotes by the topic's words and ranks by similarity", () => {
+    const chat = semantic(callsFor('what do customers say about pricing last quarter?', 'standard')).filter(
+      (c) => c.arguments.hydrate === true,
+    );
+    expect(chat.length).toBeGreaterThan(0);
+    for (const c of chat) expect(c.arguments.ranking, c.id).toBe('hybrid');
+    const deep = semantic(callsFor('what did Tidewater Logistics say about pricing last quarter?', 'deep')).filter(
+      (c) => c.arguments.hydrate === true,
+    );
+    const research = deep.filter(
+      (c) => c.arguments.limit === 30 && c.arguments.query === 'pricing' && !c.arguments.ranking,
+    );
+    expect(research.length, JSON.stringify(deep.map((c) => c.arguments))).toBeGreaterThan(0);
   });
 
   it("one account's topic is searched by meaning in that account and period, the name no topic word", () => {

@@ -17,7 +17,7 @@ import { nextStep } from './plans.js';
 import { tidyAnswer } from '../grounding-finished.js';
 import { call, calls, finish } from './steps.js';
 import { scopedQuery } from './search-scope.js';
-import { isOnTopic, isSalient, topicOf as topicOfQuestion } from '../relevance.js';
+import { isOnTopic, isSalient, topicOf as topicOfQuestion, withoutQuotedLines } from '../relevance.js';
 import { isScaffoldWord } from '../understanding/question-words.js';
 import { disagreementSection, disagreementsIn } from './research-disagreements.js';
 
@@ -41,6 +41,23 @@ import { disagreementSection, disagreementsIn } from './research-disagreements.j
 type Query = Record<string, unknown>;
 type QuoteBlock = Extract<BlockDraft, { kind: 'quote' }>;
 
+/**
+ * The chat answer the report builds on, without the quotes the verifier's relevance rule would take
+ * out for this question (a report goes further than chat, so it reads the chat's evidence as asked),
+ * and without the prose lines that quoted them.
+ */
+function onTheAskedTopic(chat: AnswerDraft, ctx: PolicyContext, names: readonly string[]): AnswerDraft {
+  const topic = topicOfQuestion(ctx.ask, names);
+  if (!topic) return chat;
+  const off = chat.content_blocks.flatMap((b) => (b.kind === 'quote' && !isOnTopic(topic, b.text) ? [b.text] : []));
+  if (off.length === 0) return chat;
+  return {
+    ...chat,
+    text: withoutQuotedLines(chat.text, off),
+    content_blocks: chat.content_blocks.filter((b) => b.kind !== 'quote' || !off.includes(b.text)),
+  };
+}
+
 /** The section the coverage step (coverage.ts) appends; the report keeps it last. */
 const RESTS_ON = '### What this rests on';
 /** Filter-lane `in` lists take at most this many values (SEARCH_LIMITS.inValues). */
@@ -53,7 +70,7 @@ export function researchStep(ctx: PolicyContext, intent: Intent): StepResult {
   const final = base.tool_calls.find((c) => c.name === FINAL_ANSWER);
   // The chat plan is still searching (or asking, or has no search tool): let it.
   if (!final || intent.kind === 'no_search' || ctx.mustFinish) return base;
-  const chat = final.arguments as unknown as AnswerDraft;
+  const chat = onTheAskedTopic(final.arguments as unknown as AnswerDraft, ctx, resolvedAccountNames(ctx, intent));
   const facets = intent.kind === 'deals' ? dealFacets(ctx, intent, chat) : evidenceFacets(ctx, intent, chat);
   if (facets.pending.length > 0) return calls(...facets.pending);
   // The renderer's pass: a section left empty or saying only that it has nothing is not shown.
@@ -188,15 +205,17 @@ function evidenceFacets(ctx: PolicyContext, intent: Intent, chat: AnswerDraft): 
   const candidates = [...semanticTurnsOf(semanticRows, 40), ...externalTurnsOf(fuzzyRows, 40)].filter(
     (c) => !shown.has(c.turnId),
   );
-  const onTopicCandidates = onTopic(distinctTurns(candidates), topic);
+  // The verifier's relevance rule, on the question alone: a quote it would take out is never offered.
+  const askedTopic = topicOfQuestion(ctx.ask, [...askedAccounts, ...(account ? [account] : [])]);
+  const standsAsAsked = (text: string) => !askedTopic || isOnTopic(askedTopic, text);
+  const onTopicCandidates = onTopic(distinctTurns(candidates), topic).filter((c) => standsAsAsked(c.text));
   // Every remark found, the summary's included (a figure the summary quotes may be the one another
   // contradicts); the verifier's relevance rule, concepts and all, judges each quote of a pair below.
   const allCandidates = distinctTurns([...semanticTurnsOf(semanticRows, 80), ...externalTurnsOf(fuzzyRows, 80)]);
   const quotes = onTopicCandidates.slice(0, NEW_QUOTES).map((c) => quoteBlock(c, topic || subject));
   const sections: Section[] = [themeSection(quotes, topic)];
   // Where the sources disagree: figures customers gave that do not agree (research-disagreements.ts).
-  const askedTopic = topicOfQuestion(ctx.ask, [...askedAccounts, ...(account ? [account] : [])]);
-  const disagreements = disagreementsIn(allCandidates, (text) => !askedTopic || isOnTopic(askedTopic, text));
+  const disagreements = disagreementsIn(allCandidates, standsAsAsked);
   const disagreeing = disagreementSection(disagreements);
   if (disagreeing) sections.push(disagreeing);
 
