@@ -5,7 +5,7 @@ import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
 import { termWeight } from '../../platform/model/term-weights.js';
 import type { BlockDraft } from './answer.js';
 import { competitorsNamedIn } from './understanding/competitors.js';
-import { REQUEST_CUE } from '../analyses/request-language.js';
+import { REQUEST_CUE } from './understanding/request-language.js';
 import { isNotQuoteTopic } from './understanding/question-words.js';
 
 /**

@@ -3,16 +3,15 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../platform/db/port.js';
 import { contentWords, stemWord } from '../../platform/model/local.js';
 import type { BlockDraft } from '../agents/answer.js';
-import { sentencesOf } from '../agents/local-policy/evidence.js';
+import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
 import { periodWords } from './analysis-words.js';
-import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf } from './request-language.js';
 
 /**
  * Feature requests: what customers and prospects ask the product to do, read from their own words
  * (external transcript turns and inbound emails) by request language and grouped by what is asked
- * for (request-language.ts), ranked by how many distinct accounts ask, each with verbatim quotes.
+ * for (agents/understanding/request-language.ts), ranked by how many distinct accounts ask, each with verbatim quotes.
  */
 
 const Names = z.array(z.string().trim().min(1).max(300)).max(50);
