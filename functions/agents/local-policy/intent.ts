@@ -44,7 +44,7 @@ export type Intent =
       filters?: { field: string; op: string; value: unknown }[];
     }
   /** Answered by the competitors analysis, whose accounts-and-deals table says which accounts mentioned them. */
-  | { kind: 'competitors'; period: AskedPeriod | null; name: string | null }
+  | { kind: 'competitors'; period: AskedPeriod | null; name: string | null; limit?: number }
   | {
       kind: 'compare';
       periods: AskedPeriod[];
@@ -78,6 +78,8 @@ const QUALIFICATION =
   /\b(champions?|economic buyers?|decision[- ]makers?|who signs|signs? off|sign-?off|meddpicc|qualification)\b/i;
 const CHURN = /\bchurn\w*|\bat risk of (leaving|losing)|\brisk of losing\b|\brenewal risk\b/i;
 const COMPETITION = /\bcompetit\w*|\brivals?\b/i;
+/** An item of an earlier ranking referred to by its place in it. */
+const BY_ITS_PLACE = /\b(?:the )?(?:top|first|leading|number one|no\.? ?1|#1)(?: one)?\b/i;
 /** "Which accounts mentioned Pipewell?", "who brought them up?": the accounts behind the mentions, not quotes. */
 const WHICH_ACCOUNTS = /\b(which|what) (accounts?|customers?|companies|clients|buyers)\b|\bwho\b/i;
 const MENTIONED =
@@ -127,8 +129,13 @@ export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
   if (!followUp || !previous) return read;
   const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
   // "And which accounts mentioned the top one?" after a competitor ranking: the accounts behind its mentions.
+  // One of the ranking named by its place ("the top one", "the first", "number one") is that competitor alone.
   if (before.kind === 'competitors' && WHICH_ACCOUNTS.test(ctx.ask) && read.kind !== 'competitors')
-    return { ...before, period: parseAskedPeriod(ctx.ask, ctx.today) ?? before.period };
+    return {
+      ...before,
+      period: parseAskedPeriod(ctx.ask, ctx.today) ?? before.period,
+      ...(BY_ITS_PLACE.test(ctx.ask) ? { limit: 1 } : {}),
+    };
   // "And which of those close this quarter?", "And what is the total?": the earlier deal ask's filters, narrowed.
   if (before.kind !== 'deals') return read;
   const intent: Intent =

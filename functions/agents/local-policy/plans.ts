@@ -149,7 +149,7 @@ function intentStep(ctx: PolicyContext, intent: Intent): StepResult {
     case 'losses':
       return lossesStep(ctx, intent);
     case 'competitors':
-      return analysisStep(ctx, competitorsReading(intent.period, intent.name));
+      return analysisStep(ctx, competitorsReading(intent.period, intent.name, intent.limit ?? null));
     case 'compare':
       return compareStep(ctx, intent);
     case 'churn':

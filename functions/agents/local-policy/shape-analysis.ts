@@ -136,6 +136,7 @@ const isOwnerName = (r: Interpretation, person: string): boolean =>
 export function competitorsReading(
   period: { from: string; to: string; phrase: string } | null,
   name: string | null,
+  limit: number | null = null,
 ): Interpretation {
   return {
     analysis: 'competitors',
@@ -145,7 +146,7 @@ export function competitorsReading(
     period: period ? { from: period.from, to: period.to, field: 'occurred_at', phrase: period.phrase } : null,
     group_by: null,
     order: null,
-    limit: null,
+    limit,
     show: [],
     compare_to: null,
     topic: null,
