@@ -38,7 +38,7 @@ export async function probeFreshness(
                     where workspace_id = ${workspaceId} and embedding is not null and embedder = ${embedderId ?? ''}`;
     const surface = store === 'utterances_external' || store === 'themes' ? 'interactions' : store;
     // The store's counts and its sources' newest ingest in ONE statement: one round trip on Neon's HTTP
-    // transport (they used to be two reads in parallel, which on the Pool meant a second connection).
+    // transport, and no second connection on the Pool (two reads in parallel would take one).
     const [counts] = await queryRows<{ n: number; latest: Date | string | null; latest_ingest: Date | string | null }>(
       db,
       sql`select c.n, c.latest,
