@@ -12,19 +12,9 @@ import { quietStep } from './shape-quiet.js';
 import { notUnderstood } from './shape-refusal.js';
 import { voiceStep } from './shape-voice.js';
 import { dealsStep } from './shape-deals.js';
-import {
-  call,
-  calls,
-  capitalize,
-  finish,
-  inPeriod,
-  said,
-  staleNote,
-  synonymsOf,
-  whyEmpty,
-  withSynonyms,
-  type Query,
-} from './steps.js';
+import { call, calls, capitalize, finish, inPeriod, said, type Query } from './steps.js';
+import { staleNote, whyEmpty } from './search-notes.js';
+import { synonymsOf, withSynonyms } from './topic-synonyms.js';
 import { matchedAccounts, rowsOf, searchNotes, type PolicyContext, type Result } from './context.js';
 import {
   customerSaidOf,

@@ -4,7 +4,8 @@ import { rowsOf, type PolicyContext } from './context.js';
 import { day, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
 import { latestAssessments, qualificationColumns } from './shape-qualification.js';
-import { call, calls, finish, whyEmpty, type Query } from './steps.js';
+import { call, calls, finish, type Query } from './steps.js';
+import { whyEmpty } from './search-notes.js';
 
 /**
  * Churn risk, with its signals named: on customers' open deals, the latest champion or economic

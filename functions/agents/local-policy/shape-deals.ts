@@ -3,7 +3,8 @@ import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { day, money, tableBlock } from './evidence.js';
 import type { DealFilter, Intent } from './intent.js';
-import { call, calls, finish, staleNote, whyEmpty, type Query } from './steps.js';
+import { call, calls, finish, type Query } from './steps.js';
+import { staleNote, whyEmpty } from './search-notes.js';
 
 /**
  * Deal lists and totals with filters (stage, amount, won, lost, open, owner, account, region, a

@@ -4,7 +4,8 @@ import { rowsOf, type PolicyContext } from './context.js';
 import { externalTurnsOf, money, quoteBlock, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
 import type { Interpretation } from '../understanding/interpretation.js';
-import { call, calls, finish, said, whyEmpty, type Query } from './steps.js';
+import { call, calls, finish, said, type Query } from './steps.js';
+import { whyEmpty } from './search-notes.js';
 
 /**
  * Why deals were lost: the lost deals (in the period, on their close date), the risks their

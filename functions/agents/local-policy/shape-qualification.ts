@@ -3,7 +3,8 @@ import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext, type Result } from './context.js';
 import { day, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
-import { call, calls, finish, whyEmpty, type Query } from './steps.js';
+import { call, calls, finish, type Query } from './steps.js';
+import { whyEmpty } from './search-notes.js';
 
 /**
  * Champion and economic-buyer status from the deals' qualification rows (MEDDPICC): the latest

@@ -4,7 +4,8 @@ import type { BlockDraft } from '../answer.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { day, money, tableBlock } from './evidence.js';
 import type { Intent } from './intent.js';
-import { call, calls, finish, whyEmpty, type Query } from './steps.js';
+import { call, calls, finish, type Query } from './steps.js';
+import { whyEmpty } from './search-notes.js';
 
 /**
  * What went quiet: open deals with no call, meeting or email linked to them since the cutoff (the

@@ -10,7 +10,8 @@ import { rowsOf, type PolicyContext } from './context.js';
 import { lossesIntentOf, lossesStep } from './shape-losses.js';
 import { FINAL_ANSWER } from '../tool-names.js';
 import { day, tableBlock } from './evidence.js';
-import { call, calls, capitalize, finish, staleNote, whyEmpty, type Query } from './steps.js';
+import { call, calls, capitalize, finish, type Query } from './steps.js';
+import { staleNote, whyEmpty } from './search-notes.js';
 
 /**
  * The records analyses answered from an interpretation (understanding/reader.ts): deals and

@@ -14,18 +14,9 @@ import {
   tableBlock,
   type QuoteCandidate,
 } from './evidence.js';
-import {
-  call,
-  calls,
-  finish,
-  inPeriod,
-  said,
-  staleNote,
-  synonymsOf,
-  whyEmpty,
-  withSynonyms,
-  type Query,
-} from './steps.js';
+import { call, calls, finish, inPeriod, said, type Query } from './steps.js';
+import { staleNote, whyEmpty } from './search-notes.js';
+import { synonymsOf, withSynonyms } from './topic-synonyms.js';
 
 /**
  * What customers say about a topic: turns found by meaning (semantic lane, customer voice) and by
