@@ -42,14 +42,15 @@ export const RUN_BUDGETS = {
    * statement) at start; its knowledge search goes through context.search, which counts its search quota;
    * the grounding verifier reads each quote's attribution from the warehouse (the quoted turns with their
    * interaction's account, deal and date in the statement the verbatim check already makes; the quoted
-   * emails in one more when the answer quotes one).
+   * emails in one more when the answer quotes one). What customers said is searched by meaning with hybrid
+   * ranking, which reads the turns around its matches in one statement more.
    */
-  chatRun: { connections: 6, queries: 133, deliveries: 5 },
+  chatRun: { connections: 6, queries: 134, deliveries: 5 },
   /**
    * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries),
    * and the lookalike centroid materialization of the workspace whose utterance store changed (its run:
    * one delivery, one pool, ~30 statements, 16 entities per statement so that no one statement holds an
    * embedded server's event loop). The chat run costs what it costs above.
    */
-  routineFire: { connections: 9, queries: 225, deliveries: 8 },
+  routineFire: { connections: 9, queries: 226, deliveries: 8 },
 } as const;
