@@ -164,7 +164,8 @@ export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>
   relevanceScore(topic, text) >= RELEVANCE_THRESHOLD;
 
 /**
- * Names of this workspace's accounts and contacts that the question mentions: the whole name, or
+ * Names of this workspace's accounts, contacts, industries and regions that the question mentions (who
+ * spoke is never what they spoke about: "EMEA", "healthcare"): the whole name, or
  * the first word of an account's name written capitalised ("Acme" for "Acme Logistics") or, when it
  * has seven letters or more, in any case ("tidewater" for "Tidewater Logistics"). Read so
  * the topic of "what did Acme Security say about pricing" is pricing, not security.
@@ -184,6 +185,12 @@ export async function namesInQuestion(db: Queryable, workspaceId: string, questi
         union
         select name from contacts
         where workspace_id = ${workspaceId} and strpos(lower(${question}), lower(name)) > 0
+        union
+        select industry from accounts
+        where workspace_id = ${workspaceId} and industry is not null and strpos(lower(${question}), lower(industry)) > 0
+        union
+        select region from accounts
+        where workspace_id = ${workspaceId} and region is not null and strpos(lower(${question}), lower(region)) > 0
         limit 50`,
   );
   return rows
@@ -252,7 +259,9 @@ export async function judgeQuotes(
   return { topic, offTopic, onTopic: quotes.length - offTopic.size };
 }
 
-const REQUEST_STEMS = new Set(['feature', 'request', 'wishlist', 'wish', 'enhancement', 'ask', 'want'].map(stemWord));
+const REQUEST_STEMS = new Set(
+  ['feature', 'request', 'wishlist', 'wish', 'enhancement', 'ask', 'want', 'build'].map(stemWord),
+);
 const asksOnlyForRequests = (topic: QuestionTopic): boolean =>
   topic.terms.some((t) => REQUEST_STEMS.has(t.stem)) && topic.terms.every((t) => REQUEST_STEMS.has(t.stem));
 

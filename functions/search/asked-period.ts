@@ -123,12 +123,18 @@ const RULES: Rule[] = [
     },
   },
   { pattern: /\b(?:year to date|ytd)\b/, read: (_m, today) => [calendar('year', 0, today)[0], today + DAY_MS] },
-  // "before year end", "by the end of January", "before end of quarter": from today up to that end.
+  // "before year end", "by the end of January", "before end of Q1": from today up to that end.
   {
     pattern: new RegExp(
-      `\\b(?:before|by|until|till|ahead of)(?: the)? (?:(?:year|quarter|month)[- ]end|end of(?: the)? (year|quarter|month|${MONTH_NAME}))\\b`,
+      `\\b(?:before|by|until|till|ahead of)(?: the)? (?:(?:year|quarter|month)[- ]end|end of(?: the)? (year|quarter|month|q[1-4]|${MONTH_NAME}))\\b`,
     ),
     read: (m, today) => {
+      const quarter = /\bq([1-4])\b/.exec(m[0]);
+      if (quarter) {
+        const y = new Date(today).getUTCFullYear();
+        const end = monthStart(y, 3 * Number(quarter[1]));
+        return [today, end > today ? end : monthStart(y + 1, 3 * Number(quarter[1]))];
+      }
       const unit = m[0].match(/year|quarter|month/)?.[0];
       const named = m[2] ? MONTHS.indexOf(m[2].slice(0, 3)) : -1;
       if (named >= 0) {

@@ -603,3 +603,25 @@ describe('a part with a measure of its own', () => {
     ]);
   });
 });
+
+describe('read as a busy lead writes', () => {
+  it('sets wins beside losses as the closed deals by outcome, not two periods', () => {
+    const r = must('how did paula do last quarter - wins vs losses?'.replace('paula', 'oscar'));
+    expect(r.compare_to).toBeNull();
+    expect(r.period).toMatchObject({ from: '2026-07-01', to: '2026-10-01', field: 'close_date' });
+    expect(r.filters).toContainEqual(expect.objectContaining({ field: 'is_closed', value: true }));
+    expect(r.group_by).toBe('stage');
+    expect(r.unexplained).toEqual([]);
+    // A comparative before the period still compares it with now.
+    expect(must('are we on more or fewer calls than last month?').compare_to).not.toBeNull();
+  });
+
+  it('reads "before end of Q1" as today up to the end of Q1', () => {
+    expect(read('renewals closing before end of Q1')?.period).toMatchObject({ from: '2026-11-20', to: '2027-04-01' });
+  });
+
+  it('reads risk and making words that name the analyses', () => {
+    expect(must('any renewals closing before end of Q1 that look wobbly?').analysis).toBe('renewal_risk');
+    expect(must('what are healthcare accounts asking us to build?').analysis).toBe('feature_requests');
+  });
+});

@@ -81,8 +81,20 @@ export function readComparison(ask: string, today: string): Comparison | null {
     return anchor
       ? { first: anchor, second: { ...shiftBack(anchor, 'one'), phrase: back[0] }, words: [back[0]] }
       : { first: null, second: { from: '', to: '', phrase: back[0] }, words: [back[0]] };
-  // One period after a comparative: the other side is the current span of the same length.
-  if (anchor) {
+  // One period after a comparative ("more than last month", "compared to last quarter"): the other side
+  // is the current span of the same length. A period before the joiner with none after it ("last quarter:
+  // wins vs losses") sets two other things side by side, not two periods.
+  const first = periods[0];
+  const afterComparative =
+    first !== undefined &&
+    (first.side > 0 ||
+      COMPARATIVE.test(
+        sides[first.side]!.slice(
+          0,
+          Math.max(0, sides[first.side]!.toLowerCase().indexOf(first.period.phrase.toLowerCase())),
+        ),
+      ));
+  if (anchor && afterComparative) {
     const current = forwardToToday(anchor, today);
     if (current) return { first: current, second: anchor, words: [] };
   }

@@ -365,6 +365,8 @@ export const LEXICON: readonly Entry[] = [
   ['want us to build', cue('requests')],
   ['want from the product', cue('requests')],
   ['roadmap', cue('requests')],
+  // What customers want made: "asking us to build", "what should we build next".
+  ['build', cue('requests')],
   ['integration ask', cue('requests')],
   ['like about', cue('voice')],
   ['competitor', cue('competitors')],
@@ -385,6 +387,8 @@ export const LEXICON: readonly Entry[] = [
   ['risky', cue('churn')],
   ['in trouble', cue('churn')],
   ['shaky', cue('churn')],
+  ['wobbly', cue('churn')],
+  ['on thin ice', cue('churn')],
   ['risk', cue('churn')],
   ['danger', cue('churn')],
   ['red flag', cue('churn')],

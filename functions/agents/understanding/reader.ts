@@ -539,7 +539,15 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
 
   let periodOut: InterpretedPeriod | null = null;
   if (subject === 'deals') {
-    const state = losses ? 'lost' : winRate ? 'closed' : weighted ? 'open' : (states[0] ?? null);
+    // Wins and losses set side by side ("wins vs losses") are the closed deals, by outcome.
+    const saysLost = states.includes('lost') || tokens.some((t) => t.lemma === 'loss');
+    const outcomes = states.includes('won') && saysLost && els.some((e) => e.kind === 'versus');
+    const state = losses ? 'lost' : winRate || outcomes ? 'closed' : weighted ? 'open' : (states[0] ?? null);
+    if (outcomes) {
+      slots.add('outcomes');
+      for (const t of tokens)
+        if (t.lemma === 'loss' && unexplained.includes(t.text)) unexplained.splice(unexplained.indexOf(t.text), 1);
+    }
     const openBook = subjects.some((s) => s.subject === 'deals') && tokens.some((t) => OPEN_BOOK.has(t.lemma));
     if (state === 'open' || (state === null && openBook))
       add({ field: 'is_closed', op: 'eq', value: false, from_words: wordsOf('state') ?? 'pipeline' }, 'state');
@@ -649,6 +657,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     });
   const versus = els.some((e) => e.kind === 'versus');
   if (!groupBy && versus && stages.length > 1) groupBy = 'stage';
+  if (!groupBy && slots.has('outcomes')) groupBy = 'stage';
   if (!groupBy && versus && owners.length > 1 && subject === 'deals') groupBy = 'owner_email';
   if (!groupBy && versus && entities.regions.length > 1) groupBy = 'account_region';
   if (!groupBy && versus && entities.industries.length > 1) groupBy = 'account_industry';
