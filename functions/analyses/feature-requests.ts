@@ -3,6 +3,7 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../platform/db/port.js';
 import { contentWords, stemWord } from '../../platform/model/local.js';
 import type { BlockDraft } from '../agents/answer.js';
+import { yielder } from '../../platform/yielder.js';
 import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
@@ -71,8 +72,11 @@ export const featureRequests = defineAnalysis({
     const notObjects = await ownNames(ctx.caller.workspaceId, ctx.services.db);
     const topic = input.topic ? topicStems(input.topic) : null;
     const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
+    // The tagger is synchronous work per sentence: the loop lets other requests run between slices.
+    const pause = yielder();
     for (const row of asked)
       for (const sentence of sentencesOf(row.text)) {
+        await pause();
         const object = requestObjectOf(sentence, notObjects);
         if (!object) continue;
         if (topic && !sharesStem(`${sentence} ${object.label}`, topic)) continue;
