@@ -1,13 +1,11 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { rerunCitedQuery } from '../../functions/agents/cited-query.js';
-import { verifyAnswer } from '../../functions/agents/grounding.js';
 import type { BlockDraft } from '../../functions/agents/answer.js';
 import type { AnalysisOutput } from '../../functions/analyses/analysis.js';
-import { API_PREFIX } from '../../functions/http/env.js';
 import { queryRows } from '../../platform/db/port.js';
 import { CORPUS_WORKSPACE_ID } from '../support/corpus-fixture.js';
 import { createHarness, openCorpusDatabase, type Harness, type SeededWorkspace } from '../support/harness.js';
+import { expectInvalid, mcpAnalyze, verifyAsReturned } from './analysis-checks.js';
 
 /**
  * The competitors analysis over the demo corpus, through REST and MCP: each competitor's
@@ -130,32 +128,12 @@ describe('POST /analyses/competitors', () => {
       [{ competitors: 'Pipewell' }, 'competitors'],
       [{ limit: 51 }, 'limit'],
       [{ rival: 'x' }, 'rival'],
-    ] as const) {
-      const res = await post(body);
-      expect(res.status, JSON.stringify(body)).toBe(400);
-      const error = (res.body as unknown as { error: { code: string; details: { fields: { field: string }[] } } })
-        .error;
-      expect(error.code).toBe('invalid_argument');
-      expect(error.details.fields.map((f) => f.field)).toContain(field);
-    }
+    ] as const)
+      await expectInvalid(h, ws.viewer.key, '/analyses/competitors', body, field);
   });
 
   it('is the MCP analyze tool, with the same result', async () => {
-    const res = await h.fetch(`${API_PREFIX}/mcp`, {
-      method: 'POST',
-      headers: {
-        'x-api-key': ws.viewer.key,
-        'content-type': 'application/json',
-        accept: 'application/json, text/event-stream',
-      },
-      body: JSON.stringify({
-        jsonrpc: '2.0',
-        id: 1,
-        method: 'tools/call',
-        params: { name: 'analyze', arguments: { action: 'competitors', limit: 2 } },
-      }),
-    });
-    const text = await res.text();
+    const text = await mcpAnalyze(h, ws.viewer.key, 'competitors', { limit: 2 });
     const rest = rowsOf((await post({ limit: 2 })).body.data);
     expect(text).toContain(`"competitor":"${rest[0]!.competitor}","conversations":${rest[0]!.conversations}`);
   });
@@ -166,22 +144,9 @@ describe('the competitor tables are re-run by the verifier', () => {
     const out = (await post({ limit: 3 })).body.data;
     const table = out.blocks[0] as Extract<BlockDraft, { kind: 'table' }>;
     expect(table.query).toMatchObject({ operation: 'analyses.competitors', result: 'competitors' });
-    const invoke = async (operationId: string, input: Record<string, unknown>) => {
-      expect(operationId).toBe('analyses.competitors');
-      const res = await h.request('POST', '/analyses/competitors', { key: ws.viewer.key, body: input });
-      return res.status === 200
-        ? { ok: true as const, output: (res.body as { data: unknown }).data }
-        : { ok: false as const, error: (res.body as never as { error: never }).error };
-    };
-    const ctx = {
-      db: h.database.db,
-      workspaceId: CORPUS_WORKSPACE_ID,
-      rerun: (q: Record<string, unknown>) => rerunCitedQuery(invoke, q),
-    };
-    const honest = await verifyAnswer({ text: out.summary.join(' '), content_blocks: out.blocks, follow_ups: [] }, ctx);
+    const { honest, tampered } = await verifyAsReturned(h, ws.viewer.key, CORPUS_WORKSPACE_ID, out);
     expect(honest.grounding.verified, JSON.stringify(honest.grounding)).toBe(true);
-    const tampered = { ...table, data: table.data.map((r, i) => (i === 0 ? { ...r, win_rate_pct: 99.9 } : r)) };
-    const caught = await verifyAnswer({ text: 'Competitors.', content_blocks: [tampered], follow_ups: [] }, ctx);
+    const caught = await tampered('win_rate_pct', 99.9);
     expect(caught.grounding.verified).toBe(false);
   });
 });
