@@ -1,9 +1,9 @@
 /**
  * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts)
  * beside the held-out set written without reading the answering code (held-out.ts,
- * held-out-fresh.ts, held-out-fresh-2.ts and held-out-fresh-3.ts), each answer judged by judge.ts.
- * Prints the share right overall and per shape for the dev set, the whole held-out set and its fresh
- * questions alone, and the held-out failures with the judge's reasons. Measures, never gates.
+ * held-out-fresh.ts to held-out-fresh-4.ts), each answer judged by judge.ts. Prints the share right
+ * overall and per shape for the dev set, the whole held-out set, its fresh questions alone and the
+ * fourth fresh set alone, and the held-out failures with the judge's reasons. Measures, never gates.
  *
  * The model is the environment's: MODEL_PROVIDER=local by default; a hosted OpenAI-compatible model
  * with MODEL_PROVIDER=openai OPENAI_BASE_URL=... OPENAI_API_KEY=... OPENAI_MODEL=... OPENAI_EMBEDDING_MODEL=...

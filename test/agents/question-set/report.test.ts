@@ -25,23 +25,26 @@ describe('the answers report', () => {
         dev: setReport(tally(dev), dev),
         held_out: setReport(tally(held), held),
         fresh: setReport(tally(fresh), fresh),
+        fresh_4: setReport(tally(fresh.slice(0, 1)), fresh.slice(0, 1)),
       },
     });
     const lines = formatReport(report).split('\n');
 
-    expect(lines.find((l) => l.startsWith('shape'))).toMatch(/dev .*held-out .*fresh/);
-    // ALL: dev 1/1, held-out (older + fresh) 2/4, fresh alone 1/2.
+    expect(lines.find((l) => l.startsWith('shape'))).toMatch(/dev .*held-out .*fresh .*fresh-4/);
+    // ALL: dev 1/1, held-out (older + fresh) 2/4, fresh alone 1/2, the fourth fresh set's one question 0/1.
     expect(lines.find((l) => l.startsWith('ALL'))?.split(/\s{2,}/)).toEqual([
       'ALL',
       '1/1 (100.0%)',
       '2/4 (50.0%)',
       '1/2 (50.0%)',
+      '0/1 (0.0%)',
     ]);
     expect(lines.find((l) => l.startsWith('multi_part'))?.split(/\s{2,}/)).toEqual([
       'multi_part',
       '-',
       '1/1 (100.0%)',
       '1/1 (100.0%)',
+      '-',
     ]);
     expect(lines).toContain('held-out failures (2, 1 of them fresh, marked *):');
     expect(lines).toContain('  * [pipeline] (after: win rate in APAC?) and for EMEA?');

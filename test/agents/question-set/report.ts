@@ -5,7 +5,8 @@ import type { Tally, Verdict } from './ask.js';
  * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
  * reads and prints it): per set, the share right overall and per shape, and each failure with the
  * judge's reasons. `held_out` is every held-out question (held-out.ts and the held-out-fresh*.ts
- * files); `fresh` is the fresh files' part of it alone, so the newest questions show on their own.
+ * files); `fresh` is the fresh files' part of it alone, and `fresh_4` the fourth fresh file's part of
+ * that, so the newest questions show on their own.
  */
 
 const TallySchema = z.object({
@@ -25,7 +26,12 @@ const SetReportSchema = z.object({
 export const AnswersReportSchema = z.object({
   model: z.string(),
   seconds: z.number(),
-  sets: z.object({ dev: SetReportSchema, held_out: SetReportSchema, fresh: SetReportSchema }),
+  sets: z.object({
+    dev: SetReportSchema,
+    held_out: SetReportSchema,
+    fresh: SetReportSchema,
+    fresh_4: SetReportSchema,
+  }),
 });
 export type AnswersReport = z.infer<typeof AnswersReportSchema>;
 export type SetReport = z.infer<typeof SetReportSchema>;
@@ -44,19 +50,25 @@ const share = (right: number, total: number) =>
 
 /** The report as text: the sets side by side per shape, then the held-out failures (fresh ones marked). */
 export function formatReport(report: AnswersReport): string {
-  const { dev, held_out: held, fresh } = report.sets;
-  const sets = [dev, held, fresh];
+  const { dev, held_out: held, fresh, fresh_4: fresh4 } = report.sets;
+  const sets = [dev, held, fresh, fresh4];
   const shapes = [...new Set(sets.flatMap((set) => set.tally.byShape.map((s) => s.shape)))].sort();
   const cell = (t: SetReport['tally'], shape: string) => {
     const s = t.byShape.find((x) => x.shape === shape);
     return s ? share(s.right, s.total) : '-';
   };
   const rows = [
-    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts + held-out-fresh*.ts)', 'fresh (held-out-fresh*.ts)'],
+    [
+      'shape',
+      'dev (questions.ts)',
+      'held-out (held-out.ts + held-out-fresh*.ts)',
+      'fresh (held-out-fresh*.ts)',
+      'fresh-4 (held-out-fresh-4.ts)',
+    ],
     ['ALL', ...sets.map((set) => share(set.tally.right, set.tally.total))],
     ...shapes.map((shape) => [shape, ...sets.map((set) => cell(set.tally, shape))]),
   ];
-  const widths = [0, 1, 2, 3].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = [0, 1, 2, 3, 4].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) =>
     r
       .map((c, i) => c.padEnd(widths[i] ?? 0))
