@@ -52,7 +52,12 @@ export function formatReport(report: AnswersReport): string {
     return s ? share(s.right, s.total) : '-';
   };
   const rows = [
-    ['shape', 'dev (questions.ts)', 'held-out (held-out.ts + held-out-fresh*.ts)', 'fresh (held-out-fresh*.ts)'],
+    [
+      'shape',
+      'dev (questions.ts + developed shapes)',
+      'held-out (held-out.ts + held-out-fresh*.ts)',
+      'fresh (held-out-fresh*.ts)',
+    ],
     ['ALL', ...sets.map((set) => share(set.tally.right, set.tally.total))],
     ...shapes.map((shape) => [shape, ...sets.map((set) => cell(set.tally, shape))]),
   ];
