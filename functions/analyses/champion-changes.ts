@@ -99,10 +99,7 @@ interface DepartureRow extends Record<string, unknown> {
 
 interface DealSinceRow extends Record<string, unknown> {
   contact: string;
-  account_name: string;
-  left_at: string;
   deal_name: string;
-  stage: string;
   outcome: 'won' | 'lost' | 'open';
   close_date: string | null;
 }
@@ -176,8 +173,8 @@ export const championChanges = defineAnalysis({
     const dealsSince = departures.length
       ? await queryRows<DealSinceRow>(
           ctx.services.db,
-          sql`select c.name as contact, a.name as account_name, to_char(c.left_at at time zone 'UTC', 'YYYY-MM-DD') as left_at,
-                 d.name as deal_name, d.stage,
+          // Few columns: these rows must fit the transcript beside the departures (when each left is there).
+          sql`select c.name as contact, d.name as deal_name,
                  case when d.is_won then 'won' when d.is_closed then 'lost' else 'open' end as outcome,
                  to_char(d.close_date, 'YYYY-MM-DD') as close_date
           from contacts c join accounts a on a.id = c.account_id and a.workspace_id = ${workspaceId}
@@ -300,11 +297,8 @@ export const championChanges = defineAnalysis({
         title: 'Their accounts’ deals since the champion left: won, lost, still open',
         columns: [
           { key: 'contact', label: 'Champion who left' },
-          { key: 'account_name', label: 'Account' },
-          { key: 'left_at', label: 'Left' },
           { key: 'deal_name', label: 'Deal' },
           { key: 'outcome', label: 'Outcome' },
-          { key: 'stage', label: 'Stage' },
           { key: 'close_date', label: 'Closes / closed' },
         ],
         data: dealsSince,
@@ -350,11 +344,9 @@ function departureWords(departures: readonly DepartureRow[], dealsSince: readonl
     departures.length > DEPARTURES_NAMED ? `; ${departures.length - DEPARTURES_NAMED} more in the table` : '';
   const lines = [`Champions who left: ${named}${more}.`];
   const byOutcome = (o: DealSinceRow['outcome']) => dealsSince.filter((d) => d.outcome === o);
+  // Names only: their dates are the table's, so the sentence holds no figure a cut table could leave unbacked.
   const list = (rows: DealSinceRow[]) =>
-    rows
-      .slice(0, DEPARTURES_NAMED)
-      .map((d) => (d.close_date && d.outcome !== 'open' ? `${d.deal_name} (${d.close_date})` : d.deal_name))
-      .join(', ');
+    [...new Set(rows.map((d) => d.deal_name))].slice(0, DEPARTURES_NAMED).join(', ');
   const parts = (['won', 'lost', 'open'] as const).flatMap((o) => {
     const rows = byOutcome(o);
     return rows.length ? [`${o === 'open' ? 'still open' : o}: ${list(rows)}`] : [];
