@@ -304,8 +304,9 @@ export const championChanges = defineAnalysis({
         data: dealsSince,
         query: cite('deals_since') as unknown as Record<string, unknown>,
       });
-    // Who left and what their accounts did next come before the list of every status change, which is longest.
-    blocks.splice(1, 0, ...departureBlocks);
+    // A result over the transcript budget loses its last blocks first: the quotes, then the deals since,
+    // whose names the summary already says; the tables whose dates the summary writes stay.
+    blocks.push(...departureBlocks);
     blocks.push(...quotes.map(quoteBlock));
     return {
       analysis: 'champion_changes',
