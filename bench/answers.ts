@@ -1,5 +1,6 @@
 /**
- * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts)
+ * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts and the
+ * held-out shapes already developed on, DEVELOPED_* in each held-out file)
  * beside the held-out set written without reading the answering code (held-out.ts,
  * held-out-fresh.ts to held-out-fresh-4.ts), each answer judged by judge.ts. Prints the share right
  * overall and per shape for the dev set, the whole held-out set, its fresh questions alone and the

@@ -33,6 +33,11 @@ export function toolResultContent(
   let value = dropVerbose(result);
   notes.push('debug fields (compiled SQL, coverage buckets) dropped');
   let text = JSON.stringify(value);
+  if (text.length > budget && showsItsResults(value)) {
+    value = withoutResultRows(value);
+    notes.push('output.results dropped: the same rows are in output.blocks, and a citation re-runs the analysis');
+    text = JSON.stringify(value);
+  }
   if (text.length > budget) {
     value = shortenStrings(value);
     notes.push(`strings over ${SHORT_STRING} characters shortened (ending in …)`);
@@ -48,6 +53,32 @@ export function toolResultContent(
   }
   const noted = JSON.stringify(withNote(value, dedupeNotes(notes)));
   return noted.length <= budget ? noted : `${noted.slice(0, budget - 40)}… [cut at ${budget} characters]`;
+}
+
+/**
+ * An analysis's output (functions/analyses/analysis.ts) carries every row twice: in `results`, for a
+ * citation's re-run to compare with, and in the tables of `blocks`, which are what an answer shows.
+ * The verifier re-runs the analysis itself and never reads the transcript's copy, so over budget the
+ * `results` copy goes before any table loses a row — else whole tables at the end of `blocks` (the
+ * deals of an account, the champions who left) are dropped while their duplicates stay.
+ */
+function showsItsResults(value: unknown): boolean {
+  const output = (value as { output?: unknown }).output;
+  if (typeof output !== 'object' || output === null) return false;
+  const { blocks, results } = output as { blocks?: unknown; results?: unknown };
+  return (
+    Array.isArray(blocks) &&
+    blocks.some((b) => (b as { kind?: unknown } | null)?.kind === 'table') &&
+    typeof results === 'object' &&
+    results !== null &&
+    !Array.isArray(results)
+  );
+}
+
+function withoutResultRows(value: unknown): unknown {
+  const { output, ...rest } = value as { output: Record<string, unknown> };
+  const { results: _results, ...kept } = output;
+  return { ...rest, output: kept };
 }
 
 function withNote(value: unknown, notes: string[]): unknown {

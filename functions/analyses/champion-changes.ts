@@ -42,6 +42,14 @@ const ChampionChangesBodySchema = z
 const LEFT_NOTES = '(\\mleft\\M|leaving|departed|moved on|new role|no longer)';
 /** Quotes of buyers naming a champion leaving, at most. */
 const QUOTES_SHOWN = 8;
+/**
+ * Champion contacts who left, and their accounts' deals since, read at most: every one of them in any
+ * workspace's CRM, as few are marked champion and fewer leave. The change table's `limit` does not
+ * bound them — a question about who left is answered by these rows, however many changes there are.
+ */
+const DEPARTURES_READ = 200;
+/** Departures the summary names one by one. */
+const DEPARTURES_NAMED = 8;
 
 /** What a change shows: the deal, the change, and what happened after. */
 const CHANGE_COLUMNS = [
@@ -87,6 +95,13 @@ interface DepartureRow extends Record<string, unknown> {
   won_after: number;
   lost_after: number;
   conversations_after: number;
+}
+
+interface DealSinceRow extends Record<string, unknown> {
+  contact: string;
+  deal_name: string;
+  outcome: 'won' | 'lost' | 'open';
+  close_date: string | null;
 }
 
 export const championChanges = defineAnalysis({
@@ -151,7 +166,24 @@ export const championChanges = defineAnalysis({
           where c.workspace_id = ${workspaceId} and c.is_champion and c.left_at is not null
             and ${accountFilters(input)} and ${inPeriod(sql`c.left_at`, input.period)}
           order by c.left_at desc, a.name, c.name
-          limit ${input.limit}`,
+          limit ${DEPARTURES_READ}`,
+        )
+      : [];
+    // What each account did next, deal by deal: those still open when the champion left, and those opened since.
+    const dealsSince = departures.length
+      ? await queryRows<DealSinceRow>(
+          ctx.services.db,
+          // Few columns: these rows must fit the transcript beside the departures (when each left is there).
+          sql`select c.name as contact, d.name as deal_name,
+                 case when d.is_won then 'won' when d.is_closed then 'lost' else 'open' end as outcome,
+                 to_char(d.close_date, 'YYYY-MM-DD') as close_date
+          from contacts c join accounts a on a.id = c.account_id and a.workspace_id = ${workspaceId}
+            join deals d on d.workspace_id = ${workspaceId} and d.account_id = a.id
+              and (not d.is_closed or d.close_date >= (c.left_at at time zone 'UTC')::date)
+          where c.workspace_id = ${workspaceId} and c.is_champion and c.left_at is not null
+            and ${accountFilters(input)} and ${inPeriod(sql`c.left_at`, input.period)}
+          order by c.left_at desc, a.name, c.name, case when d.is_closed then 0 else 1 end, d.close_date, d.name
+          limit ${DEPARTURES_READ}`,
         )
       : [];
     const quotes = input.changes.includes('left')
@@ -189,7 +221,7 @@ export const championChanges = defineAnalysis({
         read_as: readAs,
         summary: [],
         blocks: [],
-        results: { changes: [], departures: [], totals: [] },
+        results: { changes: [], departures: [], deals_since: [], totals: [] },
         empty_reason: `No ${scope}: no champion assessment changed status, no contact marked champion left, and no buyer said their champion was leaving.`,
       };
     const t = totals[0]!;
@@ -202,6 +234,7 @@ export const championChanges = defineAnalysis({
             `${r.deal_name}: champion ${r.from_status.replace('_', ' ')} → ${r.to_status.replace('_', ' ')} on ${r.changed_at}${r.notes ? ` (${r.notes.replace(/[.\s]+$/, '')})` : ''}; since then ${outcomeWords(r)}.`,
         ),
     ];
+    summary.push(...departureWords(departures, dealsSince));
     const shownChanges = project(changes, CHANGE_COLUMNS);
     const blocks: AnalysisOutput['blocks'] = [
       {
@@ -240,8 +273,9 @@ export const championChanges = defineAnalysis({
         query: cite('changes') as unknown as Record<string, unknown>,
       },
     ];
+    const departureBlocks: AnalysisOutput['blocks'] = [];
     if (departures.length > 0)
-      blocks.push({
+      departureBlocks.push({
         kind: 'table',
         title: 'Contacts marked champion who left, and their accounts since',
         columns: [
@@ -257,13 +291,29 @@ export const championChanges = defineAnalysis({
         data: departures,
         query: cite('departures') as unknown as Record<string, unknown>,
       });
+    if (dealsSince.length > 0)
+      departureBlocks.push({
+        kind: 'table',
+        title: 'Their accounts’ deals since the champion left: won, lost, still open',
+        columns: [
+          { key: 'contact', label: 'Champion who left' },
+          { key: 'deal_name', label: 'Deal' },
+          { key: 'outcome', label: 'Outcome' },
+          { key: 'close_date', label: 'Closes / closed' },
+        ],
+        data: dealsSince,
+        query: cite('deals_since') as unknown as Record<string, unknown>,
+      });
+    // A result over the transcript budget loses its last blocks first: the quotes, then the deals since,
+    // whose names the summary already says; the tables whose dates the summary writes stay.
+    blocks.push(...departureBlocks);
     blocks.push(...quotes.map(quoteBlock));
     return {
       analysis: 'champion_changes',
       read_as: readAs,
       summary,
       blocks,
-      results: { changes: shownChanges, departures, totals },
+      results: { changes: shownChanges, departures, deals_since: dealsSince, totals },
       empty_reason: null,
     };
   },
@@ -283,6 +333,28 @@ function accountFilters(input: z.output<typeof ChampionChangesBodySchema>) {
 /** Whether a filter narrows the deals or accounts read. */
 const filtered = (input: z.output<typeof ChampionChangesBodySchema>): boolean =>
   Boolean(input.owners?.length || input.accounts?.length || input.regions?.length || input.industries?.length);
+
+/** The champions who left, by name, and what their accounts' deals did since: won, lost, still open. */
+function departureWords(departures: readonly DepartureRow[], dealsSince: readonly DealSinceRow[]): string[] {
+  if (departures.length === 0) return [];
+  const named = departures
+    .slice(0, DEPARTURES_NAMED)
+    .map((d) => `${d.contact} (${d.account_name}, left ${d.left_at})`)
+    .join('; ');
+  const more =
+    departures.length > DEPARTURES_NAMED ? `; ${departures.length - DEPARTURES_NAMED} more in the table` : '';
+  const lines = [`Champions who left: ${named}${more}.`];
+  const byOutcome = (o: DealSinceRow['outcome']) => dealsSince.filter((d) => d.outcome === o);
+  // Names only: their dates are the table's, so the sentence holds no figure a cut table could leave unbacked.
+  const list = (rows: DealSinceRow[]) =>
+    [...new Set(rows.map((d) => d.deal_name))].slice(0, DEPARTURES_NAMED).join(', ');
+  const parts = (['won', 'lost', 'open'] as const).flatMap((o) => {
+    const rows = byOutcome(o);
+    return rows.length ? [`${o === 'open' ? 'still open' : o}: ${list(rows)}`] : [];
+  });
+  if (parts.length > 0) lines.push(`Their accounts' deals since the champion left — ${parts.join('; ')}.`);
+  return lines;
+}
 
 function outcomeWords(r: ChangeRow): string {
   const outcome =

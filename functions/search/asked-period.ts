@@ -259,6 +259,14 @@ function byRules(rules: readonly Rule[], text: string, today: number): AskedPeri
   return null;
 }
 
+/** The sentence of `text` that holds the character at `at` (sentences end at . ? ! or ; and a space). */
+function sentenceAt(text: string, at: number): string {
+  const starts = [...text.slice(0, at).matchAll(/[.?!;]\s+/g)].map((m) => (m.index ?? 0) + m[0].length);
+  const start = starts.at(-1) ?? 0;
+  const end = /[.?!;](?:\s|$)/.exec(text.slice(at));
+  return text.slice(start, end ? at + end.index + 1 : text.length);
+}
+
 /** What chrono-node reads: a day, a month (the latest one begun, unless the ask looks ahead), "since ...". */
 function chronoPeriod(text: string, today: number): AskedPeriod | null {
   // Deal names carry years ("Renewal 2027") and "may" is a verb: only phrases chrono is sure of count.
@@ -268,7 +276,9 @@ function chronoPeriod(text: string, today: number): AskedPeriod | null {
   );
   if (!hit) return null;
   const start = hit.start;
-  const ahead = /\b(clos\w*|due|expected|next|upcoming|coming)\b/i.test(text);
+  // Looking ahead is said of the date in its own sentence: "lost their champion in May. Did the renewal
+  // close?" names the May gone by, though its next sentence asks about a close.
+  const ahead = /\b(clos\w*|due|expected|next|upcoming|coming)\b/i.test(sentenceAt(text, hit.index));
   let from: number;
   let to: number;
   if (start.isCertain('day') || start.isCertain('weekday')) {

@@ -110,6 +110,39 @@ describe('champion changes', () => {
     expect(values(read('did the champion at beacon logistics leave'), 'account_name')).toEqual(['Beacon Logistics']);
   });
 
+  it.each([
+    'which accounts lost their champion last quarter',
+    'did beacon logistics lose its champion?',
+    'where have we lost the champ this year',
+    'any deals where the champion walked out',
+    'did we lose deals after a champion walked?',
+  ])('"%s": losing a champion, or one walking out, is a champion leaving', (ask) => {
+    expect(read(ask)?.analysis, ask).toBe('champion_changes');
+  });
+
+  it('reads "lost their champion" as no deal filtered as lost, and a lost deal after one left as a lost deal', () => {
+    expect(values(read('which accounts lost their champion last quarter'), 'is_won')).toEqual([]);
+    expect(values(read('did we lose deals after a champion walked?'), 'is_won')).toEqual([false]);
+  });
+
+  it('reads a condition opening the question as part of it, not a part of its own', () => {
+    for (const ask of [
+      'When a champion leaves, do we still win the renewal?',
+      'if the champion quits, do we lose the deal?',
+      'once a champion moves on, what happens to the renewal',
+    ]) {
+      const q = read(ask);
+      expect(q?.analysis, ask).toBe('champion_changes');
+      expect(q?.parts, ask).toEqual([]);
+    }
+  });
+
+  it('reads a month gone by in the sentence that names it, though the next one asks about a close', () => {
+    const q = read('Beacon Logistics lost their champion in May. Did the renewal still close?')!;
+    expect(q.analysis).toBe('champion_changes');
+    expect(q.period).toMatchObject({ from: '2026-05-01', to: '2026-06-01' });
+  });
+
   it('leaves "left" and "gone" that say nothing of a champion to the readers they belong to', () => {
     expect(read('what deals are left in the pipeline')?.analysis).toBe('records');
     expect(read('champion at risk on open deals')).toBeNull();
@@ -130,6 +163,32 @@ describe('account history', () => {
     const q = read(ask);
     expect(q?.analysis, ask).toBe('account_history');
     expect(values(q, 'account_name')).toHaveLength(1);
+  });
+
+  it.each([
+    'when did we first talk to keystone health?',
+    'last touch with beacon logistics',
+    'first contact with acme health and the last one',
+    'when was the last time we spoke to keystone health',
+    'first and last touch w beacon logistics',
+  ])('"%s": the first or last time we were in touch is a date of the history', (ask) => {
+    const q = read(ask);
+    expect(q?.analysis, ask).toBe('account_history');
+    expect(values(q, 'account_name'), ask).toHaveLength(1);
+  });
+
+  it('reads the parts that ask facts of the account the history holds as the history, whole', () => {
+    for (const ask of [
+      'when did we first talk to beacon logistics and how many deals have we opened with them',
+      'last time we spoke with keystone health, and what is still open there',
+      'When did we first talk to Acme Health, and when was the last touch?',
+    ]) {
+      const q = read(ask);
+      expect(q?.analysis, ask).toBe('account_history');
+      expect(q?.parts, ask).toEqual([]);
+    }
+    // A part asking another kind of answer keeps the parts apart.
+    expect(read('history of beacon logistics, and the win rate this year')?.parts).toHaveLength(2);
   });
 
   it('carries a period, and needs exactly one account', () => {

@@ -46,6 +46,37 @@ describe('toolResultContent', () => {
     expect(note).toMatch(new RegExp(`output\\.results: kept ${parsed.output.results.length} of 40`));
   });
 
+  it("drops an analysis's copy of its rows before any of its tables: the blocks show them, a citation re-runs it", () => {
+    const rows = (n: number, what: string) =>
+      Array.from({ length: n }, (_, i) => ({ name: `${what} ${i}`, note: 'x'.repeat(60) }));
+    const table = (what: string, n: number) => ({ kind: 'table', title: what, columns: [], data: rows(n, what) });
+    const analysis = {
+      ok: true as const,
+      output: {
+        analysis: 'account_history',
+        summary: ['Deals: 4 opened.'],
+        blocks: [table('overview', 1), table('changes', 40), table('deals', 4)],
+        results: { overview: rows(1, 'overview'), changes: rows(40, 'changes'), deals: rows(4, 'deals') },
+        empty_reason: null,
+      },
+    };
+    expect(JSON.stringify(analysis).length).toBeGreaterThan(TOOL_RESULT_BUDGET);
+    const parsed = parseToolContent(toolResultContent(analysis)) as unknown as {
+      output: { blocks: { title: string; data: unknown[] }[]; results?: unknown };
+      _cut: string;
+    };
+    expect(parsed.output.results).toBeUndefined();
+    expect(parsed.output.blocks.map((b) => [b.title, b.data.length])).toEqual([
+      ['overview', 1],
+      ['changes', 40],
+      ['deals', 4],
+    ]);
+    expect(parsed._cut).toContain('output.results dropped');
+    // A search's results are its rows, not a copy: they are cut, never dropped.
+    const search = parseToolContent(toolResultContent(bigSearch())) as unknown as { output: { results: unknown[] } };
+    expect(search.output.results.length).toBeGreaterThan(0);
+  });
+
   it('pairs each tool call with its result', () => {
     const exchanges = toolExchanges([
       {

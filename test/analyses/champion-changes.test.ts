@@ -97,6 +97,32 @@ describe('POST /analyses/champion-changes', () => {
     expect(weakened.results.departures).toEqual([]);
   });
 
+  it('names every champion who left however few changes the table shows, and each account’s deals since, as independent SQL does', async () => {
+    const departed = await queryRows<{ contact: string }>(
+      h.database.db,
+      sql`select name as contact from contacts where workspace_id = ${CORPUS_WORKSPACE_ID}::uuid and is_champion and left_at is not null`,
+    );
+    expect(departed.length).toBeGreaterThan(2);
+    const since = await queryRows<{ deal_name: string; outcome: string }>(
+      h.database.db,
+      sql`select distinct d.name as deal_name, case when d.is_won then 'won' when d.is_closed then 'lost' else 'open' end as outcome
+          from contacts c join deals d on d.account_id = c.account_id
+          where c.workspace_id = ${CORPUS_WORKSPACE_ID}::uuid and c.is_champion and c.left_at is not null
+            and (not d.is_closed or d.close_date >= c.left_at::date)`,
+    );
+    expect(new Set(since.map((d) => d.outcome)).size).toBeGreaterThan(1);
+    const out = (await post({ limit: 2 })).body.data;
+    expect(out.results.changes).toHaveLength(2);
+    expect((out.results.departures ?? []).map((r) => r.contact).sort()).toEqual(departed.map((r) => r.contact).sort());
+    expect(out.results.totals![0]!.contacts_left).toBe(departed.length);
+    const got = (out.results.deals_since ?? []).map((r) => `${String(r.deal_name)}:${String(r.outcome)}`);
+    expect([...new Set(got)].sort()).toEqual(since.map((d) => `${d.deal_name}:${d.outcome}`).sort());
+    const text = out.summary.join('\n');
+    for (const { contact } of departed) expect(text).toContain(contact);
+    const lost = since.find((d) => d.outcome === 'lost');
+    if (lost) expect(text).toContain(lost.deal_name);
+  });
+
   it('narrows by period, account and owner', async () => {
     const h1 = await truth(`q.occurred_at >= '2026-01-01' and q.occurred_at < '2026-07-01'`);
     const inH1 = (await post({ period: { from: '2026-01-01', to: '2026-07-01' }, limit: 200 })).body.data;
@@ -165,7 +191,8 @@ describe('champion changes under the verifier', () => {
     const out = (await post({ limit: 20 })).body.data;
     const { honest, tampered } = await verifyAsReturned(h, ws.viewer.key, CORPUS_WORKSPACE_ID, out);
     expect(honest.grounding.verified, JSON.stringify(honest.grounding)).toBe(true);
-    const caught = await tampered('outcome', 'won');
+    // A value no row holds, so the cell is changed whichever table of outcomes comes first.
+    const caught = await tampered('outcome', 'abandoned');
     expect(caught.grounding.verified).toBe(false);
   });
 });

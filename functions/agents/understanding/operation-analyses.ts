@@ -30,9 +30,10 @@ const OPERATION_CUE_SETS: readonly {
   {
     analysis: 'champion_changes',
     needs: ['qualification', 'departure'],
-    allows: ['changes', 'voice', 'churn', 'history', 'quiet'],
+    // "when a champion leaves, do we still win the renewal?": the renewal is the deal it asks about.
+    allows: ['changes', 'voice', 'churn', 'history', 'quiet', 'renewal'],
   },
-  { analysis: 'champion_changes', needs: ['qualification', 'changes'], allows: ['voice', 'history'] },
+  { analysis: 'champion_changes', needs: ['qualification', 'changes'], allows: ['voice', 'history', 'renewal'] },
   // "walk me through the history with acme", "acme timeline", "when did we first touch acme"
   { analysis: 'account_history', needs: ['history'], allows: ['voice', 'changes', 'brief'] },
 ];

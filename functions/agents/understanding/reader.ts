@@ -126,7 +126,10 @@ function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Inter
   if (depth === 0) {
     const parts = splitParts(ctx.ask, ctx.today, vocab);
     if (parts.length > 1) {
-      const readings = readParts({ ...ctx, ask: '' }, parts, vocab).flatMap((p) => (p.reading ? [p.reading] : []));
+      const read = readParts({ ...ctx, ask: '' }, parts, vocab);
+      const history = wholeHistory(read, ctx.today, vocab);
+      if (history) return history;
+      const readings = read.flatMap((p) => (p.reading ? [p.reading] : []));
       const first = readings[0];
       if (!first) return null;
       // Each part keeps its own period; the whole has one only when every part shares it (the verifier
@@ -156,6 +159,34 @@ function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Inter
   // "that account", "them": the names the latest earlier ask named, when this one names none.
   if (own.refersBack && previous !== undefined) return withEarlierNames(own.reading, ctx, vocab);
   return own.reading;
+}
+
+/**
+ * One account's history answers every part that asks a fact of it — its first or last touch, how
+ * many deals or conversations it had, what is open there ("when did we first talk to granite and how
+ * many deals have we opened with them"): such a question is the history, read whole. Any part that
+ * asks another kind of question (what they said about pricing, a win rate) keeps the parts apart.
+ */
+function wholeHistory(
+  parts: readonly { text: string; reading: Interpretation | null }[],
+  today: string,
+  vocab: Vocabulary,
+): Interpretation | null {
+  const history = parts.find((p) => p.reading?.analysis === 'account_history')?.reading;
+  if (!history) return null;
+  const account = history.names.accounts[0];
+  const answered = parts.every(({ text, reading }) => {
+    if (reading?.analysis === 'account_history' && reading.names.accounts[0] === account) return true;
+    // A part that names no account of its own ("when was the last touch?") asks only history words of it.
+    if (!reading) return [...(readOwn(text, today, vocab)?.cues ?? [])].every((c) => c === 'history');
+    const accounts = reading.names.accounts;
+    return (
+      reading.analysis === 'records' &&
+      reading.subject !== null &&
+      (accounts.length === 0 || (accounts.length === 1 && accounts[0] === account))
+    );
+  });
+  return answered ? { ...history, parts: [] } : null;
 }
 
 /** Each part of a multi-part question read on its own, after the thread and the parts before it; null: not about records. */
@@ -209,10 +240,11 @@ function splitParts(ask: string, today: string, vocab: Vocabulary): string[] {
     // Records named without a question word ("open pipeline for Rhea") are a part of their own when the
     // next piece asks for another analysis of them ("and her win rate"): merged, one would swallow the other.
     // A piece opening with a preposition ("of the deals we closed, ...") qualifies the next one instead.
+    const qualifiesNext = QUALIFIES.test(current) || CONDITION.test(current);
     const ownPart =
       asking.asks &&
       (currentAsks.asks ||
-        (currentAsks.analysis !== null && currentAsks.analysis !== asking.analysis && !QUALIFIES.test(current)));
+        (currentAsks.analysis !== null && currentAsks.analysis !== asking.analysis && !qualifiesNext));
     if (ownPart) {
       parts.push(current);
       current = piece;
@@ -244,6 +276,13 @@ function qualifiersOf(piece: string, today: string, vocab: Vocabulary): string |
 }
 
 const QUALIFIES = /^\W*(?:of|for|among|across|in|from|within|on|with|out of)\b/i;
+/**
+ * A piece that opens a condition ("when a champion leaves, do we still win?", "if acme cancels, what
+ * is at stake", "once a deal slips, ..."): a subject after the conjunction, not a verb. It asks nothing
+ * by itself; it says which records the next piece is about.
+ */
+const CONDITION =
+  /^\W*(?:when|whenever|if|once|after|as soon as)\s+(?!(?:is|are|was|were|do|does|did|will|can|could|should|would|has|have|had)\b)/i;
 
 /** Whether a piece asks something by itself, and the analysis of the records it names (null: none). */
 interface Asking {
@@ -255,6 +294,7 @@ const NOT_ASKING: Asking = { asks: false, analysis: null };
 function asksByItself(piece: string, today: string, vocab: Vocabulary): Asking {
   const own = readOwn(piece, today, vocab);
   if (!own) return NOT_ASKING;
+  if (CONDITION.test(piece)) return { asks: false, analysis: own.reading?.analysis ?? null };
   if (own.cues.size > 0) return { asks: ASKS.test(piece), analysis: null };
   const r = own.reading;
   if (!r || r.subject === null) return NOT_ASKING;
@@ -415,6 +455,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     unexplained.push(t.text);
   });
 
+  readLossOfPeople(placed);
   const els = placed.map((p) => p.element);
   const cues = new Set(els.flatMap((e) => (e.kind === 'cue' ? [e.analysis] : [])));
   // "Gone quiet" reads as a period too (the window with no touch): the quiet analysis answers it.
@@ -849,6 +890,23 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
+}
+
+/** How far a word of losing may stand before the person lost: "lost their champion", "lose our econ buyer". */
+const LOSS_REACH = 2;
+
+/**
+ * Losing a person is their leaving: a word of losing whose object is a person the qualification
+ * cues name ("lost their champion", "did acme lose its economic buyer") says that person left, not
+ * that a deal was lost — so it reads as a departure and filters no deal as lost.
+ */
+function readLossOfPeople(placed: Placed[]): void {
+  for (const [k, p] of placed.entries()) {
+    if (p.element.kind !== 'state' || p.element.state !== 'lost') continue;
+    const next = placed.slice(k + 1).find((q) => q.element.kind !== 'filler');
+    if (next?.element.kind === 'cue' && next.element.analysis === 'qualification' && next.from - p.to <= LOSS_REACH)
+      placed[k] = { ...p, element: { kind: 'cue', analysis: 'departure' } };
+  }
 }
 
 /**

@@ -4,7 +4,7 @@ import { openCorpusDatabase } from '../../support/harness.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT, h } from './held-out.js';
 import { WRITTEN_FRESH } from './held-out-fresh.js';
 import { WRITTEN_FRESH_2 } from './held-out-fresh-2.js';
-import { HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
+import { WRITTEN_FRESH_3 } from './held-out-fresh-3.js';
 import { sqlOver, type Sql } from './judge.js';
 import { QUESTIONS } from './questions.js';
 
@@ -43,12 +43,10 @@ afterAll(async () => {
 
 describe('the third fresh held-out questions', () => {
   it('cover every promised analysis with enough phrasings, in wordings of their own', () => {
-    expect(HELD_OUT_FRESH_3.length).toBeGreaterThanOrEqual(65);
+    expect(WRITTEN_FRESH_3.length).toBeGreaterThanOrEqual(65);
     for (const [shape, least] of Object.entries(AT_LEAST))
-      expect(HELD_OUT_FRESH_3.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
-    expect(HELD_OUT_FRESH_3.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(
-      true,
-    );
+      expect(WRITTEN_FRESH_3.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
+    expect(WRITTEN_FRESH_3.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(true);
 
     // Compared as words alone: a wording does not become new by a question mark or a capital.
     const words = (ask: string) =>
@@ -61,15 +59,15 @@ describe('the third fresh held-out questions', () => {
         [...(q.thread ?? []), q.ask].map(words),
       ),
     );
-    const mine = HELD_OUT_FRESH_3.flatMap((q) => [...(q.thread ?? []), q.ask]);
+    const mine = WRITTEN_FRESH_3.flatMap((q) => [...(q.thread ?? []), q.ask]);
     expect(mine.filter((ask) => older.has(words(ask)))).toEqual([]);
-    const asks = HELD_OUT_FRESH_3.map((q) => `${(q.thread ?? []).join(' / ')} → ${q.ask}`.toLowerCase());
+    const asks = WRITTEN_FRESH_3.map((q) => `${(q.thread ?? []).join(' / ')} → ${q.ask}`.toLowerCase());
     expect(new Set(asks).size).toBe(asks.length);
   });
 
   it('have truths that are well defined on the corpus', async () => {
     const problems: string[] = [];
-    for (const q of HELD_OUT_FRESH_3) {
+    for (const q of WRITTEN_FRESH_3) {
       const e = q.expect;
       const mentions = (await e.mentions?.(sql)) ?? [];
       const some = await e.mentionsSome?.(sql);

@@ -4,7 +4,7 @@ import { judgeAll, modelEnv, openAsker, tally, type Asker } from './ask.js';
 import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
 import { DEVELOPED_ON_FRESH, HELD_OUT_FRESH } from './held-out-fresh.js';
 import { DEVELOPED_ON_FRESH_2, HELD_OUT_FRESH_2 } from './held-out-fresh-2.js';
-import { HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
+import { DEVELOPED_ON_FRESH_3, HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
 import { HELD_OUT_FRESH_4 } from './held-out-fresh-4.js';
 import { QUESTIONS } from './questions.js';
 import { formatReport, setReport, type AnswersReport } from './report.js';
@@ -35,6 +35,7 @@ describe('the question sets, measured', () => {
       ...DEVELOPED_ON_HELD_OUT,
       ...DEVELOPED_ON_FRESH,
       ...DEVELOPED_ON_FRESH_2,
+      ...DEVELOPED_ON_FRESH_3,
     ]);
     const older = await judgeAll(asker, HELD_OUT);
     const earlierFresh = await judgeAll(asker, [...HELD_OUT_FRESH, ...HELD_OUT_FRESH_2, ...HELD_OUT_FRESH_3]);
@@ -60,6 +61,7 @@ describe('the question sets, measured', () => {
         DEVELOPED_ON_HELD_OUT.length +
         DEVELOPED_ON_FRESH.length +
         DEVELOPED_ON_FRESH_2.length +
+        DEVELOPED_ON_FRESH_3.length +
         HELD_OUT.length +
         HELD_OUT_FRESH.length +
         HELD_OUT_FRESH_2.length +

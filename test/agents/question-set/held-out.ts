@@ -1436,7 +1436,8 @@ const WRITTEN_HELD_OUT: Question[] = [
 
 /**
  * Shapes the reader was developed against after this set found their failures (the records analyses:
- * pipeline lists, win rate, weighted pipeline, counts of conversations, slipped deals; the talk ratio). Their questions
+ * pipeline lists, win rate, weighted pipeline, counts of conversations, slipped deals; the talk ratio; champion
+ * changes, account history, competitors and feature requests, whose failures were read too). Their questions
  * were read while fixing the mechanism, so they now count as dev questions (DEVELOPED_ON_HELD_OUT in the
  * report's dev column); the fresh set (held-out-fresh.ts), written later without reading the reader,
  * measures those analyses instead.
@@ -1452,6 +1453,10 @@ export const DEVELOPED_SHAPES: ReadonlySet<string> = new Set([
   'absent_subject',
   'lost_reasons',
   'talk_ratio',
+  'champion_change',
+  'account_history',
+  'competitors',
+  'feature_requests',
 ]);
 export const DEVELOPED_ON_HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => DEVELOPED_SHAPES.has(q.shape));
 export const HELD_OUT: Question[] = WRITTEN_HELD_OUT.filter((q) => !DEVELOPED_SHAPES.has(q.shape));

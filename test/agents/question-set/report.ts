@@ -60,7 +60,7 @@ export function formatReport(report: AnswersReport): string {
   const rows = [
     [
       'shape',
-      'dev (questions.ts)',
+      'dev (questions.ts + developed shapes)',
       'held-out (held-out.ts + held-out-fresh*.ts)',
       'fresh (held-out-fresh*.ts)',
       'fresh-4 (held-out-fresh-4.ts)',
