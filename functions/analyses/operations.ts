@@ -3,6 +3,8 @@ import { accountHistory } from './account-history.js';
 import { championChanges } from './champion-changes.js';
 import { competitors } from './competitors.js';
 import { featureRequests } from './feature-requests.js';
+import { losses } from './losses.js';
+import { records } from './records.js';
 import { renewalRisk } from './renewal-risk.js';
 import { talkRatio } from './talk-ratio.js';
 
@@ -14,4 +16,6 @@ export const analysisOperations: readonly Operation[] = [
   renewalRisk,
   championChanges,
   accountHistory,
+  records,
+  losses,
 ];
