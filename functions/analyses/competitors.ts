@@ -4,7 +4,9 @@ import { queryRows, type Queryable } from '../../platform/db/port.js';
 import type { BlockDraft } from '../agents/answer.js';
 import { bestExcerpt, competitorsNamedIn } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
+import { forEachConversationSlice } from '../search/index.js';
 import { conversationsWhere, filterWords } from './analysis-scope.js';
+import { inPeriod } from './deal-scope.js';
 import { periodWords, share } from './analysis-words.js';
 
 /**
@@ -94,7 +96,15 @@ export const competitors = defineAnalysis({
     });
     if (names.length === 0)
       return empty('No competitor is named in the conversations (after words like "switching from" or "looking at").');
-    const mentions = mentionsOf(workspaceId, input, names);
+    const found = await mentionsOf(db, workspaceId, input, names);
+    const bound = found.readBackTo
+      ? `; only the newest conversations were read, back to ${found.readBackTo} (one analysis reads at most ${MAX_MENTIONS.toLocaleString('en-US')} mentions: narrow the period, the accounts or the competitors to read older ones)`
+      : '';
+    if (found.rows.length === 0)
+      return { ...empty(`None of ${names.join(', ')} comes up in ${scope}.`), read_as: readAs + bound };
+    // The mentions found, slice by slice, as the rows the counts below read: those statements never scan the text.
+    const mentions = sql`select * from jsonb_to_recordset(${JSON.stringify(found.rows)}::jsonb)
+      as m(competitor text, interaction_id uuid, account_id uuid, deal_id uuid)`;
     const deals = dealsScope(workspaceId, input);
     const ranked = await queryRows<CompetitorRow>(
       db,
@@ -115,7 +125,8 @@ export const competitors = defineAnalysis({
                   where m.competitor = per.competitor and m.deal_id is not null)) as rest_win_rate_pct
       from per order by conversations desc, accounts desc, competitor limit ${input.limit}`,
     );
-    if (ranked.length === 0) return empty(`None of ${names.join(', ')} comes up in ${scope}.`);
+    if (ranked.length === 0)
+      return { ...empty(`None of ${names.join(', ')} comes up in ${scope}.`), read_as: readAs + bound };
     const shown = ranked.map((r) => r.competitor);
     // One competitor asked about: every account and deal where it came up; several: the leading ones of each.
     const perCompetitor = shown.length === 1 ? ALL_DEALS_OF_ONE : DEALS_PER_COMPETITOR;
@@ -238,7 +249,7 @@ export const competitors = defineAnalysis({
     ];
     return {
       analysis: 'competitors',
-      read_as: readAs,
+      read_as: readAs + bound,
       summary,
       blocks,
       results: { competitors: ranked, deals: byDeal, overall: overallRows },
@@ -253,29 +264,64 @@ const inList = (values: readonly string[]): SQL =>
     sql`, `,
   );
 
+/** The mention rows one analysis reads at most; past it the oldest conversations are left unread, and the answer says so. */
+export const MAX_MENTIONS = 20_000;
+
+interface MentionRow extends Record<string, unknown> {
+  competitor: string;
+  interaction_id: string;
+  account_id: string | null;
+  deal_id: string | null;
+}
+
 /**
  * One row per competitor and conversation in scope that names it anywhere (title, summary, body, a
- * turn): the interactions whose own columns hold the name and those with a turn holding it, each
- * found through its column's trigram index (as the filter lane's `said_or_written contains`), then
- * matched by id and scoped.
+ * turn), read a slice of conversations per statement (forEachConversationSlice: a scan of every
+ * turn's text in one statement holds the database from every tenant for as long as the corpus is
+ * large), newest first, until MAX_MENTIONS; `readBackTo` is the oldest day read when that stopped it.
  */
-function mentionsOf(workspaceId: string, input: Body, names: readonly string[]): SQL {
+async function mentionsOf(
+  db: Queryable,
+  workspaceId: string,
+  input: Body,
+  names: readonly string[],
+): Promise<{ rows: MentionRow[]; readBackTo: string | null }> {
   const named = sql.join(
     names.map((n) => sql`(${n}, ${likePattern(n)})`),
     sql`, `,
   );
-  return sql`select distinct hit.competitor, i.id as interaction_id, i.account_id, i.deal_id
-    from (
-      select n.competitor, i.id from (values ${named}) as n(competitor, pattern)
-      join interactions i on i.workspace_id = ${workspaceId}
-        and (i.title ilike n.pattern escape '\\' or i.summary ilike n.pattern escape '\\' or i.body ilike n.pattern escape '\\')
-      union
-      select n.competitor, tt.interaction_id from (values ${named}) as n(competitor, pattern)
-      join transcript_turns tt on tt.workspace_id = ${workspaceId} and tt.text ilike n.pattern escape '\\'
-    ) hit
-    join interactions i on i.id = hit.id and i.workspace_id = ${workspaceId}
-    left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-    where ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}`;
+  const rows: MentionRow[] = [];
+  let readBackTo: string | null = null;
+  await forEachConversationSlice(
+    db,
+    workspaceId,
+    async (slice) => {
+      const inSlice = slice.over(sql`i.occurred_at`, sql`i.id`);
+      rows.push(
+        ...(await queryRows<MentionRow>(
+          db,
+          sql`select distinct hit.competitor, i.id as interaction_id, i.account_id, i.deal_id
+          from (
+            select n.competitor, i.id from (values ${named}) as n(competitor, pattern)
+            join interactions i on i.workspace_id = ${workspaceId} and ${inSlice}
+              and (i.title ilike n.pattern escape '\\' or i.summary ilike n.pattern escape '\\' or i.body ilike n.pattern escape '\\')
+            union
+            select n.competitor, tt.interaction_id from (values ${named}) as n(competitor, pattern)
+            join transcript_turns tt on tt.workspace_id = ${workspaceId}
+              and ${slice.over(sql`tt.occurred_at`, sql`tt.interaction_id`)} and tt.text ilike n.pattern escape '\\'
+          ) hit
+          join interactions i on i.id = hit.id and i.workspace_id = ${workspaceId}
+          left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+          where ${inSlice} and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}`,
+        )),
+      );
+      if (rows.length < MAX_MENTIONS || !slice.oldest) return true;
+      readBackTo = slice.oldest.at.slice(0, 10);
+      return false;
+    },
+    { where: inPeriod(sql`i.occurred_at`, input.period) },
+  );
+  return { rows, readBackTo };
 }
 
 /** The deals a win rate is read over: the workspace's, on the accounts asked. */
@@ -287,27 +333,46 @@ function dealsScope(workspaceId: string, input: Body): SQL {
   return sql`d.workspace_id = ${workspaceId}${onAccounts}`;
 }
 
-/** The newest customer turn naming each competitor, in scope: what buyers say about it, verbatim. */
+/**
+ * The newest customer turn naming each competitor, in scope: what buyers say about it, verbatim. Read
+ * newest slice first, each slice for the competitors not quoted yet, so it stops once each has one.
+ */
 async function quotesOf(
   db: Queryable,
   workspaceId: string,
   input: Body,
   names: readonly string[],
 ): Promise<QuoteRow[]> {
-  const rows = await queryRows<QuoteRow>(
+  const quoted = new Map<string, QuoteRow>();
+  await forEachConversationSlice(
     db,
-    sql`select distinct on (n.competitor) n.competitor, i.id as interaction_id, t.id as turn_id, t.text,
-           t.speaker_name as speaker, i.occurred_at::text as occurred_at, a.name as account, d.name as deal
-    from (values ${sql.join(
-      names.map((n) => sql`(${n}, ${likePattern(n)})`),
-      sql`, `,
-    )}) as n(competitor, pattern)
-    join transcript_turns t on t.workspace_id = ${workspaceId} and t.side = 'external' and t.text ilike n.pattern escape '\\'
-    join interactions i on i.id = t.interaction_id and i.workspace_id = t.workspace_id
-    left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-    left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
-    where ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}
-    order by n.competitor, i.occurred_at desc, t.turn_index`,
+    workspaceId,
+    async (slice) => {
+      const left = names.filter((n) => !quoted.has(n));
+      const rows = await queryRows<QuoteRow>(
+        db,
+        sql`select distinct on (n.competitor) n.competitor, i.id as interaction_id, t.id as turn_id, t.text,
+               t.speaker_name as speaker, i.occurred_at::text as occurred_at, a.name as account, d.name as deal
+        from (values ${sql.join(
+          left.map((n) => sql`(${n}, ${likePattern(n)})`),
+          sql`, `,
+        )}) as n(competitor, pattern)
+        join transcript_turns t on t.workspace_id = ${workspaceId} and ${slice.over(sql`t.occurred_at`, sql`t.interaction_id`)}
+          and t.side = 'external' and t.text ilike n.pattern escape '\\'
+        join interactions i on i.id = t.interaction_id and i.workspace_id = t.workspace_id
+        left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+        left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
+        where ${slice.over(sql`i.occurred_at`, sql`i.id`)}
+          and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}
+        order by n.competitor, i.occurred_at desc, t.turn_index`,
+      );
+      for (const row of rows) quoted.set(row.competitor, row);
+      return quoted.size < names.length;
+    },
+    { where: inPeriod(sql`i.occurred_at`, input.period) },
   );
-  return names.flatMap((n) => rows.filter((r) => r.competitor === n));
+  return names.flatMap((n) => {
+    const row = quoted.get(n);
+    return row ? [row] : [];
+  });
 }

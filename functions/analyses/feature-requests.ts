@@ -6,7 +6,9 @@ import type { BlockDraft } from '../agents/answer.js';
 import { yielder } from '../../platform/yielder.js';
 import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
+import { forEachConversationSlice } from '../search/index.js';
 import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
+import { inPeriod } from './deal-scope.js';
 import { periodWords } from './analysis-words.js';
 
 /**
@@ -68,7 +70,7 @@ export const featureRequests = defineAnalysis({
   example: { period: { from: '2026-07-01', to: '2026-10-01' }, audience: 'customers', limit: 5 },
   async run(ctx, input, cite): Promise<AnalysisOutput> {
     await loadRequestTagger();
-    const asked = await askingSentences(ctx.caller.workspaceId, ctx.services.db, input);
+    const { asked, readBackTo } = await askingSentences(ctx.caller.workspaceId, ctx.services.db, input);
     const notObjects = await ownNames(ctx.caller.workspaceId, ctx.services.db);
     const topic = input.topic ? topicStems(input.topic) : null;
     const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
@@ -114,7 +116,10 @@ export const featureRequests = defineAnalysis({
       .slice(0, input.limit);
     const rows: RequestRow[] = ranked.map(({ items: _items, ...row }) => row);
     const scope = `${input.audience === 'both' ? 'customers and prospects' : input.audience}${filterWords({ ...input, audience: 'all' })}${periodWords(input.period)}`;
-    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks said on calls and meetings or written in inbound emails, grouped by what they ask for, ranked by the accounts asking`;
+    const bound = readBackTo
+      ? `; only the newest conversations were read, back to ${readBackTo} (one analysis reads at most ${MAX_ASKED_ROWS.toLocaleString('en-US')} asking turns and emails: narrow the period or the accounts to read older ones)`
+      : '';
+    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks said on calls and meetings or written in inbound emails, grouped by what they ask for, ranked by the accounts asking${bound}`;
     if (rows.length === 0)
       return {
         analysis: 'feature_requests',
@@ -122,7 +127,7 @@ export const featureRequests = defineAnalysis({
         summary: [],
         blocks: [],
         results: { requests: [] },
-        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} on calls, meetings or inbound emails.`,
+        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} on calls, meetings or inbound emails${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
     const first = rows[0]!;
@@ -162,34 +167,75 @@ export const featureRequests = defineAnalysis({
   },
 });
 
-/** The customers' turns and inbound emails in scope that use request language, newest first. */
+/**
+ * The asking rows one analysis reads at most: past it the oldest slices are left unread and the
+ * answer says how far back it read (a bound on the rows, the memory and the tagging of one call).
+ */
+export const MAX_ASKED_ROWS = 20_000;
+
+interface AskingSentences {
+  asked: Asked[];
+  /** The day of the oldest conversation read when MAX_ASKED_ROWS stopped the read; null when all were read. */
+  readBackTo: string | null;
+}
+
+/**
+ * The customers' turns and inbound emails in scope that use request language, newest first: read a
+ * slice of conversations per statement (a regular-expression scan of every customer turn would hold
+ * the database, and every tenant's requests, for as long as the corpus is large).
+ */
 async function askingSentences(
   workspaceId: string,
   db: Parameters<typeof queryRows>[0],
   input: Body,
-): Promise<Asked[]> {
+): Promise<AskingSentences> {
   const where = conversationsWhere(workspaceId, input);
-  return queryRows<Asked>(
+  const asked: Asked[] = [];
+  let readBackTo: string | null = null;
+  await forEachConversationSlice(
     db,
-    sql`select * from (
-      select i.id as interaction_id, t.id as turn_id, t.text, t.speaker_name as speaker,
-             i.occurred_at::text as occurred_at, a.name as account, d.name as deal, i.kind
-      from transcript_turns t
-      join interactions i on i.id = t.interaction_id and i.workspace_id = t.workspace_id
-      join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-      left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
-      where t.workspace_id = ${workspaceId} and t.side = 'external' and ${where} and t.text ~* ${REQUEST_CUE_SQL}
-      union all
-      select i.id, null, i.body, (select p.name from participants p where p.workspace_id = i.workspace_id
-               and p.interaction_id = i.id and p.side = 'external' order by p.name limit 1),
-             i.occurred_at::text, a.name, d.name, i.kind
-      from interactions i
-      join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-      left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
-      where ${where} and i.kind = 'email' and i.direction = 'inbound' and i.body ~* ${REQUEST_CUE_SQL}
-    ) asked order by occurred_at desc, interaction_id, turn_id`,
+    workspaceId,
+    async (slice) => {
+      const inSlice = slice.over(sql`i.occurred_at`, sql`i.id`);
+      const rows = await queryRows<Asked>(
+        db,
+        sql`select * from (
+          select i.id as interaction_id, t.id as turn_id, t.text, t.speaker_name as speaker,
+                 i.occurred_at::text as occurred_at, a.name as account, d.name as deal, i.kind
+          from transcript_turns t
+          join interactions i on i.id = t.interaction_id and i.workspace_id = t.workspace_id
+          join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+          left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
+          where t.workspace_id = ${workspaceId} and ${slice.over(sql`t.occurred_at`, sql`t.interaction_id`)}
+            and ${inSlice} and t.side = 'external' and ${where} and t.text ~* ${REQUEST_CUE_SQL}
+          union all
+          select i.id, null, i.body, (select p.name from participants p where p.workspace_id = i.workspace_id
+                   and p.interaction_id = i.id and p.side = 'external' order by p.name limit 1),
+                 i.occurred_at::text, a.name, d.name, i.kind
+          from interactions i
+          join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
+          left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
+          where ${inSlice} and ${where} and i.kind = 'email' and i.direction = 'inbound' and i.body ~* ${REQUEST_CUE_SQL}
+        ) asked order by occurred_at desc, interaction_id, turn_id`,
+      );
+      asked.push(...rows);
+      if (asked.length < MAX_ASKED_ROWS || !slice.oldest) return true;
+      readBackTo = slice.oldest.at.slice(0, 10);
+      return false;
+    },
+    { where: inPeriod(sql`i.occurred_at`, input.period) },
   );
+  // Slices run newest first by (time, id); the answer's order is newest first, then by id ascending.
+  asked.sort(
+    (x, y) =>
+      compare(y.occurred_at, x.occurred_at) ||
+      compare(x.interaction_id, y.interaction_id) ||
+      compare(x.turn_id ?? '\uffff', y.turn_id ?? '\uffff'),
+  );
+  return { asked, readBackTo };
 }
+
+const compare = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);
 
 /** The workspace's regions, industries and people: where and who asks, never what is asked for. */
 async function ownNames(workspaceId: string, db: Parameters<typeof queryRows>[0]): Promise<Set<string>> {

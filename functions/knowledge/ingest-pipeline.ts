@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
 import { nextMacrotask } from '../../platform/yielder.js';
 import { definePipeline, NonRetryableError } from '../../queues/pipeline.js';
@@ -28,6 +28,8 @@ type IngestInput = z.infer<typeof IngestInput>;
 const IngestState = z.object({
   nodes: z.number().int().default(0),
   embedded: z.number().int().default(0),
+  /** The position of the last node the embed stage read: the next batch starts after it. */
+  readThrough: z.number().int().default(-1),
 });
 type IngestState = z.infer<typeof IngestState>;
 
@@ -35,7 +37,7 @@ type IngestState = z.infer<typeof IngestState>;
  * A knowledge-bank document becomes knowledge on the engine: `parse` reads the
  * file from the store, parses it within the ingest limits (page by page for a PDF, with progress
  * events), writes its nodes a chunk per statement and commits their count; `embed` then embeds a
- * batch of nodes that have no vector of the services' embedder per delivery, with `ingest.progress`
+ * batch of nodes per delivery (the next in reading order; those without a vector of the services' embedder), with `ingest.progress`
  * events, until none is left and the document is `ready`. Every write is keyed (group, node_key[,
  * embedder]) and skips what exists, so a repeated delivery changes nothing; a stale one is dropped by
  * the engine. A document past a limit fails with the limit's code (not retried); a parse stopped by
@@ -131,47 +133,65 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
 
     async embed({ run, input, state, services, signal }) {
       const embedder = services.embedder;
-      const pending = await services.db
-        .select({ nodeKey: knowledgeNodes.nodeKey, text: knowledgeNodes.text })
+      // The next batch of nodes in reading order after the last one read, and whether each has a
+      // vector already: one index range of EMBED_BATCH rows, whatever the document's size. (Asked as
+      // "the first nodes without a vector", Postgres reads and sorts the whole document's nodes,
+      // text and all, once per batch: seconds of a held database for a 50 MB text.)
+      const read = await services.db
+        .select({
+          nodeKey: knowledgeNodes.nodeKey,
+          text: knowledgeNodes.text,
+          position: knowledgeNodes.position,
+          // Named in full: drizzle writes a one-table select's columns unqualified, and inside the
+          // subquery those would read the vector's own columns.
+          embedded: sql<boolean>`exists (select 1 from knowledge_node_vectors v where v.document_group_id = knowledge_nodes.document_group_id
+                 and v.node_key = knowledge_nodes.node_key and v.embedder = ${embedder.id})`,
+        })
         .from(knowledgeNodes)
         .where(
           and(
             eq(knowledgeNodes.workspaceId, run.workspaceId),
             eq(knowledgeNodes.documentGroupId, input.document_group_id),
-            sql`not exists (select 1 from ${knowledgeNodeVectors} v where v.document_group_id = ${knowledgeNodes.documentGroupId}
-                 and v.node_key = ${knowledgeNodes.nodeKey} and v.embedder = ${embedder.id})`,
+            gt(knowledgeNodes.position, state.readThrough),
           ),
         )
         .orderBy(asc(knowledgeNodes.position))
         .limit(EMBED_BATCH);
-      if (pending.length === 0) {
+      if (read.length === 0) {
         return {
           events: [{ type: 'ingest.completed', data: { nodes: state.nodes, embedded: state.embedded } }],
           effects: async ({ tx, now }) => setDocumentStatus(tx, input.document_group_id, { status: 'ready', at: now }),
           complete: true,
         };
       }
-      const vectors = await embedder.embed(
-        pending.map((p) => p.text),
-        { signal },
-      );
+      const readThrough = read.at(-1)!.position;
+      // A repeated delivery finds its batch embedded: it moves on without embedding it twice.
+      const pending = read.filter((n) => !n.embedded);
+      const vectors =
+        pending.length > 0
+          ? await embedder.embed(
+              pending.map((p) => p.text),
+              { signal },
+            )
+          : [];
       const embedded = state.embedded + pending.length;
       return {
-        state: { embedded },
+        state: { embedded, readThrough },
         events: [{ type: 'ingest.progress', data: { phase: 'embed', embedded, nodes: state.nodes } }],
         effects: async ({ tx, now }) => {
-          await tx
-            .insert(knowledgeNodeVectors)
-            .values(
-              pending.map((p, i) => ({
-                workspaceId: run.workspaceId,
-                documentGroupId: input.document_group_id,
-                nodeKey: p.nodeKey,
-                embedder: embedder.id,
-                embedding: vectors[i] ?? [],
-              })),
-            )
-            .onConflictDoNothing();
+          if (pending.length > 0)
+            await tx
+              .insert(knowledgeNodeVectors)
+              .values(
+                pending.map((p, i) => ({
+                  workspaceId: run.workspaceId,
+                  documentGroupId: input.document_group_id,
+                  nodeKey: p.nodeKey,
+                  embedder: embedder.id,
+                  embedding: vectors[i] ?? [],
+                })),
+              )
+              .onConflictDoNothing();
           await tx
             .update(documentGroups)
             .set({ embeddedCount: embedded, updatedAt: now })

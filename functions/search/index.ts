@@ -26,6 +26,12 @@ export { FilterSchema, SearchRequestSchema } from './request.js';
 export { resolveSearch } from './validate.js';
 export { searchWithin } from './operations.js';
 export { customerVoice, interactionInScope } from './scope-predicates.js';
+export {
+  CONVERSATIONS_PER_SLICE,
+  forEachConversationSlice,
+  type ConversationSlice,
+  type SliceKey,
+} from './conversation-slices.js';
 export { runFuzzyLane } from './fuzzy-lane.js';
 export type { LaneOutcome, ResolvedSearch } from './lane.js';
 export { runSemanticLane } from './semantic-lane.js';

@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { type Queryable, queryRows } from '../../../platform/db/port.js';
+import { forEachConversationSlice } from '../../search/index.js';
 
 /**
  * Competitors, as the workspace's own conversations name them: the capitalised name after a phrase
@@ -63,25 +64,32 @@ const READ_LIMIT = 2000;
 
 /**
  * The competitors this workspace's conversations name (turns and email bodies), excluding its own
- * accounts' and contacts' names. One regex scan of the workspace's turns: the relevance check runs
- * it only when a question is about competitors and a quote did not say the word.
+ * accounts' and contacts' names: a regular-expression scan of the newest conversations' turns and
+ * emails, a slice of conversations per statement (one statement over every turn holds the database,
+ * and every other tenant's requests, for as long as the corpus is large), until READ_LIMIT of each.
+ * The relevance check runs it only when a question is about competitors and a quote did not say the word.
  */
 export async function competitorsNamedIn(db: Queryable, workspaceId: string): Promise<string[]> {
-  const rows = await queryRows<{ text: string }>(
-    db,
-    sql`(select text from transcript_turns where workspace_id = ${workspaceId} and text ~ ${SQL_CUES} limit ${READ_LIMIT})
-        union all
-        (select body as text from interactions
-         where workspace_id = ${workspaceId} and kind = 'email' and body ~ ${SQL_CUES} limit ${READ_LIMIT})`,
-  );
+  const turns: string[] = [];
+  const emails: string[] = [];
+  await forEachConversationSlice(db, workspaceId, async (slice) => {
+    const rows = await queryRows<{ text: string; email: boolean }>(
+      db,
+      sql`(select text, false as email from transcript_turns t where workspace_id = ${workspaceId}
+            and ${slice.over(sql`t.occurred_at`, sql`t.interaction_id`)} and text ~ ${SQL_CUES}
+            limit ${READ_LIMIT - turns.length})
+          union all
+          (select body, true from interactions i
+           where workspace_id = ${workspaceId} and ${slice.over(sql`i.occurred_at`, sql`i.id`)}
+             and kind = 'email' and body ~ ${SQL_CUES} limit ${READ_LIMIT - emails.length})`,
+    );
+    for (const row of rows) (row.email ? emails : turns).push(row.text);
+    return turns.length < READ_LIMIT || emails.length < READ_LIMIT;
+  });
   const names = await queryRows<{ name: string }>(
     db,
     sql`select lower(name) as name from accounts where workspace_id = ${workspaceId}
         union select lower(name) from contacts where workspace_id = ${workspaceId}`,
   );
-  return competitorNames(
-    rows.map((r) => r.text),
-    new Set(names.map((r) => r.name)),
-    50,
-  );
+  return competitorNames([...turns, ...emails], new Set(names.map((r) => r.name)), 50);
 }
