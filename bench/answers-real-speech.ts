@@ -12,9 +12,10 @@
  *
  * Train meetings are the tuning half; validation meetings are the reported half.
  *
- *   npx tsx bench/answers-real-speech.ts [--half tune|report|both] [--meetings N] [--verbose]
+ *   npx tsx bench/answers-real-speech.ts [--half tune|report|both] [--domain product|committee] [--meetings N] [--verbose]
  *
- * (N: only the half's first N meetings; --verbose prints each answer's opening and its quotes' places.)
+ * (--domain: that domain's meetings only; N: only the first N meetings left; --verbose prints each
+ * answer's opening and its quotes' places.)
  */
 import { inArray } from 'drizzle-orm';
 import { interactions, transcriptTurns } from '../schema/index.js';
@@ -193,13 +194,15 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const asked = at > 0 ? process.argv[at + 1] : 'report';
   const meetingsAt = process.argv.indexOf('--meetings');
   const first = meetingsAt > 0 ? Number(process.argv[meetingsAt + 1]) : Infinity;
+  const domainAt = process.argv.indexOf('--domain');
+  const domain = domainAt > 0 ? process.argv[domainAt + 1] : undefined;
   for (const half of asked === 'both'
     ? (['tune', 'report'] as const)
     : ([asked === 'tune' ? 'tune' : 'report'] as const)) {
     const split = half === 'tune' ? 'train' : 'val';
     const figures = await measureAnswersRealSpeech(
       loadQmsum()
-        .meetings.filter((m) => m.split === split)
+        .meetings.filter((m) => m.split === split && (!domain || m.domain === domain))
         .slice(0, first),
     );
     printTable(

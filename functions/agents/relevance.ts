@@ -124,13 +124,67 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
   };
 }
 
-/** A quote's stem matches a topic stem when equal, or when one is a prefix (of 4+ letters) of the other ("secur", "security"). */
+/**
+ * A quote's stem matches a topic stem when equal, when one is a prefix (of 4+ letters) of the other
+ * ("secur", "security"), or when the two agree on all but the shorter one's last letter and run to 6
+ * letters or more: one word in another part of speech, which the suffix stemmer leaves apart
+ * ("recognit"/"recognis" for recognition/recognise, "technolog-y"/"technolog-ical"). Speech says a
+ * topic in whichever form the sentence needed.
+ */
 function stemMatches(topicStem: string, stems: ReadonlySet<string>): boolean {
   if (stems.has(topicStem)) return true;
   if (topicStem.length < 4) return false;
-  for (const s of stems) if (s.length >= 4 && (s.startsWith(topicStem) || topicStem.startsWith(s))) return true;
+  for (const s of stems) {
+    if (s.length < 4) continue;
+    if (s.startsWith(topicStem) || topicStem.startsWith(s)) return true;
+    if (sameWordOtherForm(topicStem, s)) return true;
+  }
   return false;
 }
+
+const DERIVED_FORM_MIN = 6;
+
+function sameWordOtherForm(a: string, b: string): boolean {
+  const shorter = Math.min(a.length, b.length);
+  const needed = Math.max(DERIVED_FORM_MIN, shorter - 1);
+  if (shorter < needed) return false;
+  for (let i = 0; i < needed; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/**
+ * What a transcript turn says, without what was only sounded: transcription marks ("{vocalsound}",
+ * "{disfmarker}", "[laughter]") and hesitations ("um", "uh", "mm-hmm") out, and a name spelled
+ * letter by letter written as one word ("T_V_" is "TV", "L_C_D_" is "LCD": the word a question
+ * uses). Marks and hesitations carry no topic, and in the hashed embedding each one is a chance
+ * collision with the topic's words.
+ */
+export function spokenContent(text: string): string {
+  return text
+    .replace(SPELLED_LETTERS, (letters) => letters.replace(/_/g, ''))
+    .replace(TRANSCRIPTION_MARK, ' ')
+    .replace(HESITATION, ' ');
+}
+
+const SPELLED_LETTERS = /\b(?:[A-Za-z]_){2,}/g;
+
+const TRANSCRIPTION_MARK = /\{[^{}]{1,40}\}|\[[^[\]]{1,40}\]/g;
+const HESITATION = /\b(?:u+h+m*|u+m+|h+m+|m+-?hm+|mm+|e+r+m*|a+h+|uh-huh|huh)\b/gi;
+
+/**
+ * How much a text says, in salient words: the sum of their weights (termWeight), at most 1 for each
+ * word. Below INFORMATION_FULL the cosine counts in proportion: a two-word reply ("Of course
+ * yeah", "Thank you") shares trigrams with any topic by chance, and a high cosine of so little
+ * text is that chance, not a paraphrase. Words of the topic held are counted whatever the length.
+ */
+function information(stems: readonly string[]): number {
+  let sum = 0;
+  for (const stem of new Set(stems)) sum += termWeight(stem);
+  return sum;
+}
+
+/** A text saying this much or more is judged by its full cosine: a clause with a subject and what is said of it. */
+const INFORMATION_FULL = 4;
 
 /**
  * The topic weight a quote's words are counted against, at most: four full-weight words. A long
@@ -139,12 +193,19 @@ function stemMatches(topicStem: string, stems: ReadonlySet<string>): boolean {
  */
 const TOPIC_WEIGHT_CAP = 4;
 
-/** How much a text is about the topic, in [0, 1]: max(cosine under the local embedder, IDF-weighted share of its words). */
+/**
+ * How much a text is about the topic, in [0, 1]: max(cosine under the local embedder, weighted by
+ * how much the text says, IDF-weighted share of the topic's words it holds), both read on its spoken
+ * content (spokenContent).
+ */
 export function relevanceScore(topic: QuestionTopic, text: string): number {
-  const vector = embedLocally(text);
+  const spoken = spokenContent(text);
+  const { stems } = embeddingTerms(spoken);
+  const vector = embedLocally(spoken);
   let cosine = 0;
   for (let i = 0; i < vector.length; i++) cosine += (vector[i] ?? 0) * (topic.vector[i] ?? 0);
-  const held = new Set(termsHeld(topic, text));
+  cosine *= Math.min(1, information(stems) / INFORMATION_FULL);
+  const held = new Set(termsHeldIn(topic, stems));
   let heldWeight = 0;
   let total = 0;
   for (const { stem, weight } of topic.terms) {
@@ -156,7 +217,11 @@ export function relevanceScore(topic: QuestionTopic, text: string): number {
 
 /** The stems of the topic's words a text holds: the word itself, or a word alike (CONCEPTS). */
 export function termsHeld(topic: QuestionTopic, text: string): string[] {
-  const stems = new Set(embeddingTerms(text).stems);
+  return termsHeldIn(topic, embeddingTerms(spokenContent(text)).stems);
+}
+
+function termsHeldIn(topic: QuestionTopic, textStems: readonly string[]): string[] {
+  const stems = new Set(textStems);
   return topic.terms.filter(({ alike }) => [...alike].some((stem) => stemMatches(stem, stems))).map((t) => t.stem);
 }
 
