@@ -5,21 +5,9 @@
 export { AnswerSchema, BlockDraftSchema, ContentBlockSchema, GroundingReportSchema } from './answer.js';
 export { numbersIn, verifyAnswer } from './grounding.js';
 export { rerunCitedQuery } from './cited-query.js';
-export { TOOL_RESULT_BUDGET } from './transcript.js';
 export { competitorsNamedIn } from './understanding/competitors.js';
 export { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf } from './understanding/request-language.js';
-export {
-  bestExcerpt,
-  day,
-  externalTurnsOf,
-  money,
-  quoteBlock,
-  sameStatement,
-  semanticTurnsOf,
-  sentencesOf,
-  tableBlock,
-} from './local-policy/evidence.js';
-export { nameFromEmail } from './understanding/vocabulary.js';
+export { bestExcerpt, sameStatement, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';
 export {
   isOnTopic,

@@ -55,8 +55,6 @@ export const ANALYSIS_TOOLS = [
   'analyses.renewal_risk',
   'analyses.champion_changes',
   'analyses.account_history',
-  'analyses.records',
-  'analyses.losses',
 ];
 /** Reading the workspace's data: the routed search, its field catalog and its overview, the analyses, and the evidence search that recalls the workspace memory. */
 const READ_DATA = ['search.query', 'search.fields', 'search.overview', ...ANALYSIS_TOOLS, 'context.search'];

@@ -3,8 +3,6 @@ import { accountHistory } from './account-history.js';
 import { championChanges } from './champion-changes.js';
 import { competitors } from './competitors.js';
 import { featureRequests } from './feature-requests.js';
-import { losses } from './losses.js';
-import { records } from './records.js';
 import { renewalRisk } from './renewal-risk.js';
 import { talkRatio } from './talk-ratio.js';
 
@@ -16,6 +14,4 @@ export const analysisOperations: readonly Operation[] = [
   renewalRisk,
   championChanges,
   accountHistory,
-  records,
-  losses,
 ];

@@ -76,34 +76,4 @@ export const analysisFixtures: Record<string, SecurityFixture> = {
       },
     },
   },
-  // An empty workspace's pipeline: counts of none of another tenant's deals, even one named outright.
-  'analyses.records': {
-    request: () => ({
-      body: {
-        measure: 'weighted_pipeline',
-        group_by: 'owner_email',
-        filters: [{ field: 'name', op: 'contains', value: 'Acme' }],
-      },
-    }),
-    tenancy: {
-      kind: 'workspace',
-      assertOwn: (data) => {
-        expect(data.analysis).toBe('records');
-        expect(data.results.totals).toEqual([expect.objectContaining({ count: 0 })]);
-        expect(data.blocks.filter((b: { kind: string }) => b.kind === 'table')).toEqual([]);
-      },
-    },
-  },
-  // An empty workspace's losses: none of another tenant's lost deals, even one's account named outright.
-  'analyses.losses': {
-    request: () => ({ body: { accounts: ['Acme Logistics'] } }),
-    tenancy: {
-      kind: 'workspace',
-      assertOwn: (data) => {
-        expect(data.analysis).toBe('losses');
-        expect(data.results.totals).toEqual([expect.objectContaining({ count: 0 })]);
-        expect(data.empty_reason).toMatch(/I found no lost deals/);
-      },
-    },
-  },
 };

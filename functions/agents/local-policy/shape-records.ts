@@ -1,22 +1,86 @@
 import type { StepResult, ToolCall } from '../../../platform/model/port.js';
+import { DEAL_STAGES, INTERACTION_KINDS } from '../../../schema/index.js';
 import type { BlockDraft } from '../answer.js';
 import type { Interpretation } from '../understanding/interpretation.js';
 import { readAs, spoken } from '../understanding/read-as.js';
 import { DELAY_SIGNALS } from '../understanding/lexicon.js';
+import { measureAlias } from '../understanding/reader.js';
+import { nameFromEmail } from '../understanding/vocabulary.js';
 import { rowsOf, type PolicyContext } from './context.js';
 import { lossesIntentOf, lossesStep } from './shape-losses.js';
-import { FINAL_ANSWER, toolNameFor } from '../tool-names.js';
+import { FINAL_ANSWER } from '../tool-names.js';
 import { day, tableBlock } from './evidence.js';
-import { RECORDS_OPERATION, recordsInput } from './records-input.js';
 import { call, calls, capitalize, finish, type Query } from './steps.js';
+import { staleNote, whyEmpty } from './search-notes.js';
 
 /**
- * The records questions answered from an interpretation (understanding/reader.ts): deals and
- * conversations filtered, grouped, ordered and limited; counts and totals; a win rate; weighted
- * pipeline. The figures are the `analyses.records` operation's, called as a tool like any other (a
- * hosted model calls the same one); this step composes its summaries and blocks into the answer,
- * opened with how the question was read, two periods side by side, or the parts of a question.
+ * The records analyses answered from an interpretation (understanding/reader.ts): deals and
+ * conversations filtered, grouped, ordered and limited; counts and totals; a win rate (the share of
+ * closed deals won, the filter lane's `share` metric); weighted pipeline (the sum of each open deal's
+ * `weighted_amount`, amount × probability). Every figure is a cell of a `search_query` the verifier
+ * re-runs, and the answer opens with how the question was read.
  */
+
+/** The columns a list shows: only these are read, so a long list fits the transcript a model reads it through. */
+const LIST_FIELDS = {
+  deals: ['name', 'account_name', 'stage', 'amount', 'close_date', 'owner_email', 'is_closed'],
+  interactions: ['occurred_at', 'kind', 'title', 'account_name'],
+};
+
+export function recordsQueries(r: Interpretation): { totals: Query; groups: Query | null; list: Query | null } {
+  const filters: Query[] = r.filters.map(({ field, op, value }) => ({ field, op, value }));
+  if (r.period)
+    filters.push(
+      { field: r.period.field, op: 'gte', value: r.period.from },
+      { field: r.period.field, op: 'lt', value: r.period.to },
+    );
+  const surface = r.subject === 'interactions' ? 'interactions' : 'deals';
+  // A search needs a filter to be one; with none asked, every kind or stage is the whole set, said as such.
+  if (filters.length === 0)
+    filters.push(
+      surface === 'interactions'
+        ? { field: 'kind', op: 'in', value: [...INTERACTION_KINDS] }
+        : { field: 'stage', op: 'in', value: [...DEAL_STAGES] },
+    );
+  const metrics: Query[] =
+    r.analysis === 'win_rate'
+      ? [{ fn: 'share', field: 'is_won' }, { fn: 'count' }]
+      : r.analysis === 'weighted_pipeline'
+        ? [
+            { fn: 'sum', field: 'weighted_amount' },
+            { fn: 'sum', field: 'amount' },
+            { fn: 'count' },
+            { fn: 'count', field: 'probability' },
+          ]
+        : surface === 'deals'
+          ? [
+              { fn: 'count' },
+              { fn: 'sum', field: 'amount' },
+              ...(r.measure.fn === 'avg' ? [{ fn: 'avg', field: 'amount' }] : []),
+            ]
+          : [{ fn: 'count' }];
+  const main = measureAlias(r.measure.fn === 'list' ? 'count' : r.measure.fn, r.measure.field);
+  const groupOrder =
+    r.order && metrics.some((m) => measureAlias(String(m.fn), (m.field as string) ?? null) === r.order!.field)
+      ? r.order
+      : { field: main === 'count' && surface === 'deals' ? 'sum_amount' : main, dir: 'desc' };
+  const listOrder =
+    r.order && ['amount', 'close_date', 'occurred_at'].includes(r.order.field)
+      ? r.order
+      : surface === 'deals'
+        ? r.period?.field === 'close_date' || r.filters.some((f) => f.field === 'close_date')
+          ? { field: 'close_date', dir: 'asc' }
+          : { field: 'amount', dir: 'desc' }
+        : { field: 'occurred_at', dir: 'desc' };
+  const listed = r.analysis === 'records' && (r.measure.fn === 'list' || surface === 'deals');
+  return {
+    totals: { surface, filters, metrics },
+    groups: r.group_by ? { surface, filters, group_by: [r.group_by], metrics, order_by: groupOrder, limit: 50 } : null,
+    list: listed
+      ? { surface, filters, order_by: listOrder, limit: Math.min(r.limit ?? 50, 50), fields: LIST_FIELDS[surface] }
+      : null,
+  };
+}
 
 /**
  * Deals pushed out: the conversations linked to a deal in which the buyer said the project is on hold,
@@ -130,6 +194,8 @@ export function recordsStep(ctx: PolicyContext, r: Interpretation): StepResult {
   const lines: string[] = [`*Read as: ${readAs(r)}.*`, ''];
   const blocks: BlockDraft[] = [];
   const count = answerViews(ctx, r, views, lines, blocks);
+  const stale = staleNote(ctx.results.get('records_totals'));
+  if (stale) lines.push('', stale);
   if (r.unexplained.length > 0)
     lines.push(
       '',
@@ -165,7 +231,7 @@ function viewsOf(r: Interpretation, prefix: string): View[] {
 }
 
 const pendingCalls = (ctx: PolicyContext, views: View[]): ToolCall[] =>
-  views.flatMap((v) => (ctx.results.get(v.prefix) ? [] : sectionCalls(ctx, v)));
+  views.flatMap((v) => (ctx.results.get(`${v.prefix}_totals`) ? [] : sectionCalls(ctx, v)));
 
 /** The sections of a reading's views written one under the other (and which side is higher); returns the first's count. */
 function answerViews(ctx: PolicyContext, r: Interpretation, views: View[], lines: string[], blocks: BlockDraft[]) {
@@ -262,45 +328,42 @@ interface Section {
 }
 
 export function sectionCalls(ctx: PolicyContext, v: View): ToolCall[] {
-  return [call(ctx, v.prefix, recordsInput(v.r), toolNameFor(RECORDS_OPERATION))];
-}
-
-/** What the records operation answered, as this step reads it back from its tool result. */
-interface RecordsOutput {
-  summary: string[];
-  blocks: BlockDraft[];
-  results: { totals?: Row[] };
-  empty_reason: string | null;
+  const q = recordsQueries(v.r);
+  return [
+    call(ctx, `${v.prefix}_totals`, q.totals),
+    ...(q.groups ? [call(ctx, `${v.prefix}_groups`, q.groups)] : []),
+    ...(q.list ? [call(ctx, `${v.prefix}_list`, q.list)] : []),
+  ];
 }
 
 export function recordsSection(ctx: PolicyContext, v: View): Section {
   const { r, prefix } = v;
-  const result = ctx.results.get(prefix);
-  if (!result?.ok) {
-    const why = !result
-      ? ctx.tools.has(toolNameFor(RECORDS_OPERATION))
-        ? 'the records analysis did not run'
-        : 'this agent cannot run the records analysis'
-      : `the records analysis failed (${result.error.code}: ${result.error.message})`;
-    return { lines: [`I could not read them: ${why}.`], blocks: [], count: 0, main: NO_MAIN };
-  }
-  const out = result.output as RecordsOutput;
-  const total = out.results.totals?.[0];
-  if (out.empty_reason || !total) return { lines: [out.empty_reason ?? ''], blocks: [], count: 0, main: NO_MAIN };
+  const q = recordsQueries(r);
+  const totals = ctx.results.get(`${prefix}_totals`);
+  const total = rowsOf(totals)[0];
+  if (!total) return { lines: [`I could not read them: ${whyEmpty(totals)}.`], blocks: [], count: 0, main: NO_MAIN };
+  const lines: string[] = [];
+  const blocks: BlockDraft[] = [];
+  const groups = rowsOf(ctx.results.get(`${prefix}_groups`));
+  const list = rowsOf(ctx.results.get(`${prefix}_list`));
+  if (r.analysis === 'win_rate') winRate(r, q, total, groups, lines, blocks);
+  else if (r.analysis === 'weighted_pipeline') weighted(r, q, total, groups, lines, blocks);
+  else if (r.subject === 'interactions') conversations(r, q, total, groups, list, lines, blocks);
+  else deals(r, q, total, groups, list, lines, blocks);
   const column = mainColumn(r);
   // Side by side, each block says which period it stands for.
   const suffix = v.period ? ` (${periodHeading(v.period)})` : '';
   return {
-    lines: out.summary,
+    lines,
     blocks: suffix
-      ? out.blocks.map((b) =>
+      ? blocks.map((b) =>
           b.kind === 'metric'
             ? { ...b, label: `${b.label}${suffix}` }
             : b.kind === 'table'
               ? { ...b, title: `${b.title}${suffix}` }
               : b,
         )
-      : out.blocks,
+      : blocks,
     count: num(total.count) ?? 0,
     main: { column, value: num(total[column]) },
   };
@@ -312,7 +375,8 @@ const NO_MAIN = { column: 'count', value: null };
 function mainColumn(r: Interpretation): string {
   if (r.analysis === 'win_rate') return 'share_is_won';
   if (r.analysis === 'weighted_pipeline') return 'sum_weighted_amount';
-  if (r.subject === 'deals' && (r.measure.fn === 'sum' || r.measure.fn === 'avg')) return `${r.measure.fn}_amount`;
+  if (r.subject === 'deals' && (r.measure.fn === 'sum' || r.measure.fn === 'avg'))
+    return measureAlias(r.measure.fn, 'amount');
   return 'count';
 }
 
@@ -351,6 +415,7 @@ function comparedLine(r: Interpretation, views: View[], sections: Section[]): st
 }
 
 type Row = Record<string, unknown>;
+type Queries = ReturnType<typeof recordsQueries>;
 /** "$80,800", or "$561,929.5" when the cell has cents: the prose writes the cell's own value, which the verifier backs. */
 const money = (value: unknown): string | null => {
   const n = num(value);
@@ -360,6 +425,274 @@ const money = (value: unknown): string | null => {
 const num = (v: unknown): number | null =>
   typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
 const pct = (v: unknown): string => `${num(v) ?? 0}%`;
+const who = (email: unknown): string => (typeof email === 'string' ? (nameFromEmail(email) ?? email) : 'no owner');
+const groupLabel = (field: string, v: unknown): string =>
+  field === 'owner_email' ? who(v) : v === null || v === undefined ? 'none' : String(v);
+const LIST_ORDER: Record<string, string> = {
+  amount: 'by amount',
+  close_date: 'by close date',
+  occurred_at: 'latest first',
+};
+const GROUP_TITLES: Record<string, string> = {
+  owner_email: 'Owner',
+  stage: 'Stage',
+  account_name: 'Account',
+  account_region: 'Region',
+  account_industry: 'Industry',
+  kind: 'Kind',
+};
+
+function winRate(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const closed = num(total.count) ?? 0;
+  if (closed === 0) {
+    lines.push('No deals closed in that set, so there is no win rate to give.');
+    blocks.push({ kind: 'metric', label: 'Closed deals', value: 0, column: 'count', query: q.totals });
+    return;
+  }
+  lines.push(`Win rate: **${pct(total.share_is_won)}** of the **${closed}** closed deals were won (won ÷ closed).`);
+  blocks.push(
+    { kind: 'metric', label: 'Win rate (%)', value: num(total.share_is_won), column: 'share_is_won', query: q.totals },
+    { kind: 'metric', label: 'Closed deals', value: closed, column: 'count', query: q.totals },
+  );
+  const key = groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Win rate by',
+    (g) => `${pct(g.share_is_won)} of ${num(g.count)} closed`,
+    [
+      ['share_is_won', 'Win rate (%)'],
+      ['count', 'Closed deals'],
+    ],
+  );
+  if (key && groups.length > 1 && r.order?.field === 'share_is_won') {
+    const best = groups[0]!;
+    const worst = groups.at(-1)!;
+    const [hi, lo] = r.order.dir === 'desc' ? [best, worst] : [worst, best];
+    lines.push(
+      '',
+      `Highest: **${groupLabel(key, hi[key])}** (${pct(hi.share_is_won)}); lowest: **${groupLabel(key, lo[key])}** (${pct(lo.share_is_won)}).`,
+    );
+  }
+}
+
+/**
+ * The rows of a grouped query: a heading, a line per group and the table its cells come from. Returns
+ * the grouping field, or null when there was nothing grouped to show.
+ */
+function groupSection(
+  r: Interpretation,
+  q: Queries,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+  title: string,
+  line: (g: Row) => string,
+  columns: [string, string][],
+): string | null {
+  if (!q.groups || groups.length === 0 || !r.group_by) return null;
+  const key = r.group_by;
+  const by = GROUP_TITLES[key]?.toLowerCase() ?? key;
+  lines.push('', `By ${by}:`);
+  for (const g of groups) lines.push(`- **${groupLabel(key, g[key])}**: ${line(g)}`);
+  blocks.push(tableBlock(`${title} ${by}`, [[key, GROUP_TITLES[key] ?? key], ...columns], groups, q.groups));
+  return key;
+}
+
+function weighted(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  if (count === 0) {
+    lines.push('No open deals match, so the weighted pipeline is empty.');
+    blocks.push({ kind: 'metric', label: 'Open deals', value: 0, column: 'count', query: q.totals });
+    return;
+  }
+  const w = num(total.sum_weighted_amount);
+  lines.push(
+    `Weighted pipeline: **${money(w) ?? '$0'}** (each deal's amount × its probability), against **${money(num(total.sum_amount)) ?? '$0'}** unweighted, over **${count}** open deals.`,
+  );
+  const withoutProbability = count - (num(total.count_probability) ?? count);
+  if (withoutProbability > 0)
+    lines.push(
+      `**${withoutProbability}** of them have no probability in the CRM and count for nothing in the weighted figure.`,
+    );
+  blocks.push(
+    { kind: 'metric', label: 'Weighted pipeline', value: w, column: 'sum_weighted_amount', query: q.totals },
+    {
+      kind: 'metric',
+      label: 'Unweighted pipeline',
+      value: num(total.sum_amount),
+      column: 'sum_amount',
+      query: q.totals,
+    },
+    { kind: 'metric', label: 'Open deals', value: count, column: 'count', query: q.totals },
+    {
+      kind: 'metric',
+      label: 'Open deals with a probability',
+      value: num(total.count_probability),
+      column: 'count_probability',
+      query: q.totals,
+    },
+  );
+  groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Weighted pipeline by',
+    (g) =>
+      `${money(num(g.sum_weighted_amount)) ?? '$0'} weighted (${money(num(g.sum_amount)) ?? '$0'} unweighted, ${num(g.count)} deals)`,
+    [
+      ['sum_weighted_amount', 'Weighted'],
+      ['sum_amount', 'Unweighted'],
+      ['count', 'Deals'],
+    ],
+  );
+}
+
+function deals(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  list: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  const sum = num(total.sum_amount);
+  blocks.push({ kind: 'metric', label: 'Deals', value: count, column: 'count', query: q.totals });
+  if (count === 0) {
+    lines.push('No deals match.');
+    return;
+  }
+  blocks.push({ kind: 'metric', label: 'Total amount', value: sum, column: 'sum_amount', query: q.totals });
+  if (r.measure.fn === 'avg' && num(total.avg_amount) !== null)
+    blocks.push({
+      kind: 'metric',
+      label: 'Average amount',
+      value: num(total.avg_amount),
+      column: 'avg_amount',
+      query: q.totals,
+    });
+  if (r.limit === 1 && list[0]) {
+    lines.push(`${dealLine(list[0], r)}.`);
+  } else {
+    lines.push(
+      `**${count}** deal${count === 1 ? '' : 's'}${sum !== null ? `, **${money(sum)}** in total` : ' (amounts not recorded)'}${r.measure.fn === 'avg' && num(total.avg_amount) !== null ? `, **${money(num(total.avg_amount))}** on average` : ''}.`,
+    );
+  }
+  groupSection(
+    r,
+    q,
+    groups,
+    lines,
+    blocks,
+    'Deals by',
+    (g) => `${num(g.count)} deal${g.count === 1 ? '' : 's'}, ${money(num(g.sum_amount)) ?? 'no amounts'}`,
+    [
+      ['count', 'Deals'],
+      ['sum_amount', 'Amount'],
+    ],
+  );
+  if (q.list && list.length > 0 && r.limit !== 1) {
+    const shown = list.slice(0, r.limit ?? 12);
+    lines.push(
+      '',
+      list.length < count
+        ? `The first of them, ${LIST_ORDER[String(q.list.order_by && (q.list.order_by as Row).field)] ?? 'in order'}:`
+        : 'They are:',
+    );
+    for (const d of shown) lines.push(`- ${dealLine(d, r)}`);
+    if (list.length > shown.length) lines.push('- … the rest are in the table.');
+  }
+  if (q.list && list.length > 0)
+    blocks.push(
+      tableBlock(
+        'Deals',
+        [
+          ['name', 'Deal'],
+          ['account_name', 'Account'],
+          ['stage', 'Stage'],
+          ['amount', 'Amount'],
+          ['close_date', 'Close date'],
+          ['owner_email', 'Owner'],
+        ],
+        list,
+        q.list,
+      ),
+    );
+}
+
+function dealLine(d: Row, r: Interpretation): string {
+  const parts = [
+    `**${String(d.name)}** (${String(d.account_name ?? 'no account')})`,
+    String(d.stage),
+    money(num(d.amount)) ?? 'amount unknown',
+  ];
+  if (day(d.close_date)) parts.push(`${d.is_closed ? 'closed' : 'closing'} ${day(d.close_date)}`);
+  if (r.show.includes('owner_email') || r.limit === 1 || !r.filters.some((f) => f.field === 'owner_email'))
+    parts.push(`owned by ${who(d.owner_email)}`);
+  return parts.join(', ');
+}
+
+function conversations(
+  r: Interpretation,
+  q: Queries,
+  total: Row,
+  groups: Row[],
+  list: Row[],
+  lines: string[],
+  blocks: BlockDraft[],
+): void {
+  const count = num(total.count) ?? 0;
+  const kinds = r.filters.find((f) => f.field === 'kind');
+  const noun = !kinds
+    ? 'conversations (calls, meetings and emails)'
+    : Array.isArray(kinds.value)
+      ? kinds.value.map((k) => `${k}s`).join(' and ')
+      : `${kinds.value}s`;
+  blocks.push({ kind: 'metric', label: `Number of ${noun}`, value: count, column: 'count', query: q.totals });
+  lines.push(count === 0 ? `No ${noun} match.` : `**${count}** ${noun}.`);
+  groupSection(r, q, groups, lines, blocks, 'By', (g) => `${num(g.count)}`, [['count', 'Count']]);
+  if (q.list && list.length > 0) {
+    const shown = list.slice(0, Math.min(r.limit ?? 10, 10));
+    lines.push('', 'The latest:');
+    for (const i of shown)
+      lines.push(
+        `- ${day(i.occurred_at) ?? ''} ${String(i.kind)}: ${String(i.title ?? '(no title)')} (${String(i.account_name ?? 'no account')})`,
+      );
+    blocks.push(
+      tableBlock(
+        'Conversations',
+        [
+          ['occurred_at', 'When'],
+          ['kind', 'Kind'],
+          ['title', 'Title'],
+          ['account_name', 'Account'],
+        ],
+        shown,
+        q.list,
+      ),
+    );
+  }
+}
 
 function absentAnswer(r: Interpretation): { text: string; content_blocks: BlockDraft[]; follow_ups: string[] } {
   const subjects = r.absent.join(' or ');
