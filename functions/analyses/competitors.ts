@@ -4,7 +4,7 @@ import { queryRows, type Queryable } from '../../platform/db/port.js';
 import type { BlockDraft } from '../agents/answer.js';
 import { bestExcerpt, competitorsNamedIn } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
-import { forEachConversationSlice } from '../search/index.js';
+import { collectFromConversationSlices, forEachConversationSlice } from '../search/index.js';
 import { conversationsWhere, filterWords } from './analysis-scope.js';
 import { inPeriod } from './deal-scope.js';
 import { periodWords, share } from './analysis-words.js';
@@ -290,17 +290,14 @@ async function mentionsOf(
     names.map((n) => sql`(${n}, ${likePattern(n)})`),
     sql`, `,
   );
-  const rows: MentionRow[] = [];
-  let readBackTo: string | null = null;
-  await forEachConversationSlice(
+  return collectFromConversationSlices(
     db,
     workspaceId,
-    async (slice) => {
+    (slice) => {
       const inSlice = slice.over(sql`i.occurred_at`, sql`i.id`);
-      rows.push(
-        ...(await queryRows<MentionRow>(
-          db,
-          sql`select distinct hit.competitor, i.id as interaction_id, i.account_id, i.deal_id
+      return queryRows<MentionRow>(
+        db,
+        sql`select distinct hit.competitor, i.id as interaction_id, i.account_id, i.deal_id
           from (
             select n.competitor, i.id from (values ${named}) as n(competitor, pattern)
             join interactions i on i.workspace_id = ${workspaceId} and ${inSlice}
@@ -313,15 +310,10 @@ async function mentionsOf(
           join interactions i on i.id = hit.id and i.workspace_id = ${workspaceId}
           left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
           where ${inSlice} and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}`,
-        )),
       );
-      if (rows.length < MAX_MENTIONS || !slice.oldest) return true;
-      readBackTo = slice.oldest.at.slice(0, 10);
-      return false;
     },
-    { where: inPeriod(sql`i.occurred_at`, input.period) },
+    { where: inPeriod(sql`i.occurred_at`, input.period), max: MAX_MENTIONS },
   );
-  return { rows, readBackTo };
 }
 
 /** The deals a win rate is read over: the workspace's, on the accounts asked. */

@@ -6,7 +6,7 @@ import type { BlockDraft } from '../agents/answer.js';
 import { yielder } from '../../platform/yielder.js';
 import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
-import { forEachConversationSlice } from '../search/index.js';
+import { collectFromConversationSlices } from '../search/index.js';
 import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
 import { inPeriod } from './deal-scope.js';
 import { periodWords } from './analysis-words.js';
@@ -190,14 +190,12 @@ async function askingSentences(
   input: Body,
 ): Promise<AskingSentences> {
   const where = conversationsWhere(workspaceId, input);
-  const asked: Asked[] = [];
-  let readBackTo: string | null = null;
-  await forEachConversationSlice(
+  const { rows: asked, readBackTo } = await collectFromConversationSlices(
     db,
     workspaceId,
-    async (slice) => {
+    (slice) => {
       const inSlice = slice.over(sql`i.occurred_at`, sql`i.id`);
-      const rows = await queryRows<Asked>(
+      return queryRows<Asked>(
         db,
         sql`select * from (
           select i.id as interaction_id, t.id as turn_id, t.text, t.speaker_name as speaker,
@@ -218,12 +216,8 @@ async function askingSentences(
           where ${inSlice} and ${where} and i.kind = 'email' and i.direction = 'inbound' and i.body ~* ${REQUEST_CUE_SQL}
         ) asked order by occurred_at desc, interaction_id, turn_id`,
       );
-      asked.push(...rows);
-      if (asked.length < MAX_ASKED_ROWS || !slice.oldest) return true;
-      readBackTo = slice.oldest.at.slice(0, 10);
-      return false;
     },
-    { where: inPeriod(sql`i.occurred_at`, input.period) },
+    { where: inPeriod(sql`i.occurred_at`, input.period), max: MAX_ASKED_ROWS },
   );
   // Slices run newest first by (time, id); the answer's order is newest first, then by id ascending.
   asked.sort(

@@ -90,3 +90,29 @@ export async function forEachConversationSlice(
     await nextMacrotask();
   }
 }
+
+/**
+ * The rows `read` finds in each slice, newest slice first, until at least `max` rows are held: then
+ * `readBackTo` is the oldest day the last slice read (what an answer says it covered), else null.
+ */
+export async function collectFromConversationSlices<Row>(
+  db: Queryable,
+  workspaceId: string,
+  read: (slice: ConversationSlice) => Promise<readonly Row[]>,
+  options: SliceOptions & { max: number },
+): Promise<{ rows: Row[]; readBackTo: string | null }> {
+  const rows: Row[] = [];
+  let readBackTo: string | null = null;
+  await forEachConversationSlice(
+    db,
+    workspaceId,
+    async (slice) => {
+      rows.push(...(await read(slice)));
+      if (rows.length < options.max || !slice.oldest) return true;
+      readBackTo = slice.oldest.at.slice(0, 10);
+      return false;
+    },
+    options,
+  );
+  return { rows, readBackTo };
+}

@@ -28,6 +28,7 @@ export { searchWithin } from './operations.js';
 export { customerVoice, interactionInScope } from './scope-predicates.js';
 export {
   CONVERSATIONS_PER_SLICE,
+  collectFromConversationSlices,
   forEachConversationSlice,
   type ConversationSlice,
   type SliceKey,
