@@ -154,6 +154,7 @@ export function competitorsReading(
     parts: [],
     inherited: [],
     unexplained: [],
+    near_words: [],
     absent: [],
     confidence: 1,
   };

@@ -103,6 +103,14 @@ export const InterpretationSchema = z
     inherited: z.array(z.string().max(100)).max(20),
     /** Content words of the question the reader could not place: never searched in silence. */
     unexplained: z.array(z.string().max(100)).max(50),
+    /**
+     * Words the reader's lexicon does not hold, read as a lexicon phrase they share a meaning with in
+     * WordNet ("begging" as "request"), so a reading through another word than the one written is visible.
+     */
+    near_words: z
+      .array(z.object({ word: z.string().max(100), as: z.string().max(100) }).strict())
+      .max(20)
+      .default([]),
     /** Subjects asked about that the data does not hold (e.g. "NPS", "campaign source"). */
     absent: z.array(z.string().max(200)).max(10),
     /** 0–1: the share of the question's content words the reading placed. */
@@ -111,6 +119,6 @@ export const InterpretationSchema = z
   .strict()
   .openapi('Interpretation', {
     description:
-      'How the question was read: the analysis, the records, the measure, filters, the period with the date field it bounds, grouping, order and limit, the names linked against the workspace, what was inherited from the thread and the words that were not understood.',
+      'How the question was read: the analysis, the records, the measure, filters, the period with the date field it bounds, grouping, order and limit, the names linked against the workspace, what was inherited from the thread, the words read through a near word and the words that were not understood.',
   });
 export type Interpretation = z.infer<typeof InterpretationSchema>;

@@ -67,6 +67,24 @@ export const OPERATION_PERIOD_FIELDS: Partial<Record<Analysis, string>> = {
   champion_changes: 'occurred_at',
 };
 
+/**
+ * Analyses whose result says why, row by row (a renewal's risk signals and its buyers' words, what
+ * happened after a champion left): a reason word with no loss in it ("any renewals looking shaky, and
+ * why") asks for those reasons, not for why deals were lost.
+ */
+export const REASONING_ANALYSES: ReadonlySet<Analysis> = new Set(['renewal_risk', 'champion_changes']);
+
+/**
+ * What an analysis's result holds of the accounts it is about: the records it lists for each, and the
+ * cues whose questions it answers. A part of a question asking only that is answered by the analysis.
+ */
+export const ANALYSIS_HOLDS: Partial<
+  Record<Analysis, { subjects: readonly ('deals' | 'interactions')[]; cues: readonly CueAnalysis[] }>
+> = {
+  account_history: { subjects: ['deals', 'interactions'], cues: ['history'] },
+  champion_changes: { subjects: ['deals'], cues: ['departure', 'qualification', 'changes'] },
+};
+
 /** Analyses of one account: without exactly one account named, the question is another reader's. */
 export const ONE_ACCOUNT_ANALYSES: ReadonlySet<Analysis> = new Set(['account_history']);
 
@@ -146,13 +164,15 @@ export interface OperationWords {
 /**
  * What the words nothing else placed are in an analysis's reading: in talk ratio, the people written
  * as names ("Zoe", "zoe's"); in competitors, the names the workspace does not hold ("Quotient Labs");
- * in feature requests, what they ask about ("slack alerts") and whose asks (prospects, existing customers).
+ * in feature requests, what they ask about ("slack alerts", never a verb in use) and whose asks (prospects,
+ * existing customers).
  */
 export function operationWords(
   operation: Analysis | null,
   ask: string,
   unexplained: readonly string[],
   unknown: readonly string[],
+  verbsInUse: ReadonlySet<string> = new Set(),
 ): OperationWords {
   const none: OperationWords = { people: [], competitors: [], topic: null, filters: [], placed: [] };
   if (operation === 'talk_ratio') {
@@ -167,7 +187,9 @@ export function operationWords(
     const audience = AUDIENCE_WORDS.find(([words]) => words.test(ask));
     const who = audience ? (audience[0].exec(ask)?.[0] ?? '') : '';
     const whoWords = new Set(who.toLowerCase().split(/\s+/));
-    const topicWords = unexplained.filter((w) => !whoWords.has(w.toLowerCase()) && !ASKING_WORDS.test(w));
+    const topicWords = unexplained.filter(
+      (w) => !whoWords.has(w.toLowerCase()) && !ASKING_WORDS.test(w) && !verbsInUse.has(w),
+    );
     return {
       ...none,
       topic: topicWords.length > 0 ? topicWords.join(' ') : null,

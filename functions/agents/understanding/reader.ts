@@ -5,6 +5,7 @@ import { linkEntities, type Entities } from './entities.js';
 import type { Interpretation, InterpretedFilter, InterpretedPeriod } from './interpretation.js';
 import { LEXICON, type CueAnalysis, type Element, type Field } from './lexicon.js';
 import {
+  ANALYSIS_HOLDS,
   INVERSE_WORDS,
   ONE_ACCOUNT_ANALYSES,
   OPERATION_MEASURES,
@@ -16,8 +17,10 @@ import {
   TALK_OBJECTS,
   NAMING_ANALYSES,
   QUALIFYING_CUES,
+  REASONING_ANALYSES,
   TALK_VERBS,
 } from './operation-analyses.js';
+import { nearWordAt } from './near-words.js';
 import { isScaffoldWord } from './question-words.js';
 import { tokenize, type Token } from './tokens.js';
 import type { Vocabulary } from './vocabulary.js';
@@ -127,8 +130,8 @@ function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Inter
     const parts = splitParts(ctx.ask, ctx.today, vocab);
     if (parts.length > 1) {
       const read = readParts({ ...ctx, ask: '' }, parts, vocab);
-      const history = wholeHistory(read, ctx.today, vocab);
-      if (history) return history;
+      const whole = wholeAnalysis(read, ctx.today, vocab);
+      if (whole) return whole;
       const readings = read.flatMap((p) => (p.reading ? [p.reading] : []));
       const first = readings[0];
       if (!first) return null;
@@ -162,31 +165,40 @@ function readComposed(ctx: ReadContext, vocab: Vocabulary, depth: number): Inter
 }
 
 /**
- * One account's history answers every part that asks a fact of it — its first or last touch, how
- * many deals or conversations it had, what is open there ("when did we first talk to granite and how
- * many deals have we opened with them"): such a question is the history, read whole. Any part that
- * asks another kind of question (what they said about pricing, a win rate) keeps the parts apart.
+ * An analysis answers every part that asks only what its result already holds (ANALYSIS_HOLDS): one
+ * account's history holds its first and last touch, its deals and conversations ("when did we first
+ * talk to granite and how many deals have we opened with them"); champion changes hold the deals since
+ * each departure ("which customers lost their champion this year, and did we still close anything with
+ * them after?"). Such a question is that analysis, read whole. A part that asks another kind of question
+ * (what they said about pricing, a win rate), or other records than those the analysis is of (a part
+ * of an analysis of many accounts must refer back to them), keeps the parts apart.
  */
-function wholeHistory(
+function wholeAnalysis(
   parts: readonly { text: string; reading: Interpretation | null }[],
   today: string,
   vocab: Vocabulary,
 ): Interpretation | null {
-  const history = parts.find((p) => p.reading?.analysis === 'account_history')?.reading;
-  if (!history) return null;
-  const account = history.names.accounts[0];
+  const whole = parts.find((p) => p.reading && ANALYSIS_HOLDS[p.reading.analysis])?.reading;
+  const holds = whole ? ANALYSIS_HOLDS[whole.analysis] : undefined;
+  if (!whole || !holds) return null;
+  const oneAccount = ONE_ACCOUNT_ANALYSES.has(whole.analysis);
+  const accountsOf = (r: Interpretation) => r.names.accounts;
+  const sameAccounts = (r: Interpretation) =>
+    accountsOf(r).length === 0 || accountsOf(r).every((a) => accountsOf(whole).includes(a));
   const answered = parts.every(({ text, reading }) => {
-    if (reading?.analysis === 'account_history' && reading.names.accounts[0] === account) return true;
-    // A part that names no account of its own ("when was the last touch?") asks only history words of it.
-    if (!reading) return [...(readOwn(text, today, vocab)?.cues ?? [])].every((c) => c === 'history');
-    const accounts = reading.names.accounts;
+    if (reading?.analysis === whole.analysis && sameAccounts(reading)) return true;
+    const own = readOwn(text, today, vocab);
+    // A part that names no records of its own ("when was the last touch?") asks only the analysis's words of them.
+    if (!reading) return [...(own?.cues ?? [])].every((c) => holds.cues.includes(c));
     return (
       reading.analysis === 'records' &&
       reading.subject !== null &&
-      (accounts.length === 0 || (accounts.length === 1 && accounts[0] === account))
+      (holds.subjects as readonly string[]).includes(reading.subject) &&
+      sameAccounts(reading) &&
+      (oneAccount || own?.refersBack === true)
     );
   });
-  return answered ? { ...history, parts: [] } : null;
+  return answered ? { ...whole, parts: [] } : null;
 }
 
 /** Each part of a multi-part question read on its own, after the thread and the parts before it; null: not about records. */
@@ -441,6 +453,19 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     }
   }
 
+  // Words the lexicon does not hold, read as a lexicon phrase they share a meaning with (near-words.ts).
+  const nearWords: { word: string; as: string }[] = [];
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    if (taken.has(i) || isScaffoldWord(t.lower) || isScaffoldWord(t.lemma)) continue;
+    const near = nearWordAt(tokens, i, (j) => !taken.has(j));
+    const hit = near ? PHRASES.find((p) => p.words.join(' ') === near.phrase) : undefined;
+    if (!near || !hit) continue;
+    place(i, i + near.length, hit.element);
+    nearWords.push({ word: placed.at(-1)!.words, as: near.phrase });
+    i += near.length - 1;
+  }
+
   const numbers = new Set<number>();
   const unexplained: string[] = [];
   tokens.forEach((t, i) => {
@@ -482,6 +507,16 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   for (const [c, partners] of Object.entries(QUALIFYING_CUES) as [CueAnalysis, readonly CueAnalysis[]][])
     if (cues.has(c) && !partners.some((p) => cues.has(p))) cues.delete(c);
   let operation = operationAnalysisOf(cues);
+  // A reason word that says no loss ("why", "reasons"), beside an analysis that gives its reasons.
+  const reasonOnly =
+    cues.has('losses') &&
+    !tokens.some((t) => t.lemma === 'lose' || t.lemma === 'loss') &&
+    placed.every((p) => p.element.kind !== 'state' || p.element.state !== 'lost') &&
+    placed.every((p) => p.element.kind !== 'cue' || p.element.analysis !== 'losses' || !p.element.lost);
+  if (!operation && reasonOnly) {
+    const withoutReason = operationAnalysisOf(new Set([...cues].filter((c) => c !== 'losses')));
+    if (withoutReason && REASONING_ANALYSES.has(withoutReason)) operation = withoutReason;
+  }
   // An analysis of one account needs exactly one named; otherwise the intent readers ask which or say none is held.
   if (
     operation &&
@@ -552,6 +587,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
         analysis: 'not_understood',
         absent,
         unexplained,
+        near_words: nearWords,
         names: namesOf(entities, owners, []),
         confidence: 0,
       },
@@ -829,7 +865,10 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
 
   // In an analysis, the words nothing else placed may be what it is of: people, competitors, a topic.
-  const named = operationWords(operation, ask, unexplained, unknownNames(tokens, taken, unexplained));
+  // A verb in use ("customers are begging us to build", "they want") says how something is asked, never
+  // what about; an -ing form placed as a noun ("about onboarding and reporting") is what.
+  const verbsInUse = new Set(tokens.filter((t) => t.pos === 'v' && !(t.gerund && t.nominal)).map((t) => t.text));
+  const named = operationWords(operation, ask, unexplained, unknownNames(tokens, taken, unexplained), verbsInUse);
   const people = named.people;
   for (const word of named.placed) if (unexplained.includes(word)) unexplained.splice(unexplained.indexOf(word), 1);
   filters.push(...named.filters);
@@ -868,6 +907,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
             competitors: named.competitors,
           },
           unexplained,
+          near_words: nearWords,
           confidence: content === 0 ? 1 : Math.max(0, 1 - unexplained.length / content),
         };
   const refersBack =
@@ -1000,6 +1040,7 @@ function inherit(before: Interpretation, own: OwnReading): Interpretation {
     },
     inherited: [...new Set(inherited)],
     unexplained: now.unexplained,
+    near_words: now.near_words,
     confidence: now.confidence,
   };
 }
@@ -1020,6 +1061,7 @@ const blank = (): Interpretation => ({
   parts: [],
   inherited: [],
   unexplained: [],
+  near_words: [],
   absent: [],
   confidence: 1,
 });

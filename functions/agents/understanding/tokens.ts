@@ -17,6 +17,15 @@ export interface Token {
   plural: boolean;
   /** A name compromise recognises as a person's ("Zoe", "andre"). */
   person: boolean;
+  /** The part of speech it is used in (noun, verb, adjective, adverb), as compromise tags it; null when none. */
+  pos: 'n' | 'v' | 'a' | 'r' | null;
+  /** A verb's -ing form, which may also be used as a noun ("onboarding", "begging"). */
+  gerund: boolean;
+  /**
+   * Placed where a noun goes: after a preposition, a determiner, an adjective or a possessive, or joined
+   * by "and"/"or" to a word that is ("about onboarding and reporting"). An -ing form placed so is a noun.
+   */
+  nominal: boolean;
 }
 
 type Nlp = (text: string) => {
@@ -65,8 +74,15 @@ export function tokenize(text: string): Token[] {
   doc.compute('offset');
   const tokens: Token[] = [];
   for (const sentence of doc.json({ offset: true })) {
+    // Each term's tags and whether it stands where a noun goes, for the terms after it.
+    const seen: { tags: readonly string[]; nominal: boolean }[] = [];
     for (const term of sentence.terms) {
       const tags = term.tags ?? [];
+      const before = seen.at(-1);
+      const nominal: boolean =
+        (before?.tags.some((tag) => NOUN_PLACES.has(tag)) ?? false) ||
+        (before?.tags.includes('Conjunction') === true && seen.at(-2)?.nominal === true);
+      seen.push({ tags, nominal });
       // A percent sign written apart ("win %") is a word of its own: it asks for a rate.
       const written = /^\s*%\W*$/u.test(term.text) ? '%' : term.text.replace(/^[^\p{L}\p{N}$]+|[^\p{L}\p{N}%]+$/gu, '');
       // A contraction's hidden word ("what's" → what + is) has no text of its own: its lemma still counts.
@@ -86,8 +102,22 @@ export function tokenize(text: string): Token[] {
         end: start + (term.offset?.length ?? written.length),
         plural: tags.includes('Plural'),
         person: tags.includes('Person') || tags.includes('FirstName'),
+        pos: partOfSpeech(tags),
+        gerund: tags.includes('Gerund'),
+        nominal,
       });
     }
   }
   return tokens;
+}
+
+/** Tags of a word after which a noun goes. */
+const NOUN_PLACES: ReadonlySet<string> = new Set(['Preposition', 'Determiner', 'Adjective', 'Possessive']);
+
+function partOfSpeech(tags: readonly string[]): Token['pos'] {
+  if (tags.includes('Verb')) return 'v';
+  if (tags.includes('Adjective')) return 'a';
+  if (tags.includes('Adverb')) return 'r';
+  if (tags.includes('Noun')) return 'n';
+  return null;
 }
