@@ -94,4 +94,22 @@ describe('chat through the account analyses', () => {
     });
     expect(answer.text).toContain(`first conversation ${truth!.first}`);
   });
+  it('a history asked of a name two accounts share is one of them, and the answer names the other', async () => {
+    const granites = await queryRows<{ name: string }>(
+      h.database.db,
+      sql`select name from accounts where workspace_id = ${CORPUS_WORKSPACE_ID}::uuid and name ilike 'granite %'
+          order by name`,
+    );
+    expect(granites.length).toBeGreaterThan(1);
+    const { status, answer } = await ask("gimme the full story on granite with every deal we've had w them");
+    expect(status).toBe('complete');
+    expect(answer.interpretation?.analysis).toBe('account_history');
+    const [taken, ...others] = granites.map((g) => g.name);
+    // The reading holds every account the name matched; the analysis ran on the one taken.
+    expect(answer.interpretation?.names.accounts).toEqual(granites.map((g) => g.name));
+    expect(answer.text.split('\n')[0]).toContain(taken!);
+    expect(answer.text, JSON.stringify(answer.grounding)).toContain(`I took "granite" to mean **${taken}**`);
+    for (const other of others) expect(answer.text).toContain(other!);
+    expect(answer.grounding.verified, JSON.stringify(answer.grounding)).toBe(true);
+  });
 });

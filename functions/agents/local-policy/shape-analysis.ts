@@ -1,7 +1,8 @@
 import type { StepResult } from '../../../platform/model/port.js';
 import type { BlockDraft } from '../answer.js';
 import type { Analysis, Interpretation } from '../understanding/interpretation.js';
-import { toolNameFor } from '../tool-names.js';
+import { ASK_USER, toolNameFor } from '../tool-names.js';
+import { ONE_ACCOUNT_ANALYSES } from '../understanding/operation-analyses.js';
 import type { PolicyContext } from './context.js';
 import { call, calls, finish } from './steps.js';
 
@@ -79,9 +80,12 @@ export const isOperationAnalysis = (r: Interpretation): boolean => OPERATIONS[r.
 
 const PURPOSE = 'analysis';
 
-export function analysisStep(ctx: PolicyContext, r: Interpretation): StepResult {
-  const spec = OPERATIONS[r.analysis]!;
+export function analysisStep(ctx: PolicyContext, reading: Interpretation): StepResult {
+  const spec = OPERATIONS[reading.analysis]!;
   const tool = toolNameFor(spec.operation);
+  const one = oneAccount(ctx, reading);
+  if ('tool_calls' in one) return one;
+  const { r, note } = one;
   const result = ctx.results.get(PURPOSE);
   if (!result && ctx.tools.has(tool) && !ctx.mustFinish) return calls(call(ctx, PURPOSE, spec.input(r), tool));
   if (!result?.ok)
@@ -106,13 +110,67 @@ export function analysisStep(ctx: PolicyContext, r: Interpretation): StepResult 
         ]
       : [];
   return finish({
-    text: [`*Read as: ${out.read_as}.*`, '', ...(out.empty_reason ? [out.empty_reason] : out.summary), ...unread]
+    text: [
+      `*Read as: ${out.read_as}.*`,
+      '',
+      ...(note ? [note, ''] : []),
+      ...(out.empty_reason ? [out.empty_reason] : out.summary),
+      ...unread,
+    ]
       .join('\n')
       .trim(),
     content_blocks: out.blocks,
     follow_ups: [],
   });
 }
+
+/**
+ * An analysis of one account whose name several accounts share ("granite": Granite Logistics and Granite
+ * Health): the user is asked which, when the agent may ask; otherwise the first is taken and the answer
+ * says so, naming the others.
+ */
+function oneAccount(ctx: PolicyContext, r: Interpretation): StepResult | { r: Interpretation; note: string | null } {
+  const accounts = valuesOf(r, 'account_name');
+  if (!ONE_ACCOUNT_ANALYSES.has(r.analysis) || accounts.length < 2) return { r, note: null };
+  const words = r.filters.find((f) => f.field === 'account_name')?.from_words;
+  // The question's own words, quoted; without them the accounts are named, never quoted as if said.
+  const asked = words ? `"${words}"` : 'The name';
+  const reply = ctx.results.get(ASKED);
+  const chosenBy = (answer: { answer?: unknown; option_id?: unknown }) =>
+    accounts.find((a) => a === answer.option_id) ??
+    accounts.find(
+      (a) =>
+        a.toLowerCase() ===
+        String(answer.answer ?? '')
+          .trim()
+          .toLowerCase(),
+    );
+  const chosen = reply?.ok ? chosenBy(reply.output as { answer?: unknown; option_id?: unknown }) : undefined;
+  if (!reply && ctx.mayAsk && !ctx.mustFinish)
+    return calls(
+      call(
+        ctx,
+        ASKED,
+        {
+          question: `${asked} matches ${accounts.join(' and ')} in your CRM. Which one do you mean?`,
+          options: accounts.map((a) => ({ id: a, label: a })),
+        },
+        ASK_USER,
+      ),
+    );
+  const account = chosen ?? accounts[0]!;
+  const others = accounts.filter((a) => a !== account);
+  const only = (f: Interpretation['filters'][number]) =>
+    f.field === 'account_name' ? { ...f, op: 'eq' as const, value: account } : f;
+  return {
+    r: { ...r, filters: r.filters.map(only), names: { ...r.names, accounts: [account] } },
+    note: chosen
+      ? null
+      : `I took ${words ? asked : 'the name'} to mean **${account}**; ${others.join(' and ')} also ${others.length === 1 ? 'matches' : 'match'}. Ask again with the full name for ${others.length === 1 ? 'it' : 'them'}.`,
+  };
+}
+
+const ASKED = 'which_account';
 
 const valuesOf = (r: Interpretation, field: string): string[] =>
   r.filters.flatMap((f) =>

@@ -37,7 +37,8 @@ const SCAFFOLD: ReadonlySet<string> = new Set(
       'january february march april may june july august september october november december ' +
       "their they them our we my me us what's going goes happening happened exchange exchanged " +
       // The little words between them: a topic read as text for a search ("push back pricing") keeps none.
-      'the a an of on in to with for about regarding',
+      // "w/" and "w" are chat shorthand for "with"; "gimme", "lemme" for give me, let me.
+      'the a an of on in to with w for about regarding gimme lemme',
   ),
 );
 
@@ -53,11 +54,14 @@ const RECORD_WORDS: ReadonlySet<string> = new Set(
   ),
 );
 
+/** A pronoun with its verb contracted onto it ("we've", "they're", "i'd"): grammar, as its two words are. */
+const CONTRACTED_PRONOUN = /^(?:i|we|you|they|he|she|it|there|that)['’](?:ve|re|ll|d|m|s)$/;
+
 /** Whether a word (lower case) is how a question asks, never what it asks about. */
-export const isScaffoldWord = (word: string): boolean => SCAFFOLD.has(word);
+export const isScaffoldWord = (word: string): boolean => SCAFFOLD.has(word) || CONTRACTED_PRONOUN.test(word);
 
 /** Whether a word (lower case) is no part of the topic the quotes under an answer must be about (relevance.ts). */
-export const isNotQuoteTopic = (word: string): boolean => SCAFFOLD.has(word) || RECORD_WORDS.has(word);
+export const isNotQuoteTopic = (word: string): boolean => isScaffoldWord(word) || RECORD_WORDS.has(word);
 
 /**
  * The text without its scaffolding, the rest in order: the subject of a question about what customers
@@ -66,6 +70,6 @@ export const isNotQuoteTopic = (word: string): boolean => SCAFFOLD.has(word) || 
 export const withoutScaffold = (text: string): string =>
   text
     .replace(/[?!.]/g, ' ')
-    .replace(/[\p{L}\p{N}'’]+/gu, (word) => (SCAFFOLD.has(word.toLowerCase().replace('’', "'")) ? ' ' : word))
+    .replace(/[\p{L}\p{N}'’]+/gu, (word) => (isScaffoldWord(word.toLowerCase().replace('’', "'")) ? ' ' : word))
     .replace(/\s+/g, ' ')
     .trim();

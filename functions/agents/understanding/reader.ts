@@ -517,13 +517,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     const withoutReason = operationAnalysisOf(new Set([...cues].filter((c) => c !== 'losses')));
     if (withoutReason && REASONING_ANALYSES.has(withoutReason)) operation = withoutReason;
   }
-  // An analysis of one account needs exactly one named; otherwise the intent readers ask which or say none is held.
-  if (
-    operation &&
-    ONE_ACCOUNT_ANALYSES.has(operation) &&
-    !(entities.accounts.length === 1 && entities.accounts[0]!.matches.length === 1)
-  )
-    operation = null;
+  // An analysis of one account needs one named; a name several accounts share stays that analysis, and
+  // the local policy asks which (or says which it took); no name or several names are the intent readers'.
+  if (operation && ONE_ACCOUNT_ANALYSES.has(operation) && entities.accounts.length !== 1) operation = null;
   if (operation) cues.clear();
   const absent = [...new Set(els.flatMap((e) => (e.kind === 'absent' ? [e.subject] : [])))];
   const present = els.some((e) => e.kind === 'present');
@@ -688,7 +684,13 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     add(
       accounts.length === 1
         ? { field: 'account_name', op: 'eq', value: accounts[0]!, from_words: entities.accounts[0]!.asked }
-        : { field: 'account_name', op: 'in', value: accounts, from_words: null },
+        : {
+            field: 'account_name',
+            op: 'in',
+            value: accounts,
+            // One name that several accounts share ("granite") is still the words it was read from.
+            from_words: entities.accounts.length === 1 ? entities.accounts[0]!.asked : null,
+          },
       'account',
     );
   // An industry or region word inside a linked account's name ("Acme Logistics") is part of the name.
@@ -926,7 +928,9 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
     // An unknown capitalised word in a question about people is one of them (the analysis says if nobody matched).
-    deferred: ambiguous || (unknown.length > 0 && (operation === null || !NAMING_ANALYSES.has(operation))),
+    deferred:
+      (ambiguous && !(operation !== null && ONE_ACCOUNT_ANALYSES.has(operation))) ||
+      (unknown.length > 0 && (operation === null || !NAMING_ANALYSES.has(operation))),
     unknown,
     comparesBack: comparison && !comparison.first ? comparison.second.phrase : null,
   };
