@@ -229,71 +229,6 @@ export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>
   relevanceScore(topic, text) >= RELEVANCE_THRESHOLD;
 
 /**
- * A spoken turn's meaning spreads over the turns around it: "how will you connect it to the
- * internet?" is about the TV the turn before named, and a reply agrees to a point it does not
- * repeat. So a turn inside a discussion of the topic is on it: a turn that says something
- * (NEIGHBOUR_MIN_WORDS words or more: "Yeah." takes nothing) scores at least NEIGHBOUR_SHARE of the
- * weaker of the best turn within NEIGHBOUR_TURNS before it and the best within NEIGHBOUR_TURNS after
- * it. Both sides, because a turn next to one mention is as often the change of subject after it (in
- * a sales call each point is a turn or two: lifting every neighbour of a mention keeps a fifth as
- * many on-topic lines as it keeps); a discussion runs on around the turn. The share keeps the
- * borrowed score below the neighbours' own: only neighbours holding half the topic or more lift a
- * turn over the threshold. Measured on QMSum's train meetings and the demo corpus's calls
- * (bench/relevance-real-speech.ts; figures in docs/benchmarks.md).
- */
-export const NEIGHBOUR_TURNS = 2;
-const NEIGHBOUR_SHARE = 0.5;
-const NEIGHBOUR_MIN_WORDS = 6;
-
-/** The texts of the turns within NEIGHBOUR_TURNS before a turn and after it, in its conversation. */
-export interface Neighbours {
-  before: string[];
-  after: string[];
-}
-
-const spokenWordCount = (text: string): number => (spokenContent(text).match(/[A-Za-z0-9][\w'-]*/g) ?? []).length;
-
-/** relevanceScore of a turn read with `neighbours`, the texts of the turns within NEIGHBOUR_TURNS of it. */
-export function relevanceInConversation(topic: QuestionTopic, text: string, neighbours: Neighbours): number {
-  const own = relevanceScore(topic, text);
-  if (own >= 1 || spokenWordCount(text) < NEIGHBOUR_MIN_WORDS) return own;
-  const best = (texts: readonly string[]) => Math.max(0, ...texts.map((n) => relevanceScore(topic, n)));
-  return Math.max(own, NEIGHBOUR_SHARE * Math.min(best(neighbours.before), best(neighbours.after)));
-}
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-/** The turns within NEIGHBOUR_TURNS before and after each quoted turn, this workspace's only. */
-async function neighboursOf(
-  db: Queryable,
-  workspaceId: string,
-  turnIds: readonly string[],
-): Promise<Map<string, Neighbours>> {
-  const ids = [...new Set(turnIds.filter((id) => UUID.test(id)))];
-  const out = new Map<string, Neighbours>();
-  if (ids.length === 0) return out;
-  const rows = await queryRows<{ quoted: string; text: string; offset: number }>(
-    db,
-    sql`select c.id as quoted, tt.text, tt.turn_index - c.turn_index as offset
-        from transcript_turns c
-        join transcript_turns tt on tt.workspace_id = c.workspace_id and tt.interaction_id = c.interaction_id
-          and tt.turn_index between c.turn_index - ${NEIGHBOUR_TURNS} and c.turn_index + ${NEIGHBOUR_TURNS}
-          and tt.id <> c.id
-        where c.workspace_id = ${workspaceId} and c.id in (${sql.join(
-          ids.map((id) => sql`${id}::uuid`),
-          sql`, `,
-        )})`,
-  );
-  for (const r of rows) {
-    const key = String(r.quoted);
-    const of = out.get(key) ?? { before: [], after: [] };
-    (Number(r.offset) < 0 ? of.before : of.after).push(String(r.text));
-    out.set(key, of);
-  }
-  return out;
-}
-
-/**
  * Names of this workspace's accounts, contacts, industries and regions that the question mentions (who
  * spoke is never what they spoke about: "EMEA", "healthcare"): the whole name, or
  * the first word of an account's name written capitalised ("Acme" for "Acme Logistics") or, when it
@@ -365,9 +300,7 @@ export async function judgeQuotes(
   blocks: readonly BlockDraft[],
   verbatim: (index: number) => boolean,
 ): Promise<QuoteRelevance | null> {
-  const quotes = blocks.flatMap((b, i) =>
-    b.kind === 'quote' && verbatim(i) ? [{ i, text: b.text, turnId: b.source.turn_id ?? null }] : [],
-  );
+  const quotes = blocks.flatMap((b, i) => (b.kind === 'quote' && verbatim(i) ? [{ i, text: b.text }] : []));
   if (quotes.length === 0) return null;
   const topic = await topicAskedOf(db, workspaceId, question);
   if (!topic) return null;
@@ -375,20 +308,6 @@ export async function judgeQuotes(
   for (const { i, text } of quotes) {
     const score = relevanceScore(topic, text);
     if (score < RELEVANCE_THRESHOLD) offTopic.set(i, score);
-  }
-  // A quoted turn below the threshold alone is read in its conversation (relevanceInConversation).
-  const unsure = quotes.filter((q) => offTopic.has(q.i) && q.turnId !== null);
-  if (unsure.length > 0) {
-    const around = await neighboursOf(
-      db,
-      workspaceId,
-      unsure.map((q) => q.turnId ?? ''),
-    );
-    for (const { i, text, turnId } of unsure) {
-      const score = relevanceInConversation(topic, text, around.get(turnId ?? '') ?? { before: [], after: [] });
-      if (score >= RELEVANCE_THRESHOLD) offTopic.delete(i);
-      else offTopic.set(i, score);
-    }
   }
   if (offTopic.size > 0 && asksAboutCompetitors(topic)) {
     // A topic's members count as the topic: a buyer naming a rival ("we're looking at Pipewell") is

@@ -346,13 +346,13 @@ function accountTopicStep(
   // One quote per statement: the same sentence in several calls is said once (distinctStatements).
   // The turns found by meaning first (hybrid-ranked, already kept to the account and period), then the
   // ones found by their words; each must name the topic.
-  // A turn naming none of the topic's words is still on it when the verifier keeps it: said in other
-  // words, or in the discussion around it (keptAsOnTopic).
+  // A turn naming none of the topic's words as written is still on it when the verifier keeps it:
+  // said in another form or in other words (keptAsOnTopic).
   const namesTopic = (text: string) => topic === 'this' || mentionsTopic(text, required);
   const judged = topicOf(intent.question, [...nameWords]);
   const meaningRows = rowsOf(ctx.results.get('topic_meaning'));
   const wordRows = rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period));
-  const kept = judged ? keptAsOnTopic(judged, excerptTopic, [...meaningRows, ...wordRows]) : () => false;
+  const kept = judged ? keptAsOnTopic(judged, excerptTopic) : () => false;
   const byMeaning = semanticTurnsOf(meaningRows, 20).filter((c) => namesTopic(c.text) || kept(c));
   const byWords = customerSaidOf(wordRows, () => true).filter((c) => namesTopic(c.text) || kept(c));
   const seenTurns = new Set<string>();
