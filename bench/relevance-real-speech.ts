@@ -10,7 +10,13 @@
  *
  *   npx tsx bench/relevance-real-speech.ts
  */
-import { type QuestionTopic, RELEVANCE_THRESHOLD, relevanceScore, topicOf } from '../functions/agents/relevance.js';
+import {
+  type QuestionTopic,
+  RELEVANCE_THRESHOLD,
+  relevanceScore,
+  spokenContent,
+  topicOf,
+} from '../functions/agents/relevance.js';
 import { generateCorpus } from '../functions/embedded/demo/corpus-generator.js';
 import { TOPICS } from '../functions/embedded/demo/corpus/topics.js';
 import { goldTurns, isChair, loadQmsum, type QmsumMeeting } from './qmsum-data.js';
@@ -41,7 +47,7 @@ const lifted =
   (side: 'next to' | 'inside'): Scorer =>
   (topic, text, neighbours) => {
     const own = relevanceScore(topic, text);
-    if (own >= 1 || (text.match(/[A-Za-z0-9][\w'-]*/g) ?? []).length < NEIGHBOUR_MIN_WORDS) return own;
+    if (own >= 1 || (spokenContent(text).match(/[A-Za-z0-9][\w'-]*/g) ?? []).length < NEIGHBOUR_MIN_WORDS) return own;
     const { before, after } = neighbours();
     const best = (texts: readonly string[]) => Math.max(0, ...texts.map((n) => relevanceScore(topic, n)));
     const borrowed = side === 'inside' ? Math.min(best(before), best(after)) : best([...before, ...after]);
