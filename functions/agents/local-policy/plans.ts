@@ -33,8 +33,6 @@ import { stemWord } from '../../../platform/model/local.js';
 import type { Intent } from './intent.js';
 import { topicWords } from './intent.js';
 import { withCoverage, withDocument } from './coverage.js';
-import { keptAsOnTopic } from './quote-relevance.js';
-import { topicOf } from '../relevance.js';
 
 /**
  * What to do next for each kind of ask: the searches still missing, or the answer composed from the
@@ -346,15 +344,12 @@ function accountTopicStep(
   // One quote per statement: the same sentence in several calls is said once (distinctStatements).
   // The turns found by meaning first (hybrid-ranked, already kept to the account and period), then the
   // ones found by their words; each must name the topic.
-  // A turn naming none of the topic's words as written is still on it when the verifier keeps it:
-  // said in another form or in other words (keptAsOnTopic).
   const namesTopic = (text: string) => topic === 'this' || mentionsTopic(text, required);
-  const judged = topicOf(intent.question, [...nameWords]);
-  const meaningRows = rowsOf(ctx.results.get('topic_meaning'));
-  const wordRows = rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period));
-  const kept = judged ? keptAsOnTopic(judged, excerptTopic) : () => false;
-  const byMeaning = semanticTurnsOf(meaningRows, 20).filter((c) => namesTopic(c.text) || kept(c));
-  const byWords = customerSaidOf(wordRows, () => true).filter((c) => namesTopic(c.text) || kept(c));
+  const byMeaning = semanticTurnsOf(rowsOf(ctx.results.get('topic_meaning')), 20).filter((c) => namesTopic(c.text));
+  const byWords = customerSaidOf(
+    rowsOf(found).filter((r) => inPeriod(r.occurred_at, intent.period)),
+    namesTopic,
+  );
   const seenTurns = new Set<string>();
   const inWindow = distinctStatements(
     [...byMeaning, ...byWords].filter((c) => !seenTurns.has(c.turnId) && Boolean(seenTurns.add(c.turnId))),
