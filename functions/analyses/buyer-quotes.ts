@@ -63,7 +63,8 @@ interface SpokenRow extends Record<string, unknown> {
  * (collectFromConversationSlices: a regular-expression scan of every turn in one statement holds an
  * embedded database, and every tenant's requests, for as long as the workspace is large), newest
  * first, until `3 × limit` matching rows are held: the sentences are taken from the newest of those,
- * so the older slices would add nothing.
+ * so the older slices would add nothing. `readBackTo` is then the oldest day read (what an answer
+ * counting the quotes must say it covered); null when every conversation in scope was read.
  */
 export async function buyerQuotes(
   db: Queryable,
@@ -71,14 +72,14 @@ export async function buyerQuotes(
   where: SQL,
   signal: Signal,
   limit: number,
-): Promise<BuyerQuote[]> {
+): Promise<{ quotes: BuyerQuote[]; readBackTo: string | null }> {
   const matches = (column: SQL) =>
     sql.join(
       signal.all.map((p) => sql`${column} ~* ${p}`),
       sql` and `,
     );
   const considered = limit * 3;
-  const { rows } = await collectFromConversationSlices(
+  const { rows, readBackTo } = await collectFromConversationSlices(
     db,
     workspaceId,
     (slice) => {
@@ -122,7 +123,12 @@ export async function buyerQuotes(
     const sentence = sentencesOf(full_text).find((s) => patterns.every((p) => p.test(s)));
     if (sentence && out.length < limit) out.push({ ...row, text: sentence });
   }
-  return out;
+  return { quotes: out, readBackTo };
+}
+
+/** What an answer adds to its reading when its quotes stopped at their bound (buyerQuotes' readBackTo). */
+export function quotesBoundWords(readBackTo: string | null): string {
+  return readBackTo ? `; buyers' sentences read from the newest conversations only, back to ${readBackTo}` : '';
 }
 
 const compare = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);

@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { inject } from 'vitest';
 import type { AnalysisOutput } from '../../functions/analyses/analysis.js';
+import { buyerQuotes, RISK_SIGNAL } from '../../functions/analyses/buyer-quotes.js';
 import { ManualClock } from '../../platform/clock.js';
 import { declarePacing, EMBEDDED_PACING, SERVER_PACING } from '../../platform/db/pacing.js';
 import type { PgliteHandle } from '../../platform/db/pglite.js';
@@ -78,4 +79,17 @@ describe('a read over every conversation', () => {
       expect(server.out).toEqual(embedded.out);
     },
   );
+});
+
+describe("buyers' quotes", () => {
+  it('say how far back they read when their bound stops the read, and are the newest of every quote', async () => {
+    declarePacing(database.db, EMBEDDED_PACING);
+    const all = await buyerQuotes(database.db, CORPUS_WORKSPACE_ID, sql`true`, RISK_SIGNAL, 10_000);
+    expect(all.readBackTo).toBeNull();
+    expect(all.quotes.length).toBeGreaterThan(6);
+    const few = await buyerQuotes(database.db, CORPUS_WORKSPACE_ID, sql`true`, RISK_SIGNAL, 2);
+    expect(few.readBackTo).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+    expect(few.quotes).toEqual(all.quotes.slice(0, 2));
+    for (const q of few.quotes) expect(q.occurred_at.slice(0, 10) >= few.readBackTo!).toBe(true);
+  });
 });
