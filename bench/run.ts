@@ -24,6 +24,7 @@ import { benchFirstStart } from './first-start.js';
 import { benchConnectionSync, connectionSyncTitle } from './connections-sync.js';
 import { benchKnowledge, knowledgeTitle } from './knowledge.js';
 import { benchIngestResponsiveness, ingestResponsivenessTitle } from './ingest-responsiveness.js';
+import { analysisProbeTitle, benchAnalysisProbe } from './analysis-probe.js';
 import { printTable } from './report.js';
 import { benchRetrievalRealSpeech, retrievalRealSpeechTitle } from './retrieval-real-speech.js';
 import { benchRelevanceRealSpeech, relevanceRealSpeechTitle } from './relevance-real-speech.js';
@@ -71,6 +72,7 @@ printTable(
 printTable(connectionSyncTitle, await benchConnectionSync(quick));
 printTable(knowledgeTitle, await benchKnowledge(quick ? { sizesMb: [5, 20], nodes: 10_000 } : {}));
 printTable(ingestResponsivenessTitle, await benchIngestResponsiveness());
+printTable(analysisProbeTitle, await benchAnalysisProbe(scales));
 printTable(docxThreadTitle, await benchDocxThread());
 printTable(
   retrievalRealSpeechTitle('validation meetings, the reported half'),

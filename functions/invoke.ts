@@ -6,6 +6,7 @@ import { assertStorableText } from '../platform/storable-text.js';
 import { parseOrThrow } from '../platform/validation.js';
 import type { Caller } from './identity/caller.js';
 import { roleAtLeast } from './identity/scopes.js';
+import { ReadMemo } from './read-memo.js';
 import { recordRefusal } from './limits/refusals.js';
 import { consumeQuota, refundQuota } from './limits/quota.js';
 import type {
@@ -42,6 +43,8 @@ export interface InvocationScope {
   origin: InvocationOrigin;
   /** The run calling, for origin `run` (document and action operations read its config). */
   run?: RunContext;
+  /** Reads shared by every call in this scope (the request's, the stage's); made on first use when absent. */
+  memo?: ReadMemo;
 }
 
 export interface RawInput {
@@ -397,9 +400,20 @@ class CallContext implements OperationContext {
     return this.scope.signal;
   }
 
+  /** The scope's: an operation and those it invokes in-process share it. */
+  get memo(): ReadMemo {
+    return memoOf(this.scope);
+  }
+
   invoke(operationId: string, input: Record<string, unknown>): Promise<unknown> {
     return invokeOperation(this.scope, operationId, input);
   }
+}
+
+/** The scope's read memo, made on first use: every call in the scope, and what it invokes, shares it. */
+export function memoOf(scope: InvocationScope): ReadMemo {
+  scope.memo ??= new ReadMemo();
+  return scope.memo;
 }
 
 const contextFor = (scope: InvocationScope, upload?: ReceivedUpload): OperationContext =>

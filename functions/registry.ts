@@ -6,6 +6,7 @@ import type { Scope } from './identity/scopes.js';
 import type { AuthMethod } from './identity/caller.js';
 import type { QuotaFamily } from './limits/quota.js';
 import type { Services } from './services.js';
+import type { ReadMemo } from './read-memo.js';
 
 /**
  * The operation registry (architecture: "One operation, three callers"). Each operation is declared
@@ -57,6 +58,8 @@ export interface OperationContext {
   run?: RunContext;
   /** The file of an upload operation sent as multipart/form-data (REST); absent on other calls. */
   upload?: ReceivedUpload;
+  /** Reads made once for this request or stage, whichever operations ask (read-memo.ts). */
+  readonly memo: ReadMemo;
 }
 
 /**

@@ -15,6 +15,7 @@ import { checkProseQuotes } from './grounding-prose-quotes.js';
 import { tidyAnswer } from './grounding-finished.js';
 import { checkParts } from './grounding-parts.js';
 import { parseAskedPeriod } from '../search/index.js';
+import type { ReadMemo } from '../read-memo.js';
 
 /**
  * The grounding verifier (agents.md, "Grounding is checked, not hoped for"): the one check every
@@ -59,6 +60,8 @@ export interface GroundingContext {
   workspaceId: string;
   /** Re-run a search.query request as the run's caller. */
   rerun(query: Record<string, unknown>): Promise<InvocationResult>;
+  /** The reads of the request or stage verifying, shared with the operations `rerun` calls (read-memo.ts). */
+  memo?: ReadMemo;
   /**
    * Numbers the prose may also rest on: the cells (and request values) of queries run earlier in the
    * same run. A document's digits may come from any of them, not only from its own blocks.
@@ -246,6 +249,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
         ctx.question.text,
         draft.content_blocks,
         (i) => verdicts.get(i) === true,
+        ctx.memo,
       )
     : null;
   for (const [i, score] of judged?.offTopic ?? []) {

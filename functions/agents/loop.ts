@@ -4,7 +4,7 @@ import { newId } from '../../platform/ids.js';
 import type { AgentMessage, StepResult, ToolCall } from '../../platform/model/port.js';
 import { loadRun } from '../../queues/run-store.js';
 import type { RunEventDraft, StageResult, TypedStageContext } from '../../queues/pipeline.js';
-import type { InvocationResult } from '../invoke.js';
+import { memoOf, type InvocationResult } from '../invoke.js';
 import type { Operation } from '../registry.js';
 import { invocationForRun, type RunInvocation } from '../runs/invocation.js';
 import type { Services } from '../services.js';
@@ -478,6 +478,8 @@ class TurnBuilder {
       db: this.ctx.services.db,
       workspaceId: this.ctx.run.workspaceId,
       rerun: (query) => rerunCitedQuery((id, input) => this.invocation.invoke(id, input), query),
+      // The stage's reads: a fact both a re-run analysis and the quotes' judgement read is read once.
+      memo: memoOf(this.invocation.scope),
       // The user's ask for this run: its quotes must be about what was asked (relevance.ts) and inside
       // a period it names (grounding-period.ts).
       // The model's own reading of the period, when its answer reports one, is the period it answered.

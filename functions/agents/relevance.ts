@@ -5,6 +5,7 @@ import { embeddingTerms, stemWord } from '../../platform/model/local-text.js';
 import { termWeight } from '../../platform/model/term-weights.js';
 import type { BlockDraft } from './answer.js';
 import { competitorsNamedIn } from './understanding/competitors.js';
+import type { ReadMemo } from '../read-memo.js';
 import { REQUEST_CUE } from './understanding/request-language.js';
 import { isNotQuoteTopic } from './understanding/question-words.js';
 
@@ -299,6 +300,7 @@ export async function judgeQuotes(
   question: string,
   blocks: readonly BlockDraft[],
   verbatim: (index: number) => boolean,
+  memo?: ReadMemo,
 ): Promise<QuoteRelevance | null> {
   const quotes = blocks.flatMap((b, i) => (b.kind === 'quote' && verbatim(i) ? [{ i, text: b.text }] : []));
   if (quotes.length === 0) return null;
@@ -312,7 +314,7 @@ export async function judgeQuotes(
   if (offTopic.size > 0 && asksAboutCompetitors(topic)) {
     // A topic's members count as the topic: a buyer naming a rival ("we're looking at Pipewell") is
     // about competitors without saying the word.
-    const rivals = (await competitorsNamedIn(db, workspaceId)).map(
+    const rivals = (await competitorsNamedIn(db, workspaceId, memo)).map(
       (name) => new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\b`),
     );
     for (const { i, text } of quotes) if (offTopic.has(i) && rivals.some((re) => re.test(text))) offTopic.delete(i);

@@ -186,6 +186,8 @@ export const championChanges = defineAnalysis({
           limit ${DEPARTURES_READ}`,
         )
       : [];
+    // The newest QUOTES_SHOWN sentences, by design: nothing here counts over every quote, so how far back
+    // the read went is not part of the reading (renewal risk, which counts them per deal, says it).
     const quotes = input.changes.includes('left')
       ? await buyerQuotes(
           ctx.services.db,
@@ -199,7 +201,7 @@ export const championChanges = defineAnalysis({
             : inPeriod(sql`i.occurred_at`, input.period),
           CHAMPION_LEFT_SIGNAL,
           QUOTES_SHOWN,
-        )
+        ).then((read) => read.quotes)
       : [];
     const count = (c: ChangeRow['change']) => all.filter((r) => r.change === c).length;
     const totals = [

@@ -82,7 +82,7 @@ export const competitors = defineAnalysis({
     const db = ctx.services.db;
     const names = input.competitors?.length
       ? [...new Set(input.competitors)]
-      : await competitorsNamedIn(db, workspaceId);
+      : await competitorsNamedIn(db, workspaceId, ctx.memo);
     const scope = `calls, meetings and emails${filterWords({ accounts: input.accounts })}${periodWords(input.period)}`;
     const who = input.competitors?.length ? input.competitors.join(', ') : 'every competitor the conversations name';
     const readAs = `mentions of ${who} in ${scope}, the accounts and deals they belong to, and how those deals stand`;

@@ -5,7 +5,14 @@ import type { OperationContext } from '../registry.js';
 import { interactionInScope } from '../search/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { periodWords } from './analysis-words.js';
-import { buyerQuotes, CHAMPION_LEFT_SIGNAL, quoteBlock, RISK_SIGNAL, type BuyerQuote } from './buyer-quotes.js';
+import {
+  buyerQuotes,
+  CHAMPION_LEFT_SIGNAL,
+  quoteBlock,
+  quotesBoundWords,
+  RISK_SIGNAL,
+  type BuyerQuote,
+} from './buyer-quotes.js';
 import {
   AsOfDay,
   asOfDay,
@@ -127,7 +134,7 @@ export const renewalRisk = defineAnalysis({
         empty_reason: `No ${scope}: no deal the CRM names as a renewal is open${dealFilterWords(input) || input.period ? ' with those filters' : ''}.`,
       };
 
-    const quotes = await riskQuotes(ctx, base, asOf);
+    const { quotes, readBackTo } = await riskQuotes(ctx, base, asOf);
     const rows = base
       .map(({ deal_id, ...facts }) => {
         const r = facts as RenewalFacts;
@@ -172,7 +179,7 @@ export const renewalRisk = defineAnalysis({
     ];
     return {
       analysis: 'renewal_risk',
-      read_as: readAs,
+      read_as: readAs + quotesBoundWords(readBackTo),
       summary,
       blocks: [
         {
@@ -237,7 +244,7 @@ async function riskQuotes(
   ctx: OperationContext,
   renewals: readonly Base[],
   asOf: string,
-): Promise<(BuyerQuote & { deal_id: string })[]> {
+): Promise<{ quotes: (BuyerQuote & { deal_id: string })[]; readBackTo: string | null }> {
   const workspaceId = ctx.caller.workspaceId;
   const ids = sql.join(
     renewals.map((r) => sql`${r.deal_id}::uuid`),
@@ -245,10 +252,15 @@ async function riskQuotes(
   );
   const where = sql`i.occurred_at >= ${asOf}::date - ${QUOTE_DAYS}::int and i.occurred_at < ${asOf}::date + 1
     and (i.deal_id in (${ids}) or i.account_id in (select account_id from deals where workspace_id = ${workspaceId} and id in (${ids})))`;
-  const said = [
-    ...(await buyerQuotes(ctx.services.db, workspaceId, where, RISK_SIGNAL, 200)),
-    ...(await buyerQuotes(ctx.services.db, workspaceId, where, CHAMPION_LEFT_SIGNAL, 200)),
-  ];
+  const risk = await buyerQuotes(ctx.services.db, workspaceId, where, RISK_SIGNAL, 200);
+  const left = await buyerQuotes(ctx.services.db, workspaceId, where, CHAMPION_LEFT_SIGNAL, 200);
+  const said = [...risk.quotes, ...left.quotes];
+  // The later of the two days read back to: the quotes are complete from it on.
+  const readBackTo =
+    [risk.readBackTo, left.readBackTo]
+      .filter((d) => d !== null)
+      .sort()
+      .at(-1) ?? null;
   const seen = new Set<string>();
   const out: (BuyerQuote & { deal_id: string })[] = [];
   for (const q of said.sort((a, b) => b.occurred_at.localeCompare(a.occurred_at))) {
@@ -260,5 +272,5 @@ async function riskQuotes(
     seen.add(key);
     out.push({ ...q, deal_id: renewal.deal_id });
   }
-  return out;
+  return { quotes: out, readBackTo };
 }

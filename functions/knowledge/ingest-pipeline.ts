@@ -1,6 +1,8 @@
 import { z } from 'zod';
 import { and, asc, eq, gt, sql } from 'drizzle-orm';
 import { ApiError } from '../../platform/errors.js';
+import { pacingOf } from '../../platform/db/pacing.js';
+import { yieldToEventLoop } from '../../platform/scheduler/yield.js';
 import { nextMacrotask } from '../../platform/yielder.js';
 import { definePipeline, NonRetryableError } from '../../queues/pipeline.js';
 import { documentGroups, knowledgeNodes, knowledgeNodeVectors, storedFiles } from '../../schema/knowledge.js';
@@ -39,7 +41,8 @@ type IngestState = z.infer<typeof IngestState>;
  * events), writes its nodes a chunk per statement and commits their count; `embed` then embeds a
  * batch of nodes per delivery (the next in reading order; those without a vector of the services' embedder), with `ingest.progress`
  * events, until none is left and the document is `ready`. Every write is keyed (group, node_key[,
- * embedder]) and skips what exists, so a repeated delivery changes nothing; a stale one is dropped by
+ * embedder]) and skips what exists, so a repeated delivery changes nothing (a batch's vectors go in a
+ * few per statement before the stage commits; the commit is what moves past the batch); a stale one is dropped by
  * the engine. A document past a limit fails with the limit's code (not retried); a parse stopped by
  * the server stopping is retried when it starts again. Long loops yield to the event loop, and no
  * statement holds the database for more than one chunk, so other requests keep being answered.
@@ -165,7 +168,7 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
         };
       }
       const readThrough = read.at(-1)!.position;
-      // A repeated delivery finds its batch embedded: it moves on without embedding it twice.
+      // A repeated delivery finds the vectors it wrote before it stopped: it embeds only the rest.
       const pending = read.filter((n) => !n.embedded);
       const vectors =
         pending.length > 0
@@ -174,24 +177,34 @@ export const knowledgeIngestPipeline = definePipeline<Services, IngestInput, Ing
               { signal },
             )
           : [];
-      const embedded = state.embedded + pending.length;
+      // The vectors go in a few per statement with the loop turning between two: one statement of a
+      // whole batch and its HNSW index updates held an embedded database, and every other request,
+      // for 0.6-1.9 s under load (the pacing: platform/db/pacing.ts). Each statement is keyed (group,
+      // node, embedder) and skips what exists, and none moves the stage on: until the commit below
+      // advances readThrough, a stop between two leaves the batch to be read again, and the retry
+      // embeds what is still without a vector.
+      const perInsert = pacingOf(services.db).vectorsPerInsert;
+      for (let from = 0; from < pending.length; from += perInsert) {
+        if (from > 0) await yieldToEventLoop();
+        await services.db
+          .insert(knowledgeNodeVectors)
+          .values(
+            pending.slice(from, from + perInsert).map((p, i) => ({
+              workspaceId: run.workspaceId,
+              documentGroupId: input.document_group_id,
+              nodeKey: p.nodeKey,
+              embedder: embedder.id,
+              embedding: vectors[from + i] ?? [],
+            })),
+          )
+          .onConflictDoNothing();
+      }
+      // Every node read now has a vector, whichever delivery wrote it.
+      const embedded = state.embedded + read.length;
       return {
         state: { embedded, readThrough },
         events: [{ type: 'ingest.progress', data: { phase: 'embed', embedded, nodes: state.nodes } }],
         effects: async ({ tx, now }) => {
-          if (pending.length > 0)
-            await tx
-              .insert(knowledgeNodeVectors)
-              .values(
-                pending.map((p, i) => ({
-                  workspaceId: run.workspaceId,
-                  documentGroupId: input.document_group_id,
-                  nodeKey: p.nodeKey,
-                  embedder: embedder.id,
-                  embedding: vectors[i] ?? [],
-                })),
-              )
-              .onConflictDoNothing();
           await tx
             .update(documentGroups)
             .set({ embeddedCount: embedded, updatedAt: now })

@@ -1,25 +1,21 @@
 import { sql, type SQL } from 'drizzle-orm';
+import { pacingOf } from '../../platform/db/pacing.js';
 import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { nextMacrotask } from '../../platform/yielder.js';
 
 /**
- * A read over every conversation of a workspace, a slice at a time: the next CONVERSATIONS_PER_SLICE
- * interactions newest first, by (occurred_at, id), one bounded statement each and the event loop
- * turning between two. An embedded database runs a statement on the event loop, so one statement over
- * all of a workspace's turns holds every other tenant's requests for as long as that workspace is
- * large; a slice's statement reads one slice's rows whatever the corpus.
+ * A read over every conversation of a workspace, a slice at a time: the next interactions newest
+ * first, by (occurred_at, id), as many as the database's pacing says (platform/db/pacing.ts), one
+ * bounded statement each and the event loop turning between two. An embedded database runs a
+ * statement on the event loop, so one statement over all of a workspace's turns holds every other
+ * tenant's requests for as long as that workspace is large; a slice's statement reads one slice's
+ * rows whatever the corpus. A database server runs it elsewhere, so there a slice is large and a
+ * read of a demo-sized workspace is one slice (each statement being a round trip).
  *
  * A slice is a predicate over an event time and an interaction id: `i.occurred_at, i.id` for the
  * interactions, `t.occurred_at, t.interaction_id` for their transcript turns (a turn carries its
  * interaction's time), so one slice covers an interaction and all its turns.
  */
-
-/**
- * Interactions per slice: a regular-expression scan of their turns and bodies is about a tenth of the
- * demo corpus's (1,000 interactions, 3,400 turns; the whole corpus's scan holds the loop ~0.25 s),
- * and stays that whatever the corpus's size; fewer, smaller slices cost more statements per call.
- */
-export const CONVERSATIONS_PER_SLICE = 100;
 
 /** An interaction's place in newest-first order. */
 export interface SliceKey {
@@ -58,7 +54,7 @@ function sliceOf(newer: SliceKey | null, oldest: SliceKey | null): ConversationS
 export interface SliceOptions {
   /** Which interactions the slices count (over `i`, cheap: the workspace, a period, a kind); all by default. */
   where?: SQL;
-  /** Interactions per slice (CONVERSATIONS_PER_SLICE). */
+  /** Interactions per slice; the database's pacing when not given. */
   size?: number;
 }
 
@@ -73,7 +69,7 @@ export async function forEachConversationSlice(
   read: (slice: ConversationSlice) => Promise<boolean>,
   options: SliceOptions = {},
 ): Promise<void> {
-  const size = options.size ?? CONVERSATIONS_PER_SLICE;
+  const size = options.size ?? pacingOf(db).conversationsPerSlice;
   const where = options.where ?? sql`true`;
   let newer: SliceKey | null = null;
   for (;;) {

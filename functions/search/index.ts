@@ -27,7 +27,6 @@ export { resolveSearch } from './validate.js';
 export { searchWithin } from './operations.js';
 export { customerVoice, interactionInScope } from './scope-predicates.js';
 export {
-  CONVERSATIONS_PER_SLICE,
   collectFromConversationSlices,
   forEachConversationSlice,
   type ConversationSlice,

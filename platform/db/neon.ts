@@ -3,6 +3,7 @@ import { drizzle as drizzleHttp } from 'drizzle-orm/neon-http';
 import { drizzle as drizzlePool } from 'drizzle-orm/neon-serverless';
 import * as schema from '../../schema/index.js';
 import type { AppConfig } from '../config.js';
+import { declarePacing, SERVER_PACING } from './pacing.js';
 import type { Database, DatabaseHandle } from './port.js';
 
 /**
@@ -89,7 +90,10 @@ export function openNeon(options: NeonOptions): NeonHandle {
     return pool;
   };
   const pooled = (): Database => {
-    pooledDb ??= drizzlePool({ client: openPool(), schema }) as unknown as Database;
+    if (!pooledDb) {
+      pooledDb = drizzlePool({ client: openPool(), schema }) as unknown as Database;
+      declarePacing(pooledDb, SERVER_PACING);
+    }
     return pooledDb;
   };
 
@@ -102,6 +106,7 @@ export function openNeon(options: NeonOptions): NeonHandle {
     // transaction, as it would on another pooled connection.
     const transaction: Database['transaction'] = (run, config) => pooled().transaction(run, config);
     Object.defineProperty(db, 'transaction', { value: transaction });
+    declarePacing(db, SERVER_PACING);
   } else {
     db = pooled();
   }

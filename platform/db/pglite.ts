@@ -4,6 +4,7 @@ import { vector } from '@electric-sql/pglite-pgvector';
 import { drizzle } from 'drizzle-orm/pglite';
 import * as schema from '../../schema/index.js';
 import { NamedStatements } from './pglite-statements.js';
+import { declarePacing, EMBEDDED_PACING } from './pacing.js';
 import type { Database, DatabaseHandle } from './port.js';
 
 export interface PgliteHandle extends DatabaseHandle {
@@ -123,6 +124,7 @@ export function wrapPglite(client: PGlite, onQuery?: (sql: string) => void): Pgl
     ...(onQuery ? { logger: { logQuery: (query: string) => onQuery(query) } } : {}),
   }) as unknown as Database;
   keepStatementNames(db, statements);
+  declarePacing(db, EMBEDDED_PACING);
   return {
     db,
     client,

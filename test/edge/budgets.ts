@@ -28,6 +28,13 @@ export const BUDGETS = {
   unauthenticated: { connections: 0, queries: 0 },
   /** GET /agents/{unknown id} (key cached): one statement, finding nothing. */
   notFound: { connections: 0, queries: 1 },
+  /**
+   * POST /analyses/talk-ratio over the demo corpus (key cached): the quota, then every call and meeting
+   * read as one slice, the database server's pacing (platform/db/pacing.ts): where its slice ends (none
+   * within it), the reps' sums and both sides' sums. On the embedded pacing (100 interactions a slice)
+   * the same read is three statements per slice, over thirty round trips.
+   */
+  talkRatio: { connections: 0, queries: 5 },
   /** POST /oauth/token, authorization_code: redeem the code, activate the grant, mint the tokens (one transaction). */
   codeExchange: { connections: 1, queries: 9 },
 } as const;

@@ -80,6 +80,21 @@ describe('a filter search in workerd', () => {
   });
 });
 
+describe('an analysis over every conversation in workerd', () => {
+  it('reads the corpus as one slice on the server, within its budget', async () => {
+    const { result, total } = await measure(() => api('POST', '/analyses/talk-ratio', { key, body: {} }));
+    expect(result.status, result.text).toBe(200);
+    within(total, BUDGETS.talkRatio);
+    const [calls] = await sql<{ n: string }>(
+      `select count(*)::text as n from interactions where workspace_id = $1 and kind in ('call', 'meeting')`,
+      [edge.workspaceId],
+    );
+    // More calls and meetings than an embedded slice holds: the budget would not hold at that pacing.
+    expect(Number(calls?.n)).toBeGreaterThan(300);
+    expect(result.body.data.results.by_rep.length).toBeGreaterThan(0);
+  });
+});
+
 describe('error envelopes in workerd', () => {
   it('401 without a credential, before any database work', async () => {
     const { result, total } = await measure(() => api('GET', '/setup/status'));

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'drizzle-orm';
 import { EMBED_BATCH } from '../../functions/knowledge/ingest-pipeline.js';
+import { pacingOf } from '../../platform/db/pacing.js';
 import type { LocalTransport } from '../../queues/transport/local.js';
 import { loadRun } from '../../queues/run-store.js';
 import { createHarness, type Harness, type SeededWorkspace } from '../support/harness.js';
@@ -30,11 +31,18 @@ interface Logged {
 }
 
 /** The statements drizzle sends from here on (its session's logger sees each one with its parameters). */
-function logStatements(): { logged: Logged[]; stop(): void } {
+function logStatements(refuse?: (statement: Logged) => boolean): { logged: Logged[]; stop(): void } {
   const session = (h.database.db as unknown as { session: { logger: unknown } }).session;
   const before = session.logger;
   const logged: Logged[] = [];
-  session.logger = { logQuery: (query: string, params: unknown[]) => logged.push({ sql: query, params }) };
+  session.logger = {
+    logQuery: (query: string, params: unknown[]) => {
+      const statement = { sql: query, params };
+      // drizzle logs a statement before it sends it: a throw here is the database failing it.
+      if (refuse?.(statement)) throw new Error('the database went away (test)');
+      logged.push(statement);
+    },
+  };
   return {
     logged,
     stop() {
@@ -67,7 +75,72 @@ async function explainRows(statement: Logged, table: string): Promise<number> {
   return rowsReadFrom(plan[0]!.Plan, table);
 }
 
+/** Upload a text of `paragraphs` and wait for its ingest run to end. */
+async function ingest(paragraphs: readonly string[], name: string): Promise<string> {
+  const writer = (await ws.keyFor(ws.editor, 'internal_agent')).key;
+  const res = await uploadFile(h, '/knowledge-base', writer, {
+    bytes: new TextEncoder().encode(paragraphs.join('\n\n')),
+    name,
+  });
+  expect(res.status, JSON.stringify(res.body)).toBe(202);
+  const runId: string = res.body.data.run_id;
+  for (const deadline = Date.now() + 120_000; ; ) {
+    await (h.services.queue as LocalTransport).drain();
+    const run = await loadRun(h.services.db, runId);
+    if (run && ['complete', 'failed', 'canceled'].includes(run.status)) return runId;
+    if (Date.now() > deadline) throw new Error('the ingest run did not end');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+const isVectorInsert = (s: Logged) => /^insert into "knowledge_node_vectors"/.test(s.sql);
+/** Rows of a multi-row insert: drizzle writes one parenthesised tuple of placeholders per row. */
+const rowsOf = (s: Logged) => (s.sql.match(/\(\$\d+|\(default/g) ?? []).length;
+
 describe('embedding a document', () => {
+  it("writes a delivery's vectors a few per statement, and resumes cleanly when one fails midway", async () => {
+    const perInsert = pacingOf(h.database.db).vectorsPerInsert;
+    expect(perInsert).toBeLessThan(EMBED_BATCH);
+    const paragraphs = Array.from(
+      { length: EMBED_BATCH + 21 },
+      (_, i) =>
+        `Clause ${i + 1} of the data processing terms: records are kept ${i % 5} years after the contract ends.`,
+    );
+    // The second vector insert of the run fails once, as a crash between two would leave it.
+    let inserts = 0;
+    let refused = false;
+    const log = logStatements((s) => {
+      if (!isVectorInsert(s) || refused) return false;
+      inserts++;
+      if (inserts < 2) return false;
+      refused = true;
+      return true;
+    });
+    let runId: string;
+    try {
+      runId = await ingest(paragraphs, 'terms.txt');
+    } finally {
+      log.stop();
+    }
+    expect(refused).toBe(true);
+    const run = await loadRun(h.services.db, runId);
+    expect(run?.status).toBe('complete');
+    const written = log.logged.filter(isVectorInsert);
+    expect(written.length).toBeGreaterThanOrEqual(Math.ceil(paragraphs.length / perInsert));
+    for (const insert of written) expect(rowsOf(insert)).toBeLessThanOrEqual(perInsert);
+    // Every vector went through one of them (the refused one wrote none, and its rows were written again).
+    expect(written.reduce((sum, insert) => sum + rowsOf(insert), 0)).toBe(paragraphs.length);
+    const [counts] = (
+      (await h.database.db.execute(
+        sql`select count(*)::int as vectors, count(distinct v.node_key)::int as nodes,
+                   (select embedded_count from document_groups where run_id = ${runId}) as embedded_count
+            from knowledge_node_vectors v where v.document_group_id = (select id from document_groups where run_id = ${runId})`,
+      )) as unknown as { rows: { vectors: number; nodes: number; embedded_count: number }[] }
+    ).rows;
+    // Every node once, and the count the document shows is the nodes embedded, not less for the retry.
+    expect(counts).toEqual({ vectors: paragraphs.length, nodes: paragraphs.length, embedded_count: paragraphs.length });
+  });
+
   it(`reads at most ${EMBED_BATCH} of its nodes per statement, through to ready`, async () => {
     const paragraphs = Array.from(
       { length: EMBED_BATCH * 4 + 37 },

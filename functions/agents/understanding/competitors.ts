@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { type Queryable, queryRows } from '../../../platform/db/port.js';
 import { forEachConversationSlice } from '../../search/index.js';
+import type { ReadMemo } from '../../read-memo.js';
 
 /**
  * Competitors, as the workspace's own conversations name them: the capitalised name after a phrase
@@ -68,8 +69,16 @@ const READ_LIMIT = 2000;
  * emails, a slice of conversations per statement (one statement over every turn holds the database,
  * and every other tenant's requests, for as long as the corpus is large), until READ_LIMIT of each.
  * The relevance check runs it only when a question is about competitors and a quote did not say the word.
+ * With a memo (the request's or the stage's) it is read once however many callers ask: an answer's
+ * verification re-runs the competitors analysis and judges its quotes, both of which need it.
  */
-export async function competitorsNamedIn(db: Queryable, workspaceId: string): Promise<string[]> {
+export function competitorsNamedIn(db: Queryable, workspaceId: string, memo?: ReadMemo): Promise<string[]> {
+  return memo
+    ? memo.once(`competitorsNamedIn:${workspaceId}`, () => readCompetitors(db, workspaceId))
+    : readCompetitors(db, workspaceId);
+}
+
+async function readCompetitors(db: Queryable, workspaceId: string): Promise<string[]> {
   const turns: string[] = [];
   const emails: string[] = [];
   await forEachConversationSlice(db, workspaceId, async (slice) => {
