@@ -9,12 +9,16 @@ import { authenticateApiKey } from '../functions/identity/api-keys.js';
 import { sha256Hex } from '../platform/crypto.js';
 import { openPglite } from '../platform/db/pglite.js';
 import { pgliteDataDir } from '../platform/db/pglite-data-dir.js';
-import { apiKeys, consoleSignInLinks, users } from '../schema/index.js';
+import { apiKeys, consoleSignInLinks, demoCorpusLoads, users } from '../schema/index.js';
 import { consumeSignInLink } from '../functions/identity/console-sessions.js';
+import { runAdminCli } from '../functions/admin-cli.js';
 
 /**
- * The admin CLI run for real, as a subprocess, on one temporary DATA_DIR shared by the whole file
- * (each run boots PGlite, so the tests are a sequence that builds on earlier results).
+ * The admin CLI on one temporary DATA_DIR shared by the whole file (the tests are a sequence that
+ * builds on earlier results). Commands run in-process through runAdminCli, with the same minimal
+ * environment and their own stdout and stderr, so a command costs its database work and not a Node
+ * process loading the code; the first test runs the real entry point as a subprocess, which is what
+ * proves the process-level contract (exit code, stdout holding only the result).
  */
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -29,18 +33,49 @@ interface Run {
   json: any;
 }
 
-function cli(args: string[], dataDir: string): Promise<Run> {
+const parsedRun = (code: number | null, stdout: string, stderr: string): Run => {
+  let json: unknown;
+  try {
+    json = JSON.parse(stdout);
+  } catch {
+    json = undefined;
+  }
+  return { code, stdout, stderr, json };
+};
+
+// A minimal, known environment: nothing from the runner's shell changes the configuration.
+const cliEnv = (dataDir: string) => ({
+  PATH: process.env.PATH ?? '',
+  HOME: process.env.HOME ?? '',
+  TMPDIR: tmpdir(),
+  APP_ENV: 'test',
+  DATA_DIR: dataDir,
+});
+
+/** One command in-process: what it writes to its stdout and stderr, and the exit code it returns. */
+async function cli(args: string[], dataDir: string): Promise<Run> {
+  let stdout = '';
+  let stderr = '';
+  const collect = (append: (text: string) => void) => ({
+    write(text: string, done: () => void) {
+      append(text);
+      done();
+    },
+  });
+  const code = await runAdminCli(args, {
+    env: cliEnv(dataDir),
+    stdout: collect((t) => (stdout += t)),
+    stderr: collect((t) => (stderr += t)),
+  });
+  return parsedRun(code, stdout, stderr);
+}
+
+/** One command through the entry point (functions/admin.ts) in its own Node process. */
+function cliProcess(args: string[], dataDir: string): Promise<Run> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['--import', 'tsx', 'functions/admin.ts', ...args], {
       cwd: REPO,
-      // A minimal, known environment: nothing from the runner's shell changes the configuration.
-      env: {
-        PATH: process.env.PATH ?? '',
-        HOME: process.env.HOME ?? '',
-        TMPDIR: tmpdir(),
-        APP_ENV: 'test',
-        DATA_DIR: dataDir,
-      },
+      env: cliEnv(dataDir),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     let stdout = '';
@@ -48,15 +83,7 @@ function cli(args: string[], dataDir: string): Promise<Run> {
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
     child.on('error', reject);
-    child.on('close', (code) => {
-      let json: unknown;
-      try {
-        json = JSON.parse(stdout);
-      } catch {
-        json = undefined;
-      }
-      resolve({ code, stdout, stderr, json });
-    });
+    child.on('close', (code) => resolve(parsedRun(code, stdout, stderr)));
   });
 }
 
@@ -81,11 +108,19 @@ afterAll(() => {
 });
 
 describe('admin CLI', () => {
-  test('db migrate creates and migrates a fresh DATA_DIR', SLOW, async () => {
-    const run = await cli(['db', 'migrate', '--json'], dataDir);
+  // Two Node processes loading the code through tsx: minutes on a loaded machine.
+  test('db migrate, run as its own process, creates and migrates a fresh DATA_DIR', { timeout: 180_000 }, async () => {
+    const [run, usage] = await Promise.all([
+      cliProcess(['db', 'migrate', '--json'], dataDir),
+      cliProcess(['key', 'revoke', '--key-id', '42'], join(root, 'never-created')),
+    ]);
     expect(run.code, run.stderr).toBe(0);
     expect(run.json).toEqual({ migrated: true, location: dataDir, driver: 'pglite' });
     expect(existsSync(join(dataDir, '.cip.lock'))).toBe(false);
+    // The process's exit code is the runner's, and a usage error prints nothing on stdout.
+    expect(usage.code).toBe(2);
+    expect(usage.stdout).toBe('');
+    expect(usage.stderr).toContain('--key-id: must be a key id (a uuid); got "42"');
   });
 
   test('workspace create, then workspace list shows it', SLOW, async () => {
@@ -285,9 +320,9 @@ describe('admin CLI', () => {
     );
   });
 
-  // Two seeds of the scale-2 corpus in subprocesses: minutes on a loaded machine.
-  test('demo seed is idempotent', { timeout: 180_000 }, async () => {
-    const first = await cli(['demo', 'seed', '--scale', '2', '--json'], dataDir);
+  // A small corpus: the flag is what is tested here; the loader's scales are test/warehouse-corpus.test.ts's.
+  test('demo seed is idempotent', SLOW, async () => {
+    const first = await cli(['demo', 'seed', '--scale', '0.05', '--json'], dataDir);
     expect(first.code, first.stderr).toBe(0);
     expect(first.json).toEqual({ workspace_id: expect.stringMatching(UUID), name: expect.any(String), created: true });
 
@@ -356,6 +391,12 @@ describe('admin CLI', () => {
         expect(link?.userId).toBe(state.editorUserId);
         expect(await consumeSignInLink(db, state.signInToken, new Date())).toBe(state.editorUserId);
         expect(await consumeSignInLink(db, state.signInToken, new Date())).toBeNull();
+
+        // demo seed loaded the corpus at the scale its flag gave, once.
+        const loads = await db
+          .select({ scale: demoCorpusLoads.scale, status: demoCorpusLoads.status })
+          .from(demoCorpusLoads);
+        expect(loads).toEqual([{ scale: expect.closeTo(0.05, 6), status: 'complete' }]);
 
         // Failed commands wrote nothing.
         const strays = await db

@@ -415,37 +415,54 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
   };
   const send = async (auth: RequestOptions, req?: OperationRequest): Promise<TestResponse<any>> =>
     sendOperation(get().h, op, req ?? (await valid()), auth);
+  /**
+   * The sender of a case whose every request must be refused: one valid request, built on first use
+   * and sent with each of the case's credentials. A refused request changes nothing it addresses, so
+   * each credential meets the same resource, where building one per send (some fixtures finish a chat
+   * run to have a paused one) was most of the suite's time. A credential wrongly accepted still fails
+   * its own assertion.
+   */
+  const refusedSender = () => {
+    let req: Promise<OperationRequest> | undefined;
+    return async (auth: RequestOptions): Promise<TestResponse<any>> => {
+      req ??= valid();
+      return send(auth, await req);
+    };
+  };
   /** Every scope the service knows except those listed. */
   const allScopesBut = (missing: readonly Scope[]): Scope[] => SCOPES.filter((s) => !missing.includes(s));
 
   describe(label, () => {
     it('401 unauthenticated without a credential', async () => {
-      expectError(await send({}), 401, 'unauthenticated', 'no credential');
-      expectError(await send({ headers: { 'x-api-key': '   ' } }), 401, 'unauthenticated', 'blank X-API-Key');
+      const refuse = refusedSender();
+      expectError(await refuse({}), 401, 'unauthenticated', 'no credential');
+      expectError(await refuse({ headers: { 'x-api-key': '   ' } }), 401, 'unauthenticated', 'blank X-API-Key');
     });
 
     it('401 invalid_token for a malformed or unknown credential', async () => {
+      const refuse = refusedSender();
       const ctx = get();
       for (const { label: l, headers } of MALFORMED_CREDENTIALS)
-        expectError(await send({ headers }), 401, 'invalid_token', l);
+        expectError(await refuse({ headers }), 401, 'invalid_token', l);
       const foreignIssuer = await ctx.idp.sign(
         { workspaceId: ctx.ws.id, email: ctx.ws.admin.email },
         { issuer: 'https://someone-else.example' },
       );
-      expectError(await send({ bearer: foreignIssuer }), 401, 'invalid_token', 'JWT from an unconfigured issuer');
+      expectError(await refuse({ bearer: foreignIssuer }), 401, 'invalid_token', 'JWT from an unconfigured issuer');
       const forged = await ctx.idp.sign(
         { workspaceId: ctx.ws.id, email: ctx.ws.admin.email, scope: SCOPES.join(' ') },
         { secret: 'forged-secret-forged-secret-forged-1234' },
       );
-      expectError(await send({ bearer: forged }), 401, 'invalid_token', 'IdP JWT with a forged signature');
+      expectError(await refuse({ bearer: forged }), 401, 'invalid_token', 'IdP JWT with a forged signature');
     });
 
     it('401 expired_token for an expired API key, OAuth token and IdP token', async () => {
+      const refuse = refusedSender();
       const { ws, clock, idp } = get();
       const now = clock.now();
       const { key } = await ws.keyFor(ws.admin, 'full_admin', { expiresAt: new Date(now.getTime() - 1000) });
-      expectError(await send({ key }), 401, 'expired_token', 'expired API key');
-      expectError(await send({ bearer: key }), 401, 'expired_token', 'expired API key as bearer');
+      expectError(await refuse({ key }), 401, 'expired_token', 'expired API key');
+      expectError(await refuse({ bearer: key }), 401, 'expired_token', 'expired API key as bearer');
 
       clock.set(new Date(now.getTime() - 2 * 3600_000));
       let token: string;
@@ -454,32 +471,34 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
       } finally {
         clock.set(now);
       }
-      expectError(await send({ bearer: token }), 401, 'expired_token', 'expired OAuth token');
+      expectError(await refuse({ bearer: token }), 401, 'expired_token', 'expired OAuth token');
 
       const idpToken = await idp.sign(
         { workspaceId: ws.id, email: ws.admin.email, scope: SCOPES.join(' ') },
         { now: new Date(now.getTime() - 2 * 3600_000), ttlSeconds: 60 },
       );
-      expectError(await send({ bearer: idpToken }), 401, 'expired_token', 'expired IdP token');
+      expectError(await refuse({ bearer: idpToken }), 401, 'expired_token', 'expired IdP token');
     });
 
     it('401 invalid_token for a revoked API key and a revoked OAuth token', async () => {
+      const refuse = refusedSender();
       const { h, ws, clock } = get();
       const { key, keyId } = await ws.keyFor(ws.admin, 'full_admin');
       await h.revokeKey(keyId);
-      expectError(await send({ key }), 401, 'invalid_token', 'revoked API key');
+      expectError(await refuse({ key }), 401, 'invalid_token', 'revoked API key');
       const token = await ws.tokenFor(ws.admin, SCOPES);
       await h.database.db
         .update(oauthTokens)
         .set({ revokedAt: clock.now() })
         .where(eq(oauthTokens.id, decodeJwt(token).jti as string));
-      expectError(await send({ bearer: token }), 401, 'invalid_token', 'revoked OAuth token');
+      expectError(await refuse({ bearer: token }), 401, 'invalid_token', 'revoked OAuth token');
     });
 
     it('403 forbidden once the credential owner is no longer a member (API key, OAuth, IdP alike)', async () => {
+      const refuse = refusedSender();
       const { removed } = get();
       for (const kind of CREDENTIAL_KINDS)
-        expectError(await send(removed[kind]), 403, 'forbidden', `removed member, ${kind}`);
+        expectError(await refuse(removed[kind]), 403, 'forbidden', `removed member, ${kind}`);
     });
 
     it('judges the caller before the input: a refused caller with a garbage payload gets 401/403, never 400', async () => {
@@ -505,11 +524,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
 
     if (consoleOnly) {
       it('403 not_on_public_api for every credential, even a full admin', async () => {
+        const refuse = refusedSender();
         const ctx = get();
-        expectError(await send({ key: ctx.ws.admin.key }), 403, 'not_on_public_api', 'full_admin key');
+        expectError(await refuse({ key: ctx.ws.admin.key }), 403, 'not_on_public_api', 'full_admin key');
         for (const kind of CREDENTIAL_KINDS) {
           expectError(
-            await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES)),
+            await refuse(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES)),
             403,
             'not_on_public_api',
             `${kind}, all scopes`,
@@ -578,11 +598,12 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
 
     if (op.authMethods) {
       it(`403 forbidden for the credential kinds it does not accept (it takes ${op.authMethods.join(', ')}), even a full admin with every scope`, async () => {
+        const refuse = refusedSender();
         const ctx = get();
         const refused = CREDENTIAL_KINDS.filter((k) => !acceptedKinds(op).includes(k));
         expect(refused.length).toBeGreaterThan(0);
         for (const kind of refused) {
-          const res = await send(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES));
+          const res = await refuse(await credentialWith(ctx, kind, ctx.ws.admin, SCOPES));
           expectError(res, 403, 'forbidden', `${kind}, full admin`);
           expect(res.body.error.details).toMatchObject({
             auth_method: kind,
@@ -590,21 +611,22 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
           });
         }
         if (!acceptedKinds(op).includes('api_key'))
-          expectError(await send({ bearer: ctx.ws.admin.key }), 403, 'forbidden', 'full_admin API key as bearer');
+          expectError(await refuse({ bearer: ctx.ws.admin.key }), 403, 'forbidden', 'full_admin API key as bearer');
       });
     }
 
     if (op.scopes.length > 0) {
       it('403 scope_denied when any one required scope is missing, even with every other scope', async () => {
+        const refuse = refusedSender();
         const ctx = get();
         for (const scope of op.scopes) {
-          const res = await send(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut([scope])));
+          const res = await refuse(await credentialWith(ctx, 'oauth', ctx.ws.admin, allScopesBut([scope])));
           expectError(res, 403, 'scope_denied', `OAuth without ${scope}`);
           expect(res.body.error.details?.missing_scopes).toEqual([scope]);
         }
         for (const kind of CREDENTIAL_KINDS) {
           expectError(
-            await send(await credentialWith(ctx, kind, ctx.ws.admin, allScopesBut(op.scopes))),
+            await refuse(await credentialWith(ctx, kind, ctx.ws.admin, allScopesBut(op.scopes))),
             403,
             'scope_denied',
             `${kind} without [${op.scopes.join(', ')}]`,
@@ -615,10 +637,11 @@ export function describeSecurity(op: Operation, fixture: SecurityFixture, get: (
 
     if (op.minRole !== 'viewer') {
       it(`403 insufficient_role for a role below ${op.minRole}, even holding every scope`, async () => {
+        const refuse = refusedSender();
         const ctx = get();
         for (const role of ROLE_BELOW[op.minRole]) {
           for (const kind of CREDENTIAL_KINDS) {
-            const res = await send(await credentialWith(ctx, kind, ctx.ws[role], SCOPES));
+            const res = await refuse(await credentialWith(ctx, kind, ctx.ws[role], SCOPES));
             expectError(res, 403, 'insufficient_role', `${kind} as ${role}`);
             expect(res.body.error.details).toMatchObject({ required_role: op.minRole, role });
           }
