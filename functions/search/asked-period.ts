@@ -24,7 +24,26 @@ const iso = (t: number): string => new Date(t).toISOString().slice(0, 10);
 const startOf = (today: string): number => Date.parse(`${today}T00:00:00Z`);
 const monthStart = (y: number, m: number): number => Date.UTC(y, m, 1);
 const UNIT_DAYS: Record<string, number> = { day: 1, week: 7, month: 30, year: 365 };
-const WORD_NUMBERS: Record<string, number> = { a: 1, one: 1, two: 2, three: 3, four: 4, six: 6, twelve: 12 };
+/** How many, in words, with the vague amounts people say ("a couple of weeks", "the last few months"). */
+const WORD_NUMBERS: Record<string, number> = {
+  a: 1,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  twelve: 12,
+  couple: 2,
+  few: 3,
+  several: 3,
+};
+/** A count of days, weeks or months, for every rule that reads one: "60", "two", "a few", "a couple of". */
+const QUANTITY = `(?:a )?(\\d{1,3}|${Object.keys(WORD_NUMBERS).join('|')})(?: of)?`;
 
 type Rule = {
   pattern: RegExp;
@@ -67,15 +86,16 @@ const count = (word: string): number => WORD_NUMBERS[word] ?? Number(word);
 const RULES: Rule[] = [
   // "gone quiet", "went dark", "no touch in 45 days", "haven't talked to in 60 days": the window with no touch.
   {
-    pattern:
-      /(?:\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\bnot|n'?t\b)(?: \w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \w+){0,3}? (?:in|for)(?: the)?(?: last| past)? (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    pattern: new RegExp(
+      `(?:\\bno (?:touch(?:es)?|activity|contact|calls?|meetings?|emails?)|(?:\\bnot|n'?t\\b)(?: \\w+)? (?:been )?(?:touched|talked to|heard from|spoken (?:to|with)|contacted))(?: \\w+){0,3}? (?:in|for)(?: the)?(?: last| past)? ${QUANTITY} (day|week|month)s?\\b`,
+    ),
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   // "gone quiet for 60 days", "been silent for two months", "stalled for 3 weeks": the number they give.
   {
     // With a number, "are quiet" and "is silent" say it too ("accounts that are quiet for 60 days").
     pattern: new RegExp(
-      `\\b(?:${WENT_QUIET}|(?:are|is|were) ${QUIET}|stalled)(?: \\w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? (\\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\\b`,
+      `\\b(?:${WENT_QUIET}|(?:are|is|were) ${QUIET}|stalled)(?: \\w+){0,2}? (?:for|in|over)(?: the)?(?: last| past)?(?: over| more than| at least)? ${QUANTITY} (day|week|month)s?\\b`,
     ),
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
@@ -85,14 +105,14 @@ const RULES: Rule[] = [
   },
   // "in the next 30 days", "over the coming two weeks"
   {
-    pattern:
-      /\b(?:in |over |within |during )?(?:the )?(?:next|coming) (\d{1,3}|a|one|two|three|four|six|twelve) (day|week|month)s?\b/,
+    pattern: new RegExp(`\\b(?:in |over |within |during )?(?:the )?(?:next|coming) ${QUANTITY} (day|week|month)s?\\b`),
     read: (m, today) => [today, today + (count(m[1]!) * UNIT_DAYS[m[2]!]! + 1) * DAY_MS],
   },
-  // "in the last 60 days", "past two weeks", "last 3 months"
+  // "in the last 60 days", "past two weeks", "last 3 months", "the last few months"
   {
-    pattern:
-      /\b(?:in |over |during |within )?(?:the )?(?:last|past|previous) (\d{1,3}|two|three|four|six|twelve) (day|week|month|year)s?\b/,
+    pattern: new RegExp(
+      `\\b(?:in |over |during |within )?(?:the )?(?:last|past|previous) ${QUANTITY} (day|week|month|year)s?\\b`,
+    ),
     read: (m, today) => [today - count(m[1]!) * UNIT_DAYS[m[2]!]! * DAY_MS, today + DAY_MS],
   },
   // "since last month": from the start of last month up to today.

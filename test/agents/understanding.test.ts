@@ -37,6 +37,11 @@ describe('parseAskedPeriod', () => {
     ['emails this qtr', '2026-10-01', '2027-01-01', 'this qtr'],
     ['won deals last yr', '2025-01-01', '2026-01-01', 'last yr'],
     ['calls in the past 2 wks', '2026-11-06', '2026-11-21', 'in the past 2 wks'],
+    // Counts said in words, vague ones too: every rule that reads a count reads the same ones.
+    ['how did the last few months go with acme', '2026-08-22', '2026-11-21', 'the last few months'],
+    ['deals not touched in a couple of weeks', '2026-11-06', '2026-11-21', 'not touched in a couple of weeks'],
+    ['meetings over the next five days', '2026-11-20', '2026-11-26', 'over the next five days'],
+    ['calls in the past several days', '2026-11-17', '2026-11-21', 'in the past several days'],
   ])('%s → [%s, %s)', (text, from, to, phrase) => {
     expect(parseAskedPeriod(text, TODAY)).toEqual({ from, to, phrase });
   });
