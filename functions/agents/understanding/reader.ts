@@ -187,15 +187,14 @@ function wholeAnalysis(
     accountsOf(r).length === 0 || accountsOf(r).every((a) => accountsOf(whole).includes(a));
   const answered = parts.every(({ text, reading }) => {
     if (reading?.analysis === whole.analysis && sameAccounts(reading)) return true;
-    const own = readOwn(text, today, vocab);
     // A part that names no records of its own ("when was the last touch?") asks only the analysis's words of them.
-    if (!reading) return [...(own?.cues ?? [])].every((c) => holds.cues.includes(c));
+    if (!reading) return [...(readOwn(text, today, vocab)?.cues ?? [])].every((c) => holds.cues.includes(c));
     return (
       reading.analysis === 'records' &&
       reading.subject !== null &&
       (holds.subjects as readonly string[]).includes(reading.subject) &&
       sameAccounts(reading) &&
-      (oneAccount || own?.refersBack === true)
+      (oneAccount || readOwn(text, today, vocab)?.refersBack === true)
     );
   });
   return answered ? { ...whole, parts: [] } : null;
