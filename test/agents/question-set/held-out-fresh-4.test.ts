@@ -51,9 +51,7 @@ describe('the fourth fresh held-out questions', () => {
     expect(WRITTEN_FRESH_4.length).toBeGreaterThanOrEqual(70);
     for (const [shape, least] of Object.entries(AT_LEAST))
       expect(WRITTEN_FRESH_4.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
-    expect(WRITTEN_FRESH_4.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(
-      true,
-    );
+    expect(WRITTEN_FRESH_4.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(true);
 
     expect(
       repeatedWordings(WRITTEN_FRESH_4, [
@@ -73,7 +71,9 @@ describe('the fourth fresh held-out questions', () => {
       'reps ordered by talk share, lowest to highest',
       'whats the total on those in EUR',
     ]);
-    expect(DEVELOPED_ON_FRESH_4.find((q) => q.ask === 'whats the total on those in EUR')?.thread?.length).toBeGreaterThan(0);
+    expect(
+      DEVELOPED_ON_FRESH_4.find((q) => q.ask === 'whats the total on those in EUR')?.thread?.length,
+    ).toBeGreaterThan(0);
     expect(HELD_OUT_FRESH_4.length + DEVELOPED_ON_FRESH_4.length).toBe(WRITTEN_FRESH_4.length);
   });
 
