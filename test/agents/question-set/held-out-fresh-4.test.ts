@@ -5,7 +5,7 @@ import { DEVELOPED_ON_HELD_OUT, HELD_OUT } from './held-out.js';
 import { WRITTEN_FRESH } from './held-out-fresh.js';
 import { WRITTEN_FRESH_2 } from './held-out-fresh-2.js';
 import { HELD_OUT_FRESH_3 } from './held-out-fresh-3.js';
-import { ABSENT_SUBJECTS, HELD_OUT_FRESH_4 } from './held-out-fresh-4.js';
+import { ABSENT_SUBJECTS, DEVELOPED_ON_FRESH_4, HELD_OUT_FRESH_4, WRITTEN_FRESH_4 } from './held-out-fresh-4.js';
 import { sqlOver, type Sql } from './judge.js';
 import { repeatedWordings, truthProblems } from './well-defined.js';
 import { QUESTIONS } from './questions.js';
@@ -48,15 +48,13 @@ afterAll(async () => {
 
 describe('the fourth fresh held-out questions', () => {
   it('cover every promised analysis with enough phrasings, in wordings of their own', () => {
-    expect(HELD_OUT_FRESH_4.length).toBeGreaterThanOrEqual(70);
+    expect(WRITTEN_FRESH_4.length).toBeGreaterThanOrEqual(70);
     for (const [shape, least] of Object.entries(AT_LEAST))
-      expect(HELD_OUT_FRESH_4.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
-    expect(HELD_OUT_FRESH_4.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(
-      true,
-    );
+      expect(WRITTEN_FRESH_4.filter((q) => q.shape === shape).length, shape).toBeGreaterThanOrEqual(least);
+    expect(WRITTEN_FRESH_4.filter((q) => q.shape === 'follow_up').every((q) => (q.thread ?? []).length > 0)).toBe(true);
 
     expect(
-      repeatedWordings(HELD_OUT_FRESH_4, [
+      repeatedWordings(WRITTEN_FRESH_4, [
         ...QUESTIONS,
         ...HELD_OUT,
         ...DEVELOPED_ON_HELD_OUT,
@@ -67,12 +65,24 @@ describe('the fourth fresh held-out questions', () => {
     ).toEqual({ ofOlder: [], withinSet: 0 });
   });
 
+  it('count the three questions the developer has seen as dev, and only those', () => {
+    expect(DEVELOPED_ON_FRESH_4.map((q) => q.ask).sort()).toEqual([
+      'how much did we spend on linkedin ads last month',
+      'reps ordered by talk share, lowest to highest',
+      'whats the total on those in EUR',
+    ]);
+    expect(
+      DEVELOPED_ON_FRESH_4.find((q) => q.ask === 'whats the total on those in EUR')?.thread?.length,
+    ).toBeGreaterThan(0);
+    expect(HELD_OUT_FRESH_4.length + DEVELOPED_ON_FRESH_4.length).toBe(WRITTEN_FRESH_4.length);
+  });
+
   it('have truths that are well defined on the corpus', async () => {
-    expect(await truthProblems(HELD_OUT_FRESH_4, sql)).toEqual([]);
+    expect(await truthProblems(WRITTEN_FRESH_4, sql)).toEqual([]);
   }, 120_000);
 
   it('ask of absent subjects the corpus names nowhere', async () => {
-    expect(Object.keys(ABSENT_SUBJECTS).every((ask) => HELD_OUT_FRESH_4.some((q) => q.ask === ask))).toBe(true);
+    expect(Object.keys(ABSENT_SUBJECTS).every((ask) => WRITTEN_FRESH_4.some((q) => q.ask === ask))).toBe(true);
     const named: string[] = [];
     for (const subject of Object.values(ABSENT_SUBJECTS)) {
       const re = `\\m(${subject})\\M`;
