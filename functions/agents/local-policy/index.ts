@@ -1,5 +1,6 @@
 import type { StepRequest, StepResult, StepTask } from '../../../platform/model/port.js';
-import { VOCABULARY_QUERIES, vocabularyOf } from '../understanding/vocabulary.js';
+import { COMPETITOR_VOCABULARY_QUERY, VOCABULARY_QUERIES, vocabularyOf } from '../understanding/vocabulary.js';
+import { toolNameFor } from '../tool-names.js';
 import { readContext, rowsOf } from './context.js';
 import { readIntent } from './intent.js';
 import { answersAsAsked, focusedStep } from './agent-focus.js';
@@ -7,7 +8,7 @@ import { nextStep } from './plans.js';
 import { call, calls } from './steps.js';
 import { withMemoryQuotes } from './memory-quotes.js';
 import { KNOWLEDGE_PURPOSE, KNOWLEDGE_TOOL, knowledgeSearchArgs, withDocumentQuotes } from './document-quotes.js';
-import { namesNotHeld, readParts, readQuestion } from '../understanding/reader.js';
+import { leavesWordsUnplaced, namesNotHeld, readParts, readQuestion } from '../understanding/reader.js';
 import { unknownNameStep } from './shape-unknown-name.js';
 import { loadTokenizer } from '../understanding/tokens.js';
 import { partsStep, recordsStep } from './shape-records.js';
@@ -37,7 +38,16 @@ export function localAgentStep(request: StepRequest): StepResult {
         ? [call(ctx, KNOWLEDGE_PURPOSE, knowledgeSearchArgs(ctx), KNOWLEDGE_TOOL)]
         : []),
     );
-  const vocab = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
+  const known = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
+  // A word nothing in that vocabulary explains may be a rival the conversations name ("how many convos
+  // mention pipewell"): those are learned from the competitors analysis then, and only then.
+  const rivals = ctx.results.get(COMPETITOR_VOCABULARY);
+
+  if (!rivals && !ctx.mustFinish && ctx.tools.has(COMPETITORS_TOOL) && leavesWordsUnplaced(ctx.ask, ctx.today, known))
+    return calls(call(ctx, COMPETITOR_VOCABULARY, COMPETITOR_VOCABULARY_QUERY, COMPETITORS_TOOL));
+  const vocab = rivals
+    ? vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')), competitorRowsOf(rivals))
+    : known;
   // The reader composes an interpretation for questions about records (deals, conversations); the
   // answer carries it. Other kinds of question go to the intent readers below.
   const readCtx = { ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today };
@@ -59,6 +69,17 @@ export function localAgentStep(request: StepRequest): StepResult {
   }
   // The agent's focus and the depth tier decide how far the plan goes (agent-focus.ts); documents and memory are quoted last.
   return withMemoryQuotes(ctx, withDocumentQuotes(ctx, focusedStep(ctx, intent)));
+}
+
+const COMPETITOR_VOCABULARY = 'vocab_competitors';
+const COMPETITORS_TOOL = toolNameFor('analyses.competitors');
+
+/** The competitors analysis's table rows (one per rival named), or none when it failed. */
+function competitorRowsOf(result: Parameters<typeof rowsOf>[0]): Record<string, unknown>[] {
+  if (!result?.ok) return [];
+  const blocks = (result.output as { blocks?: { kind?: string; data?: unknown }[] } | null)?.blocks ?? [];
+  const table = blocks.find((b) => b.kind === 'table' && Array.isArray(b.data));
+  return (table?.data as Record<string, unknown>[] | undefined) ?? [];
 }
 
 /** The NLP library the reader needs is loaded before the first step (once per process). */

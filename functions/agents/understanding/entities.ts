@@ -22,6 +22,8 @@ export interface Entities {
   deals: string[];
   regions: string[];
   industries: string[];
+  /** Competitors the conversations name, as the ask wrote them and as the vocabulary writes them. */
+  competitors: { asked: string; name: string }[];
   /** The ask with each linked name written as the vocabulary writes it. */
   normalized: string;
 }
@@ -149,6 +151,18 @@ export function linkEntities(ask: string, vocab: Vocabulary): Entities {
     });
   }
 
+  // Competitors by their whole name, as accounts are (any case, a typo or two), on the words no account took.
+  const competitors: Entities['competitors'] = [];
+  for (const exact of [true, false])
+    for (const name of [...vocab.competitors].sort((a, b) => b.length - a.length)) {
+      if (competitors.some((c) => c.name === name)) continue;
+      const n = name.split(/\s+/).length;
+      const at = findRun(words, name, exact);
+      if (at < 0 || [...Array(n).keys()].some((k) => used.has(at + k))) continue;
+      take(at, n, name);
+      competitors.push({ asked: ask.slice(words[at]!.start, words[at + n - 1]!.end), name });
+    }
+
   // Deals: an account linked plus a kind of deal ("the Willow Logistics renewal").
   const lower = ask.toLowerCase();
   const kinds = DEAL_KINDS.filter((k) => lower.includes(k));
@@ -172,6 +186,7 @@ export function linkEntities(ask: string, vocab: Vocabulary): Entities {
     deals: [...new Set(deals)],
     regions: vocab.regions.filter(phrase),
     industries: vocab.industries.filter(phrase),
+    competitors,
     normalized,
   };
 }

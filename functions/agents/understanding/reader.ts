@@ -200,6 +200,14 @@ function wholeAnalysis(
   return answered ? { ...whole, parts: [] } : null;
 }
 
+/**
+ * Whether the ask (its last turn) holds a word no name, period or lexicon entry explains: the words a
+ * vocabulary learned later (the competitors the conversations name) may explain.
+ */
+export function leavesWordsUnplaced(ask: string, today: string, vocab: Vocabulary): boolean {
+  return (readOwn(ask, today, vocab)?.unexplained ?? 0) > 0;
+}
+
 /** Each part of a multi-part question read on its own, after the thread and the parts before it; null: not about records. */
 export function readParts(
   ctx: ReadContext,
@@ -482,6 +490,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   readLossOfPeople(placed);
   const els = placed.map((p) => p.element);
   const cues = new Set(els.flatMap((e) => (e.kind === 'cue' ? [e.analysis] : [])));
+  // A rival the workspace's conversations name is a competitor question, as the word "competitor" is.
+  if (entities.competitors.length > 0) cues.add('competitors');
   // "Gone quiet" reads as a period too (the window with no touch): the quiet analysis answers it.
   if (asksForQuiet(ask)) cues.add('quiet');
   // How much someone talks, not what was said: a talking verb ranked or set side by side ("talks the
@@ -905,7 +915,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
           names: {
             ...namesOf(entities, owners, kinds),
             people: [...namesOf(entities, owners, kinds).people, ...people],
-            competitors: named.competitors,
+            competitors: [...new Set([...entities.competitors.map((c) => c.name), ...named.competitors])],
           },
           unexplained,
           near_words: nearWords,
@@ -1039,7 +1049,8 @@ function inherit(before: Interpretation, own: OwnReading): Interpretation {
       accounts: now.names.accounts.length ? now.names.accounts : base.names.accounts,
       deals: now.names.deals.length ? now.names.deals : base.names.deals,
       people: now.names.people.length ? now.names.people : base.names.people,
-      competitors: base.names.competitors,
+      // A rival named anew replaces the earlier one ("and Pipewell over the same window?").
+      competitors: now.names.competitors.length ? now.names.competitors : base.names.competitors,
     },
     inherited: [...new Set(inherited)],
     unexplained: now.unexplained,
@@ -1148,6 +1159,7 @@ function nameOffsets(ask: string, e: Entities): [number, number][] {
     ...e.regions,
     ...e.industries,
     ...e.deals,
+    ...e.competitors.map((c) => c.asked),
   ].filter((n) => n.length > 1);
   for (const n of names) {
     const at = lower.indexOf(n.toLowerCase());

@@ -2,7 +2,9 @@
  * The workspace's own vocabulary, as a model learns it: through search calls like any other data.
  * Two filter-lane aggregates, run once at the start of a run, list the accounts (with industry and
  * region), the deals (with account and owner) and the deal owners; the names in an ask are then
- * linked against these, never guessed from capital letters.
+ * linked against these, never guessed from capital letters. The competitors the conversations name
+ * are learned the same way, through the competitors analysis, when a question holds a word none of
+ * the rest explains (COMPETITOR_VOCABULARY_QUERY): most questions never pay for that scan.
  */
 
 type Query = Record<string, unknown>;
@@ -23,6 +25,9 @@ export const VOCABULARY_QUERIES = {
   },
 } as const satisfies Record<string, Query>;
 
+/** The competitors analysis's input that lists every rival the conversations name (its table's rows). */
+export const COMPETITOR_VOCABULARY_QUERY = { limit: 50 } as const;
+
 export interface Owner {
   email: string;
   /** "Rhea Okafor" read from "rhea.okafor@…"; null when the address does not spell a name. */
@@ -35,12 +40,21 @@ export interface Vocabulary {
   owners: Owner[];
   industries: string[];
   regions: string[];
+  /** Rivals as the workspace's conversations name them (empty until learned). */
+  competitors: string[];
 }
 
 const text = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v : null);
 
-/** The vocabulary from the two aggregates' rows (either may be empty: a new workspace). */
-export function vocabularyOf(dealRows: readonly Row[], accountRows: readonly Row[]): Vocabulary {
+/**
+ * The vocabulary from the two aggregates' rows (either may be empty: a new workspace) and, when they
+ * were learned, the competitors analysis's rows (each with a `competitor`).
+ */
+export function vocabularyOf(
+  dealRows: readonly Row[],
+  accountRows: readonly Row[],
+  competitorRows: readonly Row[] = [],
+): Vocabulary {
   const accounts = new Map<string, { name: string; industry: string | null; region: string | null }>();
   for (const r of accountRows) {
     const name = text(r.account_name);
@@ -63,6 +77,7 @@ export function vocabularyOf(dealRows: readonly Row[], accountRows: readonly Row
     owners: [...owners.values()],
     industries: [...new Set(list.flatMap((a) => (a.industry ? [a.industry] : [])))],
     regions: [...new Set(list.flatMap((a) => (a.region ? [a.region] : [])))],
+    competitors: [...new Set(competitorRows.flatMap((r) => (text(r.competitor) ? [text(r.competitor)!] : [])))],
   };
 }
 
