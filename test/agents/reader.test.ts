@@ -381,6 +381,9 @@ describe('honesty by coverage', () => {
   it.each([
     ["What's our NPS this quarter?", 'NPS'],
     ['ROI of the October webinar campaign', 'marketing campaigns'],
+    ['commission payouts owed to the AEs this quarter?', 'commissions or payouts'],
+    ['how much website traffic did we get from germany last month', 'website traffic'],
+    ['how much have we spent on advertising this year', 'ad spend'],
   ])('"%s" names a subject the data does not hold', (ask, subject) => {
     const r = must(ask);
     expect(r.analysis).toBe('not_understood');

@@ -522,6 +522,13 @@ export const LEXICON: readonly Entry[] = [
   ['arr', absent('recurring revenue (deals hold one amount)', 'deal amounts')],
   ['mrr', absent('recurring revenue (deals hold one amount)', 'deal amounts')],
   ['margin', absent('costs and margins', 'deal amounts')],
+  ['commission', absent('commissions or payouts', 'deals won by owner')],
+  ['payout', absent('commissions or payouts', 'deals won by owner')],
+  ['website traffic', absent('website traffic', 'calls, meetings and emails')],
+  ['web traffic', absent('website traffic', 'calls, meetings and emails')],
+  ['ad spend', absent('ad spend', 'deals, their amounts and stages')],
+  ['advertising', absent('ad spend', 'deals, their amounts and stages')],
+  ['ads', absent('ad spend', 'deals, their amounts and stages')],
   ['support ticket', absent('support tickets', 'calls, meetings and emails')],
   ['ticket', absent('support tickets', 'calls, meetings and emails')],
 
