@@ -6,6 +6,7 @@ import { asksForQuiet, parseAskedPeriod, type AskedPeriod } from '../../search/i
 import type { Vocabulary } from '../understanding/vocabulary.js';
 import { planLocally } from '../../search/index.js';
 import { readDeals, type DealAsk } from './intent-deals.js';
+import { unplacedWords } from '../understanding/reader.js';
 
 /**
  * Reading the ask: which shape of question it is, what it names (linked against the workspace's
@@ -25,6 +26,8 @@ export type Intent =
       account: string | null;
       interaction: InteractionKind | null;
       period: AskedPeriod | null;
+      /** Words of the ask nothing placed: the count is not narrowed by them, and the answer says so. */
+      unplaced?: string[];
     }
   | ({ kind: 'deals' } & DealAsk)
   | {
@@ -125,7 +128,9 @@ export function readIntent(ctx: AskContext, vocab: Vocabulary): Intent {
           deals: own.deals.length ? own.deals : carried.deals,
         }
       : own;
-  const read = readOne(ctx.ask, entities, ctx.today);
+  const one = readOne(ctx.ask, entities, ctx.today);
+  const read: Intent =
+    one.kind === 'activity_count' ? { ...one, unplaced: unplacedWords(ctx.ask, ctx.today, vocab) } : one;
   if (!followUp || !previous) return read;
   const before = readOne(previous, linkEntities(previous, vocab), ctx.today);
   // "And which accounts mentioned the top one?" after a competitor ranking: the accounts behind its mentions.
@@ -228,7 +233,12 @@ function readOne(ask: string, e: Entities, today: string): Intent {
   if (COUNT.test(ask)) {
     const plan = planLocally({ query: ask, max_subqueries: 1, now: `${today}T12:00:00.000Z` });
     const kinds = plan.subqueries[0]?.kinds ?? [];
-    return { kind: 'activity_count', account, interaction: kinds.length === 1 ? kinds[0]! : null, period };
+    return {
+      kind: 'activity_count',
+      account,
+      interaction: kinds.length === 1 ? kinds[0]! : null,
+      period,
+    };
   }
   if (account && (BRIEF.test(ask) || topicWords(e.normalized, e).length === 0))
     return { kind: 'account_brief', account };

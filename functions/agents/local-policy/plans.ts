@@ -512,6 +512,14 @@ function activityStep(
     lines.push(`I could not count the ${what}: ${whyEmpty(counted)}.`);
   } else {
     blocks.push({ kind: 'metric', label: capitalize(what), value: n, column: 'count', query: countQuery });
+    // A word the count could not be narrowed by is said, never dropped in silence: this is a count of
+    // every such conversation, not of those ("how many calls mentioned onboarding").
+    const unplaced = intent.unplaced ?? [];
+    if (unplaced.length > 0)
+      lines.push(
+        `I could not narrow this count by ${unplaced.map((w) => `"${w}"`).join(', ')}: it counts every one of the ${what}, not only those.`,
+        '',
+      );
     lines.push(
       n === 0
         ? `There were no ${what} in the workspace's data. ${staleNote(counted)}`.trim()

@@ -205,7 +205,12 @@ function wholeAnalysis(
  * vocabulary learned later (the competitors the conversations name) may explain.
  */
 export function leavesWordsUnplaced(ask: string, today: string, vocab: Vocabulary): boolean {
-  return (readOwn(ask, today, vocab)?.unexplained ?? 0) > 0;
+  return unplacedWords(ask, today, vocab).length > 0;
+}
+
+/** The words of the ask no name, period, lexicon entry or near word explains. */
+export function unplacedWords(ask: string, today: string, vocab: Vocabulary): string[] {
+  return readOwn(ask, today, vocab)?.unplaced ?? [];
 }
 
 /** Each part of a multi-part question read on its own, after the thread and the parts before it; null: not about records. */
@@ -353,6 +358,8 @@ interface OwnReading {
   reading: Interpretation | null;
   /** Content words nothing placed. */
   unexplained: number;
+  /** The words themselves, in the order asked. */
+  unplaced: string[];
   /** "that account", "them": it names what an earlier ask named. */
   refersBack: boolean;
   /** "they", "those": it is about the records an earlier ask selected, whatever it computes of them. */
@@ -600,6 +607,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       cues: new Set(),
       slots,
       unexplained: unexplained.length,
+      unplaced: [...unexplained],
       refersBack: false,
       refersToSet: false,
       deferred: false,
@@ -934,6 +942,7 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     cues,
     slots,
     unexplained: unexplained.length,
+    unplaced: [...unexplained],
     refersBack,
     refersToSet: tokens.some((t) => SET_BACK.has(t.lower)) && subject !== 'interactions',
     // An unknown capitalised word in a question about people is one of them (the analysis says if nobody matched).
