@@ -52,16 +52,19 @@ export const RUN_BUDGETS = {
    * the grounding verifier reads each quote's attribution from the warehouse (the quoted turns with their
    * interaction's account, deal and date in the statement the verbatim check already makes; the quoted
    * emails in one more when the answer quotes one). What customers said is searched by meaning with hybrid
-   * ranking, which reads the turns around its matches in one statement more.
+   * ranking, which reads the turns around its matches in one statement more. The ask holds a word the
+   * lexicon does not explain ("pricing"), so the first turn also learns the rivals the conversations name
+   * (the competitors analysis, paced over the interactions: 14 round trips) beside the vocabulary, in the
+   * same delivery.
    */
-  chatRun: { connections: 6, queries: 134, deliveries: 5 },
+  chatRun: { connections: 6, queries: 148, deliveries: 5 },
   /**
    * One cron tick with one routine due: the tick, the fire run, the chat run it starts (7 deliveries),
    * and the lookalike centroid materialization of the workspace whose utterance store changed (its run:
    * one delivery, one pool, ~30 statements). The chat run costs what it costs above. The centroids'
    * reads are not in this figure: see `centroidReads`.
    */
-  routineFire: { connections: 9, queriesBesideCentroidReads: 213, deliveries: 8 },
+  routineFire: { connections: 9, queriesBesideCentroidReads: 227, deliveries: 8 },
 } as const;
 
 /**

@@ -37,17 +37,18 @@ export function localAgentStep(request: StepRequest): StepResult {
       ...(ctx.tools.has(KNOWLEDGE_TOOL)
         ? [call(ctx, KNOWLEDGE_PURPOSE, knowledgeSearchArgs(ctx), KNOWLEDGE_TOOL)]
         : []),
+      // A word the lexicon does not explain may be a rival the conversations name ("how many convos
+      // mention pipewell"): the rivals are learned in this same turn, so that no question pays a turn more.
+      ...(ctx.tools.has(COMPETITORS_TOOL) && leavesWordsUnplaced(ctx.ask, ctx.today, NO_NAMES)
+        ? [call(ctx, COMPETITOR_VOCABULARY, COMPETITOR_VOCABULARY_QUERY, COMPETITORS_TOOL)]
+        : []),
     );
-  const known = vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')));
-  // A word nothing in that vocabulary explains may be a rival the conversations name ("how many convos
-  // mention pipewell"): those are learned from the competitors analysis then, and only then.
   const rivals = ctx.results.get(COMPETITOR_VOCABULARY);
-
-  if (!rivals && !ctx.mustFinish && ctx.tools.has(COMPETITORS_TOOL) && leavesWordsUnplaced(ctx.ask, ctx.today, known))
-    return calls(call(ctx, COMPETITOR_VOCABULARY, COMPETITOR_VOCABULARY_QUERY, COMPETITORS_TOOL));
-  const vocab = rivals
-    ? vocabularyOf(rowsOf(dealRows), rowsOf(ctx.results.get('vocab_accounts')), competitorRowsOf(rivals))
-    : known;
+  const vocab = vocabularyOf(
+    rowsOf(dealRows),
+    rowsOf(ctx.results.get('vocab_accounts')),
+    rivals ? competitorRowsOf(rivals) : [],
+  );
   // The reader composes an interpretation for questions about records (deals, conversations); the
   // answer carries it. Other kinds of question go to the intent readers below.
   const readCtx = { ask: ctx.ask, earlierAsks: ctx.earlierAsks, today: ctx.today };
@@ -72,6 +73,8 @@ export function localAgentStep(request: StepRequest): StepResult {
 }
 
 const COMPETITOR_VOCABULARY = 'vocab_competitors';
+/** No workspace names: what the lexicon and the calendar alone leave unexplained. */
+const NO_NAMES = vocabularyOf([], []);
 const COMPETITORS_TOOL = toolNameFor('analyses.competitors');
 
 /** The competitors analysis's table rows (one per rival named), or none when it failed. */
