@@ -5,7 +5,7 @@
 export { AnswerSchema, BlockDraftSchema, ContentBlockSchema, GroundingReportSchema } from './answer.js';
 export { numbersIn, verifyAnswer } from './grounding.js';
 export { rerunCitedQuery } from './cited-query.js';
-export { competitorsNamedIn } from './understanding/competitors.js';
+export { competitorNames, competitorsNamedIn } from './understanding/competitors.js';
 export { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf } from './understanding/request-language.js';
 export { bestExcerpt, sameStatement, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';

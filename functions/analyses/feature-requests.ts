@@ -4,7 +4,7 @@ import { queryRows } from '../../platform/db/port.js';
 import { contentWords, stemWord } from '../../platform/model/local.js';
 import type { BlockDraft } from '../agents/answer.js';
 import { yielder } from '../../platform/yielder.js';
-import { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
+import { competitorNames, loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { collectFromConversationSlices } from '../search/index.js';
 import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
@@ -71,7 +71,15 @@ export const featureRequests = defineAnalysis({
   async run(ctx, input, cite): Promise<AnalysisOutput> {
     await loadRequestTagger();
     const { asked, readBackTo } = await askingSentences(ctx.caller.workspaceId, ctx.services.db, input);
-    const notObjects = await ownNames(ctx.caller.workspaceId, ctx.services.db);
+    const own = await ownNames(ctx.caller.workspaceId, ctx.services.db);
+    // A rival the buyers compare with ("the team liked Pipewell, so you will need to beat that") is who
+    // the product competes with, not what it should do: read from the same sentences, no query more.
+    const rivals = competitorNames(
+      asked.map((a) => a.text),
+      own,
+      50,
+    ).flatMap((name) => [name.toLowerCase(), ...name.toLowerCase().split(/\s+/)]);
+    const notObjects = new Set([...own, ...rivals]);
     const topic = input.topic ? topicStems(input.topic) : null;
     const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
     // The tagger is synchronous work per sentence: the loop lets other requests run between slices.
@@ -88,6 +96,7 @@ export const featureRequests = defineAnalysis({
         group.items.push({ ...row, sentence });
         groups.set(object.key, group);
       }
+    mergeIntoHeads(groups);
     const kinds = await accountKinds(ctx.caller.workspaceId, ctx.services.db, [
       ...new Set(asked.map((a) => a.account)),
     ]);
@@ -227,6 +236,20 @@ async function askingSentences(
       compare(x.turn_id ?? '\uffff', y.turn_id ?? '\uffff'),
   );
   return { asked, readBackTo };
+}
+
+/**
+ * A phrase whose last word is itself asked for is that request, narrowed ("pipeline report", "custom
+ * report" are asks for reports): its asks join the word's group, so one need is counted once.
+ */
+function mergeIntoHeads(groups: Map<string, { label: string; items: unknown[] }>): void {
+  for (const [key, group] of [...groups]) {
+    const head = key.split(' ').at(-1)!;
+    const into = head !== key ? groups.get(head) : undefined;
+    if (!into) continue;
+    into.items.push(...group.items);
+    groups.delete(key);
+  }
 }
 
 const compare = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);

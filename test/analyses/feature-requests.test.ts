@@ -63,6 +63,19 @@ afterAll(async () => {
 });
 
 describe('POST /analyses/feature-requests', () => {
+  it('counts one need once and never a rival as what buyers ask for', async () => {
+    const rows = rowsOf((await post({ limit: 50 })).body.data);
+    const requests = new Set(rows.map((r) => r.request.toLowerCase()));
+    // "pipeline report", "custom report" are asks for reports when reports are asked for.
+    for (const r of rows) {
+      const head = r.request.toLowerCase().split(' ').at(-1)!;
+      if (head !== r.request.toLowerCase()) expect(requests.has(head), r.request).toBe(false);
+    }
+    // The rivals the demo corpus's buyers compare with ("the team liked Pipewell, so you will need to beat that").
+    for (const rival of ['pipewell', 'stackwise', 'tallyhawk', 'clarion', 'quotient'])
+      expect(requests.has(rival), rival).toBe(false);
+  });
+
   it('ranks requests by the accounts asking, each count as independent SQL over their own words gives it', async () => {
     const out = (await post({ limit: 50 })).body.data;
     expect(out.analysis).toBe('feature_requests');

@@ -31,8 +31,12 @@ const CUE_PHRASES = [
   'looking for',
 ];
 
-/** Request language, case-insensitive, as JavaScript and as Postgres (ARE) write it. */
-export const REQUEST_CUE = new RegExp(`\\b(?:${CUE_PHRASES.join('|')})`, 'i');
+/**
+ * Request language, case-insensitive, as JavaScript and as Postgres (ARE) write it. A cue ending in a
+ * letter ends at a word's end ("can a" is not the start of "can admins", "need a" not of "need at"); the
+ * Postgres form, a filter before the sentence is read here, may match more.
+ */
+export const REQUEST_CUE = new RegExp(`\\b(?:${CUE_PHRASES.join('|')})(?!(?<=\\w)\\w)`, 'i');
 export const REQUEST_CUE_SQL = `\\m(${CUE_PHRASES.join('|')})`;
 
 /** Nouns that say nothing about what is asked for ("we need an answer", "can you help"). */
@@ -61,6 +65,39 @@ const EMPTY_OBJECTS = new Set([
   'way',
 ]);
 
+/**
+ * Who asks or is asked about, not what: roles, teams and groups of people ("roll this out to the customer
+ * success team", "leadership asked for", "calls with their counsel").
+ */
+const WHO = new Set([
+  'team',
+  'leadership',
+  'counsel',
+  'lawyer',
+  'manager',
+  'admin',
+  'administrator',
+  'rep',
+  'executive',
+  'exec',
+  'cfo',
+  'ceo',
+  'cro',
+  'cto',
+  'vp',
+  'director',
+  'board',
+  'staff',
+  'department',
+  'employee',
+  'colleague',
+  'stakeholder',
+  'champion',
+  'hire',
+  'customer',
+  'user',
+]);
+
 /** Commercial asks: price, terms, seats and paperwork are what the deal costs, not what the product does. */
 const COMMERCIAL = new Set([
   'price',
@@ -81,6 +118,10 @@ const COMMERCIAL = new Set([
   'number',
   'payback',
   'roi',
+  'fee',
+  'spend',
+  'refund',
+  'quote',
 ]);
 
 interface TaggedTerm {
@@ -142,7 +183,17 @@ const isName = (t: TaggedTerm): boolean =>
   /^\p{Lu}/u.test(bare(t)) &&
   bare(t).length > 1 &&
   tagsOf(t).some((g) => g === 'ProperNoun' || g === 'Acronym') &&
-  !tagsOf(t).some((g) => g === 'Person' || g === 'FirstName' || g === 'Place' || g === 'Month');
+  !tagsOf(t).some((g) => g === 'Person' || g === 'FirstName' || g === 'Place' || g === 'Month') &&
+  !WHO.has(bare(t).toLowerCase());
+/** Words that open a noun phrase: a noun between another noun and one of these is the verb ("a report show which deals"). */
+const OPENS_PHRASE = new Set(
+  'the a an this that these those which what whether how our your their my his her its some any every each certain all'.split(
+    ' ',
+  ),
+);
+const opensPhrase = (t: TaggedTerm | undefined): boolean => !!t && OPENS_PHRASE.has(bare(t).toLowerCase());
+/** Words after which a noun says when or how, not what ("live before sales kickoff", "filter by segment"). */
+const NOT_WHAT_BEFORE = new Set(['before', 'after', 'until', 'during', 'by', 'since']);
 const singular = (t: TaggedTerm): string =>
   (t.root ?? t.normal ?? bare(t)).toLowerCase().replace(/[^\p{L}\p{N} -]/gu, '');
 
@@ -150,7 +201,7 @@ const singular = (t: TaggedTerm): string =>
 function objectIn(
   terms: readonly TaggedTerm[],
   notObjects: ReadonlySet<string>,
-  verbFirst = false,
+  verbFirst: boolean | 'never' = false,
 ): RequestObject | null {
   const name = terms.find((t) => isName(t) && !notObjects.has(bare(t).toLowerCase()));
   if (name) {
@@ -158,12 +209,22 @@ function objectIn(
     return COMMERCIAL.has(label.toLowerCase()) ? null : { key: label.toLowerCase(), label };
   }
   for (let i = 0; i < terms.length; i++) {
-    if (!isNoun(terms[i]!) || (i === 0 && (verbFirst || couldBeVerb(terms[i]!)))) continue;
+    if (!isNoun(terms[i]!) || (i === 0 && verbFirst !== 'never' && (verbFirst || couldBeVerb(terms[i]!)))) continue;
     let end = i;
-    while (end + 1 < terms.length && isNoun(terms[end + 1]!) && !/[,;:]$/.test(terms[end]!.text)) end++;
+    while (
+      end + 1 < terms.length &&
+      isNoun(terms[end + 1]!) &&
+      !/[,;:]$/.test(terms[end]!.text) &&
+      !opensPhrase(terms[end + 2])
+    )
+      end++;
+    if (i > 0 && NOT_WHAT_BEFORE.has(bare(terms[i - 1]!).toLowerCase())) {
+      i = end;
+      continue;
+    }
     const words = terms.slice(i, end + 1);
     const head = singular(words.at(-1)!);
-    if (!head || EMPTY_OBJECTS.has(head) || notObjects.has(head)) {
+    if (!head || EMPTY_OBJECTS.has(head) || WHO.has(head) || notObjects.has(head)) {
       i = end;
       continue;
     }
@@ -175,10 +236,13 @@ function objectIn(
 }
 
 /** A cue ending in who is asked ("can you", "could we"): the word after it is the verb ("show", "map"). */
-const ASKED_OF_SOMEONE = /\b(?:you|we|it|they|i)$/i;
+const ASKED_OF_SOMEONE = /\b(?:you|we|it|they|i|admins|managers)$/i;
+/** A cue that opens with the requirement itself ("need to", "has to be"): the words before it are what must. */
+const DETERMINED = /\b(?:a|an|the|our|your|any|some)$/i;
+const REQUIREMENT_FIRST = /^(?:needs?|wants?|(?:has|have) to be|should)\b/i;
 
 /** Where an ask's own clause ends: what follows a comma, a semicolon or "so" is another thought. */
-const CLAUSE_END = /[,;:]|\s(?:so|because|or|but|which)\s/i;
+const CLAUSE_END = /[,;:]|\s(?:so|because|or|but)\s/i;
 
 /**
  * What a sentence asks for, or null when it uses no request language or asks for nothing the product
@@ -190,10 +254,21 @@ export function requestObjectOf(sentence: string, notObjects: ReadonlySet<string
   if (!cue) return null;
   const rest = sentence.slice(cue.index + cue[0].length);
   const clause = rest.split(CLAUSE_END)[0]!.trim();
+  // After "can a", "is there an" the first word is a noun whatever else it could be ("can a report
+  // show"): it is tagged after its determiner, as it was said.
+  const determiner = DETERMINED.exec(cue[0].trim())?.[0];
+  const after = !clause ? [] : determiner ? tag(`${determiner} ${clause}`).slice(1) : tag(clause);
+  const verbFirst = ASKED_OF_SOMEONE.test(cue[0]) ? true : determiner ? 'never' : false;
+  // A thing that must do or be something is what is asked for ("the dashboards need to filter by
+  // segment", "onboarding material has to be self-serve"), unless a name after the cue is ("our data
+  // has to stay in the EU"); a person or team who needs something is who asks, and what follows is what.
+  const subject = REQUIREMENT_FIRST.test(cue[0]) ? subjectBefore(sentence.slice(0, cue.index), notObjects) : null;
+  const named = after.some((t) => isName(t) && !notObjects.has(bare(t).toLowerCase()));
+  if (subject && !named) return subject;
   // The object is named after the cue; a name before it ("our managers live in Slack, so summaries
   // need to show up there") is what the request is about when nothing after the cue is.
   return (
-    (clause ? objectIn(tag(clause), notObjects, ASKED_OF_SOMEONE.test(cue[0])) : null) ??
+    (clause ? objectIn(after, notObjects, verbFirst) : null) ??
     objectIn(
       // Its first word is capitalised as every sentence's is ("Honestly, ..."): not a name.
       tag(sentence.slice(0, cue.index).trim())
@@ -202,4 +277,17 @@ export function requestObjectOf(sentence: string, notObjects: ReadonlySet<string
       notObjects,
     )
   );
+}
+
+/** The noun phrase that ends the words before a requirement, in their own clause ("..., the dashboards"). */
+function subjectBefore(before: string, notObjects: ReadonlySet<string>): RequestObject | null {
+  const own = before.split(CLAUSE_END).at(-1)!.trim();
+  if (!own) return null;
+  const terms = tag(own);
+  // Only a phrase that runs to the cue is its subject ("the Slack alerts need"), not a noun further back.
+  if (terms.length === 0 || !isNoun(terms.at(-1)!)) return null;
+  if (WHO.has(singular(terms.at(-1)!))) return null;
+  let start = terms.length - 1;
+  while (start > 0 && isNoun(terms[start - 1]!)) start--;
+  return objectIn(terms.slice(start), notObjects);
 }
