@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerDraft, BlockDraft, GroundingCheck } from '../../functions/agents/answer.js';
 import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
+import { tidyAnswer } from '../../functions/agents/grounding-finished.js';
 import { notUnderstood } from '../../functions/agents/local-policy/shape-refusal.js';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import { invokeAsValue } from '../../functions/invoke.js';
@@ -306,6 +307,50 @@ describe('finished: nothing unfinished reaches the reader', () => {
     expect(result.text).toContain('### What this rests on');
     expect(checkOf(result.grounding.checks, 'finished')).toMatchObject({ passed: false, removed: 2 });
     expect(result.grounding.verified).toBe(false);
+  });
+
+  it('fails a bold label with nothing under it and a heading whose body is only an empty label; keeps a heading over filled subheadings', async () => {
+    const calls = { field: 'kind', op: 'eq', value: 'call' };
+    const n = await countOf(
+      `select count(*)::int as n from interactions i where i.workspace_id = $1 and i.kind = 'call'
+         and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)`,
+    );
+    expect(n).toBeGreaterThan(0);
+    const report = [
+      '## Summary',
+      `**In short:** the workspace holds **${n}** calls.`,
+      '',
+      '**By account**',
+      '',
+      '### Over time',
+      '**Calls per quarter**',
+      '',
+      '## Findings',
+      '### Counts',
+      'How much this report rests on: the calls, counted in the metric.',
+    ].join('\n');
+    const result = await verifyAnswer(draft(report, [countMetric('Calls', 'interactions', [calls], n)]), ctx);
+    expect(result.grounding.metrics).toMatchObject({ checked: 1, verified: 1 });
+    expect(result.text).not.toContain('By account');
+    expect(result.text).not.toContain('Over time');
+    expect(result.text).not.toContain('Calls per quarter');
+    // A heading over a subheading with a body is not empty, nor is a bold lead-in with words after it.
+    expect(result.text).toContain('## Findings\n### Counts');
+    expect(result.text).toContain(`**In short:** the workspace holds **${n}** calls.`);
+    const finished = checkOf(result.grounding.checks, 'finished');
+    expect(finished).toMatchObject({ passed: false, removed: 2 });
+    expect(finished?.detail).toContain('the section “By account” is empty');
+    expect(finished?.detail).toContain('the section “Over time” is empty');
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('the renderer’s pass never shows a bold label over nothing, and leaves a bold sentence alone', () => {
+    const tidied = tidyAnswer(
+      ['Customers raise budget often.', '', '**Budget comes up most.**', '', '**By account**'].join('\n'),
+      [],
+    );
+    expect(tidied.text).toBe('Customers raise budget often.\n\n**Budget comes up most.**');
+    expect(tidied.unfinished).toEqual(['the section “By account” is empty']);
   });
 
   it('fails a total of 0 beside a quarter of its own breakdown that counts more, and removes the total', async () => {
