@@ -9,7 +9,14 @@ import { periodCountProblem } from './grounding-counts.js';
 import { keepToAskedPeriod, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
-import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './grounding-attribution.js';
+import {
+  accountNamesIn,
+  linesToRelabel,
+  type QuoteLabels,
+  readAttributions,
+  relabelProse,
+  relabelQuote,
+} from './grounding-attribution.js';
 import { checkAbsences, type RunSearch } from './grounding-absence.js';
 import { checkProseQuotes } from './grounding-prose-quotes.js';
 import { tidyAnswer } from './grounding-finished.js';
@@ -265,13 +272,8 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   );
   // Counted among the quotes kept: one left out as off the topic is not in the answer to be corrected.
   report.quotes.relabeled = [...wrongLabels].filter((i) => verdicts.get(i)).length;
-  // Only lines quoting a quote whose label was wrong need correcting (and the account names read for it).
-  const relabelProseOf = await proseRelabeler(
-    ctx,
-    draft,
-    new Map([...relabeled].filter(([i]) => wrongLabels.has(i))),
-    verdicts,
-  );
+  // Lines quoting a kept quote are corrected where its label was wrong, and name its account where they do not.
+  const relabelProseOf = await proseRelabeler(ctx, draft, relabeled, wrongLabels, verdicts);
   // Lines quoting a quote left out by design (off the topic, outside the asked period) go with it.
   const outOfPeriodTexts = input.content_blocks.flatMap((b) =>
     b.kind === 'quote' && !draft.content_blocks.includes(b) ? [b.text] : [],
@@ -470,26 +472,27 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
 
 /**
  * The prose correction for the kept quotes' labels: the lines quoting a kept quote name its
- * warehouse account (and speaker, deal, date) instead of what the draft wrote. Reads the workspace
- * account names those lines mention, once.
+ * warehouse account (and speaker, deal, date) instead of what the draft wrote, and a line that names
+ * no account beside a quote on one names it. Reads the workspace account names those lines mention,
+ * once, and only when a line needs correcting.
  */
 async function proseRelabeler(
   ctx: GroundingContext,
   draft: AnswerDraft,
   relabeled: ReadonlyMap<number, Extract<BlockDraft, { kind: 'quote' }>>,
+  wrongLabels: ReadonlySet<number>,
   verdicts: ReadonlyMap<number, boolean>,
 ): Promise<(text: string) => string> {
-  const corrections = [...relabeled].flatMap(([i, verified]) => {
+  const quotes: QuoteLabels[] = [...relabeled].flatMap(([i, verified]) => {
     const drafted = draft.content_blocks[i];
-    return drafted?.kind === 'quote' && verdicts.get(i) ? [{ drafted, verified }] : [];
+    return drafted?.kind === 'quote' && verdicts.get(i) ? [{ drafted, verified, changed: wrongLabels.has(i) }] : [];
   });
-  if (corrections.length === 0) return (text) => text;
+  if (quotes.length === 0) return (text) => text;
   const prose = [draft.text, ...draft.content_blocks.flatMap((b) => (b.kind === 'text' ? [b.markdown] : []))];
-  const quoting = prose
-    .flatMap((p) => p.split('\n'))
-    .filter((line) => corrections.some((c) => squash(line).includes(squash(c.verified.text))));
+  const quoting = prose.flatMap((p) => linesToRelabel(p, quotes));
+  if (quoting.length === 0) return (text) => text;
   const names = await accountNamesIn(ctx.db, ctx.workspaceId, quoting.join('\n'));
-  return (text) => relabelProse(text, corrections, names);
+  return (text) => relabelProse(text, quotes, names);
 }
 
 // ---- reads ---------------------------------------------------------------------------------
