@@ -6,7 +6,7 @@ import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingCheck, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 import { periodCountProblem } from './grounding-counts.js';
-import { keepToAskedPeriod, type AskedQuestion } from './grounding-period.js';
+import { askedPeriodOf, keepToAskedPeriod, periodDates, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
 import {
@@ -287,7 +287,12 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   const removed = draft.content_blocks.length - verifiedBlocks.length - report.quotes.off_topic;
   const prose = checkProse(relabeledText, verifiedBlocks, input, ctx);
   const { text, kept } = prose;
-  const numbers = checkProseNumbers(text, kept, [...(ctx.backing ?? []), ...askedPeriodNumbers(ctx.question)]);
+  const numbers = checkProseNumbers(
+    text,
+    kept,
+    [...(ctx.backing ?? []), ...askedPeriodNumbers(ctx.question)],
+    askedPeriodDates(ctx.question),
+  );
   // Evidence beside the quotes: a metric or table whose query picks something out (a filter), not
   // the overall extent of the data ("What the interactions searched cover" filters nothing).
   const otherEvidence = kept.some(
@@ -421,6 +426,23 @@ function askedPeriodNumbers(question: GroundingContext['question']): number[] {
   const into = new Set<number>();
   numbersIn(period.phrase, into);
   return [...into];
+}
+
+/**
+ * The dates of the period the answer was held to, as ISO dates ("2026-07-01", its last day
+ * "2026-09-30" and its exclusive end): the period note names them, echoing the question's period, not
+ * a figure of the data.
+ */
+function askedPeriodDates(question: GroundingContext['question']): string[] {
+  let period: ReturnType<typeof askedPeriodOf> = null;
+  try {
+    period = question ? askedPeriodOf(question) : null;
+  } catch {
+    return [];
+  }
+  if (!period) return [];
+  const { from, through } = periodDates(period);
+  return [...new Set([from, through, period.to])];
 }
 
 /**
@@ -581,6 +603,8 @@ function checkProseNumbers(
   text: string,
   kept: readonly BlockDraft[],
   extra: readonly number[],
+  /** Words the check does not read, besides the verified quotes (the asked period's dates). */
+  echoed: readonly string[] = [],
 ): { checked: number; unverified: string[] } {
   const backing = new Set<number>(extra);
   for (const b of kept) {
@@ -601,7 +625,7 @@ function checkProseNumbers(
   let checked = 0;
   const unverified: string[] = [];
   for (const passage of prose) {
-    for (const token of stripUnchecked(passage, quotes).match(PROSE_NUMBER) ?? []) {
+    for (const token of stripUnchecked(passage, [...quotes, ...echoed]).match(PROSE_NUMBER) ?? []) {
       const value = numericValue(token);
       if (value === null) continue;
       checked++;

@@ -233,6 +233,47 @@ describe('prose-quotes: a quotation in the prose is a quote block of the same an
     expect(result.grounding.verified).toBe(true);
   });
 
+  it('names the period as the question asked it, with its dates, in the note on quotes left out for it', async () => {
+    const before = await customerTurn(`i.occurred_at < $2::date and t.text ~* '\\mbudget'`, [Q3[0]]);
+    const ask = (text: string, period?: { from: string; to: string; phrase: string }) =>
+      verifyAnswer(draft(`What customers said:\n- “${before.text}”`, [quote(before)]), {
+        ...ctx,
+        question: { text, asked_at, ...(period ? { period } : {}) },
+      });
+    const noteOf = (r: Awaited<ReturnType<typeof ask>>) =>
+      r.content_blocks.flatMap((b) => (b.kind === 'callout' && /left out/.test(b.markdown) ? [b.markdown] : []));
+    // Q3 2026 is 2026-07-01 to 2026-09-30 (the quarter the corpus's "last quarter" is).
+    const dates = `(${Q3[0]} – 2026-09-30)`;
+    const cases: [string, { from: string; to: string; phrase: string } | undefined, string][] = [
+      ['What did customers say about budget last quarter?', undefined, `last quarter ${dates}`],
+      // A model's reading that masks the period's digits or names it by an internal label is not the asker's words.
+      [
+        'What did customers say about budget last quarter?',
+        { from: Q3[0], to: Q3[1], phrase: 'Q# ####' },
+        `last quarter ${dates}`,
+      ],
+      [
+        'What did customers say about budget last quarter?',
+        { from: Q3[0], to: Q3[1], phrase: 'last_quarter' },
+        `last quarter ${dates}`,
+      ],
+      ['What did customers say about budget in Q3 2026?', undefined, `Q3 2026 ${dates}`],
+    ];
+    for (const [question, period, words] of cases) {
+      const result = await ask(question, period);
+      expect(
+        result.content_blocks.some((b) => b.kind === 'quote'),
+        question,
+      ).toBe(false);
+      const notes = noteOf(result);
+      expect(notes, `${question} ${period?.phrase ?? ''}`).toHaveLength(1);
+      expect(notes[0]).toContain(`Quotes from outside ${words} were left out`);
+      expect(notes[0]).not.toMatch(/#|_|the period you asked about/);
+      expect(result.grounding.numbers.unverified).toEqual([]);
+      expect(result.grounding.verified).toBe(true);
+    }
+  });
+
   it('accepts a quoted cell of a verified table (a qualification note), and leaves a JSON string alone', async () => {
     const [note] = await sql<{ notes: string; deal_name: string }>(
       `select q.notes, d.name as deal_name from deal_qualification q join deals d on d.id = q.deal_id
