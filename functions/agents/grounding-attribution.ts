@@ -174,35 +174,110 @@ export async function accountNamesIn(db: Queryable, workspaceId: string, text: s
 
 const squash = (s: string): string => s.replace(/\s+/g, ' ').trim();
 const escapeRegExp = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/** Words in quotation marks on a line (curly or straight). */
+const QUOTATION = /“([^”\n]{1,2000})”|"([^"\n]{1,2000})"/g;
+/** How a quotation is compared with a quote's text: quotation marks, whitespace runs and the punctuation at either end aside. */
+const comparable = (s: string): string =>
+  squash(s.replace(/[“”„‟]/g, '"').replace(/[‘’‚‛]/g, "'")).replace(/^[\s"'.,;:!?…-]+|[\s"'.,;:!?…-]+$/g, '');
+
+/** A verified quote the prose may quote, as drafted and as the warehouse labels it; `changed`: a label the draft gave was wrong. */
+export interface QuoteLabels {
+  drafted: QuoteBlock;
+  verified: QuoteBlock;
+  changed: boolean;
+}
+
+/** A quote a line quotes, and the words of the line that quote it (all its text, or the part in quotation marks). */
+interface Quoting extends QuoteLabels {
+  words: string;
+  span: string;
+}
+
+/** Whether `name` stands on its own (not inside another word) in `text`. */
+const namesIn = (text: string, name: string): boolean =>
+  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'u').test(text);
 
 /**
- * The prose with each quoting line naming its quote's account: a line that holds a verified quote's
- * words says "No linked account", another account of the workspace or the draft's wrong account
- * beside them, and that name becomes the warehouse's (the quote's own words are never touched). A
- * wrong speaker, deal or date the draft gave is corrected the same way. A line quoting two quotes
- * of different attributions is left as written: which name belongs to which is not knowable.
+ * The verified quotes a line quotes: those whose whole text is on it, and those a quotation on it (four
+ * words or more in quotation marks) is a part of.
+ */
+function quotesOn(line: string, quotes: readonly QuoteLabels[]): Quoting[] {
+  const flat = squash(line);
+  const whole = quotes.flatMap((q) => {
+    const words = squash(q.verified.text);
+    return words.length > 0 && flat.includes(words) ? [{ ...q, words, span: q.verified.text }] : [];
+  });
+  const parts = [...line.matchAll(QUOTATION)].flatMap((m) => {
+    const quoted = m[1] ?? m[2] ?? '';
+    const piece = comparable(quoted);
+    if (piece.split(' ').length < 4 || whole.some((w) => squash(quoted).includes(w.words))) return [];
+    return quotes.flatMap((q) =>
+      comparable(q.verified.text).includes(piece) ? [{ ...q, words: squash(q.verified.text), span: quoted }] : [],
+    );
+  });
+  return [...whole, ...parts];
+}
+
+/** A line quoting verified quotes of one attribution, what it quotes, and whether it must be corrected. */
+function lineToRelabel(line: string, quotes: readonly QuoteLabels[]): Quoting[] | null {
+  const here = quotedIn(line, quotesOn(line, quotes));
+  if (!here) return null;
+  const account = here[0]!.verified.source.account;
+  const beside = besideQuotes(
+    line,
+    here.map((c) => c.span),
+  );
+  // A label the draft got wrong is corrected; a right one the line does not name is named.
+  return here.some((c) => c.changed) || (account !== null && !namesIn(beside, account)) ? here : null;
+}
+
+/** The prose lines whose account, speaker, deal or date beside a quote must be corrected or named (relabelProse). */
+export function linesToRelabel(text: string, quotes: readonly QuoteLabels[]): string[] {
+  if (quotes.length === 0) return [];
+  return text.split('\n').filter((line) => lineToRelabel(line, quotes) !== null);
+}
+
+/**
+ * The prose with each quoting line naming its quote's account: a line that quotes a verified quote's
+ * words (all of them, or four or more in quotation marks) and says "No linked account", another
+ * account of the workspace or the draft's wrong account beside them, has that name replaced by the
+ * warehouse's; a line that names no account beside a quote that has one gets it, in parentheses after
+ * the quotation. So the same interaction is labelled the same way wherever the answer quotes it (the
+ * quote's own words are never touched). A wrong speaker, deal or date the draft gave is corrected the
+ * same way. A line quoting two quotes of different attributions is left as written: which name
+ * belongs to which is not knowable.
  */
 export function relabelProse(
   text: string,
-  corrections: readonly { drafted: QuoteBlock; verified: QuoteBlock }[],
+  quotes: readonly QuoteLabels[],
   workspaceAccounts: readonly string[],
 ): string {
-  if (corrections.length === 0) return text;
-  const quoted = corrections.map((c) => ({ ...c, words: squash(c.verified.text) })).filter((c) => c.words.length > 0);
+  if (quotes.length === 0) return text;
   return text
     .split('\n')
     .map((line) => {
-      const flat = squash(line);
-      const here = quotedIn(
-        line,
-        quoted.filter((c) => flat.includes(c.words)),
-      );
+      const here = lineToRelabel(line, quotes);
       if (!here) return line;
       const { drafted, verified } = here[0]!;
-      const words = here.map((c) => c.verified.text);
-      return outsideQuotes(line, words, (part) => correctPart(part, drafted, verified, workspaceAccounts));
+      const spans = here.map((c) => c.span);
+      const fixed = outsideQuotes(line, spans, (part) => correctPart(part, drafted, verified, workspaceAccounts));
+      const account = verified.source.account;
+      if (account === null || namesIn(besideQuotes(fixed, spans), account)) return fixed;
+      return withAccountAfter(fixed, spans, account);
     })
     .join('\n');
+}
+
+/** The line with `(account)` after the first quotation of the quote (after its closing quotation mark). */
+function withAccountAfter(line: string, spans: readonly string[], account: string): string {
+  const at = spans
+    .map((s) => ({ s, i: line.indexOf(s) }))
+    .filter((x) => x.i >= 0)
+    .sort((a, b) => a.i - b.i)[0];
+  if (!at) return `${line} (${account})`;
+  let end = at.i + at.s.length;
+  while (end < line.length && /[”"*_]/.test(line[end]!)) end++;
+  return `${line.slice(0, end)} (${account})${line.slice(end)}`;
 }
 
 /**
@@ -226,14 +301,17 @@ function quotedIn<T extends { words: string; drafted: QuoteBlock; verified: Quot
   return here.length > 0 && new Set(here.map(label)).size === 1 ? here : null;
 }
 
-/** Apply `fix` to the parts of a line that are not one of the quoted texts. */
-function outsideQuotes(line: string, quotes: readonly string[], fix: (part: string) => string): string {
-  const found = quotes.filter((q) => line.includes(q)).sort((a, b) => b.length - a.length);
+/** What a line says beside the quoted texts on it. */
+const besideQuotes = (line: string, quotes: readonly string[]): string => outsideQuotes(line, quotes, (p) => p, true);
+
+/** Apply `fix` to the parts of a line that are not one of the quoted texts (`drop`: leave the quoted texts out). */
+function outsideQuotes(line: string, quotes: readonly string[], fix: (part: string) => string, drop = false): string {
+  const found = [...new Set(quotes)].filter((q) => line.includes(q)).sort((a, b) => b.length - a.length);
   if (found.length === 0) return fix(line);
   const pattern = new RegExp(`(${found.map(escapeRegExp).join('|')})`, 'g');
   return line
     .split(pattern)
-    .map((part, i) => (i % 2 === 1 ? part : fix(part)))
+    .map((part, i) => (i % 2 === 1 ? (drop ? ' ' : part) : fix(part)))
     .join('');
 }
 

@@ -6,10 +6,11 @@ import type { BlockDraft } from './answer.js';
  *
  * - a placeholder: digits masked as `#` ("Q# ####"), a template slot (`{{name}}`, "[insert …]"), a
  *   TODO/TBD/FIXME, a value rendered as `NaN` or `[object Object]` — the line goes;
- * - a section (a markdown heading, not the answer's first) whose body is empty or only says it has
- *   nothing ("found no further…", "None of … is linked…", "There are no…", "too little…") — the
- *   heading and its body go; so does a line that ends in a colon with nothing under it, in an answer
- *   that holds no table, metric or quote it could introduce;
+ * - a section (a markdown heading, not the answer's first, or a bold label alone on its line) whose
+ *   body is empty — nothing under it, or only headings and labels with nothing under them — or only
+ *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…"):
+ *   the heading and its body go; so does a line that ends in a colon with nothing under it, in an
+ *   answer that holds no table, metric or quote it could introduce;
  * - a sentence about quotes ("these quotes", "in their own words", "they come from") when the answer
  *   keeps no quote, and one pointing at "the table" when it keeps no table;
  * - a total smaller than one of its own parts: a metric whose label is another metric's label plus a
@@ -84,32 +85,59 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
   };
 }
 
-/** Headings (not the first) over nothing or over lines that only say there is nothing; colon lines over nothing. */
+/**
+ * A line that opens a group: a markdown heading (its level 1–6), or a bold label alone on its line
+ * ("**By account**", "**“budget”**": below every heading, level 7). A bold line that is a sentence
+ * (it ends in a full stop, a question or an exclamation mark) or ends in a colon (it introduces what
+ * follows, as any line ending in a colon does) is not a label.
+ */
+const BOLD_LABEL = /^\s*(\*\*|__)(?!\s)([^*_\n]{1,120}?)\1\s*$/;
+function groupLevel(line: string): number | null {
+  const heading = /^(#{1,6})\s/.exec(line);
+  if (heading) return heading[1]!.length;
+  const bold = BOLD_LABEL.exec(line);
+  return bold && !/[.!?:]\s*$/.test(bold[2]!) ? 7 : null;
+}
+const groupName = (line: string): string =>
+  line
+    .replace(HEADING, '')
+    .replace(/^\s*(\*\*|__)|(\*\*|__)\s*$/g, '')
+    .trim();
+
+/**
+ * Groups (headings but the answer's first, and bold labels) over nothing or over lines that only say
+ * there is nothing; colon lines over nothing. A group runs to the next group of its level or above, so
+ * a heading over subheadings with something under them has a body, and one followed straight by a
+ * heading of its own level (or a bold label followed by nothing but another label) has none.
+ */
 function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished: string[]): string[] {
   const drop = new Set<number>();
-  const headings = lines.flatMap((l, i) => (HEADING.test(l) ? [i] : []));
-  const hasContent = headings.some((h, k) => {
-    if (k === 0) return false;
-    const body = lines.slice(h + 1, headings[k + 1] ?? lines.length).flatMap((l) => l.match(SENTENCE) ?? []);
-    return body.some((s) => s.trim() !== '' && !SAYS_NOTHING.test(s.trim()));
-  });
-  headings.forEach((h, k) => {
-    if (k === 0) return;
-    const end = headings[k + 1] ?? lines.length;
-    const body = lines.slice(h + 1, end).filter((l) => l.trim() !== '');
+  const levels = lines.map(groupLevel);
+  const firstHeading = lines.findIndex((l) => HEADING.test(l));
+  const groups = levels.flatMap((level, i) => (level !== null && i !== firstHeading ? [i] : []));
+  const spanOf = (i: number): { end: number; body: string[]; sentences: string[] } => {
+    let end = i + 1;
+    while (end < lines.length && (levels[end] === null || levels[end]! > levels[i]!)) end++;
+    const body = lines.slice(i + 1, end).filter((l, k) => l.trim() !== '' && levels[i + 1 + k] === null);
     const sentences = body.flatMap((l) => l.match(SENTENCE) ?? []).filter((s) => s.trim() !== '');
-    if (body.length > 0 && !sentences.every((s) => SAYS_NOTHING.test(s.trim()))) return;
+    return { end, body, sentences };
+  };
+  const hasContent = groups.some((i) => spanOf(i).sentences.some((s) => !SAYS_NOTHING.test(s.trim())));
+  for (const i of groups) {
+    if (drop.has(i)) continue;
+    const { end, body, sentences } = spanOf(i);
+    if (body.length > 0 && !sentences.every((s) => SAYS_NOTHING.test(s.trim()))) continue;
     // Where every section says it has nothing (an empty workspace), saying so is the answer.
-    if (body.length > 0 && !hasContent) return;
+    if (body.length > 0 && !hasContent) continue;
     unfinished.push(
       body.length === 0
-        ? `the section “${lines[h]!.replace(HEADING, '').trim()}” is empty`
-        : `the section “${lines[h]!.replace(HEADING, '').trim()}” only says it has nothing`,
+        ? `the section “${groupName(lines[i]!)}” is empty`
+        : `the section “${groupName(lines[i]!)}” only says it has nothing`,
     );
-    for (let i = h; i < end; i++) drop.add(i);
-  });
+    for (let k = i; k < end; k++) drop.add(k);
+  }
   lines.forEach((line, i) => {
-    if (drop.has(i) || !/:\s*$/.test(line.trim()) || HEADING.test(line)) return;
+    if (drop.has(i) || !/:\s*$/.test(line.trim()) || levels[i] !== null) return;
     let next = i + 1;
     while (next < lines.length && (drop.has(next) || lines[next]!.trim() === '')) next++;
     // Blocks are shown after the prose, not under their lines: a colon over nothing may introduce a

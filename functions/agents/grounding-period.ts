@@ -2,13 +2,7 @@ import { and, eq, inArray, sql } from 'drizzle-orm';
 import { type Queryable, queryRows } from '../../platform/db/port.js';
 import { interactions } from '../../schema/index.js';
 import type { AnswerDraft, BlockDraft } from './answer.js';
-import {
-  type AskedPeriod,
-  asksForQuiet,
-  parseAskedPeriod,
-  periodBoundsCloseDates,
-  periodWords,
-} from '../search/index.js';
+import { type AskedPeriod, asksForQuiet, parseAskedPeriod, periodBoundsCloseDates } from '../search/index.js';
 
 /**
  * The verifier's period rule, for every model: a period the question names
@@ -48,6 +42,43 @@ export function askedPeriodOf(question: AskedQuestion): AskedPeriod | null {
     : parseAskedPeriod(question.text, question.asked_at.slice(0, 10));
 }
 
+const DAY_MS = 86_400_000;
+
+/** The dates a period covers, its last day included (`to` is exclusive). */
+export function periodDates(period: AskedPeriod): { from: string; through: string } {
+  const through = new Date(Date.parse(`${period.to}T00:00:00Z`) - DAY_MS).toISOString().slice(0, 10);
+  return { from: period.from, through: through < period.from ? period.from : through };
+}
+
+/**
+ * The period in the asker's words, with the dates it was applied as: "last quarter (2026-07-01 –
+ * 2026-09-30)". The words are the question's own: a model's reading may name the period otherwise
+ * (an internal label, digits masked as "Q# ####"), so its phrase is used only where the question
+ * holds it, else the phrase the verifier reads in the question; with neither, the dates alone.
+ */
+export function askedPeriodWords(question: AskedQuestion, period: AskedPeriod): string {
+  const { from, through } = periodDates(period);
+  const dates = from === through ? from : `${from} – ${through}`;
+  const text = question.text;
+  const lower = text.toLowerCase();
+  const phrase = [period.phrase, readPhrase(question)]
+    .map((p) => (p ?? '').trim())
+    .filter((p) => p.length > 0 && lower.includes(p.toLowerCase()))
+    .sort((a, b) => b.length - a.length)[0];
+  if (!phrase) return `the period ${dates}`;
+  const at = lower.indexOf(phrase.toLowerCase());
+  return `${text.slice(at, at + phrase.length)} (${dates})`;
+}
+
+/** The period's words as the verifier reads the question (none where it reads no period, or an impossible date). */
+function readPhrase(question: AskedQuestion): string | null {
+  try {
+    return parseAskedPeriod(question.text, question.asked_at.slice(0, 10))?.phrase ?? null;
+  } catch {
+    return null;
+  }
+}
+
 /** Prose that says the period does not bound the quotes (the answer chose to show them anyway). */
 export const PERIOD_NOT_APPLIED =
   /not (limited|restricted) to|did(?: not|n't) apply|could(?: not|n't) apply|not applied|outside (that|the) (window|period)|whatever (the|their) date/i;
@@ -64,13 +95,13 @@ export async function keepToAskedPeriod(draft: AnswerDraft, ctx: Ctx): Promise<A
   const inside = byCloseDate ? await saidWhileDealsOpen(ctx, ids, period) : await happenedInside(ctx, ids, period);
   const kept = draft.content_blocks.filter((b) => b.kind !== 'quote' || inside(b.source.interaction_id));
   if (kept.length === draft.content_blocks.length) return draft;
-  const when = periodWords(period);
+  const when = askedPeriodWords(ctx.question, period);
   const note: BlockDraft = {
     kind: 'callout',
     tone: 'info',
     markdown: byCloseDate
       ? `Quotes not said while a deal closing ${when} was open were left out: the period bounds the deals' close dates, so only what their buyers said during those deals is quoted.`
-      : `Quotes from outside ${when} were left out: the question asked about ${when}, so only what was said then is quoted.`,
+      : `Quotes from outside ${when} were left out: only what was said in the period the question asked about is quoted.`,
   };
   return { ...draft, content_blocks: [...kept, note] };
 }

@@ -6,10 +6,18 @@ import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingCheck, GroundingReport } from './answer.js';
 import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
 import { periodCountProblem } from './grounding-counts.js';
-import { keepToAskedPeriod, type AskedQuestion } from './grounding-period.js';
+import { askedPeriodOf, keepToAskedPeriod, periodDates, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
 import { readMemoryRows } from '../memory/index.js';
-import { accountNamesIn, readAttributions, relabelProse, relabelQuote } from './grounding-attribution.js';
+import {
+  accountNamesIn,
+  linesToRelabel,
+  NO_ACCOUNT,
+  type QuoteLabels,
+  readAttributions,
+  relabelProse,
+  relabelQuote,
+} from './grounding-attribution.js';
 import { checkAbsences, type RunSearch } from './grounding-absence.js';
 import { checkProseQuotes } from './grounding-prose-quotes.js';
 import { tidyAnswer } from './grounding-finished.js';
@@ -265,13 +273,8 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   );
   // Counted among the quotes kept: one left out as off the topic is not in the answer to be corrected.
   report.quotes.relabeled = [...wrongLabels].filter((i) => verdicts.get(i)).length;
-  // Only lines quoting a quote whose label was wrong need correcting (and the account names read for it).
-  const relabelProseOf = await proseRelabeler(
-    ctx,
-    draft,
-    new Map([...relabeled].filter(([i]) => wrongLabels.has(i))),
-    verdicts,
-  );
+  // Lines quoting a kept quote are corrected where its label was wrong, and name its account where they do not.
+  const relabelProseOf = await proseRelabeler(ctx, draft, relabeled, wrongLabels, verdicts);
   // Lines quoting a quote left out by design (off the topic, outside the asked period) go with it.
   const outOfPeriodTexts = input.content_blocks.flatMap((b) =>
     b.kind === 'quote' && !draft.content_blocks.includes(b) ? [b.text] : [],
@@ -285,7 +288,12 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
   const removed = draft.content_blocks.length - verifiedBlocks.length - report.quotes.off_topic;
   const prose = checkProse(relabeledText, verifiedBlocks, input, ctx);
   const { text, kept } = prose;
-  const numbers = checkProseNumbers(text, kept, [...(ctx.backing ?? []), ...askedPeriodNumbers(ctx.question)]);
+  const numbers = checkProseNumbers(
+    text,
+    kept,
+    [...(ctx.backing ?? []), ...askedPeriodNumbers(ctx.question)],
+    askedPeriodDates(ctx.question),
+  );
   // Evidence beside the quotes: a metric or table whose query picks something out (a filter), not
   // the overall extent of the data ("What the interactions searched cover" filters nothing).
   const otherEvidence = kept.some(
@@ -422,6 +430,23 @@ function askedPeriodNumbers(question: GroundingContext['question']): number[] {
 }
 
 /**
+ * The dates of the period the answer was held to, as ISO dates ("2026-07-01", its last day
+ * "2026-09-30" and its exclusive end): the period note names them, echoing the question's period, not
+ * a figure of the data.
+ */
+function askedPeriodDates(question: GroundingContext['question']): string[] {
+  let period: ReturnType<typeof askedPeriodOf> = null;
+  try {
+    period = question ? askedPeriodOf(question) : null;
+  } catch {
+    return [];
+  }
+  if (!period) return [];
+  const { from, through } = periodDates(period);
+  return [...new Set([from, through, period.to])];
+}
+
+/**
  * The prose checks, on what the block checks kept: quotations in the prose, absence claims, then the
  * renderer's pass for anything unfinished. The draft as written is held to the last one too: what the
  * verifier's own removals leave over nothing is tidied away, but a draft that arrived unfinished fails.
@@ -450,7 +475,9 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
   const spoken = quotedBlocks.flatMap((b) =>
     b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [b.text] : [],
   );
-  const unquoted = (t: string) => spoken.reduce((acc, q) => acc.split(q).join(' '), t);
+  // So is a kept quote's label the attribution check read from the warehouse ("No linked account").
+  const labels = quotedBlocks.some((b) => b.kind === 'quote' && b.source.account === null) ? [NO_ACCOUNT] : [];
+  const unquoted = (t: string) => [...spoken, ...labels].reduce((acc, q) => acc.split(q).join(' '), t);
   const absences = checkAbsences(passages(quotedText, quotedBlocks).map(unquoted), quotedBlocks, ctx.searches);
   const tidied = tidyAnswer(absences.rewrite(quotedText), onText(quotedBlocks, absences.rewrite));
   const asDrafted = tidyAnswer(input.text, input.content_blocks);
@@ -470,26 +497,27 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
 
 /**
  * The prose correction for the kept quotes' labels: the lines quoting a kept quote name its
- * warehouse account (and speaker, deal, date) instead of what the draft wrote. Reads the workspace
- * account names those lines mention, once.
+ * warehouse account (and speaker, deal, date) instead of what the draft wrote, and a line that names
+ * no account beside a quote on one names it. Reads the workspace account names those lines mention,
+ * once, and only when a line needs correcting.
  */
 async function proseRelabeler(
   ctx: GroundingContext,
   draft: AnswerDraft,
   relabeled: ReadonlyMap<number, Extract<BlockDraft, { kind: 'quote' }>>,
+  wrongLabels: ReadonlySet<number>,
   verdicts: ReadonlyMap<number, boolean>,
 ): Promise<(text: string) => string> {
-  const corrections = [...relabeled].flatMap(([i, verified]) => {
+  const quotes: QuoteLabels[] = [...relabeled].flatMap(([i, verified]) => {
     const drafted = draft.content_blocks[i];
-    return drafted?.kind === 'quote' && verdicts.get(i) ? [{ drafted, verified }] : [];
+    return drafted?.kind === 'quote' && verdicts.get(i) ? [{ drafted, verified, changed: wrongLabels.has(i) }] : [];
   });
-  if (corrections.length === 0) return (text) => text;
+  if (quotes.length === 0) return (text) => text;
   const prose = [draft.text, ...draft.content_blocks.flatMap((b) => (b.kind === 'text' ? [b.markdown] : []))];
-  const quoting = prose
-    .flatMap((p) => p.split('\n'))
-    .filter((line) => corrections.some((c) => squash(line).includes(squash(c.verified.text))));
+  const quoting = prose.flatMap((p) => linesToRelabel(p, quotes));
+  if (quoting.length === 0) return (text) => text;
   const names = await accountNamesIn(ctx.db, ctx.workspaceId, quoting.join('\n'));
-  return (text) => relabelProse(text, corrections, names);
+  return (text) => relabelProse(text, quotes, names);
 }
 
 // ---- reads ---------------------------------------------------------------------------------
@@ -578,6 +606,8 @@ function checkProseNumbers(
   text: string,
   kept: readonly BlockDraft[],
   extra: readonly number[],
+  /** Words the check does not read, besides the verified quotes (the asked period's dates). */
+  echoed: readonly string[] = [],
 ): { checked: number; unverified: string[] } {
   const backing = new Set<number>(extra);
   for (const b of kept) {
@@ -598,7 +628,7 @@ function checkProseNumbers(
   let checked = 0;
   const unverified: string[] = [];
   for (const passage of prose) {
-    for (const token of stripUnchecked(passage, quotes).match(PROSE_NUMBER) ?? []) {
+    for (const token of stripUnchecked(passage, [...quotes, ...echoed]).match(PROSE_NUMBER) ?? []) {
       const value = numericValue(token);
       if (value === null) continue;
       checked++;

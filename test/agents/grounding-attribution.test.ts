@@ -121,6 +121,35 @@ describe('attribution of quotes', () => {
     });
   });
 
+  it('names a rightly attributed quote’s account on every line quoting it, whole or in part, and counts no correction', async () => {
+    const [a, b] = await turnsOnAccounts();
+    const part = a.text.split(/\s+/).slice(0, 6).join(' ');
+    const result = await verifyAnswer(
+      {
+        text: [
+          'What they said:',
+          `- No linked account, ${a.speaker}: “${a.text}”`,
+          `- **${b.account}**, ${b.speaker}: “${b.text}”`,
+          '',
+          `As one buyer put it, “${part}”, and that set the tone.`,
+          `${b.account} said it too: “${a.text}”`,
+        ].join('\n'),
+        content_blocks: [quoteOf(a, {}), quoteOf(b, {})],
+        follow_ups: [],
+      },
+      ctx,
+    );
+    expect(result.grounding.quotes).toMatchObject({ checked: 2, verified: 2, relabeled: 0 });
+    expect(result.grounding.verified).toBe(true);
+    expect(result.text).not.toContain('No linked account');
+    expect(result.text).toContain(`- ${a.account}, ${a.speaker}: “${a.text}”`);
+    // A line that already names the right account is left as written.
+    expect(result.text).toContain(`- **${b.account}**, ${b.speaker}: “${b.text}”`);
+    expect(result.text).toContain(`As one buyer put it, “${part}” (${a.account}), and that set the tone.`);
+    expect(result.text).toContain(`${a.account} said it too: “${a.text}”`);
+    expect(result.text).not.toContain(`${b.account} said it too`);
+  });
+
   it('does not relabel a quote it removes, and takes out the line quoting it', async () => {
     const [a, b] = await turnsOnAccounts();
     const result = await verifyAnswer(

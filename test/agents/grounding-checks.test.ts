@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerDraft, BlockDraft, GroundingCheck } from '../../functions/agents/answer.js';
 import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
+import { tidyAnswer } from '../../functions/agents/grounding-finished.js';
 import { notUnderstood } from '../../functions/agents/local-policy/shape-refusal.js';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
 import { invokeAsValue } from '../../functions/invoke.js';
@@ -124,6 +125,83 @@ describe('absence-backed: a claim that something is absent rests on what found n
     expect(result.grounding.verified).toBe(false);
   });
 
+  it('holds an absence said by a negative subject or a negated verb over any case to its backing, like “nobody”', async () => {
+    const [named] = await sql<{ account: string; n: number }>(
+      `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
+         join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
+       where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
+       group by a.name order by n desc, a.name limit 1`,
+    );
+    expect(named?.n).toBeGreaterThan(0);
+    const account = named!.account;
+    const claims = [
+      `No contact at ${account} named a competitor.`,
+      `No competitors were named at ${account}.`,
+      `Not one contact at ${account} brought up Pipewell.`,
+      `Nothing was said about Pipewell at ${account}.`,
+      `Pipewell did not come up in any of ${account}'s conversations.`,
+      `Pipewell has not been raised by anyone at ${account}.`,
+    ];
+    for (const claim of claims) {
+      const result = await verifyAnswer(draft(`I looked at **${account}**'s conversations.\n\n${claim}`, []), {
+        ...ctx,
+        question: { text: 'Did they ever bring up a competitor?', asked_at },
+        searches: [{ request: { query: `${account} competitor Pipewell`, mode: 'fuzzy' }, results: named!.n }],
+      });
+      expect(result.text, claim).toBe(`I looked at **${account}**'s conversations.`);
+      expect(checkOf(result.grounding.checks, 'absence-backed'), claim).toMatchObject({ passed: false, removed: 1 });
+      expect(result.grounding.verified).toBe(false);
+    }
+    // "No" that quantifies nothing is no claim; a count of 0 on the records asked about backs "No calls match."
+    const before1900 = await countOf(
+      `select count(*)::int as n from interactions where workspace_id = $1 and kind = 'call' and occurred_at < '1900-01-01'`,
+    );
+    expect(before1900).toBe(0);
+    const zero = countMetric(
+      'Number of calls',
+      'interactions',
+      [
+        { field: 'kind', op: 'eq', value: 'call' },
+        { field: 'occurred_at', op: 'lt', value: '1900-01-01' },
+      ],
+      before1900,
+    );
+    const plain = 'No calls match.\n\nA renewal is due no later than the quarter’s end.';
+    const kept = await verifyAnswer(draft(plain, [zero]), { ...ctx, searches: [] });
+    expect(kept.text).toBe(plain);
+    expect(checkOf(kept.grounding.checks, 'absence-backed')?.passed).toBe(true);
+    // A claim with a topic of its own is not backed by a count of 0 that shares only the records' word.
+    const topical = await verifyAnswer(draft('No calls mentioned Pipewell.', [zero]), { ...ctx, searches: [] });
+    expect(topical.text).toBe('');
+    expect(checkOf(topical.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+  });
+
+  it('does not take a verified quote’s “No linked account” label for an absence claim', async () => {
+    const [t] = await sql<Turn & { account_id: string; deal_id: string | null }>(
+      `select t.id, t.interaction_id, t.text, i.account_id, i.deal_id from transcript_turns t
+         join interactions i on i.id = t.interaction_id
+       where t.workspace_id = $1 and t.side = 'external' and length(t.text) between 40 and 200 and t.text ~* '\\mbudget'
+       order by t.id limit 1`,
+    );
+    // The interaction taken off its account for this case (and put back): the warehouse then has none.
+    await sql(`update interactions set account_id = null, deal_id = null where workspace_id = $1 and id = $2`, [
+      t!.interaction_id,
+    ]);
+    try {
+      const text = `What they said:\n- No linked account, a customer: “${t!.text}”`;
+      const result = await verifyAnswer(draft(text, [quote(t!)]), { ...ctx, searches: [] });
+      expect(result.text).toBe(text);
+      expect(checkOf(result.grounding.checks, 'absence-backed')?.passed).toBe(true);
+      expect(result.grounding.verified).toBe(true);
+    } finally {
+      await sql(`update interactions set account_id = $3, deal_id = $4 where workspace_id = $1 and id = $2`, [
+        t!.interaction_id,
+        t!.account_id,
+        t!.deal_id,
+      ]);
+    }
+  });
+
   it('keeps an absence a metric of 0 backs, and removes one its own figures contradict', async () => {
     const none = await countOf(`select count(*)::int as n from deals where workspace_id = $1 and amount > 1e12`);
     const negotiation = await countOf(
@@ -232,6 +310,47 @@ describe('prose-quotes: a quotation in the prose is a quote block of the same an
     expect(result.grounding.verified).toBe(true);
   });
 
+  it('names the period as the question asked it, with its dates, in the note on quotes left out for it', async () => {
+    const before = await customerTurn(`i.occurred_at < $2::date and t.text ~* '\\mbudget'`, [Q3[0]]);
+    const ask = (text: string, period?: { from: string; to: string; phrase: string }) =>
+      verifyAnswer(draft(`What customers said:\n- “${before.text}”`, [quote(before)]), {
+        ...ctx,
+        question: { text, asked_at, ...(period ? { period } : {}) },
+      });
+    const noteOf = (r: Awaited<ReturnType<typeof ask>>) =>
+      r.content_blocks.flatMap((b) => (b.kind === 'callout' && /left out/.test(b.markdown) ? [b.markdown] : []));
+    // Q3 2026 is 2026-07-01 to 2026-09-30 (the quarter the corpus's "last quarter" is).
+    const dates = `(${Q3[0]} – 2026-09-30)`;
+    const cases: [string, { from: string; to: string; phrase: string } | undefined, string][] = [
+      ['What did customers say about budget last quarter?', undefined, `last quarter ${dates}`],
+      // A model's reading that masks the period's digits or names it by an internal label is not the asker's words.
+      [
+        'What did customers say about budget last quarter?',
+        { from: Q3[0], to: Q3[1], phrase: 'Q# ####' },
+        `last quarter ${dates}`,
+      ],
+      [
+        'What did customers say about budget last quarter?',
+        { from: Q3[0], to: Q3[1], phrase: 'last_quarter' },
+        `last quarter ${dates}`,
+      ],
+      ['What did customers say about budget in Q3 2026?', undefined, `Q3 2026 ${dates}`],
+    ];
+    for (const [question, period, words] of cases) {
+      const result = await ask(question, period);
+      expect(
+        result.content_blocks.some((b) => b.kind === 'quote'),
+        question,
+      ).toBe(false);
+      const notes = noteOf(result);
+      expect(notes, `${question} ${period?.phrase ?? ''}`).toHaveLength(1);
+      expect(notes[0]).toContain(`Quotes from outside ${words} were left out`);
+      expect(notes[0]).not.toMatch(/#|_|the period you asked about/);
+      expect(result.grounding.numbers.unverified).toEqual([]);
+      expect(result.grounding.verified).toBe(true);
+    }
+  });
+
   it('accepts a quoted cell of a verified table (a qualification note), and leaves a JSON string alone', async () => {
     const [note] = await sql<{ notes: string; deal_name: string }>(
       `select q.notes, d.name as deal_name from deal_qualification q join deals d on d.id = q.deal_id
@@ -306,6 +425,50 @@ describe('finished: nothing unfinished reaches the reader', () => {
     expect(result.text).toContain('### What this rests on');
     expect(checkOf(result.grounding.checks, 'finished')).toMatchObject({ passed: false, removed: 2 });
     expect(result.grounding.verified).toBe(false);
+  });
+
+  it('fails a bold label with nothing under it and a heading whose body is only an empty label; keeps a heading over filled subheadings', async () => {
+    const calls = { field: 'kind', op: 'eq', value: 'call' };
+    const n = await countOf(
+      `select count(*)::int as n from interactions i where i.workspace_id = $1 and i.kind = 'call'
+         and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)`,
+    );
+    expect(n).toBeGreaterThan(0);
+    const report = [
+      '## Summary',
+      `**In short:** the workspace holds **${n}** calls.`,
+      '',
+      '**By account**',
+      '',
+      '### Over time',
+      '**Calls per quarter**',
+      '',
+      '## Findings',
+      '### Counts',
+      'How much this report rests on: the calls, counted in the metric.',
+    ].join('\n');
+    const result = await verifyAnswer(draft(report, [countMetric('Calls', 'interactions', [calls], n)]), ctx);
+    expect(result.grounding.metrics).toMatchObject({ checked: 1, verified: 1 });
+    expect(result.text).not.toContain('By account');
+    expect(result.text).not.toContain('Over time');
+    expect(result.text).not.toContain('Calls per quarter');
+    // A heading over a subheading with a body is not empty, nor is a bold lead-in with words after it.
+    expect(result.text).toContain('## Findings\n### Counts');
+    expect(result.text).toContain(`**In short:** the workspace holds **${n}** calls.`);
+    const finished = checkOf(result.grounding.checks, 'finished');
+    expect(finished).toMatchObject({ passed: false, removed: 2 });
+    expect(finished?.detail).toContain('the section “By account” is empty');
+    expect(finished?.detail).toContain('the section “Over time” is empty');
+    expect(result.grounding.verified).toBe(false);
+  });
+
+  it('the renderer’s pass never shows a bold label over nothing, and leaves a bold sentence alone', () => {
+    const tidied = tidyAnswer(
+      ['Customers raise budget often.', '', '**Budget comes up most.**', '', '**By account**'].join('\n'),
+      [],
+    );
+    expect(tidied.text).toBe('Customers raise budget often.\n\n**Budget comes up most.**');
+    expect(tidied.unfinished).toEqual(['the section “By account” is empty']);
   });
 
   it('fails a total of 0 beside a quarter of its own breakdown that counts more, and removes the total', async () => {
