@@ -193,9 +193,12 @@ interface Quoting extends QuoteLabels {
   span: string;
 }
 
+/** Any of the names standing on its own, not inside another word (`flags` beside the Unicode flag). */
+const wholeWords = (names: readonly string[], flags = ''): RegExp =>
+  new RegExp(`(?<![\\p{L}\\p{N}])(?:${names.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, `u${flags}`);
+
 /** Whether `name` stands on its own (not inside another word) in `text`. */
-const namesIn = (text: string, name: string): boolean =>
-  new RegExp(`(?<![\\p{L}\\p{N}])${escapeRegExp(name)}(?![\\p{L}\\p{N}])`, 'u').test(text);
+const namesIn = (text: string, name: string): boolean => wholeWords([name]).test(text);
 
 /**
  * The verified quotes a line quotes: those whose whole text is on it, and those a quotation on it (four
@@ -335,6 +338,5 @@ function correctPart(part: string, drafted: QuoteBlock, verified: QuoteBlock, wo
 function replaceNames(text: string, names: readonly string[], to: (name: string) => string): string {
   const distinct = [...new Set(names.filter((n) => n.length > 0))].sort((a, b) => b.length - a.length);
   if (distinct.length === 0) return text;
-  const pattern = new RegExp(`(?<![\\p{L}\\p{N}])(?:${distinct.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'gu');
-  return text.replace(pattern, (m) => to(m));
+  return text.replace(wholeWords(distinct, 'g'), (m) => to(m));
 }

@@ -237,8 +237,9 @@ function objectIn(
 
 /** A cue ending in who is asked ("can you", "could we"): the word after it is the verb ("show", "map"). */
 const ASKED_OF_SOMEONE = /\b(?:you|we|it|they|i|admins|managers)$/i;
-/** A cue that opens with the requirement itself ("need to", "has to be"): the words before it are what must. */
+/** A cue ending in a determiner ("can a", "is there an"): the word after it opens a noun phrase. */
 const DETERMINED = /\b(?:a|an|the|our|your|any|some)$/i;
+/** A cue that opens with the requirement itself ("need to", "has to be"): the words before it are what must. */
 const REQUIREMENT_FIRST = /^(?:needs?|wants?|(?:has|have) to be|should)\b/i;
 
 /** Where an ask's own clause ends: what follows a comma, a semicolon or "so" is another thought. */
