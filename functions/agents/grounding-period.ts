@@ -33,6 +33,12 @@ export interface AskedQuestion {
    * verifier reads the text itself.
    */
   period?: AskedPeriod | null;
+  /**
+   * What the answering model read the question as being about (its interpretation), when it reported
+   * a reading: the analysis it answered by and the topic it read (null: none). Quotes are judged
+   * against that reading, not against every word the question held (relevance.ts).
+   */
+  reading?: { analysis: string; topic: string | null };
 }
 
 /** The period a question names: the model's reading when it gave one, else the verifier's own. */

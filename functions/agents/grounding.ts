@@ -4,7 +4,7 @@ import { themes, utterances } from '../../schema/index.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { InvocationResult } from '../invoke.js';
 import type { AnswerDraft, BlockDraft, GroundingCheck, GroundingReport } from './answer.js';
-import { judgeQuotes, relevanceNotes, withoutQuotedLines } from './relevance.js';
+import { judgeQuotes, relevanceNotes, topicTextOf, withoutQuotedLines } from './relevance.js';
 import { periodCountProblem } from './grounding-counts.js';
 import { askedPeriodOf, keepToAskedPeriod, periodDates, type AskedQuestion } from './grounding-period.js';
 import { readDocumentNodes } from '../knowledge/index.js';
@@ -253,7 +253,7 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     ? await judgeQuotes(
         ctx.db,
         ctx.workspaceId,
-        ctx.question.text,
+        topicTextOf(ctx.question),
         draft.content_blocks,
         (i) => verdicts.get(i) === true,
         ctx.memo,

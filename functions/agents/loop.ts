@@ -486,7 +486,12 @@ class TurnBuilder {
       question: {
         text: askedQuestion(this.ctx.input.message),
         asked_at: this.#askedAt(),
-        ...(chosen.interpretation ? { period: chosen.interpretation.period } : {}),
+        ...(chosen.interpretation
+          ? {
+              period: chosen.interpretation.period,
+              reading: { analysis: chosen.interpretation.analysis, topic: chosen.interpretation.topic },
+            }
+          : {}),
       },
       // What it searched and how much each search found: an absence the answer claims may rest on one (grounding-absence.ts).
       searches: searchesIn(this.state.messages),

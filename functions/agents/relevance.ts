@@ -279,6 +279,28 @@ export async function topicAskedOf(
 
 // ---- the verifier's use ------------------------------------------------------------------------
 
+/**
+ * What an analysis's quotes are about when the reading names no topic of its own: the asks of a
+ * feature-request ranking, the rivals of a competitor count. The words are the ones the checks below
+ * recognise, so a quote the analysis picked for being an ask or naming a rival is on its topic.
+ */
+const ANALYSIS_SUBJECTS: Readonly<Record<string, string>> = {
+  feature_requests: 'feature requests',
+  competitors: 'competitors',
+};
+
+/**
+ * The text quotes are judged against: the answer's own reading when it reported one (its topic, or
+ * the subject of the analysis it answered by), so the words the reader placed elsewhere — a period,
+ * an audience, a verb of asking ("what product gaps keep coming up with prospects this year") — are
+ * not taken for the topic; the question's words otherwise.
+ */
+export function topicTextOf(question: { text: string; reading?: { analysis: string; topic: string | null } }): string {
+  const reading = question.reading;
+  if (!reading) return question.text;
+  return reading.topic ?? ANALYSIS_SUBJECTS[reading.analysis] ?? question.text;
+}
+
 /** Fewer on-topic quotes than this and the evidence is thin (the evals' floor too). */
 export const THIN_EVIDENCE = 3;
 

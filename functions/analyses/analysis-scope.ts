@@ -1,3 +1,4 @@
+import { z } from '@hono/zod-openapi';
 import { sql, type SQL } from 'drizzle-orm';
 import { interactionInScope } from '../search/index.js';
 import type { AnalysisPeriod } from './analysis.js';
@@ -10,12 +11,30 @@ import type { AnalysisPeriod } from './analysis.js';
 
 export type Audience = 'customers' | 'prospects' | 'both' | 'all';
 
+export const CONVERSATION_KINDS = ['call', 'meeting', 'email'] as const;
+export type ConversationKind = (typeof CONVERSATION_KINDS)[number];
+
+/** Which conversations an analysis of what customers say reads: any of calls, meetings and emails. */
+export const ConversationKindsSchema = z
+  .array(z.enum(CONVERSATION_KINDS))
+  .min(1)
+  .max(3)
+  .default([...CONVERSATION_KINDS])
+  .openapi({ description: 'Which conversations are read: calls, meetings, emails (default: all three).' });
+
+/** The kinds in words: "calls, meetings and emails", "emails". */
+export function kindWords(kinds: readonly ConversationKind[]): string {
+  const words = CONVERSATION_KINDS.filter((k) => kinds.includes(k)).map((k) => `${k}s`);
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} and ${words.at(-1)}` : (words[0] ?? '');
+}
+
 export interface ConversationFilters {
   period?: AnalysisPeriod | undefined;
   accounts?: readonly string[] | undefined;
   regions?: readonly string[] | undefined;
   industries?: readonly string[] | undefined;
   audience?: Audience | undefined;
+  kinds?: readonly ConversationKind[] | undefined;
 }
 
 const lowered = (values: readonly string[]): SQL =>
@@ -56,6 +75,13 @@ export function conversationsWhere(workspaceId: string, filters: ConversationFil
   if (filters.regions?.length) parts.push(sql`lower(a.region) in (${lowered(filters.regions)})`);
   if (filters.industries?.length) parts.push(sql`lower(a.industry) in (${lowered(filters.industries)})`);
   if (filters.audience && filters.audience !== 'all') parts.push(audienceOf(workspaceId, filters.audience, sql`a`));
+  if (filters.kinds && filters.kinds.length < CONVERSATION_KINDS.length)
+    parts.push(
+      sql`i.kind in (${sql.join(
+        filters.kinds.map((k) => sql`${k}`),
+        sql`, `,
+      )})`,
+    );
   return sql.join(parts, sql` and `);
 }
 

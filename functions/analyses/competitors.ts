@@ -5,7 +5,7 @@ import type { BlockDraft } from '../agents/answer.js';
 import { bestExcerpt, competitorsNamedIn } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { collectFromConversationSlices, forEachConversationSlice } from '../search/index.js';
-import { conversationsWhere, filterWords } from './analysis-scope.js';
+import { ConversationKindsSchema, conversationsWhere, filterWords, kindWords } from './analysis-scope.js';
 import { inPeriod } from './deal-scope.js';
 import { periodWords, share } from './analysis-words.js';
 
@@ -26,6 +26,7 @@ const CompetitorsBodySchema = z
         'Only these (case-insensitive); absent: those named after "switching from", "looking at" and the like.',
     }),
     accounts: Names.optional(),
+    kinds: ConversationKindsSchema,
     limit: z.number().int().min(1).max(50).default(10),
   })
   .strict()
@@ -83,7 +84,7 @@ export const competitors = defineAnalysis({
     const names = input.competitors?.length
       ? [...new Set(input.competitors)]
       : await competitorsNamedIn(db, workspaceId, ctx.memo);
-    const scope = `calls, meetings and emails${filterWords({ accounts: input.accounts })}${periodWords(input.period)}`;
+    const scope = `${kindWords(input.kinds)}${filterWords({ accounts: input.accounts })}${periodWords(input.period)}`;
     const who = input.competitors?.length ? input.competitors.join(', ') : 'every competitor the conversations name';
     const readAs = `mentions of ${who} in ${scope}, the accounts and deals they belong to, and how those deals stand`;
     const empty = (reason: string): AnalysisOutput => ({
@@ -309,7 +310,7 @@ async function mentionsOf(
           ) hit
           join interactions i on i.id = hit.id and i.workspace_id = ${workspaceId}
           left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
-          where ${inSlice} and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}`,
+          where ${inSlice} and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts, kinds: input.kinds })}`,
       );
     },
     { where: inPeriod(sql`i.occurred_at`, input.period), max: MAX_MENTIONS },
@@ -355,7 +356,7 @@ async function quotesOf(
         left join accounts a on a.id = i.account_id and a.workspace_id = i.workspace_id
         left join deals d on d.id = i.deal_id and d.workspace_id = i.workspace_id
         where ${slice.over(sql`i.occurred_at`, sql`i.id`)}
-          and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts })}
+          and ${conversationsWhere(workspaceId, { period: input.period, accounts: input.accounts, kinds: input.kinds })}
         order by n.competitor, i.occurred_at desc, t.turn_index`,
       );
       for (const row of rows) quoted.set(row.competitor, row);

@@ -7,7 +7,13 @@ import { yielder } from '../../platform/yielder.js';
 import { competitorNames, loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { collectFromConversationSlices } from '../search/index.js';
-import { conversationsWhere, filterWords, accountKind } from './analysis-scope.js';
+import {
+  accountKind,
+  ConversationKindsSchema,
+  conversationsWhere,
+  filterWords,
+  type ConversationKind,
+} from './analysis-scope.js';
 import { inPeriod } from './deal-scope.js';
 import { periodWords } from './analysis-words.js';
 
@@ -29,6 +35,7 @@ const FeatureRequestsBodySchema = z
       description:
         '`customers` (typed customer or with a won deal), `prospects` (other accounts with a deal or typed sales_target), or `both`.',
     }),
+    kinds: ConversationKindsSchema,
     topic: z.string().trim().min(1).max(200).optional().openapi({
       description: 'Only requests sharing a word with this ("Slack alerts").',
     }),
@@ -128,7 +135,7 @@ export const featureRequests = defineAnalysis({
     const bound = readBackTo
       ? `; only the newest conversations were read, back to ${readBackTo} (one analysis reads at most ${MAX_ASKED_ROWS.toLocaleString('en-US')} asking turns and emails: narrow the period or the accounts to read older ones)`
       : '';
-    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks said on calls and meetings or written in inbound emails, grouped by what they ask for, ranked by the accounts asking${bound}`;
+    const readAs = `feature requests of ${scope}${input.topic ? ` about "${input.topic}"` : ''}: asks ${whereAsked(input.kinds)}, grouped by what they ask for, ranked by the accounts asking${bound}`;
     if (rows.length === 0)
       return {
         analysis: 'feature_requests',
@@ -136,7 +143,7 @@ export const featureRequests = defineAnalysis({
         summary: [],
         blocks: [],
         results: { requests: [] },
-        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} on calls, meetings or inbound emails${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.`,
+        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} ${whereAsked(input.kinds, 'or')}${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
     const first = rows[0]!;
@@ -250,6 +257,14 @@ function mergeIntoHeads(groups: Map<string, { label: string; items: unknown[] }>
     into.items.push(...group.items);
     groups.delete(key);
   }
+}
+
+/** Where the asks were read, in words: "said on calls and meetings or written in inbound emails". */
+function whereAsked(kinds: readonly ConversationKind[], joiner: 'or' | 'said' = 'said'): string {
+  const spoken = kinds.filter((k) => k !== 'email').map((k) => `${k}s`);
+  const said = spoken.length > 0 ? `${joiner === 'said' ? 'said ' : ''}on ${spoken.join(' and ')}` : '';
+  const written = kinds.includes('email') ? `${joiner === 'said' ? 'written ' : ''}in inbound emails` : '';
+  return [said, written].filter(Boolean).join(' or ');
 }
 
 const compare = (x: string, y: string): number => (x < y ? -1 : x > y ? 1 : 0);

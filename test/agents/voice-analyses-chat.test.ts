@@ -86,6 +86,32 @@ describe('feature requests through chat', () => {
     for (const q of quotes) if (q.kind === 'quote') expect(q.source.side).toBe('external');
   });
 
+  it('its quotes are judged against how the question was read, not against the words placed elsewhere', async () => {
+    // "product gaps", "keep coming up", "prospects", "this year": a request ranking of prospects in a
+    // period, with no topic: the asks the analysis quotes are on it.
+    const a = await ask('what product gaps keep coming up with prospects this year?');
+    expect(a.interpretation).toMatchObject({ analysis: 'feature_requests', topic: null });
+    expect(a.text).not.toMatch(/Nothing in the data mentions/);
+    expect(a.grounding.quotes.off_topic, JSON.stringify(a.grounding.problems)).toBe(0);
+    expect(a.content_blocks.filter((b) => b.kind === 'quote').length).toBeGreaterThan(1);
+  });
+
+  it('"in their emails" reads inbound emails only', async () => {
+    const a = await ask('what are buyers begging for in their emails?');
+    expect(a.interpretation?.filters).toContainEqual(expect.objectContaining({ field: 'kind', value: 'email' }));
+    const quotes = a.content_blocks.flatMap((b) => (b.kind === 'quote' ? [b] : []));
+    expect(quotes.length).toBeGreaterThan(0);
+    const kinds = await queryRows<{ kind: string }>(
+      h.database.db,
+      sql`select distinct kind from interactions where id in (${sql.join(
+        quotes.map((q) => sql`${q.source.interaction_id}::uuid`),
+        sql`, `,
+      )})`,
+    );
+    expect(kinds.map((k) => k.kind)).toEqual(['email']);
+    expect(a.text).toContain('asks written in inbound emails');
+  });
+
   it('prospects only: no customer among the accounts counted', async () => {
     const a = await ask('what do prospects ask for in integrations');
     expect(a.interpretation?.filters).toContainEqual(
@@ -116,6 +142,25 @@ describe('competitors through chat', () => {
     for (const r of rows.slice(0, 3)) expect(r.conversations).toBe(await mentions(r.competitor));
     const rated = rows.find((r) => r.win_rate_pct !== null)!;
     expect(a.text).toContain(`${rated.win_rate_pct}%`);
+  });
+
+  it('"in emails" counts the emails only, as independent SQL does', async () => {
+    const a = await ask('competitors mentioned in emails this year');
+    expect(a.interpretation?.filters).toContainEqual(expect.objectContaining({ field: 'kind', value: 'email' }));
+    expect(a.grounding.verified, JSON.stringify(a.grounding.checks)).toBe(true);
+    const rows = tableOf<{ competitor: string; conversations: number }>(a);
+    expect(rows.length).toBeGreaterThan(0);
+    const thisYear = `i.occurred_at >= '2026-01-01' and i.occurred_at < '2027-01-01'`;
+    for (const r of rows.slice(0, 3))
+      expect(r.conversations).toBe(await mentions(r.competitor, `i.kind = 'email' and ${thisYear}`));
+    expect(a.text).not.toMatch(/cannot be narrowed/);
+  });
+
+  it('a filter the analysis cannot take is said, not dropped in silence', async () => {
+    const a = await ask('talk ratio by rep in emails');
+    expect(a.interpretation).toMatchObject({ analysis: 'talk_ratio' });
+    expect(a.interpretation?.filters).toContainEqual(expect.objectContaining({ field: 'kind', value: 'email' }));
+    expect(a.text).toContain('This analysis cannot be narrowed by "email", so it covers more than you asked.');
   });
 
   it('one competitor named, in a quarter', async () => {

@@ -153,6 +153,34 @@ describe('POST /analyses/feature-requests', () => {
     for (const r of rowsOf(inRegion)) expect(r.accounts).toBeLessThanOrEqual(regionAccounts!.n);
   });
 
+  it('reads the kinds of conversation asked for: inbound emails only, or calls and meetings only', async () => {
+    const emailed = (await post({ kinds: ['email'], limit: 50, quotes_per_request: 3 })).body.data;
+    expect(quotesOf(emailed).length).toBeGreaterThan(0);
+    const kindOf = async (id: string) =>
+      (
+        await queryRows<{ kind: string; direction: string | null }>(
+          h.database.db,
+          sql`select kind, direction from interactions where id = ${id}::uuid`,
+        )
+      )[0];
+    for (const q of quotesOf(emailed)) {
+      expect(q.source.turn_id ?? null).toBeNull();
+      expect(await kindOf(q.source.interaction_id)).toEqual({ kind: 'email', direction: 'inbound' });
+    }
+    expect(emailed.read_as).toContain('asks written in inbound emails,');
+    expect(emailed.read_as).not.toContain('calls');
+    // A request counted from emails only never counts more accounts than the same request read everywhere.
+    const everywhere = new Map(rowsOf((await post({ limit: 50 })).body.data).map((r) => [r.request, r.accounts]));
+    for (const r of rowsOf(emailed)) expect(r.accounts).toBeLessThanOrEqual(everywhere.get(r.request) ?? Infinity);
+
+    const spoken = (await post({ kinds: ['call', 'meeting'], limit: 50 })).body.data;
+    for (const q of quotesOf(spoken)) {
+      expect(q.source.turn_id).toBeTruthy();
+      expect(['call', 'meeting']).toContain((await kindOf(q.source.interaction_id))!.kind);
+    }
+    expect(spoken.read_as).toContain('asks said on calls and meetings,');
+  });
+
   it('answers another workspace with nothing of this one, and says why it is empty', async () => {
     const res = await post({}, other.viewer.key);
     expect(res.status).toBe(200);
@@ -171,6 +199,8 @@ describe('POST /analyses/feature-requests', () => {
       [{ topic: '' }, 'topic'],
       [{ accounts: 'Acme' }, 'accounts'],
       [{ segment: 'smb' }, 'segment'],
+      [{ kinds: ['sms'] }, 'kinds.0'],
+      [{ kinds: [] }, 'kinds'],
     ] as const)
       await expectInvalid(h, ws.viewer.key, '/analyses/feature-requests', body, field);
   });

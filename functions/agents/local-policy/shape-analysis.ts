@@ -15,17 +15,38 @@ import { call, calls, finish } from './steps.js';
 
 type Input = Record<string, unknown>;
 
-/** Each analysis's operation and its input, built from the reading. */
-const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpretation): Input }>> = {
+/**
+ * Each analysis's operation, the filter fields of a reading its input carries (`takes`), and its
+ * input built from the reading. A filter the question asked for that the input cannot carry is said
+ * in the answer, never dropped in silence: the analysis then covers more than was asked.
+ */
+interface AnalysisOperation {
+  operation: string;
+  /** A field whose every value the input carries, or a field and the values it carries. */
+  takes: readonly (string | { field: string; values: readonly string[] })[];
+  input(r: Interpretation): Input;
+}
+
+const SPOKEN = ['call', 'meeting'];
+const CONVERSATIONS = ['call', 'meeting', 'email'];
+
+/** The reading's filters `dealFiltersOf` carries to a deal analysis. */
+const DEAL_FILTERS = ['owner_email', 'account_name', 'account_region', 'account_industry'];
+
+/** What every deal analysis is over by definition (open, renewal, stage): never a narrowing it dropped. */
+const DEAL_SCOPE = ['is_closed', 'is_won', 'name', 'stage', 'close_date'];
+
+const OPERATIONS: Partial<Record<Analysis, AnalysisOperation>> = {
   talk_ratio: {
     operation: 'analyses.talk_ratio',
+    takes: ['owner_email', 'account_name', { field: 'kind', values: SPOKEN }, 'occurred_at'],
     input: (r) => ({
       ...periodOf(r),
       ...listOf('reps', [...valuesOf(r, 'owner_email'), ...r.names.people.filter((p) => !isOwnerName(r, p))]),
       ...listOf('accounts', valuesOf(r, 'account_name')),
       ...listOf(
         'kinds',
-        valuesOf(r, 'kind').filter((k) => k === 'call' || k === 'meeting'),
+        valuesOf(r, 'kind').filter((k) => SPOKEN.includes(k)),
       ),
       order: r.order?.dir === 'asc' ? 'least' : 'most',
       limit: Math.min(r.limit ?? 20, 50),
@@ -33,36 +54,56 @@ const OPERATIONS: Partial<Record<Analysis, { operation: string; input(r: Interpr
   },
   feature_requests: {
     operation: 'analyses.feature_requests',
+    takes: [
+      'account_name',
+      'account_region',
+      'account_industry',
+      'audience',
+      { field: 'kind', values: CONVERSATIONS },
+      'occurred_at',
+    ],
     input: (r) => ({
       ...periodOf(r),
       ...listOf('accounts', valuesOf(r, 'account_name')),
       ...listOf('regions', valuesOf(r, 'account_region')),
       ...listOf('industries', valuesOf(r, 'account_industry')),
       ...(valuesOf(r, 'audience')[0] ? { audience: valuesOf(r, 'audience')[0] } : {}),
+      ...listOf(
+        'kinds',
+        valuesOf(r, 'kind').filter((k) => CONVERSATIONS.includes(k)),
+      ),
       ...(r.topic ? { topic: r.topic } : {}),
       limit: Math.min(r.limit ?? 10, 50),
     }),
   },
   competitors: {
     operation: 'analyses.competitors',
+    takes: ['account_name', { field: 'kind', values: CONVERSATIONS }, 'occurred_at'],
     input: (r) => ({
       ...periodOf(r),
       ...listOf('competitors', r.names.competitors),
       ...listOf('accounts', valuesOf(r, 'account_name')),
+      ...listOf(
+        'kinds',
+        valuesOf(r, 'kind').filter((k) => CONVERSATIONS.includes(k)),
+      ),
       limit: Math.min(r.limit ?? 10, 50),
     }),
   },
   // Row limits that keep a result inside one tool result's budget (transcript.ts), blocks and all.
   renewal_risk: {
     operation: 'analyses.renewal_risk',
+    takes: [...DEAL_FILTERS, ...DEAL_SCOPE],
     input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 5, 100) }),
   },
   champion_changes: {
     operation: 'analyses.champion_changes',
+    takes: [...DEAL_FILTERS, ...DEAL_SCOPE],
     input: (r) => ({ ...periodOf(r), ...dealFiltersOf(r), limit: Math.min(r.limit ?? 6, 200) }),
   },
   account_history: {
     operation: 'analyses.account_history',
+    takes: ['account_name', 'occurred_at'],
     input: (r) => ({ account: valuesOf(r, 'account_name')[0] ?? r.names.accounts[0] ?? '', ...periodOf(r), limit: 12 }),
   },
 };
@@ -102,11 +143,21 @@ export function analysisStep(ctx: PolicyContext, reading: Interpretation): StepR
     blocks: BlockDraft[];
     empty_reason: string | null;
   };
+  const notNarrowed = filtersNotTaken(spec, r);
   const unread =
-    r.unexplained.length > 0
+    notNarrowed.length > 0 || r.unexplained.length > 0
       ? [
           '',
-          `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`,
+          ...(notNarrowed.length > 0
+            ? [
+                `This analysis cannot be narrowed by ${notNarrowed.map((w) => `"${w}"`).join(', ')}, so it covers more than you asked.`,
+              ]
+            : []),
+          ...(r.unexplained.length > 0
+            ? [
+                `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`,
+              ]
+            : []),
         ]
       : [];
   return finish({
@@ -171,6 +222,18 @@ function oneAccount(ctx: PolicyContext, r: Interpretation): StepResult | { r: In
 }
 
 const ASKED = 'which_account';
+
+/** The question's words of each filter the analysis's input does not carry (implied filters aside). */
+function filtersNotTaken(spec: AnalysisOperation, r: Interpretation): string[] {
+  const values = (f: Interpretation['filters'][number]): string[] =>
+    Array.isArray(f.value) ? f.value : [String(f.value)];
+  const carried = (f: Interpretation['filters'][number]): boolean =>
+    spec.takes.some((t) =>
+      typeof t === 'string' ? t === f.field : t.field === f.field && values(f).every((v) => t.values.includes(v)),
+    );
+  const dropped = r.filters.filter((f) => f.from_words !== null && !carried(f));
+  return [...new Set(dropped.map((f) => f.from_words!))];
+}
 
 const valuesOf = (r: Interpretation, field: string): string[] =>
   r.filters.flatMap((f) =>
