@@ -32,6 +32,15 @@ describe('requestObjectOf', () => {
     expect(keyOf('Regional managers should see their region, and only the VP sees everything.')).toBe('region');
   });
 
+  it('reads an ask a count of seats or licences explains as the deal growing, not a feature', () => {
+    expect(keyOf('The other thing is, the EMEA team asked for access, so we may need another 38 seats.')).toBeNull();
+    expect(keyOf('We want onboarding for the new hires; that is twenty more licences in January.')).toBeNull();
+    expect(keyOf('Can we get 5 extra logins for the contractors?')).toBeNull();
+    // A product named as the ask is still asked for, and a count of something else is no purchase.
+    expect(keyOf('We need SSO before we add 40 seats.')).toBe('sso');
+    expect(keyOf('It would be great to get access to the call recordings from the last 3 years.')).not.toBeNull();
+  });
+
   it('reads a noun after "can a" as the thing, and the word after it as its verb', () => {
     expect(keyOf('Quick one: can a report show which deals have not had a call in the last two weeks?')).toBe('report');
   });

@@ -124,6 +124,19 @@ const COMMERCIAL = new Set([
   'quote',
 ]);
 
+/**
+ * A count of seats or licences to add ("another 38 seats", "twenty more licences", "5 extra logins"):
+ * wherever it sits in the sentence, an ask it explains ("the EMEA team asked for access, so we may need
+ * another 38 seats") is the deal growing, not the product doing something new. A product named as the
+ * ask is still asked for ("we need SSO before we add 40 seats").
+ */
+const COUNT_WORD =
+  '\\d[\\d,]*|another|more|additional|extra|several|a few|a dozen|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety|hundred';
+const SEATS_COUNTED = new RegExp(
+  `\\b(?:${COUNT_WORD})\\s+(?:(?:more|new|extra|additional|paid|user)\\s+)?(?:seats?|licen[cs]es?|logins?)\\b`,
+  'i',
+);
+
 interface TaggedTerm {
   text: string;
   normal?: string;
@@ -251,6 +264,13 @@ const CLAUSE_END = /[,;:]|\s(?:so|because|or|but)\s/i;
  * who, never what. `loadRequestTagger` must have run.
  */
 export function requestObjectOf(sentence: string, notObjects: ReadonlySet<string> = new Set()): RequestObject | null {
+  const object = askedObjectOf(sentence, notObjects);
+  // A name keeps its capitals in the label; a noun phrase is written in lower case.
+  const named = object !== null && object.label !== object.key;
+  return object && !named && SEATS_COUNTED.test(sentence) ? null : object;
+}
+
+function askedObjectOf(sentence: string, notObjects: ReadonlySet<string>): RequestObject | null {
   const cue = REQUEST_CUE.exec(sentence);
   if (!cue) return null;
   const rest = sentence.slice(cue.index + cue[0].length);
