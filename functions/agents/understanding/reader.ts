@@ -20,6 +20,7 @@ import {
   REASONING_ANALYSES,
   TALK_VERBS,
 } from './operation-analyses.js';
+import { customerAskAt } from './customer-asks.js';
 import { nearWordAt } from './near-words.js';
 import { isScaffoldWord } from './question-words.js';
 import { tokenize, type Token } from './tokens.js';
@@ -455,6 +456,18 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
     }
   });
 
+  // A customer asking, in whatever verb ("pushing for", "pressing us for", "accounts want"), is a
+  // request before the verb's other senses are ("push" as a date pushed out): customer-asks.ts.
+  const nearWords: { word: string; as: string }[] = [];
+  const askFor = PHRASES.find((p) => p.words.join(' ') === 'ask for')!;
+  for (let i = 0; i < tokens.length; i++) {
+    const ask = customerAskAt(tokens, i, (j) => !taken.has(j));
+    if (!ask) continue;
+    place(ask.from, ask.to, askFor.element);
+    nearWords.push({ word: placed.at(-1)!.words, as: 'ask for' });
+    i = ask.to - 1;
+  }
+
   // The lexicon, longest phrase first, on the words no name took.
   for (let i = 0; i < tokens.length; i++) {
     if (taken.has(i)) continue;
@@ -468,7 +481,6 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   }
 
   // Words the lexicon does not hold, read as a lexicon phrase they share a meaning with (near-words.ts).
-  const nearWords: { word: string; as: string }[] = [];
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     if (taken.has(i) || isScaffoldWord(t.lower) || isScaffoldWord(t.lemma)) continue;

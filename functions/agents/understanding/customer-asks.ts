@@ -1,0 +1,89 @@
+import type { Token } from './tokens.js';
+
+/**
+ * A customer asking, said with whatever verb the asker chose: "anyone pushing for a HubSpot
+ * integration", "who's been pressing us for SSO", "which customers are crying out for exports", "how
+ * many accounts want a Slack integration". What makes it a request is the grammar, not the verb: the
+ * customer side (customers, accounts, prospects, anyone, who) is the subject, and the verb takes what
+ * is wanted — after "for" (a goal: "pushing for", "lobbying for", "begging for"), or directly after
+ * "want" or "need". The asker's own wanting ("I want to see deals", "we need the pipeline") has another
+ * subject and is not read so.
+ */
+
+/** Who is on the customer side of a question: the ones whose asks a question can be about. */
+const CUSTOMER_SIDE = new Set([
+  'customer',
+  'client',
+  'account',
+  'buyer',
+  'prospect',
+  'user',
+  'lead',
+  'anyone',
+  'anybody',
+  'someone',
+  'somebody',
+  'who',
+  'people',
+  'they',
+]);
+
+/**
+ * Verbs whose "for" is not what is wanted: a price ("pay for", "charge for"), a reason ("thank for"), a
+ * time ("wait for", "prepare for") or a standing ("account for", "stand for", "work for").
+ */
+const FOR_IS_NOT_WANTED = new Set([
+  'pay',
+  'charge',
+  'bill',
+  'budget',
+  'thank',
+  'wait',
+  'prepare',
+  'account',
+  'stand',
+  'work',
+  'vote',
+  'sell',
+  'go',
+  'head',
+  'leave',
+  'use',
+  'qualify',
+]);
+
+/** Verbs that take what is wanted as their object. */
+const WANTING = new Set(['want', 'need', 'require']);
+
+/** Words between the verb and "for" that are who is asked ("pressing us for"). */
+const ASKED_ONE = new Set(['us', 'you', 'them', 'me']);
+
+/** A clause boundary: the subject of a verb is looked for after the last one. */
+const CLAUSE_BREAK = /^(?:[,;:?.!]|and|but|or|so)$/;
+
+export interface CustomerAsk {
+  /** The first token of the asking words and one past the last ("pushing for": the verb and "for"). */
+  from: number;
+  to: number;
+}
+
+/** The asking words at `i`, when the verb there is a customer's asking; null otherwise. */
+export function customerAskAt(tokens: readonly Token[], i: number, free: (j: number) => boolean): CustomerAsk | null {
+  const verb = tokens[i]!;
+  if (!free(i) || verb.pos !== 'v' || !hasCustomerSubject(tokens, i)) return null;
+  if (WANTING.has(verb.lemma)) return { from: i, to: i + 1 };
+  if (FOR_IS_NOT_WANTED.has(verb.lemma)) return null;
+  let j = i + 1;
+  if (tokens[j] && ASKED_ONE.has(tokens[j]!.lower)) j++;
+  return tokens[j]?.lower === 'for' && free(j) && tokens[j + 1] ? { from: i, to: j + 1 } : null;
+}
+
+/** Whether the verb's clause names the customer side before it ("which accounts keep pushing for"). */
+function hasCustomerSubject(tokens: readonly Token[], i: number): boolean {
+  for (let j = i - 1; j >= 0; j--) {
+    const t = tokens[j]!;
+    if (CLAUSE_BREAK.test(t.lower)) return false;
+    if (CUSTOMER_SIDE.has(t.lemma) || CUSTOMER_SIDE.has(t.lower.replace(/['’]s$/u, ''))) return true;
+  }
+  return false;
+}

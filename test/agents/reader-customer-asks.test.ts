@@ -1,0 +1,47 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { InterpretationSchema, type Interpretation } from '../../functions/agents/understanding/interpretation.js';
+import { readQuestion } from '../../functions/agents/understanding/reader.js';
+import { loadTokenizer } from '../../functions/agents/understanding/tokens.js';
+import { vocabularyOf } from '../../functions/agents/understanding/vocabulary.js';
+
+/**
+ * A customer asking, in whatever verb the asker chose, is a feature-request question: the customer side
+ * is the subject and the verb takes what is wanted, after "for" or directly after "want" or "need". The
+ * asker's own wanting, and a verb's other senses with another subject, are read as before.
+ */
+
+const TODAY = '2026-11-20';
+const vocab = vocabularyOf(
+  [{ name: 'Acme Logistics - Renewal 2026', account_name: 'Acme Logistics', owner_email: 'paula.park@brightwave.io' }],
+  [{ account_name: 'Acme Logistics', account_industry: 'Logistics', account_region: 'EMEA' }],
+);
+
+beforeAll(loadTokenizer);
+
+const read = (ask: string): Interpretation => {
+  const r = readQuestion({ ask, earlierAsks: [], today: TODAY }, vocab);
+  if (!r) throw new Error(`no reading of "${ask}"`);
+  return InterpretationSchema.parse(r);
+};
+
+describe('a customer asking, in any verb', () => {
+  it.each([
+    ['anyone pushing for a HubSpot integration lately?', 'HubSpot integration', 'pushing for'],
+    ["who's been pressing us for SSO", 'SSO', 'pressing us for'],
+    ['which prospects are lobbying for a mobile app', 'mobile app', 'lobbying for'],
+    ['are buyers hoping for offline mode?', 'offline mode', 'hoping for'],
+    ['how many accounts want a slack integration', 'slack integration', 'want'],
+    ['which customers need audit logs', 'audit logs', 'need'],
+  ])('"%s" asks for feature requests about %s, read through "%s"', (ask, topic, words) => {
+    const r = read(ask);
+    expect(r.analysis).toBe('feature_requests');
+    expect(r.topic).toBe(topic);
+    expect(r.near_words).toContainEqual({ word: words, as: 'ask for' });
+  });
+
+  it("keeps the asker's own wanting, and a verb's other sense with another subject, as they were read", () => {
+    expect(read('i want to see deals closing this month').analysis).toBe('records');
+    expect(read('which deals are pushed to next quarter').analysis).toBe('slipped');
+    expect(read('which customers pay for the premium tier').analysis).not.toBe('feature_requests');
+  });
+});
