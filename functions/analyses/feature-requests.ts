@@ -41,6 +41,10 @@ const FeatureRequestsBodySchema = z
     }),
     limit: z.number().int().min(1).max(50).default(10),
     quotes_per_request: z.number().int().min(0).max(5).default(2),
+    accounts_per_request: z.number().int().min(0).max(50).default(0).openapi({
+      description:
+        'List up to this many of the accounts asking for each request, most conversations first (30 rows at most): "which customers asked for SSO".',
+    }),
   })
   .strict()
   .openapi('FeatureRequestsRequest');
@@ -146,6 +150,10 @@ export const featureRequests = defineAnalysis({
         empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} ${whereAsked(input.kinds, 'or')}${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
+    // Inside one tool result's budget beside the quotes: the first requests' accounts, then no more.
+    const asking = ranked
+      .flatMap((r) => accountsAsking(r.request, r.items, kinds, input.accounts_per_request))
+      .slice(0, MAX_ACCOUNT_ROWS);
     const first = rows[0]!;
     const summary = input.topic
       ? [
@@ -155,6 +163,15 @@ export const featureRequests = defineAnalysis({
           `The most requested is "${first.request}": ${first.accounts} accounts asked for it in ${first.conversations} conversations.`,
           ...(rows[1] ? [`Next: "${rows[1].request}" (${rows[1].accounts} accounts).`] : []),
         ];
+    if (asking.length > 0) {
+      // Who asks for the most requested, named: "which customers asked for SSO" is answered in words too.
+      const names = asking.filter((a) => a.request === first.request).map((a) => a.account);
+      summary.push(
+        names.length < first.accounts
+          ? `Asking for "${first.request}", most conversations first: ${names.join(', ')}, and more.`
+          : `Asking for "${first.request}": ${names.join(', ')}.`,
+      );
+    }
     const blocks: BlockDraft[] = [
       {
         kind: 'table',
@@ -170,6 +187,23 @@ export const featureRequests = defineAnalysis({
         data: rows,
         query: cite('requests') as unknown as Record<string, unknown>,
       },
+      ...(asking.length > 0
+        ? [
+            {
+              kind: 'table' as const,
+              title: 'Accounts asking, most conversations first',
+              columns: [
+                { key: 'request', label: 'Request' },
+                { key: 'account', label: 'Account' },
+                { key: 'kind', label: 'Customer or prospect' },
+                { key: 'conversations', label: 'Conversations' },
+                { key: 'last_asked', label: 'Last asked' },
+              ],
+              data: asking,
+              query: cite('accounts') as unknown as Record<string, unknown>,
+            },
+          ]
+        : []),
       ...quotes,
     ];
     return {
@@ -177,7 +211,7 @@ export const featureRequests = defineAnalysis({
       read_as: readAs,
       summary,
       blocks,
-      results: { requests: rows },
+      results: { requests: rows, ...(asking.length > 0 ? { accounts: asking } : {}) },
       empty_reason: null,
     };
   },
@@ -301,6 +335,46 @@ async function accountKinds(
 const topicStems = (topic: string): Set<string> => new Set(contentWords(topic).map(stemWord));
 const sharesStem = (text: string, stems: ReadonlySet<string>): boolean =>
   contentWords(text).some((w) => stems.has(stemWord(w)));
+
+/** The accounts-asking table's rows at most, whatever accounts_per_request and limit ask. */
+const MAX_ACCOUNT_ROWS = 30;
+
+interface AskingAccount extends Record<string, unknown> {
+  request: string;
+  account: string;
+  kind: string;
+  conversations: number;
+  last_asked: string;
+}
+
+/** The accounts asking for one request, most conversations first (then the latest ask, then by name), up to n. */
+function accountsAsking(
+  request: string,
+  items: readonly Asked[],
+  kinds: ReadonlyMap<string, string>,
+  n: number,
+): AskingAccount[] {
+  if (n === 0) return [];
+  const byAccount = new Map<string, Asked[]>();
+  for (const item of items) byAccount.set(item.account, [...(byAccount.get(item.account) ?? []), item]);
+  return [...byAccount]
+    .map(([account, asked]) => ({
+      request,
+      account,
+      kind: kinds.get(account) ?? 'other',
+      conversations: new Set(asked.map((a) => a.interaction_id)).size,
+      last_asked: asked
+        .map((a) => a.occurred_at)
+        .sort()
+        .at(-1)!
+        .slice(0, 10),
+    }))
+    .sort(
+      (a, b) =>
+        b.conversations - a.conversations || compare(b.last_asked, a.last_asked) || compare(a.account, b.account),
+    )
+    .slice(0, n);
+}
 
 /** Quotes from different accounts first (newest first within), one per conversation. */
 function distinctQuotes<T extends Asked>(items: readonly T[], n: number): T[] {

@@ -39,6 +39,19 @@ describe('a customer asking, in any verb', () => {
     expect(r.near_words).toContainEqual({ word: words, as: 'ask for' });
   });
 
+  it('shows the accounts when the question asks who, and only then', () => {
+    for (const ask of [
+      'who asked for SSO',
+      'which customers want webhooks',
+      'what big accounts keep pushing for exports',
+    ])
+      expect(read(ask).show, ask).toContain('account_name');
+    for (const ask of ['top feature requests', 'how many accounts asked for slack alerts'])
+      expect(read(ask).show, ask).not.toContain('account_name');
+    // Who asks is never what is asked for.
+    expect(read('has anybody asked for a microsoft integration?').topic).toBe('microsoft integration');
+  });
+
   it("keeps the asker's own wanting, and a verb's other sense with another subject, as they were read", () => {
     expect(read('i want to see deals closing this month').analysis).toBe('records');
     expect(read('which deals are pushed to next quarter').analysis).toBe('slipped');

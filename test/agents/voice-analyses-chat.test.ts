@@ -112,6 +112,14 @@ describe('feature requests through chat', () => {
     expect(a.text).toContain('asks written in inbound emails');
   });
 
+  it('"which customers asked for slack alerts" names the accounts asking, from a table the verifier re-ran', async () => {
+    const a = await ask('which customers asked for slack alerts?');
+    expect(a.grounding.verified, JSON.stringify(a.grounding.checks)).toBe(true);
+    const asking = tableOf<{ request: string; account: string }>(a, 1);
+    expect(asking.length).toBeGreaterThan(0);
+    expect(a.text).toContain(asking[0]!.account);
+  });
+
   it('prospects only: no customer among the accounts counted', async () => {
     const a = await ask('what do prospects ask for in integrations');
     expect(a.interpretation?.filters).toContainEqual(

@@ -181,6 +181,36 @@ describe('POST /analyses/feature-requests', () => {
     expect(spoken.read_as).toContain('asks said on calls and meetings,');
   });
 
+  it('names the accounts asking for each request when asked, each one an account whose own words hold it', async () => {
+    const out = (await post({ topic: 'Slack alerts', accounts_per_request: 3 })).body.data;
+    const asking = out.results.accounts as unknown as { request: string; account: string; conversations: number }[];
+    const requests = rowsOf(out);
+    expect(asking.length).toBeGreaterThan(0);
+    for (const r of requests)
+      expect(asking.filter((a) => a.request === r.request).length).toBe(Math.min(3, r.accounts));
+    const top = asking.filter((a) => a.request === 'Slack');
+    const sayers = await queryRows<{ account: string; conversations: number }>(
+      h.database.db,
+      sql`select a.name as account, count(distinct i.id)::int as conversations
+          from interactions i join accounts a on a.id = i.account_id
+          where i.workspace_id = ${CORPUS_WORKSPACE_ID}::uuid
+            and (exists (select 1 from transcript_turns t where t.interaction_id = i.id and t.side = 'external'
+                           and t.text ~* '\\mslack')
+                 or (i.kind = 'email' and i.direction = 'inbound' and i.body ~* '\\mslack'))
+          group by a.name`,
+    );
+    const said = new Map(sayers.map((s) => [s.account, s.conversations]));
+    for (const a of top) {
+      expect(said.has(a.account), a.account).toBe(true);
+      expect(a.conversations).toBeLessThanOrEqual(said.get(a.account)!);
+    }
+    // Most conversations first.
+    for (let i = 1; i < top.length; i++) expect(top[i]!.conversations).toBeLessThanOrEqual(top[i - 1]!.conversations);
+    expect(out.summary.join(' ')).toContain(top[0]!.account);
+    // Not asked: no accounts table.
+    expect((await post({ topic: 'Slack alerts' })).body.data.results.accounts).toBeUndefined();
+  });
+
   it('answers another workspace with nothing of this one, and says why it is empty', async () => {
     const res = await post({}, other.viewer.key);
     expect(res.status).toBe(200);
@@ -201,6 +231,7 @@ describe('POST /analyses/feature-requests', () => {
       [{ segment: 'smb' }, 'segment'],
       [{ kinds: ['sms'] }, 'kinds.0'],
       [{ kinds: [] }, 'kinds'],
+      [{ accounts_per_request: 51 }, 'accounts_per_request'],
     ] as const)
       await expectInvalid(h, ws.viewer.key, '/analyses/feature-requests', body, field);
   });

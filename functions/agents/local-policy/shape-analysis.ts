@@ -28,6 +28,8 @@ interface AnalysisOperation {
 }
 
 const SPOKEN = ['call', 'meeting'];
+/** Accounts named per request when a question asks who asked: enough to act on, inside one tool result. */
+const ACCOUNTS_NAMED = 10;
 const CONVERSATIONS = ['call', 'meeting', 'email'];
 
 /** The reading's filters `dealFiltersOf` carries to a deal analysis. */
@@ -73,6 +75,8 @@ const OPERATIONS: Partial<Record<Analysis, AnalysisOperation>> = {
         valuesOf(r, 'kind').filter((k) => CONVERSATIONS.includes(k)),
       ),
       ...(r.topic ? { topic: r.topic } : {}),
+      // A question asking who ("which customers asked for SSO") is answered with the accounts by name.
+      ...(r.show.includes('account_name') ? { accounts_per_request: ACCOUNTS_NAMED } : {}),
       limit: Math.min(r.limit ?? 10, 50),
     }),
   },

@@ -28,6 +28,12 @@ const CUSTOMER_SIDE = new Set([
   'they',
 ]);
 
+/** Whether a word names the customer side ("anybody", "customers"): who asks, never what is asked for. */
+export const isCustomerSide = (word: string): boolean => {
+  const w = word.toLowerCase().replace(/['’]s$/u, '');
+  return CUSTOMER_SIDE.has(w) || CUSTOMER_SIDE.has(w.replace(/s$/, ''));
+};
+
 /**
  * Verbs whose "for" is not what is wanted: a price ("pay for", "charge for"), a reason ("thank for"), a
  * time ("wait for", "prepare for") or a standing ("account for", "stand for", "work for").
@@ -86,4 +92,23 @@ function hasCustomerSubject(tokens: readonly Token[], i: number): boolean {
     if (CUSTOMER_SIDE.has(t.lemma) || CUSTOMER_SIDE.has(t.lower.replace(/['’]s$/u, ''))) return true;
   }
   return false;
+}
+
+/** The customer side as a group a question picks from ("which customers", "what accounts"). */
+const CUSTOMER_GROUP = new Set(['customer', 'client', 'account', 'buyer', 'prospect', 'user', 'lead']);
+
+/**
+ * Whether the question asks who: "who asked for SSO", "which customers want webhooks", "what accounts
+ * keep pushing for exports". An answer to it names the accounts, not only how many there are.
+ */
+export function asksWhichAccounts(tokens: readonly Token[]): boolean {
+  return tokens.some((t, i) => {
+    if (t.lower === 'who' || t.lower === 'whose' || t.lower === "who's") return true;
+    if (t.lower !== 'which' && t.lower !== 'what') return false;
+    // The group is what the question word picks, after an adjective or two ("which existing customers",
+    // "what big accounts"); in "what features are customers asking for" it picks features.
+    let j = i + 1;
+    while (j < i + 3 && tokens[j]?.pos === 'a') j++;
+    return tokens[j] !== undefined && CUSTOMER_GROUP.has(tokens[j]!.lemma);
+  });
 }

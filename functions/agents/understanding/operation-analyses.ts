@@ -1,4 +1,5 @@
 import type { Analysis, InterpretedFilter } from './interpretation.js';
+import { isCustomerSide } from './customer-asks.js';
 import type { CueAnalysis } from './lexicon.js';
 
 /**
@@ -188,7 +189,7 @@ export function operationWords(
     const who = audience ? (audience[0].exec(ask)?.[0] ?? '') : '';
     const whoWords = new Set(who.toLowerCase().split(/\s+/));
     const topicWords = unexplained.filter(
-      (w) => !whoWords.has(w.toLowerCase()) && !ASKING_WORDS.test(w) && !verbsInUse.has(w),
+      (w) => !whoWords.has(w.toLowerCase()) && !isCustomerSide(w) && !ASKING_WORDS.test(w) && !verbsInUse.has(w),
     );
     return {
       ...none,

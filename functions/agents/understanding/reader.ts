@@ -20,7 +20,7 @@ import {
   REASONING_ANALYSES,
   TALK_VERBS,
 } from './operation-analyses.js';
-import { customerAskAt } from './customer-asks.js';
+import { asksWhichAccounts, customerAskAt } from './customer-asks.js';
 import { nearWordAt } from './near-words.js';
 import { isScaffoldWord } from './question-words.js';
 import { tokenize, type Token } from './tokens.js';
@@ -462,7 +462,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   const askFor = PHRASES.find((p) => p.words.join(' ') === 'ask for')!;
   for (let i = 0; i < tokens.length; i++) {
     const ask = customerAskAt(tokens, i, (j) => !taken.has(j));
-    if (!ask) continue;
+    // "asked for" is the lexicon's own phrase: read by it, not through another verb.
+    if (!ask || tokens[i]!.lemma === 'ask') continue;
     place(ask.from, ask.to, askFor.element);
     nearWords.push({ word: placed.at(-1)!.words, as: 'ask for' });
     i = ask.to - 1;
@@ -894,6 +895,8 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
       ),
     ),
   ].filter((f) => subject === 'deals' && ['owner_email', 'close_date', 'stage', 'amount', 'probability'].includes(f));
+  // "Who asked for SSO", "which customers want webhooks": the requests' accounts are shown, by name.
+  if (operation === 'feature_requests' && asksWhichAccounts(tokens)) show.push('account_name');
 
   // In an analysis, the words nothing else placed may be what it is of: people, competitors, a topic.
   // A verb in use ("customers are begging us to build", "they want") says how something is asked, never
