@@ -77,12 +77,19 @@ export interface CustomerAsk {
 export function customerAskAt(tokens: readonly Token[], i: number, free: (j: number) => boolean): CustomerAsk | null {
   const verb = tokens[i]!;
   if (!free(i) || verb.pos !== 'v' || !hasCustomerSubject(tokens, i)) return null;
-  if (WANTING.has(verb.lemma)) return { from: i, to: i + 1 };
+  // "Want" and "need" take what is wanted right after them ("accounts want a Slack integration"); with
+  // none there ("what do customers want from reporting?") the question is what they say of a subject.
+  if (WANTING.has(verb.lemma)) return takesObject(tokens[i + 1]) ? { from: i, to: i + 1 } : null;
   if (FOR_IS_NOT_WANTED.has(verb.lemma)) return null;
   let j = i + 1;
   if (tokens[j] && ASKED_ONE.has(tokens[j]!.lower)) j++;
   return tokens[j]?.lower === 'for' && free(j) && tokens[j + 1] ? { from: i, to: j + 1 } : null;
 }
+
+/** Words that open a noun phrase: what a verb's object starts with. */
+const DETERMINERS = new Set(['a', 'an', 'the', 'some', 'more', 'better', 'our', 'their', 'any']);
+const takesObject = (t: Token | undefined): boolean =>
+  t !== undefined && (DETERMINERS.has(t.lower) || t.pos === 'n' || t.pos === 'a' || /^\p{Lu}/u.test(t.text));
 
 /** Whether the verb's clause names the customer side before it ("which accounts keep pushing for"). */
 function hasCustomerSubject(tokens: readonly Token[], i: number): boolean {
