@@ -11,7 +11,9 @@ import { contentWords, SPOKEN_FILLERS, STOPWORDS, stemWord } from '../../platfor
  * - says a phrase whose initials spell an acronym of the topic ("single sign-on" spells SSO).
  *
  * Acronyms are read from the texts, not from a table: a topic word is one when it is written in
- * capitals, or when it has 2 to 5 letters and the texts never write it as an ordinary word. A phrase
+ * capitals, or, in a topic of a few words, when it has 2 to 5 letters and the texts never write it as
+ * an ordinary word. The phrases spelling one are those the texts say (a two-letter one's, said twice
+ * or more). A phrase
  * spells an acronym when its words' initials are its letters, each part of a hyphenated word a word
  * ("sign-on" gives S and O), within one clause (punctuation ends a phrase: letters that start words
  * on both sides of a full stop spell nothing), its words content words: a stopword inside ends it,
@@ -24,8 +26,12 @@ const CONNECTORS: ReadonlySet<string> = new Set(['of', 'and', 'for', 'the']);
 
 /** The letters of an acronym the topic writes in capitals, at most. */
 const CAPITALS_MAX = 8;
-/** A lower-case topic word of this many letters may be an acronym ("sso", "crm") when the texts never write it as a word. */
-const LOWER_CASE_ACRONYM = { min: 2, max: 5 };
+/**
+ * A lower-case topic word of this many letters may be an acronym ("sso", "crm") when the texts never
+ * write it as a word, in a topic of at most `topicWords` words: a few words name a thing ("crm sync");
+ * in prose (a drafted email's "Hi Dana", a whole question) only capitals tell an acronym from a word.
+ */
+const LOWER_CASE_ACRONYM = { min: 2, max: 5, topicWords: 4 };
 /** The words of a topic's phrase that give it an acronym ("role-based access control" is three words). */
 const PHRASE_WORDS = { min: 2, max: 5 };
 
@@ -86,6 +92,17 @@ export class TopicTerms {
   matches(text: string): boolean {
     if (this.stems.size > 0) for (const stem of this.stemsOf(text)) if (this.stems.has(stem)) return true;
     return this.acronymsIn(text).length > 0;
+  }
+
+  /** Whether nothing could match: a topic of no content word and no acronym ("the", "it"). */
+  get isEmpty(): boolean {
+    return this.stems.size === 0 && this.acronyms.length === 0;
+  }
+
+  /** How much of the topic a text holds: the topic's stems it shares, and each time it holds an acronym of it. */
+  heldIn(text: string): number {
+    const shared = new Set([...this.stemsOf(text)].filter((stem) => this.stems.has(stem)));
+    return shared.size + this.acronymsIn(text).length;
   }
 
   /**
@@ -232,8 +249,10 @@ function spellFrom(words: readonly Word[], i: number, want: string, at: number):
 
 /** The topic's lower-case words that could be acronyms, were the texts never to write them as words. */
 function lowerCaseCandidates(topic: string): Set<string> {
+  const tokens = topic.match(WORD) ?? [];
+  if (tokens.length > LOWER_CASE_ACRONYM.topicWords) return new Set();
   return new Set(
-    (topic.match(WORD) ?? [])
+    tokens
       .filter((t) => !isCapitals(t) && /^[A-Za-z]+$/.test(t))
       .map((t) => t.toLowerCase())
       .filter(

@@ -72,6 +72,12 @@ describe('what is not the acronym', () => {
     expect(about('IT', twice)).toEqual([twice[1], twice[3], twice[4]]);
   });
 
+  it('in prose only capitals tell an acronym: a greeting is no "HI" for "hearing internally"', () => {
+    const heard = ['What I am hearing internally is that pricing is fine.', 'Hearing internally, the CFO is in.'];
+    expect(about('Hi Dana, teams told us onboarding took weeks', heard)).toEqual([]);
+    expect(about('hi', heard)).toEqual(heard);
+  });
+
   it('a word in capitals is an acronym itself, never a word of a phrase', () => {
     expect(phrasesSpelling('We need SAML single sign-on.', 'SSSO')).toEqual([]);
   });
