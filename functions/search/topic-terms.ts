@@ -73,7 +73,8 @@ export class TopicTerms {
   readonly stems: ReadonlySet<string>;
   readonly acronyms: readonly TopicAcronym[];
   private readonly stemsOf: (text: string) => Iterable<string>;
-  private readonly written: readonly { acronym: TopicAcronym; pattern: RegExp }[];
+  /** Each acronym's written form, null when the topic's stems already see it ("SSO" is the stem "sso"). */
+  private readonly written: readonly { acronym: TopicAcronym; pattern: RegExp | null }[];
   /** With the texts: the phrases they say that spell each named acronym (lower case), by its letters. */
   private readonly expansions: Map<string, Map<string, string>> | null;
 
@@ -84,7 +85,11 @@ export class TopicTerms {
     const texts = options.texts;
     const ordinary = texts ? ordinaryWordsIn(texts, lowerCaseCandidates(topic)) : null;
     this.acronyms = acronymsOf(topic, (word) => !ordinary?.has(word));
-    this.written = this.acronyms.map((acronym) => ({ acronym, pattern: writtenPattern(acronym) }));
+    const seenByStems = (letters: string) => [...this.stemsOf(letters)].some((stem) => this.stems.has(stem));
+    this.written = this.acronyms.map((acronym) => ({
+      acronym,
+      pattern: acronym.named && seenByStems(acronym.letters) ? null : writtenPattern(acronym),
+    }));
     this.expansions = texts ? expansionsIn(texts, this.acronyms) : null;
   }
 
@@ -115,7 +120,7 @@ export class TopicTerms {
       // Without the texts to learn from, a text writing a lower-case topic word as a word ("the team")
       // says it is no acronym there.
       if (!this.expansions && acronym.anyCase && writesAsWord(text, acronym.letters)) continue;
-      for (const _ of text.matchAll(pattern)) held.push(acronym);
+      if (pattern) for (const _ of text.matchAll(pattern)) held.push(acronym);
       if (!acronym.named) continue;
       const learned = this.expansions?.get(acronym.letters);
       if (!learned && acronym.letters.length < 3) continue;
