@@ -8,6 +8,7 @@ import { competitorsNamedIn } from './understanding/competitors.js';
 import type { ReadMemo } from '../read-memo.js';
 import { REQUEST_CUE } from './understanding/request-language.js';
 import { isNotQuoteTopic } from './understanding/question-words.js';
+import { type TopicTerms, topicTerms } from '../search/index.js';
 
 /**
  * Is a quote about what was asked? (agents.md, "Grounding is checked": a verbatim quote about
@@ -89,6 +90,11 @@ export interface QuestionTopic {
   /** Each salient word of the question, with the words that say the same thing (CONCEPTS). */
   terms: { stem: string; word: string; weight: number; alike: ReadonlySet<string> }[];
   vector: number[];
+  /**
+   * The question's acronyms both ways (search/topic-terms.ts): a quote saying "single sign-on" holds
+   * the question's "SSO", one writing "MFA" its "multi-factor authentication".
+   */
+  acronyms: TopicTerms;
 }
 
 /**
@@ -122,6 +128,8 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
       alike: CONCEPT_OF.get(stem) ?? new Set([stem]),
     })),
     vector: embedLocally(kept.join(' ')),
+    // Read from the question as written: its case tells an acronym ("IT") from a word ("it").
+    acronyms: topicTerms(question, { stems: [] }),
   };
 }
 
@@ -206,7 +214,7 @@ export function relevanceScore(topic: QuestionTopic, text: string): number {
   let cosine = 0;
   for (let i = 0; i < vector.length; i++) cosine += (vector[i] ?? 0) * (topic.vector[i] ?? 0);
   cosine *= Math.min(1, information(stems) / INFORMATION_FULL);
-  const held = new Set(termsHeldIn(topic, stems));
+  const held = new Set(termsHeldIn(topic, stems, spoken));
   let heldWeight = 0;
   let total = 0;
   for (const { stem, weight } of topic.terms) {
@@ -216,14 +224,24 @@ export function relevanceScore(topic: QuestionTopic, text: string): number {
   return Math.max(cosine, total > 0 ? Math.min(1, heldWeight / Math.min(total, TOPIC_WEIGHT_CAP)) : 0);
 }
 
-/** The stems of the topic's words a text holds: the word itself, or a word alike (CONCEPTS). */
+/**
+ * The stems of the topic's words a text holds: the word itself, a word alike (CONCEPTS), or an
+ * acronym of the topic either way (the text spells out an acronym the question names, or writes the
+ * acronym of words the question spells out).
+ */
 export function termsHeld(topic: QuestionTopic, text: string): string[] {
-  return termsHeldIn(topic, embeddingTerms(spokenContent(text)).stems);
+  const spoken = spokenContent(text);
+  return termsHeldIn(topic, embeddingTerms(spoken).stems, spoken);
 }
 
-function termsHeldIn(topic: QuestionTopic, textStems: readonly string[]): string[] {
+function termsHeldIn(topic: QuestionTopic, textStems: readonly string[], spoken: string): string[] {
   const stems = new Set(textStems);
-  return topic.terms.filter(({ alike }) => [...alike].some((stem) => stemMatches(stem, stems))).map((t) => t.stem);
+  const byAcronym = new Set(
+    topic.acronyms.acronymsIn(spoken).flatMap((acronym) => acronym.words.flatMap((w) => embeddingTerms(w).stems)),
+  );
+  return topic.terms
+    .filter(({ stem, alike }) => byAcronym.has(stem) || [...alike].some((s) => stemMatches(s, stems)))
+    .map((t) => t.stem);
 }
 
 export const isOnTopic = (topic: QuestionTopic, text: string): boolean =>

@@ -1,12 +1,11 @@
 import { z } from '@hono/zod-openapi';
 import { sql } from 'drizzle-orm';
 import { queryRows } from '../../platform/db/port.js';
-import { contentWords, stemWord } from '../../platform/model/local.js';
 import type { BlockDraft } from '../agents/answer.js';
 import { yielder } from '../../platform/yielder.js';
 import { competitorNames, loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
-import { collectFromConversationSlices } from '../search/index.js';
+import { collectFromConversationSlices, type TopicTerms, topicTerms } from '../search/index.js';
 import {
   accountKind,
   ConversationKindsSchema,
@@ -37,7 +36,8 @@ const FeatureRequestsBodySchema = z
     }),
     kinds: ConversationKindsSchema,
     topic: z.string().trim().min(1).max(200).optional().openapi({
-      description: 'Only requests sharing a word with this ("Slack alerts").',
+      description:
+        'Only requests about this: sharing a word with it ("Slack alerts"), or an acronym of it either way, read from the asks ("SSO" and "single sign-on").',
     }),
     limit: z.number().int().min(1).max(50).default(10),
     quotes_per_request: z.number().int().min(0).max(5).default(2),
@@ -91,8 +91,10 @@ export const featureRequests = defineAnalysis({
       50,
     ).flatMap((name) => [name.toLowerCase(), ...name.toLowerCase().split(/\s+/)]);
     const notObjects = new Set([...own, ...rivals]);
-    const topic = input.topic ? topicStems(input.topic) : null;
+    // The topic's terms are read from the asks themselves: an acronym one of them spells out counts.
+    const topic = input.topic ? topicTerms(input.topic, { texts: asked.map((a) => a.text) }) : null;
     const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
+    let onTopic = 0;
     // The tagger is synchronous work per sentence: the loop lets other requests run between slices.
     const pause = yielder();
     for (const row of asked)
@@ -100,7 +102,8 @@ export const featureRequests = defineAnalysis({
         await pause();
         const object = requestObjectOf(sentence, notObjects);
         if (!object) continue;
-        if (topic && !sharesStem(`${sentence} ${object.label}`, topic)) continue;
+        if (topic && !topic.matches(`${sentence} ${object.label}`)) continue;
+        onTopic++;
         const group = groups.get(object.key) ?? { label: object.label, items: [] };
         // A name as written ("Slack") over the same word read as a noun ("slack").
         if (object.label !== object.key) group.label = object.label;
@@ -147,7 +150,7 @@ export const featureRequests = defineAnalysis({
         summary: [],
         blocks: [],
         results: { requests: [] },
-        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} ${whereAsked(input.kinds, 'or')}${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.`,
+        empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} ${whereAsked(input.kinds, 'or')}${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.${topic ? ` ${searched(topic, asked.length, onTopic)}` : ''}`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));
     // Inside one tool result's budget beside the quotes: the first requests' accounts, then no more.
@@ -332,9 +335,19 @@ async function accountKinds(
   return new Map(rows.map((r) => [r.name, r.kind]));
 }
 
-const topicStems = (topic: string): Set<string> => new Set(contentWords(topic).map(stemWord));
-const sharesStem = (text: string, stems: ReadonlySet<string>): boolean =>
-  contentWords(text).some((w) => stems.has(stemWord(w)));
+/**
+ * What a topic's empty answer searched: its terms, the asks read, and the asks about it that were
+ * remarks (a request is asked by two accounts or in two conversations), so "no one asked" is a claim
+ * about what was looked for.
+ */
+function searched(topic: TopicTerms, read: number, remarks: number): string {
+  const asks = `${read.toLocaleString('en-US')} asking turn${read === 1 ? '' : 's'} and emails`;
+  const aside =
+    remarks > 0
+      ? ` ${remarks === 1 ? 'One ask was' : `${remarks} asks were`} about it, none made in more than one conversation.`
+      : '';
+  return `Looked for ${topic.lookedFor()} in ${asks}.${aside}`;
+}
 
 /** The accounts-asking table's rows at most, whatever accounts_per_request and limit ask. */
 const MAX_ACCOUNT_ROWS = 30;

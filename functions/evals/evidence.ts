@@ -12,7 +12,7 @@ import {
   verifyAnswer,
 } from '../agents/index.js';
 import type { InvocationResult } from '../invoke.js';
-import { FilterSchema } from '../search/index.js';
+import { FilterSchema, type TopicTerms, topicTerms } from '../search/index.js';
 import { WAREHOUSE_SURFACES } from '../../schema/warehouse-settings.js';
 import type { AccountFacts, GradedQuote } from './grading-context.js';
 import { sentencesOf, stemsOf } from './text.js';
@@ -172,10 +172,10 @@ export async function gatherEvidence(
   // A whole drafted message is a wide topic, whose embedding sits near much of what customers say, so a
   // statement must also share one of the message's own topical words (its filler left out).
   const topic = await topicAskedOf(db, workspaceId, input.topic);
-  const topicStems = stemsOf(input.topic);
+  const topicWords = topicTerms(input.topic, { texts: candidates.map((c) => c.text), stemsOf });
   const scored = candidates.map((c, rank) => {
     const excerpt = bestExcerpt(c.text, input.topic);
-    const shares = topicStems.size === 0 || [...stemsOf(excerpt)].some((stem) => topicStems.has(stem));
+    const shares = topicWords.isEmpty || topicWords.matches(excerpt);
     return { c, excerpt, rank, score: !shares ? 0 : topic ? relevanceScore(topic, excerpt) : 1 };
   });
   const relevant = scored.filter((s) => s.score >= RELEVANCE_THRESHOLD);
@@ -190,7 +190,7 @@ export async function gatherEvidence(
   // ...", "As I mentioned to Zoe, ..."), is not twice the evidence.
   const kept: Set<string>[] = [];
   const distinct = relevant.filter(({ excerpt }) => {
-    const stems = stemsOf(topicalSentence(excerpt, topicStems));
+    const stems = stemsOf(topicalSentence(excerpt, topicWords));
     if (kept.some((other) => sameStatement(stems, other))) return false;
     kept.push(stems);
     return true;
@@ -275,8 +275,8 @@ async function interactionsByIds(invoke: Invoke, ids: readonly string[]): Promis
 const ID_PAGE = 200;
 
 /** The sentence of an excerpt that holds most of the topic's words (an excerpt may add a sentence around it). */
-function topicalSentence(excerpt: string, topicStems: ReadonlySet<string>): string {
-  const held = (sentence: string) => [...stemsOf(sentence)].filter((stem) => topicStems.has(stem)).length;
+function topicalSentence(excerpt: string, topic: TopicTerms): string {
+  const held = (sentence: string) => topic.heldIn(sentence);
   const sentences = sentencesOf(excerpt);
   return sentences.reduce<string>((best, s) => (held(s) > held(best) ? s : best), sentences[0] ?? excerpt);
 }

@@ -33,6 +33,7 @@ export {
   type SliceKey,
 } from './conversation-slices.js';
 export { runFuzzyLane } from './fuzzy-lane.js';
+export { phrasesSpelling, type TopicAcronym, TopicTerms, type TopicTermsOptions, topicTerms } from './topic-terms.js';
 export type { LaneOutcome, ResolvedSearch } from './lane.js';
 export { runSemanticLane } from './semantic-lane.js';
 export { readThemes, searchThemes, type ThemeMatch } from './semantic-themes.js';

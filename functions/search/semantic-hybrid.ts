@@ -3,6 +3,7 @@ import { queryRows, type Queryable } from '../../platform/db/port.js';
 import { embeddingTerms } from '../../platform/model/local-text.js';
 import { Bm25 } from './bm25.js';
 import type { Match } from './semantic-utterances.js';
+import { topicTerms } from './topic-terms.js';
 
 /**
  * `ranking: 'hybrid'` on the semantic lane: what the agents read when they look for what customers
@@ -84,6 +85,9 @@ export function topicStems(query: string): string[] {
   return topic.length > 0 ? topic : stems;
 }
 
+/** An acronym as a term of the keyword ranking, apart from any stem ("SSO" is also the stem "sso"). */
+const acronymTerm = (letters: string): string => `acronym:${letters}`;
+
 /** How a text is read into words and stems (embeddingTerms; a bench re-ordering the same texts passes a memoized one). */
 export type Terms = (text: string) => { words: readonly string[]; stems: readonly string[] };
 
@@ -152,8 +156,18 @@ export function orderHybrid(
   terms: Terms = embeddingTerms,
 ): Match[] {
   if (candidates.length === 0) return [];
-  const stemsOf = (text: string) => terms(text).stems;
-  const stems = topicStems(query);
+  // The topic's acronyms count as its words (topic-terms.ts): a turn saying "single sign-on" holds the
+  // query's "SSO", one writing "CRM" its "customer relationship management", each time as one term.
+  const topic = topicTerms(query, {
+    texts: [...context.map((t) => t.text), ...candidates.map((m) => m.text)],
+    stemsOf: (text) => terms(text).stems,
+    stems: topicStems(query),
+  });
+  const stemsOf = (text: string) => [
+    ...terms(text).stems,
+    ...topic.acronymsIn(text).map((acronym) => acronymTerm(acronym.letters)),
+  ];
+  const stems = [...topicStems(query), ...topic.acronyms.map((acronym) => acronymTerm(acronym.letters))];
   const keyword = new Bm25(
     context.map((t) => t.text),
     params.k1,

@@ -92,6 +92,23 @@ describe('the topic of a question', () => {
   });
 });
 
+describe('a question and a quote that say one thing as an acronym and its words', () => {
+  it.each([
+    ['did anyone ask about MFA?', 'Every admin needs multi-factor authentication before we sign.'],
+    ['what do buyers say about role-based access control?', 'RBAC is a hard requirement for us.'],
+    ['any asks for an ERP connector?', 'Invoices have to land in our enterprise resource planning system.'],
+  ])('%j holds %j', (question, quote) => {
+    expect(relevanceScore(topicOf(question)!, quote)).toBeGreaterThanOrEqual(RELEVANCE_THRESHOLD);
+  });
+
+  it('but not letters that start words across clauses, or the letters in lower case', () => {
+    const mfa = topicOf('did anyone ask about MFA?')!;
+    expect(relevanceScore(mfa, 'Managers, finance, auditors all agree.')).toBeLessThan(RELEVANCE_THRESHOLD);
+    const spelledOut = topicOf('what do buyers say about role-based access control?')!;
+    expect(relevanceScore(spelledOut, 'the rbac thing is for later')).toBeLessThan(RELEVANCE_THRESHOLD);
+  });
+});
+
 describe('quotes judged against the question', () => {
   it('leaves out a verbatim quote about something else, with its line of prose, and counts it', async () => {
     const price = await quoteMatching('\\mprice\\M', 'slack');

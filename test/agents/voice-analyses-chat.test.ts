@@ -86,6 +86,18 @@ describe('feature requests through chat', () => {
     for (const q of quotes) if (q.kind === 'quote') expect(q.source.side).toBe('external');
   });
 
+  it('did any customer ask for SSO: the asks that spell it out ("SAML single sign-on"), named and quoted', async () => {
+    const a = await ask('did any customer ask for SSO in the last 6 months?');
+    expect(a.interpretation).toMatchObject({ analysis: 'feature_requests', topic: 'SSO' });
+    expect(a.grounding.verified, JSON.stringify(a.grounding.checks)).toBe(true);
+    expect(a.text).not.toMatch(/No customers? .*asked|Nothing in the data mentions/);
+    const rows = tableOf<{ request: string; accounts: number }>(a);
+    expect(rows.map((r) => r.request)).toContain('SAML');
+    const quotes = a.content_blocks.flatMap((b) => (b.kind === 'quote' ? [b] : []));
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(q.text).toMatch(/single sign-on|\bSSO\b/);
+  });
+
   it('its quotes are judged against how the question was read, not against the words placed elsewhere', async () => {
     // "product gaps", "keep coming up", "prospects", "this year": a request ranking of prospects in a
     // period, with no topic: the asks the analysis quotes are on it.

@@ -52,6 +52,21 @@ async function accountsSaying(word: string): Promise<number> {
   return row!.n;
 }
 
+/** Accounts (customers or prospects) whose side said or wrote `phrase`, by ILIKE over their turns and inbound emails. */
+async function accountsWriting(phrase: string): Promise<number> {
+  const [row] = await queryRows<{ n: number }>(
+    h.database.db,
+    sql`select count(distinct a.id)::int as n from interactions i join accounts a on a.id = i.account_id
+        where i.workspace_id = ${CORPUS_WORKSPACE_ID}::uuid
+          and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)
+          and (a.type in ('customer', 'sales_target') or exists (select 1 from deals d where d.account_id = a.id))
+          and ((i.kind = 'email' and i.direction = 'inbound' and i.body ilike ${`%${phrase}%`})
+            or exists (select 1 from transcript_turns t where t.interaction_id = i.id and t.side = 'external'
+                       and t.text ilike ${`%${phrase}%`}))`,
+  );
+  return row!.n;
+}
+
 beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase() });
   ws = await h.corpusWorkspace();
@@ -123,6 +138,25 @@ describe('POST /analyses/feature-requests', () => {
     // A topic keeps the requests that are about it: "how many accounts asked for Slack alerts".
     expect(rowsOf(out)[0]!.request).toBe('Slack');
     expect(out.read_as).toContain('"Slack alerts"');
+  });
+
+  it('reads an acronym topic in the asks that spell it out: "SSO" is the SAML single sign-on asks', async () => {
+    const out = (await post({ topic: 'SSO', limit: 50, quotes_per_request: 5 })).body.data;
+    expect(out.empty_reason).toBeNull();
+    const saml = rowsOf(out).find((r) => r.request === 'SAML');
+    expect(saml?.accounts).toBe(await accountsWriting('single sign-on'));
+    const quotes = quotesOf(out);
+    expect(quotes.length).toBeGreaterThan(0);
+    for (const q of quotes) expect(q.text).toMatch(/single sign-on|\bSSO\b/);
+  });
+
+  it('says which terms an empty topic was looked for as', async () => {
+    const out = (await post({ topic: 'MFA' })).body.data;
+    expect(out.results.requests).toEqual([]);
+    expect(out.empty_reason).toContain(
+      'the words of "MFA" in any form and a phrase whose initials spell MFA (none found)',
+    );
+    expect(out.empty_reason).toMatch(/in [\d,]+ asking turns and emails/);
   });
 
   it('reads customers or prospects only, an account, a region and a period', async () => {

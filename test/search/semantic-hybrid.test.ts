@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { embedTranscripts, writeTranscripts, type SpokenTurn } from '../../functions/connections/transcript-ingest.js';
 import type { SearchResponse } from '../../functions/search/response.js';
-import { information, topicStems } from '../../functions/search/semantic-hybrid.js';
+import { information, orderHybrid, topicStems } from '../../functions/search/semantic-hybrid.js';
+import type { Match } from '../../functions/search/semantic-utterances.js';
 import { ManualClock } from '../../platform/clock.js';
 import { newId } from '../../platform/ids.js';
 import { interactions } from '../../schema/index.js';
@@ -132,5 +133,33 @@ describe('hybrid ranking', () => {
     expect(information(GENERIC)).toBeLessThanOrEqual(0.5);
     expect(information('Sounds good.')).toBeLessThan(1);
     expect(information(INFORMATIVE)).toBe(1);
+  });
+});
+
+describe('the keyword ranking reads a topic acronym both ways', () => {
+  const match = (id: string, text: string, similarity: number): Match => ({
+    id,
+    interactionId: id,
+    turnId: null,
+    speaker: null,
+    text,
+    occurredAt: null,
+    similarity,
+    title: 'Email',
+    kind: 'email',
+    excluded: false,
+    accountId: null,
+    accountName: null,
+    dealId: null,
+    dealName: null,
+  });
+  const nearer = match('near', 'Our admin team wants weekly reports on every login they make.', 0.9);
+
+  it.each([
+    ['what did they say about MFA?', 'We require multi-factor authentication for every admin login.'],
+    ['what did they say about role-based access control?', 'RBAC per region is a hard requirement for us.'],
+  ])('%j ranks %j over a nearer text about something else', (query, said) => {
+    const ranked = orderHybrid(query, [nearer, match('said', said, 0.5)], [], false);
+    expect(ranked.map((m) => m.id)).toEqual(['said', 'near']);
   });
 });
