@@ -7,7 +7,9 @@ import { isScaffoldWord } from './understanding/question-words.js';
  * The verifier's absence rule (agents.md: "a claim that something is absent or zero is backed by a
  * query in the same answer"), for every model. A sentence of the prose that says, as a fact about the
  * world, that something is not there — "no one mentioned", "nobody", "none of", "there are no",
- * "never brought up", "not a single" — stands only when the same answer holds what found nothing:
+ * "never brought up", "not a single", a negative subject ("No customer mentioned…", "Nothing was
+ * said…") or a negated verb over any case ("did not come up in any call", "not raised by anyone") —
+ * stands only when the same answer holds what found nothing:
  *
  * - a metric whose value is 0, or a table with no rows (or one row counting 0), each with its query;
  * - a citation of kind `query` (the query that found nothing, named);
@@ -34,11 +36,27 @@ export interface RunSearch {
 
 const UNIVERSAL =
   /\b(?:no[- ]one|nobody|none of|none (?:was|were|is|are|came|come)|there (?:are|were|is|was|have been|has been) no|never (?:once )?(?:mentioned|brought|raised|named|said|talked|came|comes|asked|spoke|discussed)|not (?:a single|once|one (?:of|person|customer|buyer|contact))|no (?:mentions?|sign|record|trace) of|zero)\b/i;
+/**
+ * A negative quantifier as the subject of its clause ("No customer mentioned Pipewell", "No competitors
+ * were named", "Not one account brought it up", "Nothing was said about it"): the clause opens the
+ * sentence (after a list marker or bold), or follows a semicolon, a dash or ", and"/", but". "No" as an
+ * adverb ("no longer", "no more than", "no matter") quantifies nothing.
+ */
+const NEGATIVE_SUBJECT =
+  /(?:^|[;—–]\s*|,\s*(?:and|but)\s+)(?:[-*]\s+|\d+\.\s+)?(?:\*\*|__)?(?:no(?!\s+(?:longer|later|earlier|sooner|more|less|fewer|matter|doubt|wonder|way)\b)\s+[a-z]|not (?:one|a single)\b|nothing\b)/i;
+/**
+ * A negated verb with a word of any ("did not come up in any call", "has not been raised by anyone",
+ * "was never mentioned at all"): the negation is over every case, a claim that none holds.
+ */
+const NEGATED_ANY = /(?:\bnot\b|\bnever\b|n't\b)[^.;:!?]{0,80}?\b(?:any(?:one|body|thing|where)?|ever|at all)\b/i;
+/** Whether a sentence claims that something is absent. */
+const claimsAbsence = (claim: string): boolean =>
+  UNIVERSAL.test(claim) || NEGATIVE_SUBJECT.test(claim) || NEGATED_ANY.test(claim);
 const BOUNDED =
   /\b(?:I|we) (?:found|could(?: not|n't)? find|can(?:not|'t)? find|did(?: not|n't) find|do(?: not|n't) see|saw)\b|\bI can quote\b|\bsearch(?:es)? (?:found|returned)\b/i;
 /** The words that make a sentence an absence claim, and the little words around them: never its subject. */
 const NOT_SUBJECT = new Set(
-  'no one nobody none never not single once zero there any anyone anything nothing mention mentions mentioned sign record trace found find'.split(
+  'no one nobody none never not single once zero there any anyone anything nothing mention mentions mentioned sign record trace found find match matches matched'.split(
     ' ',
   ),
 );
@@ -54,14 +72,22 @@ export interface AbsenceResult {
   held: number;
 }
 
-type Backing = { subject: Set<string>; zero: boolean; search?: RunSearch };
+/** What a block or search found, on which words: `subject` its topic's, `records` with the records' words too. */
+type Backing = { subject: Set<string>; records: Set<string>; zero: boolean; search?: RunSearch };
 
-const stems = (text: string): Set<string> =>
+/** A text's subject words, stemmed; with `records`, the words naming records and questions too ("calls", "deals"). */
+const stems = (text: string, records = false): Set<string> =>
   new Set(
     contentWords(text)
-      .filter((w) => w.length > 2 && !/^\d/.test(w) && !isScaffoldWord(w) && !NOT_SUBJECT.has(w))
+      .filter((w) => w.length > 2 && !/^\d/.test(w) && (records || !isScaffoldWord(w)) && !NOT_SUBJECT.has(w))
       .map(stemWord),
   );
+const backing = (text: string, zero: boolean, search?: RunSearch): Backing => ({
+  subject: stems(text),
+  records: stems(text, true),
+  zero,
+  ...(search ? { search } : {}),
+});
 const isZero = (v: unknown): boolean =>
   (typeof v === 'number' || (typeof v === 'string' && v.trim() !== '')) && Number(v) === 0;
 /** No rows, or one row whose count is 0 (an aggregate over nothing). */
@@ -85,14 +111,12 @@ function requestWords(request: unknown): string {
 function backingsOf(blocks: readonly BlockDraft[], searches: readonly RunSearch[]): Backing[] {
   const out: Backing[] = [];
   for (const b of blocks) {
-    if (b.kind === 'metric') out.push({ subject: stems(`${b.label} ${requestWords(b.query)}`), zero: isZero(b.value) });
-    else if (b.kind === 'table')
-      out.push({ subject: stems(`${b.title ?? ''} ${requestWords(b.query)}`), zero: countsNothing(b.data) });
+    if (b.kind === 'metric') out.push(backing(`${b.label} ${requestWords(b.query)}`, isZero(b.value)));
+    else if (b.kind === 'table') out.push(backing(`${b.title ?? ''} ${requestWords(b.query)}`, countsNothing(b.data)));
     else if (b.kind === 'citation' && b.cite === 'query')
-      out.push({ subject: stems(`${b.label} ${b.snippet ?? ''} ${b.ref}`), zero: true });
+      out.push(backing(`${b.label} ${b.snippet ?? ''} ${b.ref}`, true));
   }
-  for (const s of searches)
-    if (s.results === 0) out.push({ subject: stems(requestWords(s.request)), zero: true, search: s });
+  for (const s of searches) if (s.results === 0) out.push(backing(requestWords(s.request), true, s));
   return out;
 }
 
@@ -119,18 +143,21 @@ export function checkAbsences(
       // A gloss in parentheses ("unknown (nobody identified)") defines a word, and a list after a colon
       // ("words that come back: nobody, owns") names words: neither claims anything.
       const claim = s.replace(/\([^)]*\)/g, ' ').replace(/:\s*[^\s,]+(?:,\s*[^\s,]+)+\.?$/, ':');
-      if (!s || verdicts.has(s) || !UNIVERSAL.test(claim)) continue;
+      if (!s || verdicts.has(s) || !claimsAbsence(claim.trim())) continue;
       if (BOUNDED.test(s)) {
         const searched = searches === undefined || searches.length > 0;
         verdicts.set(s, { keep: searched });
         if (!searched) problems.push(`“${s}”: it says what a search found, but this run searched nothing`);
         continue;
       }
-      const subject = stems(s);
+      // A claim about records with no topic of its own ("No calls match.") is matched on the records' words.
+      const topical = stems(s);
+      const byRecords = topical.size === 0;
+      const subject = byRecords ? stems(s, true) : topical;
       let zero: { score: number; backing: Backing } | null = null;
       let present = 0;
       for (const b of backings) {
-        const score = overlap(subject, b.subject);
+        const score = overlap(subject, byRecords ? b.records : b.subject);
         if (score === 0) continue;
         // A block of the answer beats a search of the run at the same score: the answer holds it already.
         if (b.zero && (!zero || score > zero.score || (score === zero.score && zero.backing.search && !b.search)))

@@ -12,6 +12,7 @@ import { readMemoryRows } from '../memory/index.js';
 import {
   accountNamesIn,
   linesToRelabel,
+  NO_ACCOUNT,
   type QuoteLabels,
   readAttributions,
   relabelProse,
@@ -474,7 +475,9 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
   const spoken = quotedBlocks.flatMap((b) =>
     b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [b.text] : [],
   );
-  const unquoted = (t: string) => spoken.reduce((acc, q) => acc.split(q).join(' '), t);
+  // So is a kept quote's label the attribution check read from the warehouse ("No linked account").
+  const labels = quotedBlocks.some((b) => b.kind === 'quote' && b.source.account === null) ? [NO_ACCOUNT] : [];
+  const unquoted = (t: string) => [...spoken, ...labels].reduce((acc, q) => acc.split(q).join(' '), t);
   const absences = checkAbsences(passages(quotedText, quotedBlocks).map(unquoted), quotedBlocks, ctx.searches);
   const tidied = tidyAnswer(absences.rewrite(quotedText), onText(quotedBlocks, absences.rewrite));
   const asDrafted = tidyAnswer(input.text, input.content_blocks);

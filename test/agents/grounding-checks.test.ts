@@ -125,6 +125,83 @@ describe('absence-backed: a claim that something is absent rests on what found n
     expect(result.grounding.verified).toBe(false);
   });
 
+  it('holds an absence said by a negative subject or a negated verb over any case to its backing, like “nobody”', async () => {
+    const [named] = await sql<{ account: string; n: number }>(
+      `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
+         join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
+       where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
+       group by a.name order by n desc, a.name limit 1`,
+    );
+    expect(named?.n).toBeGreaterThan(0);
+    const account = named!.account;
+    const claims = [
+      `No contact at ${account} named a competitor.`,
+      `No competitors were named at ${account}.`,
+      `Not one contact at ${account} brought up Pipewell.`,
+      `Nothing was said about Pipewell at ${account}.`,
+      `Pipewell did not come up in any of ${account}'s conversations.`,
+      `Pipewell has not been raised by anyone at ${account}.`,
+    ];
+    for (const claim of claims) {
+      const result = await verifyAnswer(draft(`I looked at **${account}**'s conversations.\n\n${claim}`, []), {
+        ...ctx,
+        question: { text: 'Did they ever bring up a competitor?', asked_at },
+        searches: [{ request: { query: `${account} competitor Pipewell`, mode: 'fuzzy' }, results: named!.n }],
+      });
+      expect(result.text, claim).toBe(`I looked at **${account}**'s conversations.`);
+      expect(checkOf(result.grounding.checks, 'absence-backed'), claim).toMatchObject({ passed: false, removed: 1 });
+      expect(result.grounding.verified).toBe(false);
+    }
+    // "No" that quantifies nothing is no claim; a count of 0 on the records asked about backs "No calls match."
+    const before1900 = await countOf(
+      `select count(*)::int as n from interactions where workspace_id = $1 and kind = 'call' and occurred_at < '1900-01-01'`,
+    );
+    expect(before1900).toBe(0);
+    const zero = countMetric(
+      'Number of calls',
+      'interactions',
+      [
+        { field: 'kind', op: 'eq', value: 'call' },
+        { field: 'occurred_at', op: 'lt', value: '1900-01-01' },
+      ],
+      before1900,
+    );
+    const plain = 'No calls match.\n\nA renewal is due no later than the quarter’s end.';
+    const kept = await verifyAnswer(draft(plain, [zero]), { ...ctx, searches: [] });
+    expect(kept.text).toBe(plain);
+    expect(checkOf(kept.grounding.checks, 'absence-backed')?.passed).toBe(true);
+    // A claim with a topic of its own is not backed by a count of 0 that shares only the records' word.
+    const topical = await verifyAnswer(draft('No calls mentioned Pipewell.', [zero]), { ...ctx, searches: [] });
+    expect(topical.text).toBe('');
+    expect(checkOf(topical.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+  });
+
+  it('does not take a verified quote’s “No linked account” label for an absence claim', async () => {
+    const [t] = await sql<Turn & { account_id: string; deal_id: string | null }>(
+      `select t.id, t.interaction_id, t.text, i.account_id, i.deal_id from transcript_turns t
+         join interactions i on i.id = t.interaction_id
+       where t.workspace_id = $1 and t.side = 'external' and length(t.text) between 40 and 200 and t.text ~* '\\mbudget'
+       order by t.id limit 1`,
+    );
+    // The interaction taken off its account for this case (and put back): the warehouse then has none.
+    await sql(`update interactions set account_id = null, deal_id = null where workspace_id = $1 and id = $2`, [
+      t!.interaction_id,
+    ]);
+    try {
+      const text = `What they said:\n- No linked account, a customer: “${t!.text}”`;
+      const result = await verifyAnswer(draft(text, [quote(t!)]), { ...ctx, searches: [] });
+      expect(result.text).toBe(text);
+      expect(checkOf(result.grounding.checks, 'absence-backed')?.passed).toBe(true);
+      expect(result.grounding.verified).toBe(true);
+    } finally {
+      await sql(`update interactions set account_id = $3, deal_id = $4 where workspace_id = $1 and id = $2`, [
+        t!.interaction_id,
+        t!.account_id,
+        t!.deal_id,
+      ]);
+    }
+  });
+
   it('keeps an absence a metric of 0 backs, and removes one its own figures contradict', async () => {
     const none = await countOf(`select count(*)::int as n from deals where workspace_id = $1 and amount > 1e12`);
     const negotiation = await countOf(
