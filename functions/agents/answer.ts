@@ -187,7 +187,7 @@ export const GROUNDING_CHECKS = {
   'on-topic':
     'Every quote is about what the question asks (one that is not is left out; the answer says so, and stays true).',
   'absence-backed':
-    'A claim that something is absent (“no one mentioned”, “none of”, “there are no”, “No customer mentioned…”, “did not come up in any call”) is backed in the same answer: a metric of 0 or a table with no rows on that subject, a query citation, or a search of this run that found nothing for it (then cited). An unbacked one is removed.',
+    'A claim that something is absent (“no one mentioned”, “none of”, “there are no”, “No customer mentioned…”, “did not come up in any call”) is backed in the same answer: a metric of 0 or a table with no rows on that subject, a row of its own verified table that states it or holds nothing for that field, a query citation, or a search of this run that found nothing for it (then cited). A verdict on the question (“Nothing in the data settles it yet.”) is no such claim. An unbacked one is removed.',
   'parts-answered':
     "Every part of a question the answer's interpretation reads as several (`interpretation.parts`) has a section of the answer of its own, or is declined in words that name it; a part left over fails the check and is named in a warning callout. An answer that reports no parts is not held to it.",
   'prose-quotes':

@@ -1,27 +1,34 @@
 import { contentWords, stemWord } from '../../platform/model/local.js';
 import { canonicalJson } from '../../platform/canonical-json.js';
 import type { BlockDraft } from './answer.js';
+import { BOUNDED, claimsAbsence } from './grounding-absence-claims.js';
+import { withoutTableBackedClauses } from './grounding-absence-rows.js';
 import { isScaffoldWord } from './understanding/question-words.js';
 
 /**
  * The verifier's absence rule (agents.md: "a claim that something is absent or zero is backed by a
  * query in the same answer"), for every model. A sentence of the prose that says, as a fact about the
- * world, that something is not there — "no one mentioned", "nobody", "none of", "there are no",
- * "never brought up", "not a single", a negative subject ("No customer mentioned…", "Nothing was
- * said…") or a negated verb over any case ("did not come up in any call", "not raised by anyone") —
- * stands only when the same answer holds what found nothing:
+ * records, that something is not there (grounding-absence-claims.ts: "no one mentioned", "there are
+ * no", "No customer mentioned…", "did not come up in any call"; a verdict on the question such as
+ * "Nothing in the data settles it yet" is none) stands only when the same answer holds it:
  *
+ * - the answer's own verified table states it, in a cell that says it or a row whose cell for that
+ *   field holds nothing (grounding-absence-rows.ts: a renewal's "no champion identified");
  * - a metric whose value is 0, or a table with no rows (or one row counting 0), each with its query;
  * - a citation of kind `query` (the query that found nothing, named);
- * - a search this run made that found nothing: no result, or one row counting 0 (from the run's transcript, so no statement is
- *   read for it): the verifier then adds a citation of that search, and bounds the sentence by it
- *   ("— found none in a search for “…”"), so the answer holds it and a reader sees how far it goes.
+ * - a search this run made that found nothing: no result, or one row counting 0 (from the run's
+ *   transcript, so no statement is read for it): the verifier then adds a citation of that search, and
+ *   bounds the sentence by it ("— found none in a search for “…”"), so the answer holds it and a reader
+ *   sees how far it goes.
  *
  * "On that subject": the backing shares a content word (stemmed, question scaffolding aside) with the
- * sentence. A kept metric above 0 or a table with rows that shares more of the sentence's words than
- * any backing contradicts it ("none of the conversations falls in the last four quarters" beside a
- * quarter's count of 23): the sentence is unbacked. An unbacked sentence is removed and the check
- * fails.
+ * sentence; a sentence with no topic of its own ("No calls match.") is matched on the records' words.
+ * A backing that shares no topic word still holds a sentence when it reaches every record the sentence
+ * speaks of: a query of the same records whose every filter the sentence says ("No calls are synced"
+ * beside a search of all calls that found none). A kept metric above 0 or a table with rows that
+ * shares more of the sentence's words than any backing contradicts it ("none of the conversations
+ * falls in the last four quarters" beside a quarter's count of 23): the sentence is unbacked. An
+ * unbacked sentence is removed and the check fails.
  *
  * A sentence that bounds itself by its own search ("I found no…", "I could not find…", "in a
  * transcript I can quote") is the honest form this rule rewrites towards; it is held only to the run
@@ -34,26 +41,6 @@ export interface RunSearch {
   results: number;
 }
 
-const UNIVERSAL =
-  /\b(?:no[- ]one|nobody|none of|none (?:was|were|is|are|came|come)|there (?:are|were|is|was|have been|has been) no|never (?:once )?(?:mentioned|brought|raised|named|said|talked|came|comes|asked|spoke|discussed)|not (?:a single|once|one (?:of|person|customer|buyer|contact))|no (?:mentions?|sign|record|trace) of|zero)\b/i;
-/**
- * A negative quantifier as the subject of its clause ("No customer mentioned Pipewell", "No competitors
- * were named", "Not one account brought it up", "Nothing was said about it"): the clause opens the
- * sentence (after a list marker or bold), or follows a semicolon, a dash or ", and"/", but". "No" as an
- * adverb ("no longer", "no more than", "no matter") quantifies nothing.
- */
-const NEGATIVE_SUBJECT =
-  /(?:^|[;—–]\s*|,\s*(?:and|but)\s+)(?:[-*]\s+|\d+\.\s+)?(?:\*\*|__)?(?:no(?!\s+(?:longer|later|earlier|sooner|more|less|fewer|matter|doubt|wonder|way)\b)\s+[a-z]|not (?:one|a single)\b|nothing\b)/i;
-/**
- * A negated verb with a word of any ("did not come up in any call", "has not been raised by anyone",
- * "was never mentioned at all"): the negation is over every case, a claim that none holds.
- */
-const NEGATED_ANY = /(?:\bnot\b|\bnever\b|n't\b)[^.;:!?]{0,80}?\b(?:any(?:one|body|thing|where)?|ever|at all)\b/i;
-/** Whether a sentence claims that something is absent. */
-const claimsAbsence = (claim: string): boolean =>
-  UNIVERSAL.test(claim) || NEGATIVE_SUBJECT.test(claim) || NEGATED_ANY.test(claim);
-const BOUNDED =
-  /\b(?:I|we) (?:found|could(?: not|n't)? find|can(?:not|'t)? find|did(?: not|n't) find|do(?: not|n't) see|saw)\b|\bI can quote\b|\bsearch(?:es)? (?:found|returned)\b/i;
 /** The words that make a sentence an absence claim, and the little words around them: never its subject. */
 const NOT_SUBJECT = new Set(
   'no one nobody none never not single once zero there any anyone anything nothing mention mentions mentioned sign record trace found find match matches matched'.split(
@@ -72,8 +59,18 @@ export interface AbsenceResult {
   held: number;
 }
 
-/** What a block or search found, on which words: `subject` its topic's, `records` with the records' words too. */
-type Backing = { subject: Set<string>; records: Set<string>; zero: boolean; search?: RunSearch };
+/**
+ * What a block or search found, on which words: `subject` its topic's, `records` with the records' words
+ * too; `narrowing`, the words of each of its filters and of its search text (null when its request is not
+ * a query of filters or text, so how far it reaches is unknown).
+ */
+type Backing = {
+  subject: Set<string>;
+  records: Set<string>;
+  narrowing: Set<string>[] | null;
+  zero: boolean;
+  search?: RunSearch;
+};
 
 /** A text's subject words, stemmed; with `records`, the words naming records and questions too ("calls", "deals"). */
 const stems = (text: string, records = false): Set<string> =>
@@ -82,9 +79,10 @@ const stems = (text: string, records = false): Set<string> =>
       .filter((w) => w.length > 2 && !/^\d/.test(w) && (records || !isScaffoldWord(w)) && !NOT_SUBJECT.has(w))
       .map(stemWord),
   );
-const backing = (text: string, zero: boolean, search?: RunSearch): Backing => ({
+const backing = (text: string, request: unknown, zero: boolean, search?: RunSearch): Backing => ({
   subject: stems(text),
   records: stems(text, true),
+  narrowing: narrowingOf(request),
   zero,
   ...(search ? { search } : {}),
 });
@@ -108,17 +106,45 @@ function requestWords(request: unknown): string {
   return out.join(' ');
 }
 
+/**
+ * What narrows a query's rows: each filter's value and its search text, as words. A value without
+ * words (a date, an amount) narrows in a way no sentence's words can be matched to.
+ */
+function narrowingOf(request: unknown): Set<string>[] | null {
+  if (!request || typeof request !== 'object') return null;
+  const { filters, query } = request as { filters?: unknown; query?: unknown };
+  if (!Array.isArray(filters) && typeof query !== 'string') return null;
+  const values = Array.isArray(filters)
+    ? filters.map((f) => requestWords(f && typeof f === 'object' ? (f as { value?: unknown }).value : f))
+    : [];
+  return [...values, ...(typeof query === 'string' && query.trim() ? [query] : [])].map((v) => stems(v, true));
+}
+
 function backingsOf(blocks: readonly BlockDraft[], searches: readonly RunSearch[]): Backing[] {
   const out: Backing[] = [];
   for (const b of blocks) {
-    if (b.kind === 'metric') out.push(backing(`${b.label} ${requestWords(b.query)}`, isZero(b.value)));
-    else if (b.kind === 'table') out.push(backing(`${b.title ?? ''} ${requestWords(b.query)}`, countsNothing(b.data)));
+    if (b.kind === 'metric') out.push(backing(`${b.label} ${requestWords(b.query)}`, b.query, isZero(b.value)));
+    else if (b.kind === 'table')
+      out.push(backing(`${b.title ?? ''} ${requestWords(b.query)}`, b.query, countsNothing(b.data)));
     else if (b.kind === 'citation' && b.cite === 'query')
-      out.push(backing(`${b.label} ${b.snippet ?? ''} ${b.ref}`, true));
+      out.push(backing(`${b.label} ${b.snippet ?? ''} ${b.ref}`, null, true));
   }
-  for (const s of searches) if (s.results === 0) out.push(backing(requestWords(s.request), true, s));
+  for (const s of searches) if (s.results === 0) out.push(backing(requestWords(s.request), s.request, true, s));
   return out;
 }
+
+/**
+ * Whether a backing that found nothing reaches every record the sentence speaks of: it found none of
+ * the records the sentence names (a record word in common), and each of its filters is said in the
+ * sentence. Nothing among all calls is nothing among the calls of any topic ("No calls are synced"
+ * beside a search of every call that found none); nothing among last century's calls says nothing of
+ * this year's.
+ */
+const reachesEvery = (b: Backing, records: Set<string>): boolean =>
+  b.zero &&
+  b.narrowing !== null &&
+  overlap(records, b.records) > 0 &&
+  b.narrowing.every((words) => words.size > 0 && [...words].every((w) => records.has(w)));
 
 /** How a search reads in the prose and in its citation. */
 export function searchWords(request: Record<string, unknown>): string {
@@ -127,7 +153,8 @@ export function searchWords(request: Record<string, unknown>): string {
   return `a query of the ${surface} with its filters`;
 }
 
-const SENTENCE = /[^.!?\n]+(?:[.!?]+|$)/g;
+/** A sentence ends at its stop and a space (a dot inside "portfol.io" or "2.5" ends none), or at its line's end. */
+const SENTENCE = /[^\n]+?(?:[.!?]+(?=\s|$)|(?=\n|$))/g;
 
 export function checkAbsences(
   passages: readonly string[],
@@ -144,6 +171,12 @@ export function checkAbsences(
       // ("words that come back: nobody, owns") names words: neither claims anything.
       const claim = s.replace(/\([^)]*\)/g, ' ').replace(/:\s*[^\s,]+(?:,\s*[^\s,]+)+\.?$/, ':');
       if (!s || verdicts.has(s) || !claimsAbsence(claim.trim())) continue;
+      // What the answer's own verified rows hold is backed by them; the rest is held to what found nothing.
+      const rest = withoutTableBackedClauses(claim, s, kept);
+      if (!claimsAbsence(rest.trim())) {
+        verdicts.set(s, { keep: true });
+        continue;
+      }
       if (BOUNDED.test(s)) {
         const searched = searches === undefined || searches.length > 0;
         verdicts.set(s, { keep: searched });
@@ -151,9 +184,10 @@ export function checkAbsences(
         continue;
       }
       // A claim about records with no topic of its own ("No calls match.") is matched on the records' words.
-      const topical = stems(s);
+      const topical = stems(rest);
       const byRecords = topical.size === 0;
-      const subject = byRecords ? stems(s, true) : topical;
+      const records = stems(rest, true);
+      const subject = byRecords ? records : topical;
       let zero: { score: number; backing: Backing } | null = null;
       let present = 0;
       for (const b of backings) {
@@ -163,6 +197,11 @@ export function checkAbsences(
         if (b.zero && (!zero || score > zero.score || (score === zero.score && zero.backing.search && !b.search)))
           zero = { score, backing: b };
         if (!b.zero) present = Math.max(present, score);
+      }
+      // No backing on its topic, and nothing on it found: what found none of all such records backs it.
+      if (!zero && present === 0) {
+        const every = backings.find((b) => reachesEvery(b, records));
+        if (every) zero = { score: 1, backing: every };
       }
       if (zero && zero.score >= present) {
         verdicts.set(s, { keep: true, ...(zero.backing.search ? { bound: zero.backing.search } : {}) });

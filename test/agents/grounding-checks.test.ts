@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AnswerDraft, BlockDraft, GroundingCheck } from '../../functions/agents/answer.js';
+import { rerunCitedQuery } from '../../functions/agents/cited-query.js';
 import { verifyAnswer, type GroundingContext } from '../../functions/agents/grounding.js';
+import { searchWords } from '../../functions/agents/grounding-absence.js';
 import { tidyAnswer } from '../../functions/agents/grounding-finished.js';
 import { notUnderstood } from '../../functions/agents/local-policy/shape-refusal.js';
 import { authenticateApiKey } from '../../functions/identity/api-keys.js';
@@ -17,9 +19,12 @@ import { createHarness, openCorpusDatabase, type Harness } from '../support/harn
 
 let h: Harness;
 let ctx: GroundingContext;
+/** Any operation as the corpus admin (an analysis the answer cites is re-run through it). */
+let invoke: (operationId: string, input: Record<string, unknown>) => ReturnType<typeof invokeAsValue>;
 const asked_at = CORPUS_NOW.toISOString();
 /** The corpus's "now" is 2026-11-20: last quarter is Q3 2026. */
 const Q3 = ['2026-07-01', '2026-10-01'] as const;
+const asOf = asked_at.slice(0, 10);
 
 beforeAll(async () => {
   h = await createHarness({ database: await openCorpusDatabase() });
@@ -33,7 +38,8 @@ beforeAll(async () => {
     signal: new AbortController().signal,
     origin: 'run' as const,
   };
-  ctx = { db: h.database.db, workspaceId: CORPUS_WORKSPACE_ID, rerun: (q) => invokeAsValue(scope, 'search.query', q) };
+  invoke = (operationId, input) => invokeAsValue(scope, operationId, input);
+  ctx = { db: h.database.db, workspaceId: CORPUS_WORKSPACE_ID, rerun: (q) => rerunCitedQuery(invoke, q) };
 }, 120_000);
 afterAll(async () => {
   await h.close();
@@ -262,6 +268,86 @@ describe('absence-backed: a claim that something is absent rests on what found n
       expect.objectContaining({ kind: 'citation', cite: 'query', snippet: '0 results' }),
     );
     expect(result.grounding.verified).toBe(true);
+  });
+
+  it('holds an absence the answer’s own verified rows state: “no champion identified” beside an unknown Champion cell', async () => {
+    // The open renewals' latest champion assessment as of the corpus's end, read here.
+    const renewals = await sql<{ deal_name: string; champion: string | null }>(
+      `select d.name as deal_name,
+         (select q.status from deal_qualification q where q.deal_id = d.id and q.criterion = 'champion'
+            and q.occurred_at < $2::date + 1 order by q.occurred_at desc, q.id limit 1) as champion
+       from deals d where d.workspace_id = $1 and not d.is_closed and d.name ~* 'renewal' order by d.name`,
+      [asOf],
+    );
+    const unknown = renewals.find((r) => r.champion === 'unknown');
+    const identified = renewals.find((r) => r.champion === 'identified');
+    expect(unknown && identified).toBeTruthy();
+    const out = await invoke('analyses.renewal_risk', { as_of: asOf, limit: 50 });
+    if (!out.ok) throw new Error(JSON.stringify(out.error));
+    const analysis = out.output as { summary: string[]; blocks: BlockDraft[] };
+    const table = analysis.blocks.find((b) => b.kind === 'table' && b.title === 'Open renewals, at risk first');
+    expect(table).toBeTruthy();
+
+    const said = (deal: string) => `No champion is identified on ${deal}.`;
+    const backed = await verifyAnswer(draft(said(unknown!.deal_name), [table!]), ctx);
+    expect(backed.text).toBe(said(unknown!.deal_name));
+    expect(checkOf(backed.grounding.checks, 'absence-backed')).toMatchObject({ passed: true });
+    expect(backed.grounding.verified).toBe(true);
+
+    // The same words beside a renewal whose champion is identified are contradicted by its own row.
+    const wrong = await verifyAnswer(draft(said(identified!.deal_name), [table!]), ctx);
+    expect(wrong.text).toBe('');
+    expect(checkOf(wrong.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
+
+    // The analysis's own lines ("… (…, owner@domain.io): no champion identified; no conversation in 45 days.")
+    // are its "Why at risk" cells: they stand as written.
+    const lines = analysis.summary.join('\n');
+    expect(lines).toMatch(/: no (?:champion|economic buyer) identified/);
+    const own = await verifyAnswer(draft(lines, analysis.blocks), ctx);
+    expect(own.text).toBe(lines);
+    expect(checkOf(own.grounding.checks, 'absence-backed')).toMatchObject({ passed: true });
+    expect(own.grounding.verified).toBe(true);
+  });
+
+  it('holds a verdict on the question (“Nothing in the data settles it yet.”) to nothing: it claims no record is absent', async () => {
+    const hedges = [
+      'Nothing in the data settles it yet.',
+      'No record proves it either way.',
+      'None of these conversations tells us why they left.',
+      'Nothing here answers the question for now.',
+    ];
+    for (const hedge of hedges) {
+      const result = await verifyAnswer(draft(hedge, []), { ...ctx, searches: [] });
+      expect(result.text, hedge).toBe(hedge);
+      expect(checkOf(result.grounding.checks, 'absence-backed'), hedge).toMatchObject({ passed: true });
+      expect(result.grounding.verified, hedge).toBe(true);
+    }
+    // What people did, or what the records hold, is a claim whatever verb it uses.
+    for (const claim of ['Nobody confirmed it.', 'Nothing was said about it.', 'No call shows that pricing came up.']) {
+      const result = await verifyAnswer(draft(claim, []), { ...ctx, searches: [] });
+      expect(result.text, claim).toBe('');
+      expect(checkOf(result.grounding.checks, 'absence-backed'), claim).toMatchObject({ passed: false, removed: 1 });
+    }
+  });
+
+  it('backs “No … are synced” by a search of every such record that found none, not by a narrower one', async () => {
+    const [none] = await sql<{ kind: string }>(
+      `select k as kind from unnest(array['post', 'meeting', 'email', 'call']) k
+       where not exists (select 1 from interactions i where i.workspace_id = $1 and i.kind = k) limit 1`,
+    );
+    if (!none) throw new Error('every kind of interaction is in the corpus');
+    const every = { filters: [{ field: 'kind', op: 'eq', value: none.kind }], limit: 1 };
+    const found = await invoke('search.query', every);
+    expect(found.ok && (found.output as { results: unknown[] }).results).toEqual([]);
+    const claim = `No ${none.kind}s are synced in this workspace yet.`;
+    const result = await verifyAnswer(draft(claim, []), { ...ctx, searches: [{ request: every, results: 0 }] });
+    expect(result.text).toBe(`${claim.slice(0, -1)} — found none in ${searchWords(every)}.`);
+    expect(result.grounding.verified).toBe(true);
+    // A search of last century's only says nothing of those.
+    const narrower = { filters: [...every.filters, { field: 'occurred_at', op: 'lt', value: '1900-01-01' }] };
+    const unbacked = await verifyAnswer(draft(claim, []), { ...ctx, searches: [{ request: narrower, results: 0 }] });
+    expect(unbacked.text).toBe('');
+    expect(checkOf(unbacked.grounding.checks, 'absence-backed')).toMatchObject({ passed: false, removed: 1 });
   });
 });
 
