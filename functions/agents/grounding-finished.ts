@@ -1,11 +1,13 @@
 import type { BlockDraft } from './answer.js';
+import { placeholderIn } from './grounding-placeholders.js';
 
 /**
  * Nothing unfinished reaches the reader (agents.md: "no placeholder or empty section remains"), for
  * every model and every renderer. One pass over an answer's prose and blocks finds and takes out:
  *
- * - a placeholder: digits masked as `#` ("Q# ####"), a template slot (`{{name}}`, "[insert …]"), a
- *   TODO/TBD/FIXME, a value rendered as `NaN` or `[object Object]` — the line goes;
+ * - a placeholder (grounding-placeholders.ts): a masked number ("XX%", "$X,XXX", "N accounts", "Q# ####"),
+ *   a template slot ("[Account Name]", "<company>", `{{name}}`), a TODO/TBD/FIXME, a value rendered as
+ *   `NaN` or `[object Object]` — the line goes (a kept quote's words in it are not read);
  * - a section (a markdown heading, not the answer's first, or a bold label alone on its line) whose
  *   body is empty — nothing under it, or only headings and labels with nothing under them — or only
  *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…"):
@@ -22,8 +24,6 @@ import type { BlockDraft } from './answer.js';
  * needed it (`unfinished` is not empty), because a composer that wrote it left something out.
  */
 
-const PLACEHOLDER =
-  /(?<![\w#])#{2,}(?![\w#])|(?<![\w#])[A-Za-z]#(?=\s+#)|\{\{[^}]*\}\}|\[(?:insert|placeholder|tbd|todo)\b[^\]]*\]|\b(?:TODO|TBD|FIXME)\b|\bNaN\b|\[object Object\]/;
 const HEADING = /^#{1,6}\s/;
 const SAYS_NOTHING =
   /\b(?:found no|found nothing|find no|there (?:are|is|were|was) no|none of|no further|nothing (?:more|further|else)|too little)\b|^(?:[-*]\s*)?no [a-z]/i;
@@ -48,11 +48,13 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
   const hasQuote = kept.some((b) => QUOTE_KINDS.has(b.kind));
   const hasTable = kept.some((b) => b.kind === 'table');
   const hasEvidence = kept.some((b) => b.kind !== 'text' && b.kind !== 'callout');
+  const names = namesIn(kept);
+  const quotes = kept.flatMap((b) => (QUOTE_KINDS.has(b.kind) && 'text' in b ? [b.text] : []));
   const tidyProse = (prose: string): string => {
     let lines = prose.split('\n').filter((line) => {
-      const m = PLACEHOLDER.exec(line.replace(HEADING, '').replace(/`[^`]*`/g, ' '));
-      if (m) unfinished.push(`a placeholder (“${m[0]}”) in “${line.trim().slice(0, 80)}”`);
-      return !m;
+      const placeholder = placeholderIn(line, names, quotes);
+      if (placeholder) unfinished.push(`a placeholder (“${placeholder}”) in “${line.trim().slice(0, 80)}”`);
+      return !placeholder;
     });
     lines = lines.flatMap((line) => {
       let out = line;
@@ -83,6 +85,18 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
     }),
     unfinished,
   };
+}
+
+/** Every value the blocks hold, lower case: a name in brackets that is one of them is no slot. */
+function namesIn(blocks: readonly BlockDraft[]): Set<string> {
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v.trim().toLowerCase());
+    else if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) visit(x);
+  };
+  for (const b of blocks) if (b.kind !== 'text' && b.kind !== 'callout') visit(b);
+  return out;
 }
 
 /**

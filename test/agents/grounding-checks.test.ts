@@ -626,4 +626,61 @@ describe('finished: nothing unfinished reaches the reader', () => {
     });
     expect(result.grounding.verified).toBe(true);
   });
+
+  it('fails a value masked by letters (“XX%”, “$X,XXX”, “N accounts”) or a slot (“[Account Name]”, “<company>”)', async () => {
+    const [acct] = await sql<{ name: string }>(
+      `select name from accounts where workspace_id = $1 order by name limit 1`,
+    );
+    const real = [
+      `## ${acct!.name}`,
+      'They moved their books to Xero and asked about X-ray style tracing for their SaaS rollout.',
+      'The X1 plan came up; see [the pricing page](https://example.com/pricing).',
+      '| Account | Region |',
+      '| --- | --- |',
+      `| ${acct!.name} | N/A |`,
+    ];
+    const masked = [
+      'Win rate held at XX% this quarter.',
+      'The average deal is $X,XXX.',
+      'We logged X,XXX conversations.',
+      'Talk to [Account Name] before the renewal.',
+      'A note from [Customer] on pricing.',
+      'Send the recap to <company> by Friday.',
+      'N accounts raised pricing.',
+      'Across XX deals the champion changed.',
+    ];
+    for (const line of masked) {
+      const result = await verifyAnswer(draft([...real, line].join('\n'), []), ctx);
+      expect(result.text, line).toBe(real.join('\n'));
+      expect(checkOf(result.grounding.checks, 'finished'), line).toMatchObject({ passed: false });
+      expect(checkOf(result.grounding.checks, 'finished')?.detail, line).toContain('a placeholder');
+      expect(result.grounding.verified, line).toBe(false);
+    }
+    const clean = await verifyAnswer(draft(real.join('\n'), []), ctx);
+    expect(clean.text).toBe(real.join('\n'));
+    expect(checkOf(clean.grounding.checks, 'finished')?.passed).toBe(true);
+  });
+
+  it('the renderer’s pass keeps a bracketed name the blocks hold and a quote’s own words, and takes a slot out', () => {
+    const said = 'We need X seats by March, and N accounts is not a thing we track.';
+    const quoteBlock: BlockDraft = {
+      kind: 'quote',
+      text: said,
+      source: { interaction_id: CORPUS_WORKSPACE_ID, turn_id: null, speaker: null, occurred_at: null, account: 'Acme' },
+      stance: 'supports',
+    };
+    const table: BlockDraft = {
+      kind: 'table',
+      title: 'Accounts',
+      columns: [{ key: 'name', label: 'Account' }],
+      data: [{ name: 'Acme Health' }],
+      query: { surface: 'accounts', filters: [] },
+    };
+    const text = ['- [Acme Health] renews in March.', `- A buyer: “${said}”`, '- [Account Name] renews next.'].join(
+      '\n',
+    );
+    const tidied = tidyAnswer(text, [quoteBlock, table]);
+    expect(tidied.text).toBe(['- [Acme Health] renews in March.', `- A buyer: “${said}”`].join('\n'));
+    expect(tidied.unfinished).toEqual(['a placeholder (“[Account Name]”) in “- [Account Name] renews next.”']);
+  });
 });
