@@ -10,9 +10,12 @@ import { placeholderIn } from './grounding-placeholders.js';
  *   `NaN` or `[object Object]` — the line goes (a kept quote's words in it are not read);
  * - a section (a markdown heading, not the answer's first, or a bold label alone on its line) whose
  *   body is empty — nothing under it, or only headings and labels with nothing under them — or only
- *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…"):
- *   the heading and its body go; so does a line that ends in a colon with nothing under it, in an
- *   answer that holds no table, metric or quote it could introduce;
+ *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…",
+ *   or a word for nothing alone: "N/A", "None.", "—", "(none)", "Nothing to report.", "Not applicable."):
+ *   the heading and its body go; so does a label with only such a word after its colon ("Competitors:
+ *   none.", "**Risks:** N/A") or under it, where the answer says something elsewhere; and a line that
+ *   ends in a colon with nothing under it, in an answer that holds no table, metric or quote it could
+ *   introduce;
  * - a sentence about quotes ("these quotes", "in their own words", "they come from") when the answer
  *   keeps no quote, and one pointing at "the table" when it keeps no table;
  * - a total smaller than one of its own parts: a metric whose label is another metric's label plus a
@@ -25,8 +28,17 @@ import { placeholderIn } from './grounding-placeholders.js';
  */
 
 const HEADING = /^#{1,6}\s/;
+/** A word for nothing, alone: what a body or a label's value says when it has nothing to say. */
+const NOTHING_WORD = String.raw`(?:\(\s*)?(?:none|n\/a|nil|nothing(?: (?:to report|of note|yet|found|so far))?|not applicable|no data|[-–—]+)(?:\s*\))?`;
+const ONLY_NOTHING = new RegExp(String.raw`^(?:[-*]\s+)?(?:\*\*|__)?${NOTHING_WORD}(?:\*\*|__)?\s*[.!]?$`, 'i');
 const SAYS_NOTHING =
   /\b(?:found no|found nothing|find no|there (?:are|is|were|was) no|none of|no further|nothing (?:more|further|else)|too little)\b|^(?:[-*]\s*)?no [a-z]/i;
+const saysNothing = (sentence: string): boolean => SAYS_NOTHING.test(sentence) || ONLY_NOTHING.test(sentence);
+/** A label whose value is only a word for nothing: "Competitors: none.", "**Risks:** N/A", "- Blockers: —". */
+const LABEL_OVER_NOTHING = new RegExp(
+  String.raw`^\s*(?:[-*]\s+)?(\*\*|__)?([^:*_\n]{1,80}?)(?::\1|\1:)\s*(?:\*\*|__)?${NOTHING_WORD}(?:\*\*|__)?\s*[.!]?\s*$`,
+  'i',
+);
 const ABOUT_QUOTES =
   /\b(?:these|the|each|those|such) quotes?\b|\bin their own words\b|\bthey come from\b|\bquoted (?:above|below)\b/i;
 const ABOUT_A_TABLE =
@@ -136,11 +148,11 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     const sentences = body.flatMap((l) => l.match(SENTENCE) ?? []).filter((s) => s.trim() !== '');
     return { end, body, sentences };
   };
-  const hasContent = groups.some((i) => spanOf(i).sentences.some((s) => !SAYS_NOTHING.test(s.trim())));
+  const hasContent = groups.some((i) => spanOf(i).sentences.some((s) => !saysNothing(s.trim())));
   for (const i of groups) {
     if (drop.has(i)) continue;
     const { end, body, sentences } = spanOf(i);
-    if (body.length > 0 && !sentences.every((s) => SAYS_NOTHING.test(s.trim()))) continue;
+    if (body.length > 0 && !sentences.every((s) => saysNothing(s.trim()))) continue;
     // Where every section says it has nothing (an empty workspace), saying so is the answer.
     if (body.length > 0 && !hasContent) continue;
     unfinished.push(
@@ -150,6 +162,7 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     );
     for (let k = i; k < end; k++) drop.add(k);
   }
+  withoutLabelsOverNothing(lines, levels, drop, unfinished);
   lines.forEach((line, i) => {
     if (drop.has(i) || !/:\s*$/.test(line.trim()) || levels[i] !== null) return;
     let next = i + 1;
@@ -161,6 +174,49 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     drop.add(i);
   });
   return lines.filter((_, i) => !drop.has(i));
+}
+
+/**
+ * Labels whose only value is a word for nothing, after their colon ("Competitors: none.") or on the
+ * lines under them ("Competitors:" over "None."), go where the answer says something elsewhere: where
+ * nothing else is said, saying there is nothing is the answer.
+ */
+function withoutLabelsOverNothing(
+  lines: readonly string[],
+  levels: readonly (number | null)[],
+  drop: Set<number>,
+  unfinished: string[],
+): void {
+  const labels = new Map<number, { name: string; span: number[] }>();
+  lines.forEach((line, i) => {
+    if (drop.has(i) || levels[i] !== null) return;
+    const inline = LABEL_OVER_NOTHING.exec(line);
+    if (inline) {
+      labels.set(i, { name: inline[2]!.trim(), span: [i] });
+      return;
+    }
+    if (!/:\s*$/.test(line.trim())) return;
+    let next = i + 1;
+    while (next < lines.length && lines[next]!.trim() === '') next++;
+    const under: number[] = [];
+    while (next < lines.length && lines[next]!.trim() !== '' && levels[next] === null) under.push(next++);
+    if (under.length > 0 && under.every((k) => ONLY_NOTHING.test(lines[k]!.trim())))
+      labels.set(i, { name: groupName(line).replace(/:\s*$/, ''), span: [i, ...under] });
+  });
+  if (labels.size === 0) return;
+  const spanned = new Set([...labels.values()].flatMap((l) => l.span));
+  const saysSomething = lines.some(
+    (line, i) =>
+      !drop.has(i) &&
+      !spanned.has(i) &&
+      levels[i] === null &&
+      (line.match(SENTENCE) ?? []).some((s) => s.trim() !== '' && !saysNothing(s.trim())),
+  );
+  if (!saysSomething) return;
+  for (const { name, span } of labels.values()) {
+    unfinished.push(`the section “${name}” only says it has nothing`);
+    for (const k of span) drop.add(k);
+  }
 }
 
 const asNumber = (v: unknown): number | null =>

@@ -683,4 +683,60 @@ describe('finished: nothing unfinished reaches the reader', () => {
     expect(tidied.text).toBe(['- [Acme Health] renews in March.', `- A buyer: “${said}”`].join('\n'));
     expect(tidied.unfinished).toEqual(['a placeholder (“[Account Name]”) in “- [Account Name] renews next.”']);
   });
+
+  it('fails a section or label whose only body says nothing (“N/A”, “—”, “(none)”, “Competitors: none.”), and keeps “None: …”', async () => {
+    const report = [
+      '## Summary',
+      'Customers talk about pricing.',
+      '',
+      '### Risks',
+      'N/A',
+      '',
+      '### Blockers',
+      '—',
+      '',
+      '### Open questions',
+      '(none)',
+      '',
+      '### Next steps',
+      'Nothing to report.',
+      '',
+      '### Dependencies',
+      'Not applicable.',
+      '',
+      '### No call, meeting or email in the last month',
+      'None: every customer has a touch in the last month.',
+      '',
+      '### What this rests on',
+      'Competitors: none.',
+      '**Risks:** n/a',
+      'Owners:',
+      'None.',
+      '',
+      'The searches above.',
+    ].join('\n');
+    const result = await verifyAnswer(draft(report, []), ctx);
+    expect(result.text).toBe(
+      [
+        '## Summary',
+        'Customers talk about pricing.',
+        '',
+        '### No call, meeting or email in the last month',
+        'None: every customer has a touch in the last month.',
+        '',
+        '### What this rests on',
+        '',
+        'The searches above.',
+      ].join('\n'),
+    );
+    const finished = checkOf(result.grounding.checks, 'finished');
+    expect(finished).toMatchObject({ passed: false });
+    for (const name of ['Risks', 'Blockers', 'Open questions', 'Next steps', 'Dependencies', 'Competitors', 'Owners'])
+      expect(finished?.detail, name).toContain(`the section “${name}”`);
+    expect(result.grounding.verified).toBe(false);
+    // Where nothing else is said, saying there is nothing is the answer.
+    const alone = tidyAnswer('Competitors: none.', []);
+    expect(alone.text).toBe('Competitors: none.');
+    expect(alone.unfinished).toEqual([]);
+  });
 });
