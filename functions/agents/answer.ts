@@ -191,7 +191,7 @@ export const GROUNDING_CHECKS = {
   'parts-answered':
     "Every part of a question the answer's interpretation reads as several (`interpretation.parts`) has a section of the answer of its own, or is declined in words that name it; a part left over fails the check and is named in a warning callout. An answer that reports no parts is not held to it.",
   'prose-quotes':
-    'Every quotation in the prose (words in quotation marks given as what someone said) is the text of a quote block of the same answer; one that is not is removed.',
+    'Every quotation in the prose (words given as what someone said, in any marks: “…”, ‘…’, «…», „…“, a blockquote line, or a list line giving a person’s words after their name) is the text of a quote block of the same answer; one that is not is removed.',
   finished:
     'Nothing unfinished reaches the reader: no placeholder (a value masked by letters, “XX%”, “$X,XXX”, “N accounts”, or a slot, “[Account Name]”, “<company>”), no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts.',
 } as const;

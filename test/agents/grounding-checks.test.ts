@@ -469,6 +469,48 @@ describe('prose-quotes: a quotation in the prose is a quote block of the same an
     expect(checkOf(result.grounding.checks, 'prose-quotes')).toMatchObject({ passed: true });
     expect(result.text).toContain(words.slice(0, 4).join(' '));
   });
+
+  it('holds quotations in other marks and forms to the kept quotes: ‘…’, «…», „…“, a blockquote, a name’s list line', async () => {
+    const kept = await customerTurn(`t.text ~* '\\mbudget' and t.text !~ '[‘’«»„“”"]'`);
+    const invented = 'We would sign tomorrow if the price dropped by half';
+    const [said] = await sql<{ n: number }>(
+      `select count(*)::int as n from transcript_turns where workspace_id = $1 and text ilike '%' || $2 || '%'`,
+      [invented],
+    );
+    expect(said!.n).toBe(0);
+    const forms = [
+      `- One buyer put it as ‘${invented}’.`,
+      `- In French notes: «${invented}»`,
+      `- In German notes: „${invented}“`,
+      `> ${invented}.`,
+      `- Dana Reyes: ${invented}.`,
+      `- Dana (Acme): “${invented}.”`,
+    ];
+    const honest = [
+      `- A buyer said ‘${kept.text}’`,
+      `> ${kept.text}`,
+      // Apostrophes inside and at the end of words, and a short word in single marks, quote nothing.
+      '- The customers’ view: they don’t want the ‘platform’ tier.',
+      // A description of a person is not her words.
+      '- Dana Reyes: head of operations, on the renewal since March.',
+      '> **Note:** the counts leave out internal calls.',
+    ];
+    const result = await verifyAnswer(draft(['What buyers said:', ...honest, ...forms].join('\n'), [quote(kept)]), ctx);
+    for (const line of honest) expect(result.text, line).toContain(line);
+    expect(result.text).not.toContain(invented);
+    expect(checkOf(result.grounding.checks, 'prose-quotes')).toMatchObject({ passed: false, removed: 1 });
+    expect(result.grounding.problems.filter((p) => p.includes(invented))).toHaveLength(1);
+    // Each form on its own is removed and fails the check.
+    for (const form of forms) {
+      const alone = await verifyAnswer(
+        draft(`What buyers said:\n${form}\n- A buyer: “${kept.text}”`, [quote(kept)]),
+        ctx,
+      );
+      expect(alone.text, form).not.toContain(invented);
+      expect(alone.text, form).toContain(kept.text);
+      expect(checkOf(alone.grounding.checks, 'prose-quotes'), form).toMatchObject({ passed: false, removed: 1 });
+    }
+  });
 });
 
 describe('finished: nothing unfinished reaches the reader', () => {
