@@ -193,7 +193,7 @@ export const GROUNDING_CHECKS = {
   'prose-quotes':
     'Every quotation in the prose (words given as what someone said, in any marks: “…”, ‘…’, «…», „…“, a blockquote line, or a list line giving a person’s words after their name) is the text of a quote block of the same answer; one that is not is removed.',
   finished:
-    'Nothing unfinished reaches the reader: no placeholder (a value masked by letters, “XX%”, “$X,XXX”, “N accounts”, or a slot, “[Account Name]”, “<company>”), no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts.',
+    'Nothing unfinished reaches the reader: no placeholder (a value masked by letters, “XX%”, “$X,XXX”, “N accounts”, or a slot, “[Account Name]”, “<company>”), no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts, no total of 0 beside a breakdown whose labels count more than 0 of the same thing.',
 } as const;
 export type GroundingCheckName = keyof typeof GROUNDING_CHECKS;
 const CHECK_NAMES = Object.keys(GROUNDING_CHECKS) as [GroundingCheckName, ...GroundingCheckName[]];

@@ -1,5 +1,6 @@
 import type { BlockDraft } from './answer.js';
 import { placeholderIn } from './grounding-placeholders.js';
+import { withoutContradictedTotals } from './grounding-totals.js';
 
 /**
  * Nothing unfinished reaches the reader (agents.md: "no placeholder or empty section remains"), for
@@ -18,9 +19,10 @@ import { placeholderIn } from './grounding-placeholders.js';
  *   introduce;
  * - a sentence about quotes ("these quotes", "in their own words", "they come from") when the answer
  *   keeps no quote, and one pointing at "the table" when it keeps no table;
- * - a total smaller than one of its own parts: a metric whose label is another metric's label plus a
- *   qualifier ("Conversations, the quarter from 2026-07-01" under "Conversations") is a part of it,
- *   and a part above its total means the two count different things — the total goes.
+ * - a total its own breakdown contradicts (grounding-totals.ts, which writes the rule down): one smaller
+ *   than one of its own parts (a metric whose label is its label plus a qualifier), or a total of 0 beside
+ *   a metric or table whose labels name the same thing (periods aside, and the same period when the total
+ *   names one) and count more than 0 of it — the total goes.
  *
  * `tidyAnswer` is the renderer's pass (run on an answer before it is shown, and by the verifier after
  * its own removals, which can leave a heading over nothing); the verifier fails an answer whose draft
@@ -217,35 +219,4 @@ function withoutLabelsOverNothing(
     unfinished.push(`the section “${name}” only says it has nothing`);
     for (const k of span) drop.add(k);
   }
-}
-
-const asNumber = (v: unknown): number | null =>
-  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
-
-/** A metric whose label extends another's with a qualifier is a part of it; a total below a part goes. */
-function withoutContradictedTotals(blocks: readonly BlockDraft[], unfinished: string[]): BlockDraft[] {
-  const metrics = blocks.filter((b): b is Extract<BlockDraft, { kind: 'metric' }> => b.kind === 'metric');
-  const contradicted = new Set<BlockDraft>();
-  for (const total of metrics) {
-    const whole = asNumber(total.value);
-    if (whole === null) continue;
-    const prefix = total.label.trim().toLowerCase();
-    const over = metrics.find((part) => {
-      if (part === total) return false;
-      const label = part.label.trim().toLowerCase();
-      const value = asNumber(part.value);
-      return (
-        value !== null &&
-        value > whole &&
-        /^(?:,|:| \(| —| –| - )/.test(label.slice(prefix.length)) &&
-        label.startsWith(prefix)
-      );
-    });
-    if (!over) continue;
-    contradicted.add(total);
-    unfinished.push(
-      `the total “${total.label}” (${whole}) is below its own part “${over.label}” (${String(over.value)}): they count different things`,
-    );
-  }
-  return blocks.filter((b) => !contradicted.has(b));
 }

@@ -781,4 +781,78 @@ describe('finished: nothing unfinished reaches the reader', () => {
     expect(alone.text).toBe('Competitors: none.');
     expect(alone.unfinished).toEqual([]);
   });
+
+  it('fails a total of 0 beside a breakdown of the same thing that counts more, whatever the labels’ order', async () => {
+    const calls = { field: 'kind', op: 'eq', value: 'call' };
+    const before1900 = await countOf(
+      `select count(*)::int as n from interactions where workspace_id = $1 and kind = 'call' and occurred_at < '1900-01-01'`,
+    );
+    const inQ3 = await countOf(
+      `select count(*)::int as n from interactions i where i.workspace_id = $1 and i.kind = 'call'
+         and i.occurred_at >= $2::date and i.occurred_at < $3::date
+         and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)`,
+      [...Q3],
+    );
+    expect(before1900).toBe(0);
+    expect(inQ3).toBeGreaterThan(0);
+    const zero = (label: string) =>
+      countMetric(label, 'interactions', [calls, { field: 'occurred_at', op: 'lt', value: '1900-01-01' }], before1900);
+    const q3Calls = countMetric(
+      'Q3 calls',
+      'interactions',
+      [calls, { field: 'occurred_at', op: 'gte', value: Q3[0] }, { field: 'occurred_at', op: 'lt', value: Q3[1] }],
+      inQ3,
+    );
+    const byAccountQuery = {
+      surface: 'interactions',
+      filters: [calls],
+      group_by: ['account_name'],
+      metrics: [{ fn: 'count' }],
+      order_by: { field: 'count', dir: 'desc' },
+      limit: 3,
+    };
+    const grouped = await invoke('search.query', byAccountQuery);
+    if (!grouped.ok) throw new Error(JSON.stringify(grouped.error));
+    const rows = (grouped.output as { results: Record<string, unknown>[] }).results;
+    // The first row's count, read here: that account's calls.
+    const first = await countOf(
+      `select count(*)::int as n from interactions i left join accounts a on a.id = i.account_id
+       where i.workspace_id = $1 and i.kind = 'call' and a.name is not distinct from $2
+         and not exists (select 1 from excluded_interactions x where x.interaction_id = i.id)`,
+      [rows[0]!.account_name ?? null],
+    );
+    expect(first).toBeGreaterThan(0);
+    expect(Number(rows[0]!.count)).toBe(first);
+    const byAccount: BlockDraft = {
+      kind: 'table',
+      title: 'Calls by account',
+      columns: [
+        { key: 'account_name', label: 'Account' },
+        { key: 'count', label: 'Calls' },
+      ],
+      data: rows,
+      query: byAccountQuery,
+    };
+    for (const [label, breakdown] of [
+      ['Q3 calls', q3Calls],
+      ['Calls by account', byAccount],
+    ] as const) {
+      const result = await verifyAnswer(
+        draft('Calls, and where they were (blocks below).', [zero('Calls'), breakdown]),
+        ctx,
+      );
+      expect(
+        result.content_blocks.filter((b) => b.kind === 'metric' && b.label === 'Calls'),
+        label,
+      ).toEqual([]);
+      expect(checkOf(result.grounding.checks, 'finished'), label).toMatchObject({ passed: false, removed: 1 });
+      expect(checkOf(result.grounding.checks, 'finished')?.detail, label).toContain('is 0 beside');
+      expect(result.grounding.verified, label).toBe(false);
+    }
+    // A 0 that names its own period stands beside a breakdown of another.
+    const ofItsYear = zero('Calls before 1900');
+    const stands = await verifyAnswer(draft('Calls before 1900, and in Q3 (blocks below).', [ofItsYear, q3Calls]), ctx);
+    expect(stands.content_blocks.filter((b) => b.kind === 'metric')).toEqual([ofItsYear, q3Calls]);
+    expect(checkOf(stands.grounding.checks, 'finished')?.passed).toBe(true);
+  });
 });
