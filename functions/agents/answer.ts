@@ -187,13 +187,13 @@ export const GROUNDING_CHECKS = {
   'on-topic':
     'Every quote is about what the question asks (one that is not is left out; the answer says so, and stays true).',
   'absence-backed':
-    'A claim that something is absent (“no one mentioned”, “none of”, “there are no”) is backed in the same answer: a metric of 0 or a table with no rows on that subject, a query citation, or a search of this run that found nothing for it (then cited). An unbacked one is removed.',
+    'A claim that something is absent (“no one mentioned”, “none of”, “there are no”, “No customer mentioned…”, “did not come up in any call”) is backed in the same answer: a metric of 0 or a table with no rows on that subject, a row of its own verified table that states it or holds nothing for that field, a query citation, or a search of this run that found nothing for it (then cited). A verdict on the question (“Nothing in the data settles it yet.”) is no such claim. An unbacked one is removed.',
   'parts-answered':
     "Every part of a question the answer's interpretation reads as several (`interpretation.parts`) has a section of the answer of its own, or is declined in words that name it; a part left over fails the check and is named in a warning callout. An answer that reports no parts is not held to it.",
   'prose-quotes':
-    'Every quotation in the prose (words in quotation marks given as what someone said) is the text of a quote block of the same answer; one that is not is removed.',
+    'Every quotation in the prose (words given as what someone said, in any marks: “…”, ‘…’, «…», „…“, a blockquote line, or a list line giving a person’s words after their name) is the text of a quote block of the same answer; one that is not is removed.',
   finished:
-    'Nothing unfinished reaches the reader: no placeholder, no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts.',
+    'Nothing unfinished reaches the reader: no placeholder (a value masked by letters, “XX%”, “$X,XXX”, “N accounts”, or a slot, “[Account Name]”, “<company>”), no section that is empty or only says it has nothing, no line about quotes or a table the answer does not hold, no total smaller than one of its own parts, no total of 0 beside a breakdown whose labels count more than 0 of the same thing.',
 } as const;
 export type GroundingCheckName = keyof typeof GROUNDING_CHECKS;
 const CHECK_NAMES = Object.keys(GROUNDING_CHECKS) as [GroundingCheckName, ...GroundingCheckName[]];

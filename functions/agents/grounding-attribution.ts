@@ -279,7 +279,7 @@ function withAccountAfter(line: string, spans: readonly string[], account: strin
     .sort((a, b) => a.i - b.i)[0];
   if (!at) return `${line} (${account})`;
   let end = at.i + at.s.length;
-  while (end < line.length && /[”"*_]/.test(line[end]!)) end++;
+  while (end < line.length && /[”"’»“*_]/.test(line[end]!)) end++;
   return `${line.slice(0, end)} (${account})${line.slice(end)}`;
 }
 

@@ -1,32 +1,46 @@
 import type { BlockDraft } from './answer.js';
+import { placeholderIn } from './grounding-placeholders.js';
+import { withoutContradictedTotals } from './grounding-totals.js';
 
 /**
  * Nothing unfinished reaches the reader (agents.md: "no placeholder or empty section remains"), for
  * every model and every renderer. One pass over an answer's prose and blocks finds and takes out:
  *
- * - a placeholder: digits masked as `#` ("Q# ####"), a template slot (`{{name}}`, "[insert …]"), a
- *   TODO/TBD/FIXME, a value rendered as `NaN` or `[object Object]` — the line goes;
+ * - a placeholder (grounding-placeholders.ts): a masked number ("XX%", "$X,XXX", "N accounts", "Q# ####"),
+ *   a template slot ("[Account Name]", "<company>", `{{name}}`), a TODO/TBD/FIXME, a value rendered as
+ *   `NaN` or `[object Object]` — the line goes (a kept quote's words in it are not read);
  * - a section (a markdown heading, not the answer's first, or a bold label alone on its line) whose
  *   body is empty — nothing under it, or only headings and labels with nothing under them — or only
- *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…"):
- *   the heading and its body go; so does a line that ends in a colon with nothing under it, in an
- *   answer that holds no table, metric or quote it could introduce;
+ *   says it has nothing ("found no further…", "None of … is linked…", "There are no…", "too little…",
+ *   or a word for nothing alone: "N/A", "None.", "—", "(none)", "Nothing to report.", "Not applicable."):
+ *   the heading and its body go; so does a label with only such a word after its colon ("Competitors:
+ *   none.", "**Risks:** N/A") or under it, where the answer says something elsewhere; and a line that
+ *   ends in a colon with nothing under it, in an answer that holds no table, metric or quote it could
+ *   introduce;
  * - a sentence about quotes ("these quotes", "in their own words", "they come from") when the answer
  *   keeps no quote, and one pointing at "the table" when it keeps no table;
- * - a total smaller than one of its own parts: a metric whose label is another metric's label plus a
- *   qualifier ("Conversations, the quarter from 2026-07-01" under "Conversations") is a part of it,
- *   and a part above its total means the two count different things — the total goes.
+ * - a total its own breakdown contradicts (grounding-totals.ts, which writes the rule down): one smaller
+ *   than one of its own parts (a metric whose label is its label plus a qualifier), or a total of 0 beside
+ *   a metric or table whose labels name the same thing (periods aside, and the same period when the total
+ *   names one) and count more than 0 of it — the total goes.
  *
  * `tidyAnswer` is the renderer's pass (run on an answer before it is shown, and by the verifier after
  * its own removals, which can leave a heading over nothing); the verifier fails an answer whose draft
  * needed it (`unfinished` is not empty), because a composer that wrote it left something out.
  */
 
-const PLACEHOLDER =
-  /(?<![\w#])#{2,}(?![\w#])|(?<![\w#])[A-Za-z]#(?=\s+#)|\{\{[^}]*\}\}|\[(?:insert|placeholder|tbd|todo)\b[^\]]*\]|\b(?:TODO|TBD|FIXME)\b|\bNaN\b|\[object Object\]/;
 const HEADING = /^#{1,6}\s/;
+/** A word for nothing, alone: what a body or a label's value says when it has nothing to say. */
+const NOTHING_WORD = String.raw`(?:\(\s*)?(?:none|n\/a|nil|nothing(?: (?:to report|of note|yet|found|so far))?|not applicable|no data|[-–—]+)(?:\s*\))?`;
+const ONLY_NOTHING = new RegExp(String.raw`^(?:[-*]\s+)?(?:\*\*|__)?${NOTHING_WORD}(?:\*\*|__)?\s*[.!]?$`, 'i');
 const SAYS_NOTHING =
   /\b(?:found no|found nothing|find no|there (?:are|is|were|was) no|none of|no further|nothing (?:more|further|else)|too little)\b|^(?:[-*]\s*)?no [a-z]/i;
+const saysNothing = (sentence: string): boolean => SAYS_NOTHING.test(sentence) || ONLY_NOTHING.test(sentence);
+/** A label whose value is only a word for nothing: "Competitors: none.", "**Risks:** N/A", "- Blockers: —". */
+const LABEL_OVER_NOTHING = new RegExp(
+  String.raw`^\s*(?:[-*]\s+)?(\*\*|__)?([^:*_\n]{1,80}?)(?::\1|\1:)\s*(?:\*\*|__)?${NOTHING_WORD}(?:\*\*|__)?\s*[.!]?\s*$`,
+  'i',
+);
 const ABOUT_QUOTES =
   /\b(?:these|the|each|those|such) quotes?\b|\bin their own words\b|\bthey come from\b|\bquoted (?:above|below)\b/i;
 const ABOUT_A_TABLE =
@@ -48,11 +62,13 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
   const hasQuote = kept.some((b) => QUOTE_KINDS.has(b.kind));
   const hasTable = kept.some((b) => b.kind === 'table');
   const hasEvidence = kept.some((b) => b.kind !== 'text' && b.kind !== 'callout');
+  const names = namesIn(kept);
+  const quotes = kept.flatMap((b) => (QUOTE_KINDS.has(b.kind) && 'text' in b ? [b.text] : []));
   const tidyProse = (prose: string): string => {
     let lines = prose.split('\n').filter((line) => {
-      const m = PLACEHOLDER.exec(line.replace(HEADING, '').replace(/`[^`]*`/g, ' '));
-      if (m) unfinished.push(`a placeholder (“${m[0]}”) in “${line.trim().slice(0, 80)}”`);
-      return !m;
+      const placeholder = placeholderIn(line, names, quotes);
+      if (placeholder) unfinished.push(`a placeholder (“${placeholder}”) in “${line.trim().slice(0, 80)}”`);
+      return !placeholder;
     });
     lines = lines.flatMap((line) => {
       let out = line;
@@ -83,6 +99,18 @@ export function tidyAnswer(text: string, blocks: readonly BlockDraft[]): Tidied 
     }),
     unfinished,
   };
+}
+
+/** Every value the blocks hold, lower case: a name in brackets that is one of them is no slot. */
+function namesIn(blocks: readonly BlockDraft[]): Set<string> {
+  const out = new Set<string>();
+  const visit = (v: unknown): void => {
+    if (typeof v === 'string') out.add(v.trim().toLowerCase());
+    else if (Array.isArray(v)) for (const x of v) visit(x);
+    else if (v && typeof v === 'object') for (const x of Object.values(v)) visit(x);
+  };
+  for (const b of blocks) if (b.kind !== 'text' && b.kind !== 'callout') visit(b);
+  return out;
 }
 
 /**
@@ -122,11 +150,11 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     const sentences = body.flatMap((l) => l.match(SENTENCE) ?? []).filter((s) => s.trim() !== '');
     return { end, body, sentences };
   };
-  const hasContent = groups.some((i) => spanOf(i).sentences.some((s) => !SAYS_NOTHING.test(s.trim())));
+  const hasContent = groups.some((i) => spanOf(i).sentences.some((s) => !saysNothing(s.trim())));
   for (const i of groups) {
     if (drop.has(i)) continue;
     const { end, body, sentences } = spanOf(i);
-    if (body.length > 0 && !sentences.every((s) => SAYS_NOTHING.test(s.trim()))) continue;
+    if (body.length > 0 && !sentences.every((s) => saysNothing(s.trim()))) continue;
     // Where every section says it has nothing (an empty workspace), saying so is the answer.
     if (body.length > 0 && !hasContent) continue;
     unfinished.push(
@@ -136,6 +164,7 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
     );
     for (let k = i; k < end; k++) drop.add(k);
   }
+  withoutLabelsOverNothing(lines, levels, drop, unfinished);
   lines.forEach((line, i) => {
     if (drop.has(i) || !/:\s*$/.test(line.trim()) || levels[i] !== null) return;
     let next = i + 1;
@@ -149,33 +178,45 @@ function withoutEmptySections(lines: string[], hasEvidence: boolean, unfinished:
   return lines.filter((_, i) => !drop.has(i));
 }
 
-const asNumber = (v: unknown): number | null =>
-  typeof v === 'number' ? v : typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)) ? Number(v) : null;
-
-/** A metric whose label extends another's with a qualifier is a part of it; a total below a part goes. */
-function withoutContradictedTotals(blocks: readonly BlockDraft[], unfinished: string[]): BlockDraft[] {
-  const metrics = blocks.filter((b): b is Extract<BlockDraft, { kind: 'metric' }> => b.kind === 'metric');
-  const contradicted = new Set<BlockDraft>();
-  for (const total of metrics) {
-    const whole = asNumber(total.value);
-    if (whole === null) continue;
-    const prefix = total.label.trim().toLowerCase();
-    const over = metrics.find((part) => {
-      if (part === total) return false;
-      const label = part.label.trim().toLowerCase();
-      const value = asNumber(part.value);
-      return (
-        value !== null &&
-        value > whole &&
-        /^(?:,|:| \(| —| –| - )/.test(label.slice(prefix.length)) &&
-        label.startsWith(prefix)
-      );
-    });
-    if (!over) continue;
-    contradicted.add(total);
-    unfinished.push(
-      `the total “${total.label}” (${whole}) is below its own part “${over.label}” (${String(over.value)}): they count different things`,
-    );
+/**
+ * Labels whose only value is a word for nothing, after their colon ("Competitors: none.") or on the
+ * lines under them ("Competitors:" over "None."), go where the answer says something elsewhere: where
+ * nothing else is said, saying there is nothing is the answer.
+ */
+function withoutLabelsOverNothing(
+  lines: readonly string[],
+  levels: readonly (number | null)[],
+  drop: Set<number>,
+  unfinished: string[],
+): void {
+  const labels = new Map<number, { name: string; span: number[] }>();
+  lines.forEach((line, i) => {
+    if (drop.has(i) || levels[i] !== null) return;
+    const inline = LABEL_OVER_NOTHING.exec(line);
+    if (inline) {
+      labels.set(i, { name: inline[2]!.trim(), span: [i] });
+      return;
+    }
+    if (!/:\s*$/.test(line.trim())) return;
+    let next = i + 1;
+    while (next < lines.length && lines[next]!.trim() === '') next++;
+    const under: number[] = [];
+    while (next < lines.length && lines[next]!.trim() !== '' && levels[next] === null) under.push(next++);
+    if (under.length > 0 && under.every((k) => ONLY_NOTHING.test(lines[k]!.trim())))
+      labels.set(i, { name: groupName(line).replace(/:\s*$/, ''), span: [i, ...under] });
+  });
+  if (labels.size === 0) return;
+  const spanned = new Set([...labels.values()].flatMap((l) => l.span));
+  const saysSomething = lines.some(
+    (line, i) =>
+      !drop.has(i) &&
+      !spanned.has(i) &&
+      levels[i] === null &&
+      (line.match(SENTENCE) ?? []).some((s) => s.trim() !== '' && !saysNothing(s.trim())),
+  );
+  if (!saysSomething) return;
+  for (const { name, span } of labels.values()) {
+    unfinished.push(`the section “${name}” only says it has nothing`);
+    for (const k of span) drop.add(k);
   }
-  return blocks.filter((b) => !contradicted.has(b));
 }

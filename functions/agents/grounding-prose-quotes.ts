@@ -1,4 +1,5 @@
 import type { BlockDraft } from './answer.js';
+import { quotationsIn } from './grounding-quotations.js';
 import { withoutQuotedLines } from './relevance.js';
 
 /**
@@ -11,15 +12,13 @@ import { withoutQuotedLines } from './relevance.js';
  * left over nothing goes too), so a quote that failed its own check, or was never a block, cannot
  * stand in the prose instead.
  *
- * "Given as what someone said": the quotation follows a colon, a dash or a verb of saying on its
- * line ("Jane: “…”", "as the CFO put it, “…”"), or it runs to four words or more. Shorter words in
+ * What a quotation is, in any marks (“…”, ‘…’, «…», „…“, a blockquote line, a list line giving a
+ * person's words after their name), is grounding-quotations.ts's. "Given as what someone said": the
+ * quotation follows a colon, a dash or a verb of saying on its line ("Jane: “…”", "as the CFO put it,
+ * “…”"), or a person's name on a list line, or it runs to four words or more. Shorter words in
  * quotation marks (a theme's word, a topic's name, a period as the question wrote it) are not
  * quotations, and neither are the asked question's own words or a search's query.
  */
-
-const QUOTATION = /“([^”\n]{1,2000})”|"([^"\n]{1,2000})"/g;
-const ATTRIBUTION =
-  /(?::|—|–|\b(?:said|says|say|told|tells|wrote|writes|asked|asks|put it|added|noted|explained|complained|mentioned|replied))\s*[*_]*\s*$/i;
 
 const normal = (s: string): string =>
   s
@@ -60,6 +59,8 @@ export function checkProseQuotes(
   kept: readonly BlockDraft[],
   /** Words the prose may quote without a block: the asked question, the run's search queries. */
   echoes: readonly string[],
+  /** The names opening list lines (grounding-quotations.ts's namedLineLabels) that are people's. */
+  people: ReadonlySet<string> = new Set(),
 ): ProseQuoteResult {
   // A verified table's text cells are data read from the warehouse (a qualification note, a title):
   // quoting one in the prose quotes the row, not a speaker.
@@ -70,34 +71,41 @@ export function checkProseQuotes(
         ? b.data.flatMap((row) => Object.values(row).flatMap((v) => (typeof v === 'string' ? [normal(v)] : [])))
         : [],
   );
+  // A kept quote's speaker is a person, whatever the caller knew of the name.
+  const speakers = new Set([
+    ...people,
+    ...kept.flatMap((b) => (b.kind === 'quote' && b.source.speaker ? [b.source.speaker] : [])),
+  ]);
   // The asker's own words, whatever their case ("zoe kim" asked, “Zoe Kim” echoed back).
   const echoed = echoes.map((e) => normal(e).toLowerCase()).filter(Boolean);
-  const unbacked = new Set<string>();
+  // The same words quoted twice (in two marks, or with and without their stop) are one quotation.
+  const unbacked = new Map<string, Set<string>>();
   const problems: string[] = [];
   let checked = 0;
   for (const passage of passages) {
     for (const line of passage.split('\n')) {
-      for (const m of line.matchAll(QUOTATION)) {
-        const quotation = m[1] ?? m[2] ?? '';
+      for (const { text: quotation, attributed } of quotationsIn(line, speakers)) {
         const words = quotation.trim().split(/\s+/).filter(Boolean).length;
-        const before = line.slice(0, m.index);
-        // A string in JSON ({"answer":"Acme Health"}) touches its bracket, comma or colon; prose leaves a space.
-        if (/[{[,:]$/.test(before)) continue;
-        if (words < 4 && !ATTRIBUTION.test(before)) continue;
+        if (words < 4 && !attributed) continue;
         const text = trimEnds(normal(quotation));
         if (!text || echoed.some((e) => e.includes(text.toLowerCase()))) continue;
         checked++;
-        if (inAQuote(quotation, quotes) || unbacked.has(quotation)) continue;
-        unbacked.add(quotation);
+        if (inAQuote(quotation, quotes)) continue;
+        const seen = unbacked.get(text);
+        if (seen) {
+          seen.add(quotation);
+          continue;
+        }
+        unbacked.set(text, new Set([quotation]));
         problems.push(`the prose quotes “${quotation.slice(0, 120)}”, which no quote block of this answer says`);
       }
     }
   }
-  const gone = [...unbacked];
+  const gone = [...unbacked.values()].flatMap((raw) => [...raw]);
   return {
     rewrite: (text) => (gone.length > 0 ? withoutQuotedLines(text, gone) : text),
     problems,
     checked,
-    removed: gone.length,
+    removed: unbacked.size,
   };
 }

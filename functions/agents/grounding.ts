@@ -12,6 +12,7 @@ import { readMemoryRows } from '../memory/index.js';
 import {
   accountNamesIn,
   linesToRelabel,
+  NO_ACCOUNT,
   type QuoteLabels,
   readAttributions,
   relabelProse,
@@ -19,6 +20,8 @@ import {
 } from './grounding-attribution.js';
 import { checkAbsences, type RunSearch } from './grounding-absence.js';
 import { checkProseQuotes } from './grounding-prose-quotes.js';
+import { namedLineLabels } from './grounding-quotations.js';
+import { peopleAmong } from './grounding-people.js';
 import { tidyAnswer } from './grounding-finished.js';
 import { checkParts } from './grounding-parts.js';
 import { parseAskedPeriod } from '../search/index.js';
@@ -49,7 +52,8 @@ import type { ReadMemo } from '../read-memo.js';
  *   claimed, the prose lines quoting it name the same account, and each correction is counted in
  *   `grounding.quotes.relabeled`;
  * - a sentence saying something is absent is backed by what found nothing (grounding-absence.ts);
- * - a quotation in the prose is the text of a kept quote block (grounding-prose-quotes.ts);
+ * - a quotation in the prose is the text of a kept quote block (grounding-prose-quotes.ts), in any
+ *   marks or form (grounding-quotations.ts: ‘…’, «…», a blockquote, "- Dana Reyes: we need…");
  * - every part of a question the answer's interpretation read as several is answered by a section of
  *   its own or declined by name (grounding-parts.ts); a part left over is named in a warning;
  * - nothing unfinished is left: no placeholder, no empty section, no line about quotes or a table
@@ -285,7 +289,15 @@ export async function verifyAnswer(input: AnswerDraft, ctx: GroundingContext): P
     return [relabeled.get(i) ?? b];
   });
   const removed = draft.content_blocks.length - verifiedBlocks.length - report.quotes.off_topic;
-  const prose = checkProse(relabeledText, verifiedBlocks, input, ctx);
+  const people = await peopleAmong(
+    ctx.db,
+    ctx.workspaceId,
+    namedLineLabels([
+      relabeledText,
+      ...verifiedBlocks.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : [])),
+    ]),
+  );
+  const prose = checkProse(relabeledText, verifiedBlocks, input, ctx, people);
   const { text, kept } = prose;
   const numbers = checkProseNumbers(
     text,
@@ -450,7 +462,14 @@ function askedPeriodDates(question: GroundingContext['question']): string[] {
  * renderer's pass for anything unfinished. The draft as written is held to the last one too: what the
  * verifier's own removals leave over nothing is tidied away, but a draft that arrived unfinished fails.
  */
-function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDraft, ctx: GroundingContext) {
+function checkProse(
+  text: string,
+  blocks: readonly BlockDraft[],
+  input: AnswerDraft,
+  ctx: GroundingContext,
+  /** The names opening list lines that are people's (grounding-people.ts). */
+  people: ReadonlySet<string>,
+) {
   const passages = (t: string, bs: readonly BlockDraft[]) => [
     t,
     ...bs.flatMap((b) => (b.kind === 'text' || b.kind === 'callout' ? [b.markdown] : [])),
@@ -464,17 +483,21 @@ function checkProse(text: string, blocks: readonly BlockDraft[], input: AnswerDr
   const searchQueries = (ctx.searches ?? []).flatMap((s) =>
     typeof s.request.query === 'string' ? [s.request.query] : [],
   );
-  const quotes = checkProseQuotes(passages(text, blocks), blocks, [
-    ...(ctx.question ? [ctx.question.text] : []),
-    ...searchQueries,
-  ]);
+  const quotes = checkProseQuotes(
+    passages(text, blocks),
+    blocks,
+    [...(ctx.question ? [ctx.question.text] : []), ...searchQueries],
+    people,
+  );
   const quotedText = quotes.rewrite(text);
   const quotedBlocks = onText(blocks, quotes.rewrite);
   // What a verified quote says is the speaker's claim, not the answer's ("features nobody asked for").
   const spoken = quotedBlocks.flatMap((b) =>
     b.kind === 'quote' || b.kind === 'document_quote' || b.kind === 'memory_quote' ? [b.text] : [],
   );
-  const unquoted = (t: string) => spoken.reduce((acc, q) => acc.split(q).join(' '), t);
+  // So is a kept quote's label the attribution check read from the warehouse ("No linked account").
+  const labels = quotedBlocks.some((b) => b.kind === 'quote' && b.source.account === null) ? [NO_ACCOUNT] : [];
+  const unquoted = (t: string) => [...spoken, ...labels].reduce((acc, q) => acc.split(q).join(' '), t);
   const absences = checkAbsences(passages(quotedText, quotedBlocks).map(unquoted), quotedBlocks, ctx.searches);
   const tidied = tidyAnswer(absences.rewrite(quotedText), onText(quotedBlocks, absences.rewrite));
   const asDrafted = tidyAnswer(input.text, input.content_blocks);
