@@ -76,14 +76,36 @@ export interface CustomerAsk {
 /** The asking words at `i`, when the verb there is a customer's asking; null otherwise. */
 export function customerAskAt(tokens: readonly Token[], i: number, free: (j: number) => boolean): CustomerAsk | null {
   const verb = tokens[i]!;
-  if (!free(i) || verb.pos !== 'v' || !hasCustomerSubject(tokens, i)) return null;
+  if (!free(i) || !isVerbInUse(tokens, i) || !hasCustomerSubject(tokens, i)) return null;
   // "Want" and "need" take what is wanted right after them ("accounts want a Slack integration"); with
   // none there ("what do customers want from reporting?") the question is what they say of a subject.
   if (WANTING.has(verb.lemma)) return takesObject(tokens[i + 1]) ? { from: i, to: i + 1 } : null;
   if (FOR_IS_NOT_WANTED.has(verb.lemma)) return null;
+  // Who is asked and how hard may come between the verb and "for" ("pressing us for", "pushing hardest for").
   let j = i + 1;
   if (tokens[j] && ASKED_ONE.has(tokens[j]!.lower)) j++;
-  return tokens[j]?.lower === 'for' && free(j) && tokens[j + 1] ? { from: i, to: j + 1 } : null;
+  for (let k = 0; k < 2 && tokens[j] && isDegree(tokens[j]!); k++) j++;
+  if (tokens[j]?.lower !== 'for' || !free(j)) return null;
+  // What is wanted follows "for", or is what the question asks ("what are EMEA accounts pushing for?").
+  const wanted = tokens[j + 1] !== undefined || tokens.slice(0, i).some((t) => WH_OBJECT.has(t.lower));
+  return wanted ? { from: i, to: j + 1 } : null;
+}
+
+/** Question words that can stand for what is wanted, its "for" left at the end. */
+const WH_OBJECT = new Set(['what', 'which']);
+
+/** How hard or how often ("hardest", "really", "most"): an adverb, or an adjective's superlative. */
+const isDegree = (t: Token): boolean => t.pos === 'r' || (t.pos === 'a' && /est$/.test(t.lower)) || t.lower === 'most';
+
+/**
+ * A verb in use: tagged a verb, or an -ing form after "be" or "keep" that the tagger took for a noun
+ * ("who's been nagging us for").
+ */
+function isVerbInUse(tokens: readonly Token[], i: number): boolean {
+  const t = tokens[i]!;
+  if (t.pos === 'v') return true;
+  const before = tokens[i - 1];
+  return /ing$/.test(t.lower) && before !== undefined && (before.lemma === 'be' || before.lemma === 'keep');
 }
 
 /** Words that open a noun phrase: what a verb's object starts with. */

@@ -901,7 +901,10 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // In an analysis, the words nothing else placed may be what it is of: people, competitors, a topic.
   // A verb in use ("customers are begging us to build", "they want") says how something is asked, never
   // what about; an -ing form placed as a noun ("about onboarding and reporting") is what.
-  const verbsInUse = new Set(tokens.filter((t) => t.pos === 'v' && !(t.gerund && t.nominal)).map((t) => t.text));
+  // An adverb ("what are customers really pushing for") says how too.
+  const verbsInUse = new Set(
+    tokens.filter((t) => (t.pos === 'v' && !(t.gerund && t.nominal)) || t.pos === 'r').map((t) => t.text),
+  );
   const named = operationWords(operation, ask, unexplained, unknownNames(tokens, taken, unexplained), verbsInUse);
   const people = named.people;
   for (const word of named.placed) if (unexplained.includes(word)) unexplained.splice(unexplained.indexOf(word), 1);
