@@ -11,6 +11,7 @@ import {
   ConversationKindsSchema,
   conversationsWhere,
   filterWords,
+  kindWords,
   type ConversationKind,
 } from './analysis-scope.js';
 import { inPeriod } from './deal-scope.js';
@@ -123,11 +124,7 @@ export const featureRequests = defineAnalysis({
           conversations: new Set(g.items.map((i) => i.interaction_id)).size,
           customers: accounts.filter((a) => kinds.get(a) === 'customer').length,
           prospects: accounts.filter((a) => kinds.get(a) === 'prospect').length,
-          last_asked: g.items
-            .map((i) => i.occurred_at)
-            .sort()
-            .at(-1)!
-            .slice(0, 10),
+          last_asked: lastAsked(g.items),
           items: g.items,
         };
       })
@@ -296,10 +293,18 @@ function mergeIntoHeads(groups: Map<string, { label: string; items: unknown[] }>
   }
 }
 
+/** The day of the newest ask among these. */
+const lastAsked = (items: readonly Asked[]): string =>
+  items
+    .map((i) => i.occurred_at)
+    .sort()
+    .at(-1)!
+    .slice(0, 10);
+
 /** Where the asks were read, in words: "said on calls and meetings or written in inbound emails". */
 function whereAsked(kinds: readonly ConversationKind[], joiner: 'or' | 'said' = 'said'): string {
-  const spoken = kinds.filter((k) => k !== 'email').map((k) => `${k}s`);
-  const said = spoken.length > 0 ? `${joiner === 'said' ? 'said ' : ''}on ${spoken.join(' and ')}` : '';
+  const spoken = kindWords(kinds.filter((k) => k !== 'email'));
+  const said = spoken ? `${joiner === 'said' ? 'said ' : ''}on ${spoken}` : '';
   const written = kinds.includes('email') ? `${joiner === 'said' ? 'written ' : ''}in inbound emails` : '';
   return [said, written].filter(Boolean).join(' or ');
 }
@@ -369,18 +374,18 @@ function accountsAsking(
 ): AskingAccount[] {
   if (n === 0) return [];
   const byAccount = new Map<string, Asked[]>();
-  for (const item of items) byAccount.set(item.account, [...(byAccount.get(item.account) ?? []), item]);
+  for (const item of items) {
+    const asked = byAccount.get(item.account);
+    if (asked) asked.push(item);
+    else byAccount.set(item.account, [item]);
+  }
   return [...byAccount]
     .map(([account, asked]) => ({
       request,
       account,
       kind: kinds.get(account) ?? 'other',
       conversations: new Set(asked.map((a) => a.interaction_id)).size,
-      last_asked: asked
-        .map((a) => a.occurred_at)
-        .sort()
-        .at(-1)!
-        .slice(0, 10),
+      last_asked: lastAsked(asked),
     }))
     .sort(
       (a, b) =>

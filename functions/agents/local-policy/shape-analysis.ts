@@ -148,22 +148,19 @@ export function analysisStep(ctx: PolicyContext, reading: Interpretation): StepR
     empty_reason: string | null;
   };
   const notNarrowed = filtersNotTaken(spec, r);
-  const unread =
-    notNarrowed.length > 0 || r.unexplained.length > 0
+  const notes = [
+    ...(notNarrowed.length > 0
       ? [
-          '',
-          ...(notNarrowed.length > 0
-            ? [
-                `This analysis cannot be narrowed by ${notNarrowed.map((w) => `"${w}"`).join(', ')}, so it covers more than you asked.`,
-              ]
-            : []),
-          ...(r.unexplained.length > 0
-            ? [
-                `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`,
-              ]
-            : []),
+          `This analysis cannot be narrowed by ${notNarrowed.map((w) => `"${w}"`).join(', ')}, so it covers more than you asked.`,
         ]
-      : [];
+      : []),
+    ...(r.unexplained.length > 0
+      ? [
+          `I did not use these words of your question, because nothing in the data matched them: ${r.unexplained.map((w) => `"${w}"`).join(', ')}.`,
+        ]
+      : []),
+  ];
+  const unread = notes.length > 0 ? ['', ...notes] : [];
   return finish({
     text: [
       `*Read as: ${out.read_as}.*`,

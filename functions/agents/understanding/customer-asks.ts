@@ -10,23 +10,11 @@ import type { Token } from './tokens.js';
  * subject and is not read so.
  */
 
+/** The customer side as a group a question picks from ("which customers", "what accounts"). */
+const CUSTOMER_GROUP = new Set(['customer', 'client', 'account', 'buyer', 'prospect', 'user', 'lead']);
+
 /** Who is on the customer side of a question: the ones whose asks a question can be about. */
-const CUSTOMER_SIDE = new Set([
-  'customer',
-  'client',
-  'account',
-  'buyer',
-  'prospect',
-  'user',
-  'lead',
-  'anyone',
-  'anybody',
-  'someone',
-  'somebody',
-  'who',
-  'people',
-  'they',
-]);
+const CUSTOMER_SIDE = new Set([...CUSTOMER_GROUP, 'anyone', 'anybody', 'someone', 'somebody', 'who', 'people', 'they']);
 
 /** Whether a word names the customer side ("anybody", "customers"): who asks, never what is asked for. */
 export const isCustomerSide = (word: string): boolean => {
@@ -118,13 +106,10 @@ function hasCustomerSubject(tokens: readonly Token[], i: number): boolean {
   for (let j = i - 1; j >= 0; j--) {
     const t = tokens[j]!;
     if (CLAUSE_BREAK.test(t.lower)) return false;
-    if (CUSTOMER_SIDE.has(t.lemma) || CUSTOMER_SIDE.has(t.lower.replace(/['’]s$/u, ''))) return true;
+    if (isCustomerSide(t.lemma) || isCustomerSide(t.lower)) return true;
   }
   return false;
 }
-
-/** The customer side as a group a question picks from ("which customers", "what accounts"). */
-const CUSTOMER_GROUP = new Set(['customer', 'client', 'account', 'buyer', 'prospect', 'user', 'lead']);
 
 /**
  * Whether the question asks who: "who asked for SSO", "which customers want webhooks", "what accounts

@@ -56,6 +56,8 @@ interface Placed {
 const PHRASES = LEXICON.map(([phrase, element], order) => ({ words: phrase.split(' '), element, order })).sort(
   (a, b) => b.words.length - a.words.length || a.order - b.order,
 );
+/** The lexicon's phrase a customer's ask in another verb is read as (customer-asks.ts). */
+const ASK_FOR = PHRASES.find((p) => p.words.join(' ') === 'ask for')!;
 
 const STAGE_WORDS: Record<string, string> = Object.fromEntries(
   DEAL_STAGES.map((s) => [s.replace('_', ' '), s] as const),
@@ -459,12 +461,11 @@ function readOwn(ask: string, today: string, vocab: Vocabulary): OwnReading | nu
   // A customer asking, in whatever verb ("pushing for", "pressing us for", "accounts want"), is a
   // request before the verb's other senses are ("push" as a date pushed out): customer-asks.ts.
   const nearWords: { word: string; as: string }[] = [];
-  const askFor = PHRASES.find((p) => p.words.join(' ') === 'ask for')!;
   for (let i = 0; i < tokens.length; i++) {
     const ask = customerAskAt(tokens, i, (j) => !taken.has(j));
     // "asked for" is the lexicon's own phrase: read by it, not through another verb.
     if (!ask || tokens[i]!.lemma === 'ask') continue;
-    place(ask.from, ask.to, askFor.element);
+    place(ask.from, ask.to, ASK_FOR.element);
     nearWords.push({ word: placed.at(-1)!.words, as: 'ask for' });
     i = ask.to - 1;
   }
