@@ -106,14 +106,20 @@ describe('grounding.checks[]', () => {
   });
 });
 
+/** The account whose contacts named Pipewell the most, with how many of them did (SQL apart from the verifier). */
+async function accountNamingPipewell(): Promise<{ account: string; n: number } | undefined> {
+  const [named] = await sql<{ account: string; n: number }>(
+    `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
+       join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
+     where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
+     group by a.name order by n desc, a.name limit 1`,
+  );
+  return named;
+}
+
 describe('absence-backed: a claim that something is absent rests on what found nothing', () => {
   it('removes “nobody named a competitor” when two of the account’s contacts named Pipewell and nothing found none', async () => {
-    const [named] = await sql<{ account: string; n: number }>(
-      `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
-         join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
-       where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
-       group by a.name order by n desc, a.name limit 1`,
-    );
+    const named = await accountNamingPipewell();
     expect(named?.n).toBeGreaterThan(0);
     const account = named!.account;
     const result = await verifyAnswer(
@@ -132,12 +138,7 @@ describe('absence-backed: a claim that something is absent rests on what found n
   });
 
   it('holds an absence said by a negative subject or a negated verb over any case to its backing, like “nobody”', async () => {
-    const [named] = await sql<{ account: string; n: number }>(
-      `select a.name as account, count(distinct t.speaker_name)::int as n from transcript_turns t
-         join interactions i on i.id = t.interaction_id join accounts a on a.id = i.account_id
-       where t.workspace_id = $1 and t.side = 'external' and t.text ~ '\\mPipewell\\M'
-       group by a.name order by n desc, a.name limit 1`,
-    );
+    const named = await accountNamingPipewell();
     expect(named?.n).toBeGreaterThan(0);
     const account = named!.account;
     const claims = [
