@@ -36,6 +36,22 @@ afterAll(async () => {
 });
 
 describe('chat through the account analyses', () => {
+  it('"what happened with Prism Logistics this quarter" says no deal closed, backed by the empty query in the answer', async () => {
+    const [truth] = await queryRows<{ closed: number }>(
+      h.database.db,
+      sql`select count(*)::int as closed from deals d join accounts a on a.id = d.account_id
+          where d.workspace_id = ${CORPUS_WORKSPACE_ID}::uuid and a.name = 'Prism Logistics' and d.is_closed
+            and d.close_date >= '2026-10-01' and d.close_date < '2027-01-01'`,
+    );
+    expect(truth!.closed).toBe(0);
+    const { status, answer } = await ask('What happened with Prism Logistics this quarter?');
+    expect(status).toBe('complete');
+    expect(answer.grounding.verified, JSON.stringify(answer.grounding.problems)).toBe(true);
+    expect(answer.text).toContain('No deal was won or lost.');
+    const closed = tables(answer).find((t) => t.title === 'Deals closed');
+    expect(closed?.data).toEqual([]);
+  });
+
   it('"which renewals are at risk?" is answered by renewal risk, verified, with every open renewal', async () => {
     const [truth] = await queryRows<{ n: number; amount: number }>(
       h.database.db,

@@ -104,39 +104,38 @@ export function changesStep(ctx: PolicyContext, intent: ChangesIntent): StepResu
   const deal = (d: Record<string, unknown>) =>
     `**${String(d.name)}** (${String(d.stage)}, ${money(d.amount) ?? 'amount unknown'})`;
   lines.push(opened.length > 0 ? `- Deals opened: ${opened.map(deal).join('; ')}.` : '- No deal was opened.');
-  if (opened.length > 0)
-    blocks.push(
-      tableBlock(
-        'Deals opened',
-        [
-          ['name', 'Deal'],
-          ['stage', 'Stage'],
-          ['amount', 'Amount'],
-          ['occurred_at', 'Created'],
-        ],
-        opened,
-        q.opened,
-      ),
-    );
+  // Empty, the table is what backs "No deal was opened": the query that found none, in the answer.
+  blocks.push(
+    tableBlock(
+      'Deals opened',
+      [
+        ['name', 'Deal'],
+        ['stage', 'Stage'],
+        ['amount', 'Amount'],
+        ['occurred_at', 'Created'],
+      ],
+      opened,
+      q.opened,
+    ),
+  );
   lines.push(
     closed.length > 0
       ? `- Deals closed: ${closed.map((d) => `${deal(d)} ${d.is_won ? 'won' : 'lost'} on ${day(d.close_date)}`).join('; ')}.`
       : '- No deal was won or lost.',
   );
-  if (closed.length > 0)
-    blocks.push(
-      tableBlock(
-        'Deals closed',
-        [
-          ['name', 'Deal'],
-          ['stage', 'Stage'],
-          ['amount', 'Amount'],
-          ['close_date', 'Closed'],
-        ],
-        closed,
-        q.closed,
-      ),
-    );
+  blocks.push(
+    tableBlock(
+      'Deals closed',
+      [
+        ['name', 'Deal'],
+        ['stage', 'Stage'],
+        ['amount', 'Amount'],
+        ['close_date', 'Closed'],
+      ],
+      closed,
+      q.closed,
+    ),
+  );
   if (risks.length > 0) {
     lines.push(
       `- Risks recorded in qualification: ${risks
