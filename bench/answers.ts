@@ -2,9 +2,9 @@
  * How well the chat answers the question sets: the dev set (test/agents/question-set/questions.ts and the
  * held-out shapes already developed on, DEVELOPED_* in each held-out file)
  * beside the held-out set written without reading the answering code (held-out.ts,
- * held-out-fresh.ts to held-out-fresh-5.ts), each answer judged by judge.ts. Prints the share right
+ * held-out-fresh.ts to held-out-fresh-6.ts), each answer judged by judge.ts. Prints the share right
  * overall and per shape for the dev set, the whole held-out set, its fresh questions alone, the
- * fourth and the fifth fresh set each alone, and the held-out failures with the judge's reasons.
+ * fourth, the fifth and the sixth fresh set each alone, and the held-out failures with the judge's reasons.
  * Measures, never gates.
  *
  * The model is the environment's: MODEL_PROVIDER=local by default; a hosted OpenAI-compatible model

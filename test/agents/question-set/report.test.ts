@@ -27,13 +27,14 @@ describe('the answers report', () => {
         fresh: setReport(tally(fresh), fresh),
         fresh_4: setReport(tally(fresh.slice(0, 1)), fresh.slice(0, 1)),
         fresh_5: setReport(tally(fresh.slice(1)), fresh.slice(1)),
+        fresh_6: setReport(tally([]), []),
       },
     });
     const lines = formatReport(report).split('\n');
 
-    expect(lines.find((l) => l.startsWith('shape'))).toMatch(/dev .*held-out .*fresh .*fresh-4 .*fresh-5/);
+    expect(lines.find((l) => l.startsWith('shape'))).toMatch(/dev .*held-out .*fresh .*fresh-4 .*fresh-5 .*fresh-6/);
     // ALL: dev 1/1, held-out (older + fresh) 2/4, fresh alone 1/2, the fourth fresh set's one question
-    // 0/1 and the fifth's one 1/1.
+    // 0/1, the fifth's one 1/1 and the sixth's none.
     expect(lines.find((l) => l.startsWith('ALL'))?.split(/\s{2,}/)).toEqual([
       'ALL',
       '1/1 (100.0%)',
@@ -41,6 +42,7 @@ describe('the answers report', () => {
       '1/2 (50.0%)',
       '0/1 (0.0%)',
       '1/1 (100.0%)',
+      '0/0 (0.0%)',
     ]);
     expect(lines.find((l) => l.startsWith('multi_part'))?.split(/\s{2,}/)).toEqual([
       'multi_part',
@@ -49,6 +51,7 @@ describe('the answers report', () => {
       '1/1 (100.0%)',
       '-',
       '1/1 (100.0%)',
+      '-',
     ]);
     expect(lines.find((l) => l.startsWith('pipeline'))?.split(/\s{2,}/)).toEqual([
       'pipeline',
@@ -56,6 +59,7 @@ describe('the answers report', () => {
       '0/2 (0.0%)',
       '0/1 (0.0%)',
       '0/1 (0.0%)',
+      '-',
       '-',
     ]);
     expect(lines).toContain('held-out failures (2, 1 of them fresh, marked *):');

@@ -5,8 +5,8 @@ import type { Tally, Verdict } from './ask.js';
  * What a measuring run of the question sets reports (held-out.eval.ts writes it, bench/answers.ts
  * reads and prints it): per set, the share right overall and per shape, and each failure with the
  * judge's reasons. `held_out` is every held-out question (held-out.ts and the held-out-fresh*.ts
- * files); `fresh` is the fresh files' part of it alone, and `fresh_4` and `fresh_5` the fourth and the
- * fifth fresh file's parts of that, so the newest questions show on their own.
+ * files); `fresh` is the fresh files' part of it alone, and `fresh_4`, `fresh_5` and `fresh_6` the
+ * fourth, the fifth and the sixth fresh file's parts of that, so the newest questions show on their own.
  */
 
 const TallySchema = z.object({
@@ -32,6 +32,7 @@ export const AnswersReportSchema = z.object({
     fresh: SetReportSchema,
     fresh_4: SetReportSchema,
     fresh_5: SetReportSchema,
+    fresh_6: SetReportSchema,
   }),
 });
 export type AnswersReport = z.infer<typeof AnswersReportSchema>;
@@ -51,8 +52,8 @@ const share = (right: number, total: number) =>
 
 /** The report as text: the sets side by side per shape, then the held-out failures (fresh ones marked). */
 export function formatReport(report: AnswersReport): string {
-  const { dev, held_out: held, fresh, fresh_4: fresh4, fresh_5: fresh5 } = report.sets;
-  const sets = [dev, held, fresh, fresh4, fresh5];
+  const { dev, held_out: held, fresh, fresh_4: fresh4, fresh_5: fresh5, fresh_6: fresh6 } = report.sets;
+  const sets = [dev, held, fresh, fresh4, fresh5, fresh6];
   const shapes = [...new Set(sets.flatMap((set) => set.tally.byShape.map((s) => s.shape)))].sort();
   const cell = (t: SetReport['tally'], shape: string) => {
     const s = t.byShape.find((x) => x.shape === shape);
@@ -66,11 +67,12 @@ export function formatReport(report: AnswersReport): string {
       'fresh (held-out-fresh*.ts)',
       'fresh-4 (held-out-fresh-4.ts)',
       'fresh-5 (held-out-fresh-5.ts)',
+      'fresh-6 (held-out-fresh-6.ts)',
     ],
     ['ALL', ...sets.map((set) => share(set.tally.right, set.tally.total))],
     ...shapes.map((shape) => [shape, ...sets.map((set) => cell(set.tally, shape))]),
   ];
-  const widths = [0, 1, 2, 3, 4, 5].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
+  const widths = [0, 1, 2, 3, 4, 5, 6].map((i) => Math.max(...rows.map((r) => (r[i] ?? '').length)));
   const line = (r: string[]) =>
     r
       .map((c, i) => c.padEnd(widths[i] ?? 0))
