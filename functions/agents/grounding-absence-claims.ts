@@ -7,6 +7,8 @@
  *   "not a single", "no sign of", "zero";
  * - a negative quantifier as the subject of its clause: "No customer mentioned Pipewell", "No
  *   competitors were named", "Not one contact brought it up", "Nothing was said about it";
+ * - a negative quantifier as the object of having: "Acme has no champion", "the deal had no calls",
+ *   and lacking one: "Acme lacks a champion";
  * - a negated verb over every case: "did not come up in any call", "has not been raised by anyone".
  *
  * A verdict on the question is not such a claim, whatever its words: a sentence whose verb says what the
@@ -26,6 +28,13 @@ const UNIVERSAL =
  */
 const NEGATIVE_SUBJECT =
   /(?:^|[;—–]\s*|,\s*(?:and|but)\s+)(?:[-*]\s+|\d+\.\s+)?(?:\*\*|__)?(?:no(?!\s+(?:longer|later|earlier|sooner|more|less|fewer|matter|doubt|wonder|way)\b)\s+[a-z]|not (?:one|a single)\b|nothing\b)/i;
+/**
+ * A negative quantifier as the object of a verb of having or holding: "Acme has no champion", "the
+ * deal had no calls", "the CRM lists no renewal". Again "no" as an adverb ("has no more than")
+ * quantifies nothing.
+ */
+const NEGATIVE_OBJECT =
+  /\b(?:ha(?:s|ve|d|ving)|holds?|held|contains?|contained|includes?|included|shows?|showed|lists?|listed|carr(?:y|ies|ied))\s+(?:no(?!\s+(?:longer|later|earlier|sooner|more|less|fewer|matter|doubt|wonder|way|idea)\b)|zero)\s+[a-z]|\black(?:s|ed|ing)?\s+(?:an?|any)\s+[a-z]/i;
 /** A negated verb with a word of any: the negation is over every case, a claim that none holds. */
 const NEGATED_ANY = /(?:\bnot\b|\bnever\b|n't\b)[^.;:!?]{0,80}?\b(?:any(?:one|body|thing|where)?|ever|at all)\b/i;
 
@@ -52,7 +61,8 @@ function judgesTheQuestion(claim: string): boolean {
 
 /** Whether a sentence (its glosses in parentheses already set aside) claims that something is absent. */
 export const claimsAbsence = (claim: string): boolean =>
-  (UNIVERSAL.test(claim) || NEGATIVE_SUBJECT.test(claim) || NEGATED_ANY.test(claim)) && !judgesTheQuestion(claim);
+  (UNIVERSAL.test(claim) || NEGATIVE_SUBJECT.test(claim) || NEGATIVE_OBJECT.test(claim) || NEGATED_ANY.test(claim)) &&
+  !judgesTheQuestion(claim);
 
 /** A sentence that bounds itself by its own search ("I found no…", "in a transcript I can quote"). */
 export const BOUNDED =

@@ -7,6 +7,7 @@ export { numbersIn, verifyAnswer } from './grounding.js';
 export { rerunCitedQuery } from './cited-query.js';
 export { competitorNames, competitorsNamedIn } from './understanding/competitors.js';
 export { loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf } from './understanding/request-language.js';
+export { narrowedHeads } from './understanding/topic-heads.js';
 export { bestExcerpt, sameStatement, semanticTurnsOf, sentencesOf } from './local-policy/evidence.js';
 export { WRITE_IN_OPTION } from './pauses.js';
 export {

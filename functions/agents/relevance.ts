@@ -8,6 +8,7 @@ import { competitorsNamedIn } from './understanding/competitors.js';
 import type { ReadMemo } from '../read-memo.js';
 import { REQUEST_CUE } from './understanding/request-language.js';
 import { isNotQuoteTopic } from './understanding/question-words.js';
+import { narrowedHeads } from './understanding/topic-heads.js';
 import { type TopicTerms, topicTerms } from '../search/index.js';
 
 /**
@@ -95,13 +96,22 @@ export interface QuestionTopic {
    * the question's "SSO", one writing "MFA" its "multi-factor authentication".
    */
   acronyms: TopicTerms;
+  /**
+   * Stems of the topic's compound heads that its modifiers narrow (understanding/topic-heads.ts): a
+   * text holding only these is about another of their kind ("a BigQuery connector" for "zapier connector").
+   */
+  narrowed: ReadonlySet<string>;
 }
 
 /**
  * The topic of a question, or null when it has none. `names` are names of accounts and contacts the
  * question mentions (namesInQuestion): who is asked about is not what is asked about.
  */
-export function topicOf(question: string, names: readonly string[] = []): QuestionTopic | null {
+export function topicOf(
+  question: string,
+  names: readonly string[] = [],
+  heads: readonly string[] = [],
+): QuestionTopic | null {
   const nameWords = new Set(names.flatMap((n) => embeddingTerms(n).words));
   const { words } = embeddingTerms(question);
   const kept: string[] = [];
@@ -119,6 +129,10 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
   if (terms.size === 0) return null;
   // A long topic (an eval's drafted message) is named by its first words in messages.
   const label = kept.length > 6 ? `${kept.slice(0, 6).join(' ')} …` : kept.join(' ');
+  const headWords = new Set(heads.map((h) => h.toLowerCase()));
+  const standing = new Set(kept.filter((w) => !headWords.has(w)).map(stemWord));
+  const narrowed = new Set(kept.filter((w) => headWords.has(w)).map(stemWord));
+  for (const stem of standing) narrowed.delete(stem);
   return {
     label,
     terms: [...terms].map(([stem, weight]) => ({
@@ -130,6 +144,9 @@ export function topicOf(question: string, names: readonly string[] = []): Questi
     vector: embedLocally(kept.join(' ')),
     // Read from the question as written: its case tells an acronym ("IT") from a word ("it").
     acronyms: topicTerms(question, { stems: [] }),
+    // Only while another word stands alone, a topic never narrowed to nothing; and a long topic (a
+    // drafted message) is about any one of its words, so nothing in it is narrowed.
+    narrowed: standing.size > 0 && terms.size <= TOPIC_WEIGHT_CAP ? narrowed : new Set(),
   };
 }
 
@@ -215,6 +232,8 @@ export function relevanceScore(topic: QuestionTopic, text: string): number {
   for (let i = 0; i < vector.length; i++) cosine += (vector[i] ?? 0) * (topic.vector[i] ?? 0);
   cosine *= Math.min(1, information(stems) / INFORMATION_FULL);
   const held = new Set(termsHeldIn(topic, stems, spoken));
+  // Holding only what the topic's modifiers narrow, the text is about another of the kind.
+  if (held.size > 0 && [...held].every((stem) => topic.narrowed.has(stem))) return 0;
   let heldWeight = 0;
   let total = 0;
   for (const { stem, weight } of topic.terms) {
@@ -292,7 +311,7 @@ export async function topicAskedOf(
   workspaceId: string,
   question: string,
 ): Promise<QuestionTopic | null> {
-  return topicOf(question, await namesInQuestion(db, workspaceId, question));
+  return topicOf(question, await namesInQuestion(db, workspaceId, question), await narrowedHeads(question));
 }
 
 // ---- the verifier's use ------------------------------------------------------------------------

@@ -3,7 +3,14 @@ import { sql } from 'drizzle-orm';
 import { queryRows } from '../../platform/db/port.js';
 import type { BlockDraft } from '../agents/answer.js';
 import { yielder } from '../../platform/yielder.js';
-import { competitorNames, loadRequestTagger, REQUEST_CUE_SQL, requestObjectOf, sentencesOf } from '../agents/index.js';
+import {
+  competitorNames,
+  loadRequestTagger,
+  narrowedHeads,
+  REQUEST_CUE_SQL,
+  requestObjectOf,
+  sentencesOf,
+} from '../agents/index.js';
 import { AnalysisPeriodSchema, defineAnalysis, type AnalysisOutput } from './analysis.js';
 import { collectFromConversationSlices, type TopicTerms, topicTerms } from '../search/index.js';
 import {
@@ -93,7 +100,10 @@ export const featureRequests = defineAnalysis({
     ).flatMap((name) => [name.toLowerCase(), ...name.toLowerCase().split(/\s+/)]);
     const notObjects = new Set([...own, ...rivals]);
     // The topic's terms are read from the asks themselves: an acronym one of them spells out counts.
-    const topic = input.topic ? topicTerms(input.topic, { texts: asked.map((a) => a.text) }) : null;
+    // A compound's head alone is a broader ask: "connector" is not a "zapier connector".
+    const topic = input.topic
+      ? topicTerms(input.topic, { texts: asked.map((a) => a.text), heads: await narrowedHeads(input.topic) })
+      : null;
     const groups = new Map<string, { label: string; items: (Asked & { sentence: string })[] }>();
     let onTopic = 0;
     // The tagger is synchronous work per sentence: the loop lets other requests run between slices.
@@ -145,8 +155,26 @@ export const featureRequests = defineAnalysis({
         analysis: 'feature_requests',
         read_as: readAs,
         summary: [],
-        blocks: [],
-        results: { requests: [] },
+        // What the reason says, as figures the verifier re-runs: none requested, out of so many read.
+        blocks: input.topic
+          ? [
+              {
+                kind: 'metric',
+                label: `Requests about "${input.topic}"`,
+                value: 0,
+                column: 'requests',
+                query: cite('read') as unknown as Record<string, unknown>,
+              },
+              {
+                kind: 'metric',
+                label: 'Turns and emails read',
+                value: asked.length,
+                column: 'asks_read',
+                query: cite('read') as unknown as Record<string, unknown>,
+              },
+            ]
+          : [],
+        results: { requests: [], read: [{ requests: 0, asks_read: asked.length }] },
         empty_reason: `No ${scope} asked for ${input.topic ? `anything about "${input.topic}"` : 'a feature'} ${whereAsked(input.kinds, 'or')}${readBackTo ? ` since ${readBackTo} (older conversations were not read)` : ''}.${topic ? ` ${searched(topic, asked.length, onTopic)}` : ''}`,
       };
     const quotes = ranked.flatMap((r) => distinctQuotes(r.items, input.quotes_per_request).map((q) => quoteOf(q)));

@@ -57,6 +57,12 @@ export interface TopicTermsOptions {
   stemsOf?: (text: string) => Iterable<string>;
   /** The topic's stems, when they are not its stemsOf (a question read without its asking words). */
   stems?: Iterable<string>;
+  /**
+   * Words of the topic that do not stand for it alone: a compound's head its modifier narrows (the
+   * "connector" of "zapier connector", agents/understanding/topic-heads.ts). A text holding only
+   * these is about something broader than the topic.
+   */
+  heads?: Iterable<string>;
 }
 
 const defaultStems = (text: string): string[] => contentWords(text).map(stemWord);
@@ -72,6 +78,10 @@ export class TopicTerms {
   readonly topic: string;
   readonly stems: ReadonlySet<string>;
   readonly acronyms: readonly TopicAcronym[];
+  /** The stems of the heads (TopicTermsOptions.heads) that no other word of the topic gives. */
+  readonly narrowed: ReadonlySet<string>;
+  /** The heads whose stems are narrowed, as the topic writes them, for messages. */
+  private readonly narrowedWords: readonly string[];
   private readonly stemsOf: (text: string) => Iterable<string>;
   /** Each acronym's written form, null when the topic's stems already see it ("SSO" is the stem "sso"). */
   private readonly written: readonly { acronym: TopicAcronym; pattern: RegExp | null }[];
@@ -82,6 +92,9 @@ export class TopicTerms {
     this.topic = topic;
     this.stemsOf = options.stemsOf ?? defaultStems;
     this.stems = new Set(options.stems ?? this.stemsOf(topic));
+    const narrowed = narrowedStems(topic, this.stems, [...(options.heads ?? [])], this.stemsOf);
+    this.narrowed = narrowed.stems;
+    this.narrowedWords = narrowed.words;
     const texts = options.texts;
     const ordinary = texts ? ordinaryWordsIn(texts, lowerCaseCandidates(topic)) : null;
     this.acronyms = acronymsOf(topic, (word) => !ordinary?.has(word));
@@ -95,7 +108,8 @@ export class TopicTerms {
 
   /** Whether the text is about the topic: a shared stem, an acronym written, or a phrase spelling one. */
   matches(text: string): boolean {
-    if (this.stems.size > 0) for (const stem of this.stemsOf(text)) if (this.stems.has(stem)) return true;
+    if (this.stems.size > 0)
+      for (const stem of this.stemsOf(text)) if (this.stems.has(stem) && !this.narrowed.has(stem)) return true;
     return this.acronymsIn(text).length > 0;
   }
 
@@ -135,7 +149,9 @@ export class TopicTerms {
    * initials spell SSO (found: "single sign-on")'.
    */
   lookedFor(): string {
-    const parts = [`the words of "${this.topic}" in any form`];
+    const heads = this.narrowedWords;
+    const alone = heads.length > 0 ? ` (${heads.map((h) => `"${h}"`).join(', ')} only with another of them)` : '';
+    const parts = [`the words of "${this.topic}" in any form${alone}`];
     for (const acronym of this.acronyms) {
       if (!acronym.named) {
         parts.push(`${acronym.letters} in capitals`);
@@ -152,6 +168,27 @@ export class TopicTerms {
 }
 
 export const topicTerms = (topic: string, options?: TopicTermsOptions): TopicTerms => new TopicTerms(topic, options);
+
+/**
+ * The stems only the heads give, of the topic's stems: a stem another word gives too stands alone.
+ * None when the heads would leave nothing to match.
+ */
+function narrowedStems(
+  topic: string,
+  stems: ReadonlySet<string>,
+  heads: readonly string[],
+  stemsOf: (text: string) => Iterable<string>,
+): { stems: ReadonlySet<string>; words: string[] } {
+  const none = { stems: new Set<string>(), words: [] };
+  if (heads.length === 0) return none;
+  const headWords = new Set(heads.map((h) => h.toLowerCase()));
+  const others = (topic.match(WORD) ?? []).filter((w) => !headWords.has(w.toLowerCase())).join(' ');
+  const standing = new Set(stemsOf(others));
+  const only = (word: string) => [...stemsOf(word)].filter((s) => stems.has(s) && !standing.has(s));
+  const words = [...headWords].filter((w) => only(w).length > 0);
+  const narrowed = new Set(words.flatMap(only));
+  return [...stems].some((s) => !narrowed.has(s)) ? { stems: narrowed, words } : none;
+}
 
 /** A phrase as the texts' phrases are compared: lower case, a hyphen or spaces as one space. */
 const phraseKey = (phrase: string): string => phrase.toLowerCase().replace(/[\s-]+/g, ' ');

@@ -148,6 +148,9 @@ describe('absence-backed: a claim that something is absent rests on what found n
       `Nothing was said about Pipewell at ${account}.`,
       `Pipewell did not come up in any of ${account}'s conversations.`,
       `Pipewell has not been raised by anyone at ${account}.`,
+      `${account} has no conversation naming Pipewell.`,
+      `The conversations of ${account} held no mention of a competitor.`,
+      `${account} lacks any conversation naming Pipewell.`,
     ];
     for (const claim of claims) {
       const result = await verifyAnswer(draft(`I looked at **${account}**'s conversations.\n\n${claim}`, []), {
@@ -173,7 +176,8 @@ describe('absence-backed: a claim that something is absent rests on what found n
       ],
       before1900,
     );
-    const plain = 'No calls match.\n\nA renewal is due no later than the quarter’s end.';
+    const plain =
+      'No calls match.\n\nA renewal is due no later than the quarter’s end. The plan has no more than two steps.';
     const kept = await verifyAnswer(draft(plain, [zero]), { ...ctx, searches: [] });
     expect(kept.text).toBe(plain);
     expect(checkOf(kept.grounding.checks, 'absence-backed')?.passed).toBe(true);

@@ -86,6 +86,22 @@ describe('feature requests through chat', () => {
     for (const q of quotes) if (q.kind === 'quote') expect(q.source.side).toBe('external');
   });
 
+  it('a connector nobody names is asked for by no one, never answered with another connector', async () => {
+    expect(await mentions('zapier')).toBe(0);
+    expect(await mentions('bigquery connector')).toBeGreaterThan(0);
+    const a = await ask('which customers asked for a zapier connector?');
+    expect(a.interpretation).toMatchObject({ analysis: 'feature_requests', topic: 'zapier connector' });
+    expect(a.grounding.verified, JSON.stringify(a.grounding.checks)).toBe(true);
+    expect(a.text).toContain('No customers and prospects asked for anything about "zapier connector"');
+    expect(a.text).not.toMatch(/bigquery/i);
+    expect(a.content_blocks.filter((b) => b.kind === 'quote' || b.kind === 'table')).toEqual([]);
+    // Asked for what customers said, the same: no quote about another connector stands in for it.
+    const said = await ask('what did customers say about a zapier connector?');
+    expect(said.grounding.verified, JSON.stringify(said.grounding.checks)).toBe(true);
+    expect(said.content_blocks.filter((b) => b.kind === 'quote')).toEqual([]);
+    expect(said.text).toContain('I found no customer statements about zapier connector');
+  });
+
   it('did any customer ask for SSO: the asks that spell it out ("SAML single sign-on"), named and quoted', async () => {
     const a = await ask('did any customer ask for SSO in the last 6 months?');
     expect(a.interpretation).toMatchObject({ analysis: 'feature_requests', topic: 'SSO' });

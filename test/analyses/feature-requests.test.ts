@@ -159,6 +159,27 @@ describe('POST /analyses/feature-requests', () => {
     expect(out.empty_reason).toMatch(/in [\d,]+ asking turns and emails/);
   });
 
+  it('a compound topic is its modifier\'s: no ask for another connector answers "zapier connector"', async () => {
+    // The corpus names no Zapier anywhere, and connectors of other kinds are asked for.
+    expect(await accountsSaying('zapier')).toBe(0);
+    expect(await accountsWriting('connector')).toBeGreaterThan(0);
+    const out = (await post({ topic: 'zapier connector' })).body.data;
+    expect(out.results.requests).toEqual([]);
+    expect(out.empty_reason).toContain('("connector" only with another of them)');
+    // None requested, out of so many read: metrics the verifier re-runs, beside the number the reason gives.
+    const read = out.blocks.find((b) => b.kind === 'metric' && b.column === 'asks_read');
+    expect(read).toMatchObject({ label: 'Turns and emails read' });
+    expect(out.blocks).toContainEqual(expect.objectContaining({ kind: 'metric', column: 'requests', value: 0 }));
+    expect(out.empty_reason).toContain(`in ${(read as { value: number }).value.toLocaleString('en-US')} asking`);
+    const said = { ...out, summary: [out.empty_reason!] };
+    const { honest } = await verifyAsReturned(h, ws.viewer.key, CORPUS_WORKSPACE_ID, said);
+    expect(honest.grounding.verified, JSON.stringify(honest.grounding)).toBe(true);
+    // The same head beside a modifier the asks hold still finds them: every ask counted names it.
+    const bigquery = (await post({ topic: 'bigquery connector', quotes_per_request: 5 })).body.data;
+    expect(rowsOf(bigquery).map((r) => r.request)).toContain('BigQuery');
+    for (const q of quotesOf(bigquery)) expect(q.text).toMatch(/bigquery/i);
+  });
+
   it('reads customers or prospects only, an account, a region and a period', async () => {
     const prospects = rowsOf((await post({ audience: 'prospects', limit: 50 })).body.data);
     expect(prospects.length).toBeGreaterThan(0);

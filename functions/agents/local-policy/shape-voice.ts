@@ -17,6 +17,7 @@ import {
 import { call, calls, finish, inPeriod, said, type Query } from './steps.js';
 import { staleNote, whyEmpty } from './search-notes.js';
 import { synonymsOf, withSynonyms } from './topic-synonyms.js';
+import { narrowedHeadsOf } from '../understanding/topic-heads.js';
 
 /**
  * What customers say about a topic: turns found by meaning (semantic lane, customer voice) and by
@@ -41,11 +42,19 @@ const GENERIC = new Set(
 const wordsOf = (s: string): string[] =>
   (s.toLowerCase().match(/[a-z][a-z0-9'-]+/g) ?? []).filter((w) => !NOT_TOPIC.has(w));
 
-/** The stems a quote must share: the topic's specific words, or all its words when every one is generic. */
+/**
+ * The stems a quote must share: the topic's specific words, neither generic nor a compound's head its
+ * modifier narrows (a quote saying only "connector" is about another connector than the "zapier
+ * connector" asked); failing those, the words that are not generic; failing those, all its words.
+ */
 export function requiredStems(topic: string): string[] {
   const words = wordsOf(topic);
+  // A head only a generic word modifies ("data residency") is not narrowed: the generic word is no kind.
+  const heads = new Set(narrowedHeadsOf(words.filter((w) => !GENERIC.has(w)).join(' ')));
   const specific = words.filter((w) => !GENERIC.has(w));
-  return [...new Set((specific.length > 0 ? specific : words).map(stemWord))];
+  const narrowest = specific.filter((w) => !heads.has(w));
+  const chosen = narrowest.length > 0 ? narrowest : specific.length > 0 ? specific : words;
+  return [...new Set(chosen.map(stemWord))];
 }
 
 export const mentionsTopic = (text: string, required: readonly string[]): boolean => {

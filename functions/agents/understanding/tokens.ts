@@ -17,6 +17,8 @@ export interface Token {
   plural: boolean;
   /** A name compromise recognises as a person's ("Zoe", "andre"). */
   person: boolean;
+  /** A name compromise recognises as one (a person, an organisation, a place, a known acronym: "EU"). */
+  proper: boolean;
   /** The part of speech it is used in (noun, verb, adjective, adverb), as compromise tags it; null when none. */
   pos: 'n' | 'v' | 'a' | 'r' | null;
   /** A verb's -ing form, which may also be used as a noun ("onboarding", "begging"). */
@@ -28,7 +30,7 @@ export interface Token {
   nominal: boolean;
 }
 
-type Nlp = (text: string) => {
+type Nlp = ((text: string) => {
   compute(method: string): unknown;
   json(options?: Record<string, unknown>): {
     terms: {
@@ -40,7 +42,7 @@ type Nlp = (text: string) => {
       offset?: { start: number; length: number };
     }[];
   }[];
-};
+}) & { model(): { one: { lexicon: Record<string, string | string[] | undefined> } } };
 
 let nlp: Nlp | null = null;
 
@@ -102,6 +104,7 @@ export function tokenize(text: string): Token[] {
         end: start + (term.offset?.length ?? written.length),
         plural: tags.includes('Plural'),
         person: tags.includes('Person') || tags.includes('FirstName'),
+        proper: tags.includes('ProperNoun'),
         pos: partOfSpeech(tags),
         gerund: tags.includes('Gerund'),
         nominal,
@@ -120,4 +123,18 @@ function partOfSpeech(tags: readonly string[]): Token['pos'] {
   if (tags.includes('Adverb')) return 'r';
   if (tags.includes('Noun')) return 'n';
   return null;
+}
+
+/** Tags of the library's own dictionary that make a word a describing one ("better", "new", "improved"). */
+const DESCRIBING_TAGS: ReadonlySet<string> = new Set(['Adjective', 'Comparative', 'Superlative']);
+
+/**
+ * Whether the library's dictionary knows the word as an adjective ("better", "faster", "new"). A word it
+ * only guesses one from its ending is not: "zapier" looks like "happier" but names a product.
+ */
+export function isKnownAdjective(word: string): boolean {
+  if (!nlp) throw new Error('isKnownAdjective before loadTokenizer');
+  const entry = nlp.model().one.lexicon[word.toLowerCase()];
+  const tags = entry === undefined ? [] : Array.isArray(entry) ? entry : [entry];
+  return tags.some((tag) => DESCRIBING_TAGS.has(tag));
 }
